@@ -1,0 +1,71 @@
+import { STATUSES, TIERS } from '../../core/lesson/schema.js';
+import { choiceOption, listOption, numberOption } from '../command.js';
+import type { Command } from '../command.js';
+import { formatLessonRow } from '../output.js';
+import { noteProblems, openCommandWorkspace } from '../open-workspace.js';
+
+export const command: Command = {
+  spec: {
+    usage: 'lore search QUERY [--limit N] [--tag T]... [--status S|any] [--tier T] [--json]',
+    description:
+      'BM25 over summary, tags, scope (tools, commands, paths, stack, category), structured fields and body,\n' +
+      'weighted by field (config: search.weights). Equal relevance is ordered by decayed vote score,\n' +
+      'priority, most recently updated, id. Each result says which fields matched (matchedBy).',
+    options: {
+      limit: {
+        type: 'string',
+        value: 'N',
+        description: 'at most N results (default: config search.limit, 10)',
+      },
+      tag: {
+        type: 'string',
+        multiple: true,
+        value: 'T',
+        description: 'only lessons with this tag; repeatable',
+      },
+      status: { type: 'string', value: 'S', description: `${STATUSES.join(' | ')} | any (default active)` },
+      tier: { type: 'string', value: 'T', description: TIERS.join(' | ') },
+    },
+    positionals: { min: 1, max: 64, names: 'QUERY' },
+    json: true,
+    examples: ['lore search pytest hangs', 'lore search "mock.patch" --tag lang:python --json'],
+  },
+  async run(ctx, args) {
+    const query = args.positionals.join(' ');
+    const status = choiceOption(args, 'status', [...STATUSES, 'any'] as const) ?? 'active';
+    const tier = choiceOption(args, 'tier', TIERS);
+    const ws = await openCommandWorkspace(ctx);
+    try {
+      const limit =
+        numberOption(args, 'limit', { integer: true, min: 1, max: 1000 }) ?? ws.config.search.limit;
+      const results = await ws.index.search(
+        query,
+        { status, tags: listOption(args, 'tag'), tier, limit },
+        ws.config.search.weights,
+        ctx.now(),
+        ws.halfLifeDays,
+      );
+      const problems = await noteProblems(ctx, ws);
+      const text =
+        results.length === 0
+          ? `no lessons match "${query}"`
+          : results.map((r) => formatLessonRow(r.lesson, `  <- ${r.matchedBy.join(', ')}`)).join('\n');
+      return {
+        data: {
+          query,
+          results: results.map((r) => ({
+            ...r.lesson,
+            file: ws.displayPath(r.file),
+            score: Number(r.relevance.toFixed(6)),
+            votes: { count: r.votes.count, lastVotedAt: r.votes.lastVotedAt, score: r.voteScore },
+            matchedBy: r.matchedBy,
+          })),
+          problems,
+        },
+        text,
+      };
+    } finally {
+      ws.close();
+    }
+  },
+};

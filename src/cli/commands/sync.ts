@@ -1,0 +1,46 @@
+import type { Command } from '../command.js';
+import { openWorkspace } from '../../store/workspace.js';
+import { recoverWrites } from '../../store/journal.js';
+import { join } from 'node:path';
+import { noteProblems } from '../open-workspace.js';
+
+export const command: Command = {
+  spec: {
+    usage: 'lore sync [--json]',
+    description:
+      'Rebuilds the index (.lore/cache/index.db) from the lesson files, finishes any change a killed lore\n' +
+      'process left half-done, and removes its temporary files. Read commands refresh the index on their own;\n' +
+      'sync is for a clean slate.',
+    options: {},
+    positionals: { min: 0, max: 0, names: '' },
+    json: true,
+  },
+  async run(ctx) {
+    const started = performance.now();
+    const ws = await openWorkspace({ cwd: ctx.cwd, root: ctx.root, env: ctx.env });
+    try {
+      const recovered = recoverWrites(join(ws.cacheDir, 'journal'));
+      const swept = ws.tiers.reduce((sum, tier) => sum + tier.sweep(), 0);
+      await ws.index.rebuild();
+      await ws.ready();
+      const stats = await ws.index.stats();
+      const problems = await noteProblems(ctx, ws);
+      const ms = Math.round(performance.now() - started);
+      const errors = problems.filter((p) => p.severity === 'error').length;
+      return {
+        data: {
+          lessons: stats.total,
+          byStatus: stats.byStatus,
+          problems: problems.length,
+          errors,
+          recovered,
+          swept,
+          ms,
+        },
+        text: `indexed ${stats.total} lesson(s) in ${ms} ms${errors > 0 ? `; ${errors} problem(s): run lore check` : ''}${recovered > 0 ? `; completed ${recovered} interrupted change(s)` : ''}`,
+      };
+    } finally {
+      ws.close();
+    }
+  },
+};

@@ -1,0 +1,126 @@
+/**
+ * The lesson field flags shared by `lore add` and `lore update`, and their translation to a draft.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { LoreError } from '../core/errors.js';
+import { CATEGORIES, EVIDENCE_KINDS, LESSON_TYPES, SEVERITIES } from '../core/lesson/schema.js';
+import type { Evidence } from '../core/lesson/schema.js';
+import type { LessonDraft } from '../store/lesson-writes.js';
+import { choiceOption, flagOption, listOption, numberOption, stringOption } from './command.js';
+import type { CommandContext, OptionSpec, ParsedArgs } from './command.js';
+
+export const LESSON_OPTIONS: Record<string, OptionSpec> = {
+  summary: { type: 'string', value: 'TEXT', description: 'one line (<= 280 chars): what the agent is shown' },
+  body: { type: 'string', value: 'TEXT', description: 'details in Markdown, pulled on demand' },
+  'body-file': { type: 'string', value: 'F', description: 'read the body from file F (- for stdin)' },
+  mistake: { type: 'string', value: 'TEXT', description: 'what went wrong' },
+  remediation: { type: 'string', value: 'TEXT', description: 'what to do instead' },
+  tool: {
+    type: 'string',
+    multiple: true,
+    value: 'T',
+    description: 'agent tool it applies to (Bash, Edit, ...); repeatable',
+  },
+  command: {
+    type: 'string',
+    multiple: true,
+    value: 'REGEX',
+    description: 'regex over shell commands; repeatable',
+  },
+  path: { type: 'string', multiple: true, value: 'GLOB', description: 'repo-relative path glob; repeatable' },
+  tag: {
+    type: 'string',
+    multiple: true,
+    value: 'T',
+    description: 'tag, preferably category:value (lang:python); repeatable',
+  },
+  stack: {
+    type: 'string',
+    multiple: true,
+    value: 'S',
+    description: 'language or framework (python, react); repeatable',
+  },
+  category: { type: 'string', value: 'C', description: CATEGORIES.join(' | ') },
+  severity: { type: 'string', value: 'S', description: SEVERITIES.join(' | ') },
+  priority: { type: 'string', value: 'N', description: 'priority 1-10 (higher first)' },
+  confidence: { type: 'string', value: 'X', description: 'confidence 0-1' },
+  type: {
+    type: 'string',
+    value: 'hint|guard',
+    description: 'hint: advice; guard: blocks a matching tool call',
+  },
+  evidence: {
+    type: 'string',
+    multiple: true,
+    value: 'kind=ref',
+    description: `evidence (${EVIDENCE_KINDS.join(', ')}); repeatable`,
+  },
+  slug: { type: 'string', value: 'SLUG', description: 'readable handle (default: from the summary)' },
+  'needs-review': { type: 'boolean', description: 'mark as needing human review (never injected)' },
+};
+
+function parseEvidence(raw: string): Evidence {
+  const eq = raw.indexOf('=');
+  const kind = eq > 0 ? raw.slice(0, eq) : '';
+  const ref = eq > 0 ? raw.slice(eq + 1) : '';
+  if (!(EVIDENCE_KINDS as readonly string[]).includes(kind) || ref.trim() === '') {
+    throw new LoreError(
+      'usage',
+      `--evidence must be kind=ref with kind one of ${EVIDENCE_KINDS.join(', ')}; got "${raw}"`,
+      {
+        hint: 'e.g. --evidence commit=3f2a9c1 --evidence task=PROJ-42',
+      },
+    );
+  }
+  return { kind: kind as Evidence['kind'], ref: ref.trim() };
+}
+
+export async function draftFromArgs(ctx: CommandContext, args: ParsedArgs): Promise<LessonDraft> {
+  const draft: LessonDraft = {};
+  const summary = stringOption(args, 'summary');
+  if (summary !== undefined) draft.summary = summary;
+  const body = stringOption(args, 'body');
+  const bodyFile = stringOption(args, 'body-file');
+  if (body !== undefined && bodyFile !== undefined) {
+    throw new LoreError('usage', 'give --body or --body-file, not both');
+  }
+  if (body !== undefined) draft.body = body;
+  if (bodyFile !== undefined) {
+    try {
+      draft.body =
+        bodyFile === '-' ? await ctx.readStdin() : readFileSync(resolve(ctx.cwd, bodyFile), 'utf8');
+    } catch (error) {
+      throw new LoreError(
+        'usage',
+        `cannot read --body-file ${bodyFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+  }
+  for (const key of ['mistake', 'remediation', 'slug'] as const) {
+    const value = stringOption(args, key);
+    if (value !== undefined) draft[key] = value;
+  }
+  const lists = { tools: 'tool', commands: 'command', paths: 'path', tags: 'tag', stack: 'stack' } as const;
+  for (const [field, flag] of Object.entries(lists) as [keyof typeof lists, string][]) {
+    const values = listOption(args, flag);
+    if (values !== undefined)
+      draft[field] = values.flatMap((value) =>
+        flag === 'tag' || flag === 'stack' ? value.split(',') : [value],
+      );
+  }
+  const category = choiceOption(args, 'category', CATEGORIES);
+  if (category) draft.category = category;
+  const severity = choiceOption(args, 'severity', SEVERITIES);
+  if (severity) draft.severity = severity;
+  const type = choiceOption(args, 'type', LESSON_TYPES);
+  if (type) draft.type = type;
+  const priority = numberOption(args, 'priority', { integer: true, min: 1, max: 10 });
+  if (priority !== undefined) draft.priority = priority;
+  const confidence = numberOption(args, 'confidence', { min: 0, max: 1 });
+  if (confidence !== undefined) draft.confidence = confidence;
+  const evidence = listOption(args, 'evidence');
+  if (evidence) draft.evidence = evidence.map(parseEvidence);
+  if (flagOption(args, 'needs-review')) draft.needsReview = true;
+  return draft;
+}

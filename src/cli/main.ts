@@ -1,0 +1,162 @@
+/**
+ * The `lore` entry point: finds the verb, loads only its module, runs it, prints data or text,
+ * and decides the exit code: 0 ok, 1 user or data error, 2 usage, 70 internal error.
+ */
+import { readFileSync } from 'node:fs';
+import { isLoreError } from '../core/errors.js';
+import { parseCommandArgs, renderHelp } from './command.js';
+import type { Command, CommandContext } from './command.js';
+
+export const EXIT = { ok: 0, error: 1, usage: 2, internal: 70 } as const;
+
+type Entry = { summary: string; load: () => Promise<{ command: Command }> };
+
+/** Every verb, in the order `lore --help` lists them. Modules load on use. */
+export const COMMANDS: Record<string, Entry> = {
+  init: {
+    summary: 'create .lore/ in this repository (idempotent)',
+    load: () => import('./commands/init.js'),
+  },
+  add: { summary: 'add a lesson and print its id', load: () => import('./commands/add.js') },
+  list: {
+    summary: 'list lessons, filtered by status, tag, tool, path or tier',
+    load: () => import('./commands/list.js'),
+  },
+  search: { summary: 'ranked full-text search over lessons', load: () => import('./commands/search.js') },
+  show: { summary: 'show one lesson with its votes', load: () => import('./commands/show.js') },
+  update: { summary: 'change fields of a lesson', load: () => import('./commands/update.js') },
+  supersede: {
+    summary: 'replace a lesson by a newer one (both change together)',
+    load: () => import('./commands/supersede.js'),
+  },
+  archive: {
+    summary: 'retire a lesson (kept in git, never injected)',
+    load: () => import('./commands/archive.js'),
+  },
+  unarchive: {
+    summary: 'make an archived lesson active again',
+    load: () => import('./commands/unarchive.js'),
+  },
+  upvote: {
+    summary: 'record that a lesson helped (once per model and task)',
+    load: () => import('./commands/upvote.js'),
+  },
+  sync: { summary: 'rebuild the index from the lesson files', load: () => import('./commands/sync.js') },
+  check: {
+    summary: 'validate every lesson file; exit 1 on any error',
+    load: () => import('./commands/check.js'),
+  },
+  export: {
+    summary: "write every lesson and its votes as lore's JSON",
+    load: () => import('./commands/export.js'),
+  },
+  import: { summary: "add lessons from lore's JSON export", load: () => import('./commands/import.js') },
+  'migrate-layout': {
+    summary: 'move lessons/<id>.yaml files into lessons/<id>/lesson.yaml',
+    load: () => import('./commands/migrate-layout.js'),
+  },
+};
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    return pkg.version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function mainHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((verb) => verb.length));
+  const verbs = Object.entries(COMMANDS).map(([verb, entry]) => `  ${verb.padEnd(width)}  ${entry.summary}`);
+  return [
+    "lore: a memory for your coding agents' mistakes",
+    '',
+    'usage: lore <command> [options]',
+    '',
+    'commands:',
+    ...verbs,
+    '',
+    'Every command takes --help; read commands take --json.',
+    'Global options: --root DIR (repository root holding .lore/).',
+    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG.',
+    '',
+  ].join('\n');
+}
+
+export type Io = {
+  argv: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  isTTY: boolean;
+  readStdin: () => Promise<string>;
+};
+
+export async function runCli(io: Io): Promise<number> {
+  const [verb, ...rest] = io.argv;
+  if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
+    const topic = verb === 'help' ? rest[0] : undefined;
+    if (topic === undefined) {
+      io.stdout(mainHelp());
+      return verb === undefined ? EXIT.usage : EXIT.ok;
+    }
+    return runCli({ ...io, argv: [topic, '--help'] });
+  }
+  if (verb === '--version' || verb === '-v') {
+    io.stdout(`${version()}\n`);
+    return EXIT.ok;
+  }
+  const entry = Object.hasOwn(COMMANDS, verb) ? COMMANDS[verb] : undefined;
+  if (!entry) {
+    const near = Object.keys(COMMANDS).filter((name) => name.startsWith(verb.slice(0, 2)));
+    io.stderr(
+      `lore: unknown command "${verb}"${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ''}\n`,
+    );
+    io.stderr('run `lore --help` for the list of commands\n');
+    return EXIT.usage;
+  }
+
+  let json = rest.includes('--json');
+  try {
+    const { command } = await entry.load();
+    const args = parseCommandArgs(verb, command.spec, rest);
+    json = args.values.json === true;
+    if (args.values.help === true) {
+      io.stdout(renderHelp(verb, entry.summary, command.spec));
+      return EXIT.ok;
+    }
+    const ctx: CommandContext = {
+      cwd: io.cwd,
+      env: io.env,
+      root: typeof args.values.root === 'string' ? args.values.root : undefined,
+      json,
+      isTTY: io.isTTY,
+      now: () => Date.now(),
+      note: (line) => io.stderr(`${line}\n`),
+      readStdin: io.readStdin,
+    };
+    const output = await command.run(ctx, args);
+    if (json) io.stdout(`${JSON.stringify(output.data, null, 2)}\n`);
+    else if (output.text !== '') io.stdout(output.text.endsWith('\n') ? output.text : `${output.text}\n`);
+    return output.exitCode ?? EXIT.ok;
+  } catch (error) {
+    if (isLoreError(error)) {
+      if (json) {
+        io.stdout(
+          `${JSON.stringify({ error: { code: error.code, message: error.message, hint: error.hint ?? null, details: error.details ?? null } }, null, 2)}\n`,
+        );
+      }
+      io.stderr(`lore ${verb}: ${error.message}\n`);
+      if (error.hint) io.stderr(`${error.hint}\n`);
+      return error.code === 'usage' ? EXIT.usage : EXIT.error;
+    }
+    io.stderr(`lore ${verb}: internal error: ${(error as Error)?.message ?? String(error)}\n`);
+    if (io.env.LORE_DEBUG === '1') io.stderr(`${(error as Error)?.stack ?? ''}\n`);
+    else io.stderr('this is a bug in lore; run again with LORE_DEBUG=1 for the stack trace and report it\n');
+    return EXIT.internal;
+  }
+}

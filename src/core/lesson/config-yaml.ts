@@ -1,0 +1,107 @@
+/**
+ * config.yaml text -> Config. The user tier's file is read first, the project's over it.
+ */
+import { LineCounter, parseDocument } from 'yaml';
+import type { Problem } from '../errors.js';
+import { ConfigSchema, KNOWN_CONFIG_KEYS } from './schema.js';
+import type { Config } from './schema.js';
+
+export const CONFIG_SCHEMA_COMMENT = ' yaml-language-server: $schema=./schema/config.schema.json';
+
+export type ConfigLayer = { file: string; text: string };
+
+export function parseConfigYaml(layers: readonly ConfigLayer[]): { config: Config; problems: Problem[] } {
+  const problems: Problem[] = [];
+  let merged: Record<string, unknown> = {};
+  for (const { file, text } of layers) {
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
+    if (doc.errors.length > 0) {
+      for (const error of doc.errors) {
+        problems.push({
+          file,
+          line: lineCounter.linePos(error.pos[0]).line,
+          message: `invalid YAML: ${error.message.split('\n')[0] ?? ''}; this file is ignored`,
+          severity: 'error',
+        });
+      }
+      continue;
+    }
+    const raw: unknown = doc.toJS();
+    if (raw === null || raw === undefined) continue;
+    if (typeof raw !== 'object' || Array.isArray(raw)) {
+      problems.push({
+        file,
+        line: 1,
+        message: 'expected a mapping; this file is ignored',
+        severity: 'error',
+      });
+      continue;
+    }
+    const layer = raw as Record<string, unknown>;
+    const checked = ConfigSchema.safeParse(deepMerge(merged, layer));
+    if (!checked.success) {
+      for (const issue of checked.error.issues) {
+        const node = doc.getIn(issue.path as unknown[], true) as
+          { range?: [number, number, number] } | undefined;
+        problems.push({
+          file,
+          line: node?.range ? lineCounter.linePos(node.range[0]).line : 1,
+          field: issue.path.join('.'),
+          message: `${issue.message}; this file is ignored`,
+          severity: 'error',
+        });
+      }
+      continue;
+    }
+    for (const key of Object.keys(layer)) {
+      if (!KNOWN_CONFIG_KEYS.includes(key)) {
+        problems.push({
+          file,
+          field: key,
+          message: `unknown config key "${key}" is ignored`,
+          severity: 'warning',
+        });
+      }
+    }
+    merged = deepMerge(merged, layer);
+  }
+  return { config: ConfigSchema.parse(merged), problems };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const existing = out[key];
+    out[key] = isPlainObject(existing) && isPlainObject(value) ? deepMerge(existing, value) : value;
+  }
+  return out;
+}
+
+/** The commented file `lore init` writes: every key with its default, ready to uncomment. */
+export function renderConfigTemplate(): string {
+  return `#${CONFIG_SCHEMA_COMMENT}
+# lore configuration for this repository. Every key is optional; the values shown are the defaults.
+# The user tier's ~/.lore/config.yaml (or $LORE_HOME/config.yaml) is read first; this file wins.
+#
+# search:
+#   limit: 10            # results of \`lore search\` when --limit is not given
+#   weights:             # BM25 weight of each field
+#     summary: 8
+#     tags: 4
+#     scope: 3           # tools, commands, paths, stack, category
+#     structured: 2      # mistake, remediation, context/observation/implication/action, evidence
+#     body: 1
+# votes:
+#   halfLifeDays: 180    # a vote's weight halves every N days; 0 disables decay
+# defaults:              # used by \`lore add\` when a flag is not given
+#   category: technical
+#   severity: medium
+#   priority: 5
+#   confidence: 0.9
+`;
+}

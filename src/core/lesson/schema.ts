@@ -1,0 +1,180 @@
+/**
+ * The lesson record and the config file, defined once: the TypeScript types, the runtime
+ * validation and the published JSON Schema (scripts/write-schemas.mjs) all come from here.
+ */
+import { z } from 'zod';
+
+export const SCHEMA_VERSION = 1;
+
+export const TIERS = ['project', 'user'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const STATUSES = ['active', 'superseded', 'archived'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type LessonSeverity = (typeof SEVERITIES)[number];
+
+export const LESSON_TYPES = ['hint', 'guard'] as const;
+export type LessonType = (typeof LESSON_TYPES)[number];
+
+export const CATEGORIES = [
+  'technical',
+  'anti-pattern',
+  'architecture',
+  'performance',
+  'process',
+  'collaboration',
+  'security',
+  'testing',
+  'tooling',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const EVIDENCE_KINDS = ['task', 'commit', 'session', 'file', 'url', 'issue', 'pr'] as const;
+
+/** Ids: 10 characters of lowercase Crockford base32 (no i, l, o, u). */
+export const ID_PATTERN = /^[0-9abcdefghjkmnpqrstvwxyz]{10}$/;
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SUMMARY_MAX = 280;
+
+const isoTime = z.iso.datetime({ offset: true });
+
+const singleLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !/[\r\n]/.test(s), 'must be a single line');
+
+const regexSource = z
+  .string()
+  .min(1, 'must not be empty')
+  .superRefine((source, ctx) => {
+    try {
+      new RegExp(source);
+    } catch (error) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `is not a valid regular expression: ${(error as Error).message}`,
+      });
+    }
+  });
+
+const glob = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((g) => !g.startsWith('/'), 'must be relative to the repository root (no leading /)')
+  .refine((g) => !g.split('/').includes('..'), 'must not contain .. segments');
+
+const tag = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(80, 'must be at most 80 characters')
+  .regex(/^[^\s,]+$/, 'must not contain spaces or commas (use category:value, e.g. lang:python)');
+
+const text = z.string().min(1, 'must not be empty');
+
+export const EvidenceSchema = z.object({
+  kind: z.enum(EVIDENCE_KINDS).describe('What the reference points at.'),
+  ref: z.string().min(1, 'must not be empty').describe('A task id, commit hash, session id, path or URL.'),
+  note: z.string().optional(),
+});
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+/** Every field of a lesson, in the order lore writes them. Unknown fields survive with a warning. */
+export const LessonSchema = z.looseObject({
+  schemaVersion: z.literal(SCHEMA_VERSION).describe('Version of this schema.'),
+  id: z.string().regex(ID_PATTERN, 'must be 10 characters of lowercase Crockford base32'),
+  slug: z.string().regex(SLUG_PATTERN, 'must be lowercase words joined by hyphens').max(80),
+  summary: singleLine(SUMMARY_MAX).describe('One line: what gets injected into the agent context.'),
+  body: z.string().optional().describe('Markdown with the details; pulled on demand.'),
+  mistake: text.optional().describe('What went wrong.'),
+  remediation: text.optional().describe('What to do instead.'),
+  context: text.optional().describe('COIA: the situation.'),
+  observation: text.optional().describe('COIA: what was observed.'),
+  implication: text.optional().describe('COIA: why it matters.'),
+  action: text.optional().describe('COIA: what to do.'),
+  tools: z.array(z.string().min(1)).default([]).describe('Agent tool names (Bash, Edit, ...).'),
+  commands: z
+    .array(regexSource)
+    .default([])
+    .describe('Regular expressions over a shell command; negative lookahead allowed.'),
+  paths: z.array(glob).default([]).describe('Globs over repository-relative paths.'),
+  tags: z.array(tag).default([]).describe('Tags, preferably category:value (lang:python, tool:pytest).'),
+  stack: z.array(z.string().min(1)).default([]).describe('Languages or frameworks this applies to.'),
+  symbols: z.array(z.string().min(1)).default([]).describe('Reserved: code symbols.'),
+  category: z.enum(CATEGORIES).default('technical'),
+  severity: z.enum(SEVERITIES).default('medium'),
+  type: z.enum(LESSON_TYPES).default('hint').describe('hint: advice; guard: blocks a matching tool call.'),
+  tier: z.enum(TIERS).default('project').describe('Where the lesson lives; the directory decides.'),
+  priority: z.number().int().min(1).max(10).default(5),
+  confidence: z.number().min(0).max(1).default(0.9),
+  needsReview: z.boolean().default(false),
+  status: z.enum(STATUSES).default('active'),
+  supersedes: z.array(z.string().regex(ID_PATTERN, 'must be a lesson id')).default([]),
+  supersededBy: z.string().regex(ID_PATTERN, 'must be a lesson id').optional(),
+  evidence: z.array(EvidenceSchema).default([]),
+  sourceSessions: z.array(z.string().min(1)).default([]),
+  occurrences: z.number().int().min(0).default(1),
+  contentHash: z.string().optional(),
+  createdAt: isoTime,
+  createdBy: z.string().optional(),
+  updatedAt: isoTime,
+});
+export type Lesson = z.infer<typeof LessonSchema>;
+export type LessonFields = z.input<typeof LessonSchema>;
+
+export const KNOWN_LESSON_KEYS: readonly string[] = Object.keys(LessonSchema.shape);
+
+export const VoteSchema = z.object({
+  model: z.string().min(1),
+  task: z.string().min(1),
+  at: isoTime,
+});
+export type Vote = z.infer<typeof VoteSchema>;
+
+const weight = z.number().min(0).max(100);
+
+export const ConfigSchema = z.looseObject({
+  search: z
+    .object({
+      limit: z.number().int().min(1).max(1000).default(10).describe('Default number of search results.'),
+      weights: z
+        .object({
+          summary: weight.default(8),
+          tags: weight.default(4),
+          scope: weight.default(3),
+          structured: weight.default(2),
+          body: weight.default(1),
+        })
+        .default({ summary: 8, tags: 4, scope: 3, structured: 2, body: 1 })
+        .describe('BM25 field weights.'),
+    })
+    .default({ limit: 10, weights: { summary: 8, tags: 4, scope: 3, structured: 2, body: 1 } }),
+  votes: z
+    .object({
+      halfLifeDays: z
+        .number()
+        .min(0)
+        .default(180)
+        .describe('Half-life of a vote in days; 0 disables decay. LORE_VOTE_HALF_LIFE_DAYS overrides.'),
+    })
+    .default({ halfLifeDays: 180 }),
+  defaults: z
+    .object({
+      category: z.enum(CATEGORIES).default('technical'),
+      severity: z.enum(SEVERITIES).default('medium'),
+      priority: z.number().int().min(1).max(10).default(5),
+      confidence: z.number().min(0).max(1).default(0.9),
+    })
+    .default({ category: 'technical', severity: 'medium', priority: 5, confidence: 0.9 })
+    .describe('Values `lore add` uses when a flag is not given.'),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+export const KNOWN_CONFIG_KEYS: readonly string[] = Object.keys(ConfigSchema.shape);
+
+export function defaultConfig(): Config {
+  return ConfigSchema.parse({});
+}

@@ -1,0 +1,30 @@
+/**
+ * The one ordering of lessons: relevance first (for a search), then decayed vote score,
+ * priority, most recently updated, id. Relevance is compared at six significant digits, so that
+ * lessons BM25 scores the same up to float noise fall through to the votes.
+ */
+export type Rankable = {
+  id: string;
+  relevance: number;
+  voteScore: number;
+  priority: number;
+  updatedAt: string;
+};
+
+function quantize(value: number): number {
+  return value === 0 ? 0 : Number(value.toPrecision(6));
+}
+
+export function compareRankable(a: Rankable, b: Rankable): number {
+  return (
+    quantize(b.relevance) - quantize(a.relevance) ||
+    quantize(b.voteScore) - quantize(a.voteScore) ||
+    b.priority - a.priority ||
+    (Date.parse(b.updatedAt) || 0) - (Date.parse(a.updatedAt) || 0) ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+export function rankResults<T extends Rankable>(items: readonly T[]): T[] {
+  return [...items].sort(compareRankable);
+}

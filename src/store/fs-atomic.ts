@@ -1,0 +1,113 @@
+/**
+ * The file primitives every write goes through, so that a crash or a second process never leaves
+ * a half-written file: whole files are written to a temporary name and renamed into place;
+ * sidecar lines are appended with O_APPEND in one write; new directories are claimed with mkdir,
+ * which fails if another process got there first.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+export const TEMP_SUFFIX = '.tmp';
+
+export function isTempName(name: string): boolean {
+  return name.startsWith('.') && name.endsWith(TEMP_SUFFIX);
+}
+
+/** The pid of the process that is (or was) writing a temporary file, from its name. */
+export function tempOwnerPid(name: string): number | undefined {
+  const match = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+export function isProcessAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A temporary file left behind by a writer that died: safe to remove. */
+export function isAbandonedTemp(name: string): boolean {
+  if (!isTempName(name)) return false;
+  const pid = tempOwnerPid(name);
+  return pid === undefined || !isProcessAlive(pid);
+}
+
+export function writeFileAtomic(path: string, content: string): void {
+  const temp = join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`,
+  );
+  const fd = openSync(temp, 'wx', 0o644);
+  try {
+    writeAll(fd, Buffer.from(content, 'utf8'));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    unlinkQuietly(temp);
+    throw error;
+  }
+}
+
+/**
+ * Appends one line. A single write on an O_APPEND descriptor lands whole at the end of the file
+ * even with other writers. If an earlier writer died mid-line, a newline first keeps lines apart.
+ */
+export function appendLine(path: string, line: string): void {
+  if (line.includes('\n')) throw new Error('appendLine takes a single line');
+  const fd = openSync(path, 'a+', 0o644);
+  try {
+    const size = statSync(path).size;
+    let prefix = '';
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) prefix = '\n';
+    }
+    writeAll(fd, Buffer.from(`${prefix}${line}\n`, 'utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeAll(fd: number, buffer: Buffer): void {
+  let offset = 0;
+  while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
+}
+
+/** Creates a directory that must not exist yet. Returns false if it already exists. */
+export function claimDirectory(path: string): boolean {
+  try {
+    mkdirSync(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+export function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

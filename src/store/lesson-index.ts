@@ -1,0 +1,731 @@
+/**
+ * The SQLite index: a cache of the lesson files, rebuilt from them at will.
+ *
+ * Every read refreshes it first: the tiers' lesson and vote files are stat-ed and their
+ * signatures (mtime, size, inode) hashed; an unchanged hash costs one row read. Otherwise only
+ * the files whose signature changed are parsed again. A missing, outdated or corrupt database is
+ * deleted and rebuilt. Lesson parsing (YAML, zod) loads only when a file must be parsed, so a
+ * fresh index answers without loading either.
+ */
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Problem } from '../core/errors.js';
+import type { parseLessonYaml as ParseLessonYaml } from '../core/lesson/lesson-yaml.js';
+import type { Lesson, Status, Tier } from '../core/lesson/schema.js';
+import type { RefEntry } from '../core/lesson/resolve-ref.js';
+import { compareRankable } from '../core/rank/rank-results.js';
+import { voteScore } from '../core/rank/votes.js';
+import { compileGlob } from '../core/match/glob.js';
+import { requiredGlobLiteral } from '../core/match/glob-literal.js';
+import { toFtsQuery } from '../core/search/fts-query.js';
+import { isAbandonedTemp, unlinkQuietly } from './fs-atomic.js';
+import { isCorruptionError, openSqlite } from './sqlite.js';
+import type { SqlDatabase } from './sqlite.js';
+import type { LessonDir, TierStore } from './tier-store.js';
+
+export const INDEX_VERSION = 3;
+
+export const FTS_COLUMNS = [
+  'summary',
+  'tags',
+  'tools',
+  'commands',
+  'paths',
+  'stack',
+  'category',
+  'structured',
+  'body',
+] as const;
+export type FtsColumn = (typeof FTS_COLUMNS)[number];
+
+export type FieldWeights = { summary: number; tags: number; scope: number; structured: number; body: number };
+
+export type IndexedLesson = {
+  lesson: Lesson;
+  file: string;
+  votes: { count: number; lastVotedAt: string | null; times: string[] };
+};
+
+export type ListFilter = {
+  status?: Status | 'any';
+  tags?: readonly string[];
+  tools?: readonly string[];
+  tier?: Tier;
+  /** Repo-relative path: lessons whose path globs match it. */
+  path?: string;
+};
+
+export type ListedLesson = IndexedLesson & { voteScore: number; matchedBy: string[] };
+export type SearchResult = ListedLesson & { relevance: number };
+
+export type RefreshReport = {
+  parsed: number;
+  removed: number;
+  rebuilt: boolean;
+  fresh: boolean;
+  /** Lesson files of the old flat layout (`lessons/<id>.yaml`), which lore refuses to read. */
+  legacyFiles: string[];
+};
+
+/**
+ * Queries refresh the index once per instance (the first call); `invalidate()` after a write makes
+ * the next query look at the files again.
+ */
+export type LessonIndex = {
+  refresh(): Promise<RefreshReport>;
+  rebuild(): Promise<RefreshReport>;
+  invalidate(): void;
+  list(filter: ListFilter, nowMs: number, halfLifeDays: number): Promise<ListedLesson[]>;
+  search(
+    query: string,
+    filter: ListFilter & { limit: number },
+    weights: FieldWeights,
+    nowMs: number,
+    halfLifeDays: number,
+  ): Promise<SearchResult[]>;
+  get(tier: Tier, id: string): Promise<IndexedLesson | undefined>;
+  findRefs(ref: string): Promise<RefEntry[]>;
+  problems(): Promise<Problem[]>;
+  stats(): Promise<{ total: number; byStatus: Record<string, number>; indexedAt: string | null }>;
+  close(): void;
+};
+
+type LessonParser = { parseLessonYaml: typeof ParseLessonYaml };
+
+type Signature = { path: string; sig: string; kind: 'lesson' | 'votes' | 'dir'; dir: LessonDir };
+
+const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, sig TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS lessons(
+  rowid INTEGER PRIMARY KEY,
+  tier TEXT NOT NULL, id TEXT NOT NULL, slug TEXT NOT NULL, summary TEXT NOT NULL,
+  status TEXT NOT NULL, priority INTEGER NOT NULL, updated_at TEXT NOT NULL,
+  file TEXT NOT NULL UNIQUE, record TEXT NOT NULL,
+  UNIQUE(tier, id)
+);
+CREATE INDEX IF NOT EXISTS lessons_slug ON lessons(slug);
+CREATE INDEX IF NOT EXISTS lessons_status ON lessons(status);
+CREATE TABLE IF NOT EXISTS lesson_tags(lesson INTEGER NOT NULL, tag TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS lesson_tags_tag ON lesson_tags(tag);
+CREATE INDEX IF NOT EXISTS lesson_tags_lesson ON lesson_tags(lesson);
+CREATE TABLE IF NOT EXISTS lesson_paths(lesson INTEGER NOT NULL, glob TEXT NOT NULL, regex TEXT NOT NULL, literal TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS lesson_paths_lesson ON lesson_paths(lesson);
+CREATE TABLE IF NOT EXISTS votes(tier TEXT NOT NULL, id TEXT NOT NULL, file TEXT NOT NULL, times TEXT NOT NULL, last TEXT, PRIMARY KEY(tier, id));
+CREATE TABLE IF NOT EXISTS problems(file TEXT NOT NULL, source TEXT NOT NULL, line INTEGER, field TEXT, message TEXT NOT NULL, severity TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS problems_source ON problems(source);
+CREATE VIRTUAL TABLE IF NOT EXISTS lessons_fts USING fts5(
+  ${FTS_COLUMNS.join(', ')},
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+`;
+
+/** FNV-1a over the signatures: equal hash, nothing changed. */
+function hashSignatures(signatures: readonly Signature[]): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (const { path, sig } of signatures) {
+    const text = `${path}\u0000${sig}\u0001`;
+    for (let i = 0; i < text.length; i += 1) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 0x01000193);
+      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    }
+  }
+  return `${(h1 >>> 0).toString(16)}${(h2 >>> 0).toString(16)}:${signatures.length}`;
+}
+
+function statSignature(path: string): string | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat === undefined ? undefined : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+}
+
+function collectSignatures(tiers: readonly TierStore[]): { signatures: Signature[]; legacy: string[] } {
+  const signatures: Signature[] = [];
+  const legacy: string[] = [];
+  for (const tier of tiers) {
+    const listing = tier.list();
+    legacy.push(...listing.legacyFiles);
+    for (const dir of listing.dirs) {
+      const lessonSig = statSignature(dir.yamlPath);
+      if (lessonSig !== undefined)
+        signatures.push({ path: dir.yamlPath, sig: lessonSig, kind: 'lesson', dir });
+      else signatures.push({ path: dir.dir, sig: orphanSignature(dir.dir), kind: 'dir', dir });
+      const votesSig = statSignature(dir.votesPath);
+      if (votesSig !== undefined) signatures.push({ path: dir.votesPath, sig: votesSig, kind: 'votes', dir });
+    }
+  }
+  return { signatures, legacy };
+}
+
+/** A lesson directory without lesson.yaml: a crashed writer's claim (ignored) or a real problem. */
+function orphanSignature(dir: string): string {
+  try {
+    const names = readdirSync(dir).filter((name) => !isAbandonedTemp(name) && !name.startsWith('.'));
+    return names.length === 0 ? 'empty' : `orphan:${names.sort().join(',')}`;
+  } catch {
+    return 'empty';
+  }
+}
+
+function structuredText(lesson: Lesson): string {
+  return [
+    lesson.mistake,
+    lesson.remediation,
+    lesson.context,
+    lesson.observation,
+    lesson.implication,
+    lesson.action,
+    ...lesson.evidence.map((e) => `${e.kind} ${e.ref} ${e.note ?? ''}`),
+  ]
+    .filter((part) => part !== undefined && part !== '')
+    .join('\n');
+}
+
+function ftsRow(lesson: Lesson): string[] {
+  return [
+    `${lesson.summary}\n${lesson.slug.replace(/-/g, ' ')}`,
+    lesson.tags.join(' '),
+    lesson.tools.join(' '),
+    lesson.commands.join(' '),
+    lesson.paths.join(' '),
+    lesson.stack.join(' '),
+    `${lesson.category} ${lesson.severity} ${lesson.type}`,
+    structuredText(lesson),
+    lesson.body ?? '',
+  ];
+}
+
+export function tagMatches(tag: string, wanted: string): boolean {
+  const a = tag.toLowerCase();
+  const b = wanted.toLowerCase();
+  return a === b || (!b.includes(':') && a.endsWith(`:${b}`));
+}
+
+type LessonRow = { rowid: number; record: string; file: string; times: string | null; last: string | null };
+
+export function openLessonIndex(
+  dbPath: string,
+  tiers: readonly TierStore[],
+  displayPath: (p: string) => string,
+): LessonIndex {
+  let db: SqlDatabase | undefined;
+  let parser: LessonParser | undefined;
+  let lastReport: RefreshReport | undefined;
+
+  const open = (): SqlDatabase => {
+    if (db) return db;
+    mkdirSync(dirname(dbPath), { recursive: true });
+    let handle = openSqlite(dbPath);
+    try {
+      handle.exec('PRAGMA busy_timeout = 10000');
+      const version = handle.get<{ user_version: number }>('PRAGMA user_version')?.user_version ?? 0;
+      if (version !== INDEX_VERSION) {
+        const hasTables = handle.get<{ n: number }>(
+          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'",
+        );
+        if ((hasTables?.n ?? 0) > 0) {
+          handle.close();
+          removeDatabase(dbPath);
+          handle = openSqlite(dbPath);
+          handle.exec('PRAGMA busy_timeout = 10000');
+        }
+        handle.exec('PRAGMA journal_mode = WAL');
+        handle.transaction(() => {
+          handle.exec(SCHEMA_SQL);
+          handle.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
+        });
+      }
+    } catch (error) {
+      handle.close();
+      throw error;
+    }
+    db = handle;
+    return handle;
+  };
+
+  /** Refreshes once, then runs `fn`; a corrupt database is deleted and rebuilt, once. */
+  const guarded = async <T>(fn: (database: SqlDatabase) => T, force = false): Promise<T> => {
+    try {
+      const database = open();
+      if (force || !lastReport) lastReport = await refreshWith(database, force);
+      return fn(database);
+    } catch (error) {
+      if (!isCorruptionError(error)) throw error;
+      db?.close();
+      db = undefined;
+      removeDatabase(dbPath);
+      const database = open();
+      lastReport = { ...(await refreshWith(database, true)), rebuilt: true };
+      return fn(database);
+    }
+  };
+
+  const parseLesson = (text: string, file: string) => {
+    if (!parser) throw new Error('lesson parser not loaded');
+    return parser.parseLessonYaml(text, file);
+  };
+
+  const refreshWith = async (database: SqlDatabase, force: boolean): Promise<RefreshReport> => {
+    const { signatures, legacy } = collectSignatures(tiers);
+    const aggregate = hashSignatures(signatures);
+    const stored = database.get<{ value: string }>("SELECT value FROM meta WHERE key = 'aggregate'")?.value;
+    if (!force && stored === aggregate) {
+      return { parsed: 0, removed: 0, rebuilt: false, fresh: true, legacyFiles: legacy };
+    }
+    parser ??= await import('../core/lesson/lesson-yaml.js');
+
+    let parsed = 0;
+    let removed = 0;
+    database.transaction(() => {
+      const again = database.get<{ value: string }>("SELECT value FROM meta WHERE key = 'aggregate'")?.value;
+      if (!force && again === aggregate) return;
+      if (force) {
+        for (const table of [
+          'files',
+          'lessons',
+          'lesson_tags',
+          'lesson_paths',
+          'votes',
+          'problems',
+          'lessons_fts',
+        ]) {
+          database.exec(`DELETE FROM ${table}`);
+        }
+      }
+      const known = new Map(
+        database
+          .all<{ path: string; sig: string }>('SELECT path, sig FROM files')
+          .map((r) => [r.path, r.sig]),
+      );
+      const current = new Set<string>();
+      for (const signature of signatures) {
+        current.add(signature.path);
+        if (known.get(signature.path) === signature.sig) continue;
+        applyFile(database, signature);
+        database.run('INSERT OR REPLACE INTO files(path, sig) VALUES (?, ?)', signature.path, signature.sig);
+        parsed += 1;
+      }
+      for (const path of known.keys()) {
+        if (current.has(path)) continue;
+        forgetFile(database, path);
+        database.run('DELETE FROM files WHERE path = ?', path);
+        removed += 1;
+      }
+      database.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('aggregate', ?)", aggregate);
+      database.run(
+        "INSERT OR REPLACE INTO meta(key, value) VALUES ('indexedAt', ?)",
+        new Date().toISOString(),
+      );
+    });
+    return { parsed, removed, rebuilt: force, fresh: false, legacyFiles: legacy };
+  };
+
+  const deleteLessonRow = (database: SqlDatabase, file: string) => {
+    const row = database.get<{ rowid: number }>('SELECT rowid FROM lessons WHERE file = ?', file);
+    if (!row) return;
+    database.run('DELETE FROM lessons WHERE rowid = ?', row.rowid);
+    database.run('DELETE FROM lessons_fts WHERE rowid = ?', row.rowid);
+    database.run('DELETE FROM lesson_tags WHERE lesson = ?', row.rowid);
+    database.run('DELETE FROM lesson_paths WHERE lesson = ?', row.rowid);
+  };
+
+  const forgetFile = (database: SqlDatabase, path: string) => {
+    database.run('DELETE FROM problems WHERE source = ?', path);
+    deleteLessonRow(database, path);
+    database.run('DELETE FROM votes WHERE file = ?', path);
+  };
+
+  const applyFile = (database: SqlDatabase, signature: Signature) => {
+    const { dir } = signature;
+    const shown = displayPath(signature.path);
+    database.run('DELETE FROM problems WHERE source = ?', signature.path);
+    if (signature.kind === 'dir') {
+      if (signature.sig !== 'empty') {
+        insertProblem(database, signature.path, {
+          file: displayPath(dir.yamlPath),
+          message: 'lesson.yaml is missing from this lesson directory',
+          severity: 'error',
+        });
+      }
+      return;
+    }
+    if (signature.kind === 'votes') {
+      const { votes, problems } = tierOf(dir).readVotes(dir.id);
+      for (const problem of problems) insertProblem(database, signature.path, { ...problem, file: shown });
+      const times = votes.map((vote) => vote.at);
+      const last = times.reduce<string | null>(
+        (a, b) => (a === null || Date.parse(b) > Date.parse(a) ? b : a),
+        null,
+      );
+      database.run(
+        'INSERT OR REPLACE INTO votes(tier, id, file, times, last) VALUES (?, ?, ?, ?, ?)',
+        dir.tier,
+        dir.id,
+        signature.path,
+        JSON.stringify(times),
+        last,
+      );
+      return;
+    }
+    deleteLessonRow(database, signature.path);
+    const text = tierOf(dir).readLessonText(dir.id);
+    if (text === undefined) return;
+    const result = parseLesson(text, shown);
+    if (!result.ok) {
+      for (const problem of result.problems) insertProblem(database, signature.path, problem);
+      return;
+    }
+    for (const warning of result.warnings) insertProblem(database, signature.path, warning);
+    const lesson: Lesson = { ...result.lesson, tier: dir.tier };
+    if (lesson.id !== dir.id) {
+      insertProblem(database, signature.path, {
+        file: shown,
+        line: 1,
+        field: 'id',
+        message: `id "${lesson.id}" does not match its directory name "${dir.id}"; rename one so they agree`,
+        severity: 'error',
+      });
+      return;
+    }
+    if (result.lesson.tier !== dir.tier && text.includes('tier:')) {
+      insertProblem(database, signature.path, {
+        file: shown,
+        field: 'tier',
+        message: `tier says "${result.lesson.tier}" but the file lives in the ${dir.tier} tier; the location wins`,
+        severity: 'warning',
+      });
+    }
+    const existing = database.get<{ file: string }>(
+      'SELECT file FROM lessons WHERE tier = ? AND id = ?',
+      dir.tier,
+      dir.id,
+    );
+    if (existing) deleteLessonRow(database, existing.file);
+    database.run(
+      'INSERT INTO lessons(tier, id, slug, summary, status, priority, updated_at, file, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      dir.tier,
+      lesson.id,
+      lesson.slug,
+      lesson.summary,
+      lesson.status,
+      lesson.priority,
+      lesson.updatedAt,
+      signature.path,
+      JSON.stringify(lesson),
+    );
+    const rowid = database.get<{ rowid: number }>(
+      'SELECT rowid FROM lessons WHERE file = ?',
+      signature.path,
+    )?.rowid;
+    if (rowid === undefined) return;
+    database.run(
+      `INSERT INTO lessons_fts(rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
+      rowid,
+      ...ftsRow(lesson),
+    );
+    for (const tag of new Set(lesson.tags.map((t) => t.toLowerCase()))) {
+      database.run('INSERT INTO lesson_tags(lesson, tag) VALUES (?, ?)', rowid, tag);
+    }
+    for (const glob of lesson.paths) {
+      database.run(
+        'INSERT INTO lesson_paths(lesson, glob, regex, literal) VALUES (?, ?, ?, ?)',
+        rowid,
+        glob,
+        compileGlob(glob),
+        requiredGlobLiteral(glob),
+      );
+    }
+  };
+
+  const insertProblem = (database: SqlDatabase, source: string, problem: Problem) => {
+    database.run(
+      'INSERT INTO problems(file, source, line, field, message, severity) VALUES (?, ?, ?, ?, ?, ?)',
+      problem.file,
+      source,
+      problem.line ?? null,
+      problem.field ?? null,
+      problem.message,
+      problem.severity,
+    );
+  };
+
+  const tierOf = (dir: LessonDir): TierStore => {
+    const store = tiers.find((t) => t.tier === dir.tier);
+    if (!store) throw new Error(`no store for tier ${dir.tier}`);
+    return store;
+  };
+
+  const toIndexed = (row: LessonRow): IndexedLesson => {
+    const times = row.times ? (JSON.parse(row.times) as string[]) : [];
+    return {
+      lesson: JSON.parse(row.record) as Lesson,
+      file: row.file,
+      votes: { count: times.length, lastVotedAt: row.last, times },
+    };
+  };
+
+  const filterSql = (filter: ListFilter, params: (string | number)[]): string => {
+    const clauses: string[] = [];
+    if (filter.status !== 'any') {
+      clauses.push('l.status = ?');
+      params.push(filter.status ?? 'active');
+    }
+    if (filter.tier) {
+      clauses.push('l.tier = ?');
+      params.push(filter.tier);
+    }
+    for (const tag of filter.tags ?? []) {
+      const wanted = tag.toLowerCase();
+      if (wanted.includes(':')) {
+        clauses.push('EXISTS (SELECT 1 FROM lesson_tags t WHERE t.lesson = l.rowid AND t.tag = ?)');
+        params.push(wanted);
+      } else {
+        clauses.push(
+          "EXISTS (SELECT 1 FROM lesson_tags t WHERE t.lesson = l.rowid AND (t.tag = ? OR substr(t.tag, -length(?) - 1) = ':' || ?))",
+        );
+        params.push(wanted, wanted, wanted);
+      }
+    }
+    return clauses.length === 0 ? '' : clauses.join(' AND ');
+  };
+
+  /** Path, tool and tag checks done in JS, with the `matchedBy` reasons they produce. */
+  const matchDetails = (
+    database: SqlDatabase,
+    item: IndexedLesson,
+    rowid: number,
+    filter: ListFilter,
+  ): string[] | undefined => {
+    const reasons: string[] = [];
+    for (const tag of filter.tags ?? []) {
+      const hit = item.lesson.tags.find((t) => tagMatches(t, tag));
+      if (hit) reasons.push(`tag:${hit}`);
+    }
+    for (const tool of filter.tools ?? []) {
+      const hit = item.lesson.tools.find((t) => t.toLowerCase() === tool.toLowerCase());
+      if (!hit) return undefined;
+      reasons.push(`tool:${hit}`);
+    }
+    if (filter.path !== undefined) {
+      const target = filter.path;
+      const globs = database
+        .all<{ glob: string; regex: string; literal: string }>(
+          'SELECT glob, regex, literal FROM lesson_paths WHERE lesson = ?',
+          rowid,
+        )
+        .filter((g) => target.includes(g.literal) && new RegExp(g.regex).test(target));
+      if (globs.length === 0) return undefined;
+      for (const g of globs) reasons.push(`path:${g.glob}`);
+    }
+    return reasons;
+  };
+
+  const candidateRowids = (database: SqlDatabase, filter: ListFilter): Set<number> | undefined => {
+    if (filter.path === undefined) return undefined;
+    const target = filter.path;
+    const rows = database.all<{ lesson: number; regex: string; literal: string }>(
+      'SELECT lesson, regex, literal FROM lesson_paths',
+    );
+    const hits = new Set<number>();
+    for (const row of rows) {
+      if (hits.has(row.lesson) || !target.includes(row.literal)) continue;
+      if (new RegExp(row.regex).test(target)) hits.add(row.lesson);
+    }
+    return hits;
+  };
+
+  const index: LessonIndex = {
+    refresh: async () => {
+      lastReport = undefined;
+      return guarded(() => lastReport as RefreshReport);
+    },
+    rebuild: () => guarded(() => lastReport as RefreshReport, true),
+    invalidate: () => {
+      lastReport = undefined;
+    },
+
+    list(filter, nowMs, halfLifeDays) {
+      return guarded((database) => {
+        const params: (string | number)[] = [];
+        const where = filterSql(filter, params);
+        const rows = database.all<LessonRow>(
+          `SELECT l.rowid AS rowid, l.record AS record, l.file AS file, v.times AS times, v.last AS last
+           FROM lessons l LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
+           ${where === '' ? '' : `WHERE ${where}`}`,
+          ...params,
+        );
+        const pathHits = candidateRowids(database, filter);
+        const listed: ListedLesson[] = [];
+        for (const row of rows) {
+          if (pathHits && !pathHits.has(row.rowid)) continue;
+          const item = toIndexed(row);
+          const matchedBy = matchDetails(database, item, row.rowid, filter);
+          if (!matchedBy) continue;
+          listed.push({ ...item, voteScore: voteScore(item.votes.times, nowMs, halfLifeDays), matchedBy });
+        }
+        return listed
+          .map((item) => ({ item, key: rankKey(item, 0) }))
+          .sort((a, b) => compareRankable(a.key, b.key))
+          .map(({ item }) => item);
+      });
+    },
+
+    search(query, filter, weights, nowMs, halfLifeDays) {
+      return guarded((database) => {
+        const fts = toFtsQuery(query);
+        if (fts === undefined) return [];
+        const params: (string | number)[] = [fts];
+        const where = filterSql(filter, params);
+        const w = columnWeights(weights);
+        const pool = Math.max(filter.limit * 4, filter.limit + 50);
+        const rows = database.all<LessonRow & { score: number }>(
+          `SELECT l.rowid AS rowid, l.record AS record, l.file AS file, v.times AS times, v.last AS last,
+                  bm25(lessons_fts, ${w.join(', ')}) AS score
+           FROM lessons_fts JOIN lessons l ON l.rowid = lessons_fts.rowid
+           LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
+           WHERE lessons_fts MATCH ? ${where === '' ? '' : `AND ${where}`}
+           ORDER BY score LIMIT ${pool}`,
+          ...params,
+        );
+        const results: SearchResult[] = [];
+        for (const row of rows) {
+          const item = toIndexed(row);
+          const matchedBy = matchDetails(database, item, row.rowid, filter);
+          if (!matchedBy) continue;
+          results.push({
+            ...item,
+            relevance: -row.score,
+            voteScore: voteScore(item.votes.times, nowMs, halfLifeDays),
+            matchedBy,
+          });
+        }
+        const top = results
+          .map((item) => ({ item, key: rankKey(item, item.relevance) }))
+          .sort((a, b) => compareRankable(a.key, b.key))
+          .slice(0, filter.limit)
+          .map(({ item }) => item);
+        addTextReasons(database, fts, top);
+        return top;
+      });
+    },
+
+    get(tier, id) {
+      return guarded((database) => {
+        const row = database.get<LessonRow>(
+          `SELECT l.rowid AS rowid, l.record AS record, l.file AS file, v.times AS times, v.last AS last
+           FROM lessons l LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id WHERE l.tier = ? AND l.id = ?`,
+          tier,
+          id,
+        );
+        return row ? toIndexed(row) : undefined;
+      });
+    },
+
+    findRefs(ref) {
+      return guarded((database) => {
+        const wanted = ref.trim().toLowerCase();
+        return database.all<RefEntry>(
+          `SELECT id, slug, summary, tier FROM lessons
+           WHERE substr(id, 1, length(?)) = ? OR slug = ? OR instr(slug, ?) > 0
+           ORDER BY tier, id LIMIT 200`,
+          wanted,
+          wanted,
+          wanted,
+          wanted,
+        );
+      });
+    },
+
+    problems() {
+      return guarded((database) => {
+        return database
+          .all<{
+            file: string;
+            line: number | null;
+            field: string | null;
+            message: string;
+            severity: 'error' | 'warning';
+          }>('SELECT file, line, field, message, severity FROM problems ORDER BY file, line')
+          .map((row) => ({
+            file: row.file,
+            ...(row.line === null ? {} : { line: row.line }),
+            ...(row.field === null ? {} : { field: row.field }),
+            message: row.message,
+            severity: row.severity,
+          }));
+      });
+    },
+
+    stats() {
+      return guarded((database) => {
+        const byStatus: Record<string, number> = {};
+        let total = 0;
+        for (const row of database.all<{ status: string; n: number }>(
+          'SELECT status, count(*) AS n FROM lessons GROUP BY status',
+        )) {
+          byStatus[row.status] = row.n;
+          total += row.n;
+        }
+        const indexedAt =
+          database.get<{ value: string }>("SELECT value FROM meta WHERE key = 'indexedAt'")?.value ?? null;
+        return { total, byStatus, indexedAt };
+      });
+    },
+
+    close() {
+      db?.close();
+      db = undefined;
+    },
+  };
+  return index;
+}
+
+function rankKey(item: ListedLesson, relevance: number) {
+  return {
+    id: item.lesson.id,
+    relevance,
+    voteScore: item.voteScore,
+    priority: item.lesson.priority,
+    updatedAt: item.lesson.updatedAt,
+  };
+}
+
+function columnWeights(weights: FieldWeights): number[] {
+  return FTS_COLUMNS.map((column) => {
+    switch (column) {
+      case 'summary':
+        return weights.summary;
+      case 'tags':
+        return weights.tags;
+      case 'structured':
+        return weights.structured;
+      case 'body':
+        return weights.body;
+      default:
+        return weights.scope;
+    }
+  });
+}
+
+/** `text:<field>` for every FTS column in which the query matched, found with highlight(). */
+function addTextReasons(database: SqlDatabase, fts: string, results: SearchResult[]): void {
+  if (results.length === 0) return;
+  const select = FTS_COLUMNS.map(
+    (_, i) => `instr(highlight(lessons_fts, ${i}, char(1), char(2)), char(1)) > 0 AS c${i}`,
+  ).join(', ');
+  for (const result of results) {
+    const row = database.get<Record<string, number>>(
+      `SELECT ${select} FROM lessons_fts WHERE lessons_fts MATCH ? AND rowid = (SELECT rowid FROM lessons WHERE file = ?)`,
+      fts,
+      result.file,
+    );
+    if (!row) continue;
+    const text = FTS_COLUMNS.filter((_, i) => row[`c${i}`] === 1).map((column) => `text:${column}`);
+    result.matchedBy = [...text, ...result.matchedBy];
+  }
+}
+
+function removeDatabase(path: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) unlinkQuietly(`${path}${suffix}`);
+}

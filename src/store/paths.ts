@@ -1,0 +1,66 @@
+/**
+ * Where lore's files live. The only module that reads the environment for locations.
+ *
+ * Project tier: the `.lore/` directory found from the working directory upward, the way git finds
+ * `.git` (`--root DIR` overrides). User tier: `$LORE_HOME`, default `~/.lore`, same layout.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+export const LORE_DIR = '.lore';
+
+export type TierLayout = {
+  /** The `.lore/` directory (project) or `$LORE_HOME` (user). */
+  dir: string;
+  lessonsDir: string;
+  /** Derived files: index, manifest, journal, locks. Never committed. */
+  cacheDir: string;
+  schemaDir: string;
+  configFile: string;
+};
+
+export function tierLayout(dir: string): TierLayout {
+  return {
+    dir,
+    lessonsDir: join(dir, 'lessons'),
+    cacheDir: join(dir, 'cache'),
+    schemaDir: join(dir, 'schema'),
+    configFile: join(dir, 'config.yaml'),
+  };
+}
+
+export function resolveLoreHome(env: NodeJS.ProcessEnv, home: string = homedir()): string {
+  const fromEnv = env.LORE_HOME?.trim();
+  return resolve(fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(home, LORE_DIR));
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+/**
+ * The nearest ancestor of `start` (itself included) holding a `.lore/` directory, skipping the
+ * user tier's own directory so that a home directory is never mistaken for a project.
+ */
+export function findProjectRoot(start: string, loreHome: string): string | undefined {
+  let current = resolve(start);
+  for (;;) {
+    const candidate = join(current, LORE_DIR);
+    if (resolve(candidate) !== loreHome && isDirectory(candidate)) return current;
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+/** The nearest ancestor holding `.git` (a directory or a worktree file), else `start` itself. */
+export function findRepositoryRoot(start: string): string {
+  let current = resolve(start);
+  for (;;) {
+    if (existsSync(join(current, '.git'))) return current;
+    const parent = dirname(current);
+    if (parent === current) return resolve(start);
+    current = parent;
+  }
+}

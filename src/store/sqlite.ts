@@ -1,0 +1,61 @@
+/**
+ * The thin adapter over the SQLite driver (libsql: better-sqlite3's API, prebuilt binaries from
+ * the npm registry, FTS5 included). Nothing else imports the driver, so it can be swapped for
+ * node:sqlite or better-sqlite3 here alone.
+ */
+import Database from 'libsql';
+
+export type SqlValue = string | number | bigint | null;
+export type SqlRow = Record<string, unknown>;
+
+export type SqlDatabase = {
+  exec(sql: string): void;
+  all<T = SqlRow>(sql: string, ...params: SqlValue[]): T[];
+  get<T = SqlRow>(sql: string, ...params: SqlValue[]): T | undefined;
+  run(sql: string, ...params: SqlValue[]): void;
+  /** Runs `fn` in a write transaction taken up front (BEGIN IMMEDIATE). */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+};
+
+/** SQLite result codes that mean the file is not a usable database: delete it and rebuild. */
+export function isCorruptionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB') || code === 'SQLITE_CANTOPEN')
+  );
+}
+
+export function openSqlite(path: string): SqlDatabase {
+  const db = new Database(path);
+  type Statement = {
+    all(...p: SqlValue[]): unknown[];
+    get(...p: SqlValue[]): unknown;
+    run(...p: SqlValue[]): unknown;
+  };
+  const statements = new Map<string, Statement>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql) as unknown as Statement;
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  return {
+    exec: (sql) => {
+      db.exec(sql);
+    },
+    all: <T>(sql: string, ...params: SqlValue[]) => prepare(sql).all(...params) as T[],
+    get: <T>(sql: string, ...params: SqlValue[]) => prepare(sql).get(...params) as T | undefined,
+    run: (sql, ...params) => {
+      prepare(sql).run(...params);
+    },
+    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    close: () => {
+      statements.clear();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * One tier of lessons on disk: `<dir>/lessons/<id>/lesson.yaml` plus its `votes.jsonl` sidecar.
+ * The project tier is `.lore/` in the repository; the user tier is `$LORE_HOME`. Both have this
+ * same layout, so one implementation (and one contract test suite) serves both.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
+import { join } from 'node:path';
+import type { Tier } from '../core/lesson/schema.js';
+import { createLessonId, ID_RANDOM_BYTES } from '../core/lesson/lesson-id.js';
+import { parseVotes, voteKey } from '../core/rank/votes.js';
+import type { Vote } from '../core/rank/votes.js';
+import type { Problem } from '../core/errors.js';
+import { appendLine, claimDirectory, isAbandonedTemp, unlinkQuietly, writeFileAtomic } from './fs-atomic.js';
+import { tierLayout } from './paths.js';
+import type { TierLayout } from './paths.js';
+
+export const LESSON_FILE = 'lesson.yaml';
+export const VOTES_FILE = 'votes.jsonl';
+/** An empty lesson directory younger than this may be a writer's fresh claim: leave it. */
+const ABANDONED_AFTER_MS = 60_000;
+
+export type LessonDir = { tier: Tier; id: string; dir: string; yamlPath: string; votesPath: string };
+
+export type TierListing = {
+  dirs: LessonDir[];
+  /** `lessons/<id>.yaml` files of the old flat layout. */
+  legacyFiles: string[];
+};
+
+export type TierStore = {
+  readonly tier: Tier;
+  readonly layout: TierLayout;
+  exists(): boolean;
+  list(): TierListing;
+  lessonDir(id: string): LessonDir;
+  readLessonText(id: string): string | undefined;
+  /** Claims a fresh id and directory (mkdir fails if another writer has it), then writes. */
+  createLesson(render: (id: string) => string): string;
+  writeLessonText(id: string, text: string): void;
+  /** Writes a lesson under a given id (import, migration); false if that directory exists. */
+  createLessonWithId(id: string, text: string): boolean;
+  readVotes(id: string): { votes: Vote[]; problems: Problem[] };
+  /** Appends a vote unless (model, task) already voted; returns whether it was recorded. */
+  appendVote(id: string, vote: Vote): boolean;
+  /** Removes directories and temporary files left by writers that died mid-way. */
+  sweep(): number;
+};
+
+export function createTierStore(tier: Tier, dir: string): TierStore {
+  const layout = tierLayout(dir);
+
+  const lessonDir = (id: string): LessonDir => {
+    const path = join(layout.lessonsDir, id);
+    return { tier, id, dir: path, yamlPath: join(path, LESSON_FILE), votesPath: join(path, VOTES_FILE) };
+  };
+
+  const readText = (path: string): string | undefined => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  };
+
+  return {
+    tier,
+    layout,
+    exists: () => statSync(layout.lessonsDir, { throwIfNoEntry: false })?.isDirectory() ?? false,
+
+    list() {
+      let names: Dirent[];
+      try {
+        names = readdirSync(layout.lessonsDir, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { dirs: [], legacyFiles: [] };
+        throw error;
+      }
+      const dirs: LessonDir[] = [];
+      const legacyFiles: string[] = [];
+      for (const entry of names) {
+        if (entry.name.startsWith('.')) continue;
+        if (entry.isDirectory()) dirs.push(lessonDir(entry.name));
+        else if (entry.isFile() && /\.ya?ml$/.test(entry.name))
+          legacyFiles.push(join(layout.lessonsDir, entry.name));
+      }
+      dirs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      legacyFiles.sort();
+      return { dirs, legacyFiles };
+    },
+
+    lessonDir,
+    readLessonText: (id) => readText(lessonDir(id).yamlPath),
+
+    createLesson(render) {
+      mkdirSync(layout.lessonsDir, { recursive: true });
+      for (let attempt = 0; attempt < 16; attempt += 1) {
+        const id = createLessonId(randomBytes(ID_RANDOM_BYTES));
+        const target = lessonDir(id);
+        if (!claimDirectory(target.dir)) continue;
+        try {
+          writeFileAtomic(target.yamlPath, render(id));
+        } catch (error) {
+          try {
+            rmdirSync(target.dir);
+          } catch {
+            // leave it: sweep() removes empty lesson directories
+          }
+          throw error;
+        }
+        return id;
+      }
+      throw new Error('could not allocate a lesson id after 16 attempts');
+    },
+
+    writeLessonText(id, text) {
+      const target = lessonDir(id);
+      mkdirSync(target.dir, { recursive: true });
+      writeFileAtomic(target.yamlPath, text);
+    },
+
+    createLessonWithId(id, text) {
+      mkdirSync(layout.lessonsDir, { recursive: true });
+      const target = lessonDir(id);
+      if (!claimDirectory(target.dir)) return false;
+      writeFileAtomic(target.yamlPath, text);
+      return true;
+    },
+
+    readVotes(id) {
+      const path = lessonDir(id).votesPath;
+      const text = readText(path);
+      return text === undefined ? { votes: [], problems: [] } : parseVotes(text, path);
+    },
+
+    appendVote(id, vote) {
+      const target = lessonDir(id);
+      const existing = this.readVotes(id).votes;
+      if (existing.some((seen) => voteKey(seen) === voteKey(vote))) return false;
+      appendLine(target.votesPath, JSON.stringify({ model: vote.model, task: vote.task, at: vote.at }));
+      return true;
+    },
+
+    sweep() {
+      let removed = 0;
+      for (const dir of this.list().dirs) {
+        let names: string[];
+        try {
+          names = readdirSync(dir.dir);
+        } catch {
+          continue;
+        }
+        for (const name of names) {
+          if (isAbandonedTemp(name)) {
+            unlinkQuietly(join(dir.dir, name));
+            removed += 1;
+          }
+        }
+        const age = Date.now() - (statSync(dir.dir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+        if (age > ABANDONED_AFTER_MS && names.every((name) => isAbandonedTemp(name))) {
+          try {
+            rmdirSync(dir.dir);
+            removed += 1;
+          } catch {
+            // not empty after all, or gone already
+          }
+        }
+      }
+      return removed;
+    },
+  };
+}
