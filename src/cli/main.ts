@@ -13,6 +13,10 @@ type Entry = { summary: string; load: () => Promise<{ command: Command }> };
 
 /** Every verb, in the order `lore --help` lists them. Modules load on use. */
 export const COMMANDS: Record<string, Entry> = {
+  demo: {
+    summary: 'try lore on a throw-away repository with real-world lessons',
+    load: () => import('./commands/demo.js'),
+  },
   init: {
     summary: 'create .lore/ in this repository (idempotent)',
     load: () => import('./commands/init.js'),
