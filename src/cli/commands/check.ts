@@ -64,10 +64,11 @@ export const command: Command = {
       }
       const errors = problems.filter((p) => p.severity === 'error');
       const warnings = problems.length - errors.length;
+      const brokenFiles = new Set(errors.map((e) => e.file)).size;
       const summary =
         errors.length === 0
           ? `ok: ${lessons.length} lesson(s) checked${warnings > 0 ? `, ${warnings} warning(s)` : ''}`
-          : `${errors.length} error(s), ${warnings} warning(s) in ${lessons.length + new Set(errors.map((e) => e.file)).size} file(s); lessons with errors are skipped until fixed`;
+          : `${errors.length} error(s) and ${warnings} warning(s); ${brokenFiles} file(s) with errors are skipped until fixed, ${lessons.length} lesson(s) load fine`;
       return {
         data: { ok: errors.length === 0, lessons: lessons.length, errors: errors.length, warnings, problems },
         text: [...problems.map(formatProblem), summary].join('\n'),

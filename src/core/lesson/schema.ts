@@ -109,8 +109,13 @@ export const LessonSchema = z.looseObject({
   severity: z.enum(SEVERITIES).default('medium'),
   type: z.enum(LESSON_TYPES).default('hint').describe('hint: advice; guard: blocks a matching tool call.'),
   tier: z.enum(TIERS).default('project').describe('Where the lesson lives; the directory decides.'),
-  priority: z.number().int().min(1).max(10).default(5),
-  confidence: z.number().min(0).max(1).default(0.9),
+  priority: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be from 1 to 10')
+    .max(10, 'must be from 1 to 10')
+    .default(5),
+  confidence: z.number().min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1').default(0.9),
   needsReview: z.boolean().default(false),
   status: z.enum(STATUSES).default('active'),
   supersedes: z.array(z.string().regex(ID_PATTERN, 'must be a lesson id')).default([]),
