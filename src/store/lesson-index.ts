@@ -11,11 +11,11 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Problem } from '../core/errors.js';
 import type { parseLessonYaml as ParseLessonYaml } from '../core/lesson/lesson-yaml.js';
+import type { compileGlob as CompileGlob } from '../core/match/glob.js';
 import type { Lesson, Status, Tier } from '../core/lesson/schema.js';
 import type { RefEntry } from '../core/lesson/resolve-ref.js';
 import { compareRankable } from '../core/rank/rank-results.js';
 import { voteScore } from '../core/rank/votes.js';
-import { compileGlob } from '../core/match/glob.js';
 import { requiredGlobLiteral } from '../core/match/glob-literal.js';
 import { toFtsQuery } from '../core/search/fts-query.js';
 import { isAbandonedTemp, unlinkQuietly } from './fs-atomic.js';
@@ -90,7 +90,7 @@ export type LessonIndex = {
   close(): void;
 };
 
-type LessonParser = { parseLessonYaml: typeof ParseLessonYaml };
+type LessonParser = { parseLessonYaml: typeof ParseLessonYaml; compileGlob: typeof CompileGlob };
 
 type Signature = { path: string; sig: string; kind: 'lesson' | 'votes' | 'dir'; dir: LessonDir };
 
@@ -273,7 +273,14 @@ export function openLessonIndex(
     if (!force && stored === aggregate) {
       return { parsed: 0, removed: 0, rebuilt: false, fresh: true, legacyFiles: legacy };
     }
-    parser ??= await import('../core/lesson/lesson-yaml.js');
+    if (!parser) {
+      // Loaded only when files changed: YAML, zod and picomatch stay off the fresh read path.
+      const [{ parseLessonYaml }, { compileGlob }] = await Promise.all([
+        import('../core/lesson/lesson-yaml.js'),
+        import('../core/match/glob.js'),
+      ]);
+      parser = { parseLessonYaml, compileGlob };
+    }
 
     let parsed = 0;
     let removed = 0;
@@ -432,7 +439,7 @@ export function openLessonIndex(
         'INSERT INTO lesson_paths(lesson, glob, regex, literal) VALUES (?, ?, ?, ?)',
         rowid,
         glob,
-        compileGlob(glob),
+        (parser as LessonParser).compileGlob(glob),
         requiredGlobLiteral(glob),
       );
     }

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { createLessonId, ID_RANDOM_BYTES, isLessonId, slugify } from '../core/lesson/lesson-id.js';
 import { patchLessonYaml } from '../core/lesson/lesson-yaml.js';
-import { SLUG_PATTERN } from '../core/lesson/schema.js';
+import { SLUG_PATTERN } from '../core/lesson/constants.js';
 import type { Workspace } from './workspace.js';
 
 export type LayoutMove = { from: string; to: string; id: string; problem?: string };

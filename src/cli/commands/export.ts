@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { STATUSES, TIERS } from '../../core/lesson/schema.js';
+import { STATUSES, TIERS } from '../../core/lesson/constants.js';
 import { choiceOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { noteProblems, openCommandWorkspace } from '../open-workspace.js';

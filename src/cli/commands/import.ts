@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
-import { TIERS } from '../../core/lesson/schema.js';
+import { TIERS } from '../../core/lesson/constants.js';
 import { choiceOption, flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace } from '../open-workspace.js';

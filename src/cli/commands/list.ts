@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { STATUSES, TIERS } from '../../core/lesson/schema.js';
-import { toRepoPath } from '../../core/match/glob.js';
+import { STATUSES, TIERS } from '../../core/lesson/constants.js';
+import { toRepoPath } from '../../core/match/repo-path.js';
 import { choiceOption, listOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { formatLessonRow } from '../output.js';

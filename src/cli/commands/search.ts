@@ -1,4 +1,4 @@
-import { STATUSES, TIERS } from '../../core/lesson/schema.js';
+import { STATUSES, TIERS } from '../../core/lesson/constants.js';
 import { choiceOption, listOption, numberOption } from '../command.js';
 import type { Command } from '../command.js';
 import { formatLessonRow } from '../output.js';

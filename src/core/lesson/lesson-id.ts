@@ -6,7 +6,7 @@
  * need no coordination, and any unique prefix is short to type. The caller supplies the random
  * bytes, which keeps this module pure and testable.
  */
-import { ID_PATTERN } from './schema.js';
+import { ID_PATTERN } from './constants.js';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 export const ID_LENGTH = 10;

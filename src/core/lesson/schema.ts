@@ -4,39 +4,32 @@
  */
 import { z } from 'zod';
 
-export const SCHEMA_VERSION = 1;
+import {
+  CATEGORIES,
+  EVIDENCE_KINDS,
+  ID_PATTERN,
+  LESSON_TYPES,
+  SCHEMA_VERSION,
+  SEVERITIES,
+  SLUG_PATTERN,
+  STATUSES,
+  SUMMARY_MAX,
+  TIERS,
+} from './constants.js';
 
-export const TIERS = ['project', 'user'] as const;
-export type Tier = (typeof TIERS)[number];
-
-export const STATUSES = ['active', 'superseded', 'archived'] as const;
-export type Status = (typeof STATUSES)[number];
-
-export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-export type LessonSeverity = (typeof SEVERITIES)[number];
-
-export const LESSON_TYPES = ['hint', 'guard'] as const;
-export type LessonType = (typeof LESSON_TYPES)[number];
-
-export const CATEGORIES = [
-  'technical',
-  'anti-pattern',
-  'architecture',
-  'performance',
-  'process',
-  'collaboration',
-  'security',
-  'testing',
-  'tooling',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-export const EVIDENCE_KINDS = ['task', 'commit', 'session', 'file', 'url', 'issue', 'pr'] as const;
-
-/** Ids: 10 characters of lowercase Crockford base32 (no i, l, o, u). */
-export const ID_PATTERN = /^[0-9abcdefghjkmnpqrstvwxyz]{10}$/;
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const SUMMARY_MAX = 280;
+export {
+  CATEGORIES,
+  EVIDENCE_KINDS,
+  ID_PATTERN,
+  LESSON_TYPES,
+  SCHEMA_VERSION,
+  SEVERITIES,
+  SLUG_PATTERN,
+  STATUSES,
+  SUMMARY_MAX,
+  TIERS,
+} from './constants.js';
+export type { Category, LessonSeverity, LessonType, Status, Tier } from './constants.js';
 
 const isoTime = z.iso.datetime({ offset: true });
 
