@@ -28,3 +28,11 @@ export async function noteProblems(ctx: CommandContext, ws: Workspace): Promise<
   }
   return problems;
 }
+
+/**
+ * After a write: bring the index up to date while the parser is loaded anyway, so the next read
+ * command finds it fresh and stays on the fast path.
+ */
+export async function settleIndex(ws: Workspace): Promise<void> {
+  await ws.index.refresh();
+}

@@ -1,7 +1,7 @@
 import { choiceOption, flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { LESSON_OPTIONS, draftFromArgs } from '../lesson-flags.js';
-import { openCommandWorkspace } from '../open-workspace.js';
+import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { addLesson, author } from '../../store/lesson-writes.js';
 import { initTier } from '../../store/init-tier.js';
 
@@ -41,6 +41,7 @@ export const command: Command = {
         : `${added.id}\nadded ${added.lesson.slug} (${tier}) in ${file}\nsee it with: lore show ${added.id}`;
       return { data: { id: added.id, slug: added.lesson.slug, tier, file, lesson: added.lesson }, text };
     } finally {
+      await settleIndex(ws).catch(() => undefined);
       ws.close();
     }
   },

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { openCommandWorkspace } from '../open-workspace.js';
+import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { setStatus } from '../../store/lesson-writes.js';
 
 export const command: Command = {
@@ -22,6 +22,7 @@ export const command: Command = {
           : `${result.id} was already archived`,
       };
     } finally {
+      await settleIndex(ws).catch(() => undefined);
       ws.close();
     }
   },

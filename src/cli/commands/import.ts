@@ -5,7 +5,7 @@ import { formatProblem } from '../../core/errors.js';
 import { TIERS } from '../../core/lesson/constants.js';
 import { choiceOption, flagOption } from '../command.js';
 import type { Command } from '../command.js';
-import { openCommandWorkspace } from '../open-workspace.js';
+import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { importLessons } from '../../store/lore-json.js';
 
 export const command: Command = {
@@ -55,6 +55,7 @@ export const command: Command = {
         lines.push(`conflicts (kept as they are; --replace overwrites): ${report.conflicts.join(', ')}`);
       return { data: report, text: lines.join('\n'), exitCode: report.invalid > 0 ? 1 : 0 };
     } finally {
+      await settleIndex(ws).catch(() => undefined);
       ws.close();
     }
   },

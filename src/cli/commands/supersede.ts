@@ -1,7 +1,7 @@
 import { LoreError } from '../../core/errors.js';
 import { stringOption } from '../command.js';
 import type { Command } from '../command.js';
-import { openCommandWorkspace } from '../open-workspace.js';
+import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { supersedeLesson } from '../../store/lesson-writes.js';
 
 export const command: Command = {
@@ -28,6 +28,7 @@ export const command: Command = {
         text: `${result.old.id} is now superseded by ${result.replacement.id}`,
       };
     } finally {
+      await settleIndex(ws).catch(() => undefined);
       ws.close();
     }
   },

@@ -1,6 +1,6 @@
 import { LoreError } from '../../core/errors.js';
 import type { Command } from '../command.js';
-import { openCommandWorkspace } from '../open-workspace.js';
+import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { resolveLesson, setStatus } from '../../store/lesson-writes.js';
 
 export const command: Command = {
@@ -28,6 +28,7 @@ export const command: Command = {
         text: result.changed ? `${result.id} is active again` : `${result.id} was already active`,
       };
     } finally {
+      await settleIndex(ws).catch(() => undefined);
       ws.close();
     }
   },

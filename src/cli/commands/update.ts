@@ -1,7 +1,7 @@
 import { listOption } from '../command.js';
 import type { Command } from '../command.js';
 import { LESSON_OPTIONS, draftFromArgs } from '../lesson-flags.js';
-import { openCommandWorkspace } from '../open-workspace.js';
+import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { updateLesson } from '../../store/lesson-writes.js';
 
 export const command: Command = {
@@ -39,6 +39,7 @@ export const command: Command = {
         text: `updated ${updated.id} (${updated.lesson.slug})`,
       };
     } finally {
+      await settleIndex(ws).catch(() => undefined);
       ws.close();
     }
   },

@@ -2,7 +2,7 @@ import { LoreError } from '../../core/errors.js';
 import { summarizeVotes } from '../../core/rank/votes.js';
 import { stringOption } from '../command.js';
 import type { Command } from '../command.js';
-import { openCommandWorkspace } from '../open-workspace.js';
+import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { upvoteLesson } from '../../store/lesson-writes.js';
 
 export const command: Command = {
@@ -61,6 +61,7 @@ export const command: Command = {
           : `${target.id} already has a vote from ${model} for ${task}; nothing changed (${summary.count} vote(s))`,
       };
     } finally {
+      await settleIndex(ws).catch(() => undefined);
       ws.close();
     }
   },

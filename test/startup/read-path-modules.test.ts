@@ -1,0 +1,70 @@
+// The read path (list, search, show on a fresh index) must not load the YAML parser, zod or
+// picomatch: they cost more than the whole query. A module-resolve hook records what loads.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+let base = '';
+let hook = '';
+
+function lore(args: string[], withHook = false) {
+  const result = spawnSync(process.execPath, [...(withHook ? ['--import', hook] : []), bin, ...args], {
+    cwd: join(base, 'repo'),
+    env: { PATH: process.env.PATH, HOME: join(base, 'home'), TZ: 'UTC', NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
+  const loaded = result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('LOADED '))
+    .map((line) => line.slice('LOADED '.length));
+  return { status: result.status, loaded };
+}
+
+beforeAll(() => {
+  base = mkdtempSync(join(tmpdir(), 'lore-startup-'));
+  mkdirSync(join(base, 'repo', '.git'), { recursive: true });
+  mkdirSync(join(base, 'home'));
+  hook = join(base, 'hook.mjs');
+  writeFileSync(
+    hook,
+    `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`export async function resolve(s, c, next) {
+  const r = await next(s, c);
+  if (r.url.includes('/node_modules/')) process.stderr.write('LOADED ' + r.url.split('/node_modules/')[1].split('/')[0] + '\\\\n');
+  return r;
+}\`));
+`,
+  );
+  lore(['init']);
+  lore(['add', '--summary', 'pytest hangs on a TTY', '--path', 'tests/**', '--tag', 'lang:python']);
+  lore(['list']);
+});
+
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('fresh read path', () => {
+  it.each([[['list']], [['list', '--path', 'tests/a.py']], [['search', 'pytest']], [['list', '--json']]])(
+    'lore %j loads libsql and nothing else from node_modules',
+    (args) => {
+      const run = lore(args, true);
+      expect(run.status).toBe(0);
+      expect([...new Set(run.loaded)]).toEqual(['libsql']);
+    },
+  );
+
+  it('a lesson file changed by hand does load the parser (so the hook is watching)', () => {
+    const listed = spawnSync(process.execPath, [bin, 'list', '--json'], {
+      cwd: join(base, 'repo'),
+      env: { PATH: process.env.PATH, HOME: join(base, 'home') },
+      encoding: 'utf8',
+    });
+    const file = (JSON.parse(listed.stdout) as { lessons: { file: string }[] }).lessons[0]?.file ?? '';
+    appendFileSync(join(base, 'repo', file), '# edited by hand\n');
+    const run = lore(['list'], true);
+    expect(run.loaded).toEqual(expect.arrayContaining(['yaml', 'zod']));
+  });
+});
