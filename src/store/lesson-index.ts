@@ -585,16 +585,27 @@ export function openLessonIndex(
         const params: (string | number)[] = [fts];
         const where = filterSql(filter, params);
         const w = columnWeights(weights);
+        // Votes and the JS-side filters (path, tool) act after BM25, so the SQL cut must not drop
+        // lessons they would bring up: no cut with JS filters, and a wider one when the BM25
+        // scores tie across the boundary.
+        const jsFilters = filter.path !== undefined || (filter.tools?.length ?? 0) > 0;
+        const select = (pool: number | undefined) =>
+          database.all<LessonRow & { score: number }>(
+            `SELECT l.rowid AS rowid, l.record AS record, l.file AS file, v.times AS times, v.last AS last,
+                    bm25(lessons_fts, ${w.join(', ')}) AS score
+             FROM lessons_fts JOIN lessons l ON l.rowid = lessons_fts.rowid
+             LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
+             WHERE lessons_fts MATCH ? ${where === '' ? '' : `AND ${where}`}
+             ORDER BY score${pool === undefined ? '' : ` LIMIT ${pool}`}`,
+            ...params,
+          );
         const pool = Math.max(filter.limit * 4, filter.limit + 50);
-        const rows = database.all<LessonRow & { score: number }>(
-          `SELECT l.rowid AS rowid, l.record AS record, l.file AS file, v.times AS times, v.last AS last,
-                  bm25(lessons_fts, ${w.join(', ')}) AS score
-           FROM lessons_fts JOIN lessons l ON l.rowid = lessons_fts.rowid
-           LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
-           WHERE lessons_fts MATCH ? ${where === '' ? '' : `AND ${where}`}
-           ORDER BY score LIMIT ${pool}`,
-          ...params,
-        );
+        let rows = select(jsFilters ? undefined : pool);
+        const boundary = rows[Math.min(filter.limit, rows.length) - 1]?.score;
+        const last = rows[rows.length - 1]?.score;
+        if (!jsFilters && rows.length === pool && boundary !== undefined && last !== undefined) {
+          if (Number((-boundary).toPrecision(6)) === Number((-last).toPrecision(6))) rows = select(undefined);
+        }
         const results: SearchResult[] = [];
         for (const row of rows) {
           const item = toIndexed(row);

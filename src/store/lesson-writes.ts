@@ -178,6 +178,8 @@ function definedOnly(draft: LessonDraft): Record<string, unknown> {
 
 /** An id, a unique id prefix or a slug -> the lesson. Errors list the candidates. */
 export async function resolveLesson(ws: Workspace, ref: string): Promise<ResolvedLesson> {
+  if (ref.trim() === '')
+    throw new LoreError('usage', 'no lesson given', { hint: 'pass an id, a unique id prefix or a slug' });
   await ws.ready();
   const entries = await ws.index.findRefs(ref);
   const resolution = resolveRef(ref, preferProject(entries));
@@ -194,9 +196,16 @@ export async function resolveLesson(ws: Workspace, ref: string): Promise<Resolve
       details: resolution.candidates,
     });
   }
-  const broken = (await ws.index.problems()).filter(
-    (problem) => problem.severity === 'error' && problem.file.includes(`/${ref.trim().toLowerCase()}`),
-  );
+  const wanted = ref.trim().toLowerCase();
+  const broken = (await ws.index.problems()).filter((problem) => {
+    const dir = /lessons\/([^/]+)\/lesson\.yaml$/.exec(problem.file)?.[1];
+    return (
+      problem.severity === 'error' &&
+      dir !== undefined &&
+      /^[0-9a-z]+$/.test(wanted) &&
+      dir.startsWith(wanted)
+    );
+  });
   if (broken.length > 0) {
     throw new LoreError(
       'invalid',

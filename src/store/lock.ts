@@ -9,6 +9,7 @@ import { LoreError } from '../core/errors.js';
 import { isProcessAlive, unlinkQuietly } from './fs-atomic.js';
 
 const STALE_MS = 30_000;
+const EMPTY_STALE_MS = 1_000;
 const WAIT_MS = 10_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
@@ -18,10 +19,14 @@ function sleep(ms: number): void {
 
 function isStale(path: string): boolean {
   try {
-    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    const content = readFileSync(path, 'utf8');
+    const pid = Number.parseInt(content, 10);
     if (Number.isInteger(pid) && pid > 0 && !isProcessAlive(pid)) return true;
     const stat = statSync(path, { throwIfNoEntry: false });
-    return stat !== undefined && Date.now() - stat.mtimeMs > STALE_MS;
+    if (stat === undefined) return false;
+    // An empty lock: its owner died between creating it and writing its pid.
+    if (content === '' && Date.now() - stat.mtimeMs > EMPTY_STALE_MS) return true;
+    return Date.now() - stat.mtimeMs > STALE_MS;
   } catch {
     return false;
   }

@@ -27,7 +27,17 @@ export type ImportReport = {
 function comparable(lesson: Lesson): string {
   const { tier: _tier, ...rest } = lesson;
   void _tier;
-  return JSON.stringify(rest, Object.keys(rest).sort());
+  return JSON.stringify(sortKeys(rest));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
 }
 
 export async function importLessons(

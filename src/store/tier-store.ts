@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Tier } from '../core/lesson/schema.js';
 import { createLessonId, ID_RANDOM_BYTES } from '../core/lesson/lesson-id.js';
 import { parseVotes, voteKey } from '../core/rank/votes.js';
@@ -51,9 +51,17 @@ export type TierStore = {
 export function createTierStore(tier: Tier, dir: string): TierStore {
   const layout = tierLayout(dir);
 
+  // Plain concatenation: path.join costs ~3 µs a call, and a refresh builds these for every lesson.
+  const lessonsPrefix = `${layout.lessonsDir}${sep}`;
   const lessonDir = (id: string): LessonDir => {
-    const path = join(layout.lessonsDir, id);
-    return { tier, id, dir: path, yamlPath: join(path, LESSON_FILE), votesPath: join(path, VOTES_FILE) };
+    const path = lessonsPrefix + id;
+    return {
+      tier,
+      id,
+      dir: path,
+      yamlPath: `${path}${sep}${LESSON_FILE}`,
+      votesPath: `${path}${sep}${VOTES_FILE}`,
+    };
   };
 
   const readText = (path: string): string | undefined => {
@@ -137,8 +145,14 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
 
     appendVote(id, vote) {
       const target = lessonDir(id);
-      const existing = this.readVotes(id).votes;
-      if (existing.some((seen) => voteKey(seen) === voteKey(vote))) return false;
+      const existing = this.readVotes(id).votes.find((seen) => voteKey(seen) === voteKey(vote));
+      // Already voted: nothing to record, unless this copy is older (an import, a skewed clock);
+      // readers keep the earliest line per (model, task).
+      if (existing && Date.parse(existing.at) <= Date.parse(vote.at)) return false;
+      if (existing) {
+        appendLine(target.votesPath, JSON.stringify({ model: vote.model, task: vote.task, at: vote.at }));
+        return false;
+      }
       appendLine(target.votesPath, JSON.stringify({ model: vote.model, task: vote.task, at: vote.at }));
       return true;
     },
@@ -152,13 +166,13 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
         } catch {
           continue;
         }
+        const age = Date.now() - (statSync(dir.dir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
         for (const name of names) {
           if (isAbandonedTemp(name)) {
             unlinkQuietly(join(dir.dir, name));
             removed += 1;
           }
         }
-        const age = Date.now() - (statSync(dir.dir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
         if (age > ABANDONED_AFTER_MS && names.every((name) => isAbandonedTemp(name))) {
           try {
             rmdirSync(dir.dir);

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { LoreError } from '../../core/errors.js';
 import { STATUSES, TIERS } from '../../core/lesson/constants.js';
 import { choiceOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
@@ -44,6 +46,11 @@ export const command: Command = {
         return { data: document, text: JSON.stringify(document, null, 2) };
       }
       const path = resolve(ctx.cwd, out);
+      if (!existsSync(dirname(path))) {
+        throw new LoreError('usage', `cannot write ${out}: directory ${dirname(path)} does not exist`, {
+          hint: 'create it first, or pick another --out path',
+        });
+      }
       writeFileAtomic(path, `${JSON.stringify(document, null, 2)}\n`);
       return {
         data: { out: path, lessons: lessons.length },

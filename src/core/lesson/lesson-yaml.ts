@@ -160,12 +160,17 @@ export function patchLessonYaml(text: string, patch: Record<string, unknown>): s
     const node = doc.createNode(value);
     if (index >= 0) {
       const pair = map.items[index];
-      if (pair) pair.value = node;
+      if (pair) {
+        // keep a comment written on the same line as the old value
+        const old = pair.value as { comment?: string | null } | null;
+        if (old?.comment && isScalar(node)) node.comment = old.comment;
+        pair.value = node;
+      }
       continue;
     }
     map.items.splice(insertionIndex(map.items, key), 0, new Pair(new Scalar(key), node));
   }
-  if (doc.commentBefore == null || !doc.commentBefore.includes('yaml-language-server')) {
+  if (!text.includes('yaml-language-server:')) {
     doc.commentBefore = doc.commentBefore
       ? `${LESSON_SCHEMA_COMMENT}\n${doc.commentBefore}`
       : LESSON_SCHEMA_COMMENT;

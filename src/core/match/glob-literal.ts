@@ -3,12 +3,13 @@
  * `includes()` test that skips compiling and running most glob regexes. Empty when the glob's
  * syntax (braces, classes, extglobs, negation) makes any literal unsafe.
  */
-const UNSAFE = /[{}[\]()!+@\\]/;
+const UNSAFE = /[{}[\]()!+@\\|]/;
 
 export function requiredGlobLiteral(glob: string): string {
   if (UNSAFE.test(glob)) return '';
   let best = '';
-  for (const part of glob.replace(/^\.\//, '').split(/[*?/]+/)) {
+  for (const part of glob.trim().split(/[*?/]+/)) {
+    if (part === '.' || part === '..') continue;
     if (part.length > best.length) best = part;
   }
   return best;

@@ -1,0 +1,521 @@
+// lore benchmark: `npm run bench` (builds first), or `node bench/run.mjs [--sizes 1000,10000] [--runs 30]`.
+//
+// For each store size: full `lore sync` (whole process), in-process search and list --path
+// (p50/p99, steady state) and the freshness check they pay once, whole-process `lore search` and
+// `lore list --path` interleaved with a bare `node -e ''` baseline, and a stage breakdown of one
+// whole-process read. Figures are medians (and tails), plus ratios against the baseline measured
+// in the same run, since these machines are noisy. Stores are generated deterministically and
+// cached under bench/.data/stores/; the figures go to bench/.data/last-run.json.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureStore } from './generate.mjs';
+import { openWorkspace } from '../dist/store/workspace.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const dataDir = join(here, '.data');
+const bin = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
+const stagesScript = join(here, 'stages.mjs');
+
+// ---------------------------------------------------------------------------------------------
+// arguments
+
+function parseArgs(argv) {
+  const options = { sizes: [1000, 10000], runs: 30, syncRuns: undefined, inProcess: 300 };
+  for (let i = 0; i < argv.length; i += 1) {
+    const [flag, inline] = argv[i].split('=');
+    const value = () => inline ?? argv[++i];
+    if (flag === '--sizes') options.sizes = value().split(',').map(Number);
+    else if (flag === '--runs') options.runs = Number(value());
+    else if (flag === '--sync-runs') options.syncRuns = Number(value());
+    else if (flag === '--queries') options.inProcess = Number(value());
+    else if (flag === '--help' || flag === '-h') {
+      console.log(
+        'usage: node bench/run.mjs [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]',
+      );
+      process.exit(0);
+    } else throw new Error(`unknown argument ${argv[i]}`);
+  }
+  if (options.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes: whole numbers');
+  options.runs = Math.max(5, options.runs);
+  options.inProcess = Math.max(200, options.inProcess);
+  return options;
+}
+
+// ---------------------------------------------------------------------------------------------
+// statistics
+
+function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+function summarize(values) {
+  return {
+    n: values.length,
+    p50: quantile(values, 0.5),
+    p90: quantile(values, 0.9),
+    p99: quantile(values, 0.99),
+    min: Math.min(...values),
+    max: Math.max(...values),
+  };
+}
+
+const ms = (value, digits = 1) => (Number.isFinite(value) ? `${value.toFixed(digits)} ms` : '-');
+const ratio = (value, base) => `${(value / base).toFixed(2)}x`;
+
+// ---------------------------------------------------------------------------------------------
+// workload
+
+/** Realistic queries: tool names, error words, multi-word, punctuation, common and rare words. */
+const QUERIES = [
+  'pytest hangs',
+  'mock.patch',
+  'git stash untracked',
+  'docker build cache',
+  'npm install lockfile',
+  'tsconfig paths',
+  'migration NOT NULL default',
+  'flaky test timeout',
+  'force push',
+  'eslint fix generated files',
+  'unwrap panic',
+  'kubectl apply production context',
+  'secrets .env',
+  'select_related N+1',
+  'vitest watch mode never exits',
+  'terraform apply plan file',
+  'rm -rf unset variable',
+  'useEffect cleanup',
+  'goroutines loop variable',
+  'pip install system python',
+  'prisma migrate reset',
+  'CREATE INDEX CONCURRENTLY',
+  'helm upgrade values',
+  'ledger-worker',
+  'payments service retries',
+  'ESM imports .js extension',
+  'test',
+  'error',
+  'the file',
+  'run tests before committing',
+  'how do I avoid breaking the build when upgrading dependencies in the monorepo',
+  'fixture',
+  'snapshot',
+  'race detector',
+  'BuildKit',
+  'cache key lockfile hash',
+  'Write replaced whole file',
+  'curl sh installer',
+  'xylophone quantum',
+  'lang:python',
+];
+
+/** Repo-relative paths for `list --path`: deep, shallow, matching many lessons or none. */
+const PATHS = [
+  'src/api/handlers.ts',
+  'tests/test_billing.py',
+  'tests/unit/test_models.py',
+  'src/components/Button.tsx',
+  'migrations/0042_add_index.sql',
+  'package.json',
+  'Dockerfile',
+  '.github/workflows/ci.yml',
+  'cmd/server/main.go',
+  'k8s/prod/deployment.yaml',
+  'src/lib/utils.ts',
+  'app/settings.py',
+  'scripts/release.sh',
+  'infra/main.tf',
+  'README.md',
+  'docs/guide/intro.md',
+  '.env',
+  'assets/logo.png',
+];
+
+// ---------------------------------------------------------------------------------------------
+// processes
+
+function childEnv(extra = {}) {
+  const env = { ...process.env, NO_COLOR: '1', ...extra };
+  delete env.NODE_EXTRA_CA_CERTS;
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+/** Runs a process to completion and returns its wall time in ms (spawn to exit, as a shell sees it). */
+function timed(args, { cwd, env, check = true }) {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const wall = performance.now() - started;
+  if (check && result.status !== 0) {
+    throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr || result.stdout}`);
+  }
+  return { wall, stdout: result.stdout, stderr: result.stderr };
+}
+
+function caBundle() {
+  if (process.env.NODE_EXTRA_CA_CERTS) return { path: process.env.NODE_EXTRA_CA_CERTS, fromEnv: true };
+  const system = '/etc/ssl/certs/ca-certificates.crt';
+  return existsSync(system) ? { path: system, fromEnv: false } : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// measurements
+
+function measureSync(root, env, runs) {
+  const walls = [];
+  const inner = [];
+  let last;
+  for (let i = 0; i < runs; i += 1) {
+    const run = timed([bin, 'sync', '--json'], { cwd: root, env });
+    last = JSON.parse(run.stdout);
+    if (last.errors > 0)
+      throw new Error(`sync reported ${last.errors} error(s): the generator wrote bad lessons`);
+    walls.push(run.wall);
+    inner.push(last.ms);
+  }
+  return {
+    wall: summarize(walls),
+    inProcessMs: summarize(inner),
+    lessons: last.lessons,
+    byStatus: last.byStatus,
+  };
+}
+
+async function measureInProcess(root, env, count) {
+  const now = Date.now();
+  const ws = await openWorkspace({ cwd: root, env });
+  const first = await ws.ready();
+  if (!first.fresh) throw new Error('index was not fresh after sync');
+  const weights = ws.config.search.weights;
+
+  // Freshness check on an unchanged store: what every whole-process read pays once.
+  const refresh = [];
+  for (let i = 0; i < 30; i += 1) {
+    const started = performance.now();
+    const report = await ws.index.refresh();
+    refresh.push(performance.now() - started);
+    if (!report.fresh) throw new Error('refresh() found changes in an unchanged store');
+  }
+
+  // Opening a workspace with modules already loaded: config cache + SQLite open + freshness check.
+  const openReady = [];
+  for (let i = 0; i < 10; i += 1) {
+    const started = performance.now();
+    const other = await openWorkspace({ cwd: root, env });
+    await other.ready();
+    other.close();
+    openReady.push(performance.now() - started);
+  }
+
+  // Steady-state search: the index refreshed once above; every call below is the query alone.
+  const search = (query) =>
+    ws.index.search(query, { status: 'active', limit: 10 }, weights, now, ws.halfLifeDays);
+  for (let i = 0; i < 40; i += 1) await search(QUERIES[i % QUERIES.length]);
+  const searchTimes = [];
+  const perQuery = new Map();
+  let hits = 0;
+  for (let i = 0; i < count; i += 1) {
+    const query = QUERIES[i % QUERIES.length];
+    const started = performance.now();
+    const results = await search(query);
+    const elapsed = performance.now() - started;
+    searchTimes.push(elapsed);
+    perQuery.set(query, [...(perQuery.get(query) ?? []), elapsed]);
+    hits += results.length;
+  }
+  const slowest = [...perQuery.entries()]
+    .map(([query, times]) => ({ query, p50: quantile(times, 0.5) }))
+    .sort((a, b) => b.p50 - a.p50)
+    .slice(0, 3);
+
+  const list = (path) => ws.index.list({ status: 'active', path }, now, ws.halfLifeDays);
+  for (let i = 0; i < 20; i += 1) await list(PATHS[i % PATHS.length]);
+  const listTimes = [];
+  let listed = 0;
+  const listCount = Math.max(200, Math.round(count / 2));
+  for (let i = 0; i < listCount; i += 1) {
+    const started = performance.now();
+    const results = await list(PATHS[i % PATHS.length]);
+    listTimes.push(performance.now() - started);
+    listed += results.length;
+  }
+  ws.close();
+  return {
+    freshnessCheck: summarize(refresh),
+    openReady: summarize(openReady),
+    search: { ...summarize(searchTimes), meanResults: hits / count, slowest },
+    listPath: { ...summarize(listTimes), meanResults: listed / listCount },
+  };
+}
+
+/**
+ * Where a full sync goes, in-process: the crash sweep, reading and parsing every lesson file, and
+ * the rebuild itself (which reads and parses them again, then writes SQLite); the rebuild minus
+ * read and parse approximates SQLite writes, glob compiling and stats.
+ */
+async function measureSyncParts(root, env) {
+  const { parseLessonYaml } = await import('../dist/core/lesson/lesson-yaml.js');
+  const ws = await openWorkspace({ cwd: root, env });
+  const parts = {};
+  let started = performance.now();
+  for (const tier of ws.tiers) tier.sweep();
+  parts['sweep (readdir + stat every lesson dir)'] = performance.now() - started;
+  started = performance.now();
+  const texts = ws.project.list().dirs.map((dir) => [dir.yamlPath, readFileSync(dir.yamlPath, 'utf8')]);
+  parts[`read ${texts.length} lesson.yaml`] = performance.now() - started;
+  started = performance.now();
+  for (const [file, text] of texts) parseLessonYaml(text, file);
+  parts['parseLessonYaml (yaml + zod) all'] = performance.now() - started;
+  started = performance.now();
+  await ws.index.rebuild();
+  const rebuild = performance.now() - started;
+  parts['index.rebuild() total'] = rebuild;
+  parts['  rebuild minus the read and parse above (approx. SQLite, globs, stats)'] =
+    rebuild - parts[`read ${texts.length} lesson.yaml`] - parts['parseLessonYaml (yaml + zod) all'];
+  ws.close();
+  return parts;
+}
+
+/** Whole-process runs, interleaved with the baseline so machine noise hits all of them alike. */
+function measureWholeProcess(root, env, runs) {
+  const baseline = [];
+  const search = [];
+  const list = [];
+  const jobs = [
+    () => baseline.push(timed(['-e', ''], { cwd: root, env }).wall),
+    (i) => {
+      const run = timed([bin, 'search', QUERIES[i % QUERIES.length]], { cwd: root, env });
+      search.push(run.wall);
+    },
+    (i) => list.push(timed([bin, 'list', '--path', PATHS[i % PATHS.length]], { cwd: root, env }).wall),
+  ];
+  for (let i = 0; i < 3; i += 1) jobs.forEach((job) => job(i)); // warm the OS caches
+  baseline.length = search.length = list.length = 0;
+  for (let i = 0; i < runs; i += 1) {
+    // rotate the order so no kind always runs right after another
+    for (let k = 0; k < jobs.length; k += 1) jobs[(i + k) % jobs.length](i);
+  }
+  return { baseline: summarize(baseline), search: summarize(search), listPath: summarize(list) };
+}
+
+function measureStages(root, env, runs) {
+  const byStage = new Map();
+  const components = new Map();
+  const add = (map, key, value) => map.set(key, [...(map.get(key) ?? []), value]);
+  const walls = [];
+  for (let i = 0; i < runs; i += 1) {
+    const run = timed([stagesScript, 'search', QUERIES[i % QUERIES.length]], { cwd: root, env });
+    const out = JSON.parse(run.stdout);
+    walls.push(run.wall);
+    for (const stage of out.stages) add(byStage, stage.name, stage.ms);
+    add(byStage, 'exit (wall - last mark)', run.wall - out.total);
+    for (const [name, value] of Object.entries(out.components)) add(components, name, value);
+  }
+  const medians = (map) => [...map.entries()].map(([name, values]) => ({ name, p50: quantile(values, 0.5) }));
+  return { wall: summarize(walls), stages: medians(byStage), components: medians(components) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// report
+
+function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c]).length)));
+  return rows
+    .map((row, r) => {
+      const line = row.map((cell, c) =>
+        c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]),
+      );
+      return `  ${line.join('  ')}${r === 0 ? `\n  ${widths.map((w) => '-'.repeat(w)).join('  ')}` : ''}`;
+    })
+    .join('\n');
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadavg: os.loadavg().map((n) => Number(n.toFixed(2))),
+  };
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const started = performance.now();
+  mkdirSync(dataDir, { recursive: true });
+  const m = machine();
+  console.log('lore benchmark');
+  console.log(`  machine: ${m.cpu} x ${m.cores}, ${m.platform}, node ${m.node}, load ${m.loadavg.join(' ')}`);
+  console.log(
+    `  sizes: ${options.sizes.join(', ')}; whole-process runs: ${options.runs}; in-process queries: ${options.inProcess}`,
+  );
+
+  // An empty user tier, so only the generated project tier is measured.
+  const loreHome = join(dataDir, 'user-home', '.lore');
+  mkdirSync(loreHome, { recursive: true });
+  const env = childEnv({ LORE_HOME: loreHome });
+
+  const ca = caBundle();
+  let caBaseline;
+  if (ca) {
+    const withCa = { ...env, NODE_EXTRA_CA_CERTS: ca.path };
+    const withCaTimes = [];
+    const without = [];
+    for (let i = 0; i < 10; i += 1) {
+      withCaTimes.push(timed(['-e', ''], { cwd: dataDir, env: withCa }).wall);
+      without.push(timed(['-e', ''], { cwd: dataDir, env }).wall);
+    }
+    caBaseline = {
+      bundle: ca.path,
+      setInParentEnv: ca.fromEnv,
+      withCa: summarize(withCaTimes),
+      without: summarize(without),
+    };
+  }
+
+  const results = { machine: m, options, date: new Date().toISOString(), caBaseline, sizes: {} };
+  for (const size of options.sizes) {
+    const store = ensureStore(dataDir, size, (line) => console.log(`  ${line}`));
+    console.log(
+      `\n== ${size.toLocaleString('en-US')} lessons (${store.cached ? 'cached store' : `generated in ${ms(store.generateMs, 0)}`}: ${store.root})`,
+    );
+    const syncRuns = options.syncRuns ?? (size >= 5000 ? 3 : 5);
+    process.stdout.write('  sync ...');
+    const sync = measureSync(store.root, env, syncRuns);
+    process.stdout.write(' sync parts ...');
+    const syncParts = await measureSyncParts(store.root, env);
+    process.stdout.write(' in-process ...');
+    const inProcess = await measureInProcess(store.root, env, options.inProcess);
+    process.stdout.write(' whole-process ...');
+    const whole = measureWholeProcess(store.root, env, options.runs);
+    process.stdout.write(' stages ...\n');
+    const stages = measureStages(store.root, env, 10);
+    const base = whole.baseline.p50;
+    results.sizes[size] = {
+      store: { key: store.key, votesFiles: store.votesFiles },
+      sync,
+      syncParts,
+      inProcess,
+      whole,
+      stages,
+    };
+
+    console.log(
+      `  store: ${sync.lessons} lessons (${Object.entries(sync.byStatus)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')}), ${store.votesFiles} votes.jsonl`,
+    );
+    console.log('\n  in-process (modules loaded, workspace open, index fresh)');
+    console.log(
+      table([
+        ['', 'n', 'p50', 'p90', 'p99', 'max', 'mean results'],
+        ...[
+          ['search (steady state)', inProcess.search],
+          ['list --path', inProcess.listPath],
+        ].map(([name, s]) => [
+          name,
+          s.n,
+          ms(s.p50, 2),
+          ms(s.p90, 2),
+          ms(s.p99, 2),
+          ms(s.max, 2),
+          s.meanResults.toFixed(1),
+        ]),
+        ...[
+          ['freshness check: refresh(), unchanged', inProcess.freshnessCheck],
+          ['openWorkspace + ready + close', inProcess.openReady],
+        ].map(([name, s]) => [name, s.n, ms(s.p50, 2), ms(s.p90, 2), ms(s.p99, 2), ms(s.max, 2), '']),
+      ]),
+    );
+    console.log(
+      `  slowest queries (p50): ${inProcess.search.slowest.map((q) => `"${q.query}" ${ms(q.p50, 2)}`).join(', ')}`,
+    );
+    console.log('\n  whole process (spawn to exit; NODE_EXTRA_CA_CERTS unset in the child)');
+    console.log(
+      table([
+        ['', 'n', 'median', 'p90', 'x baseline', 'over baseline'],
+        ["baseline: node -e ''", whole.baseline.n, ms(base), ms(whole.baseline.p90), '1.00x', ''],
+        ...[
+          ['lore search QUERY', whole.search],
+          ['lore list --path P', whole.listPath],
+        ].map(([name, s]) => [name, s.n, ms(s.p50), ms(s.p90), ratio(s.p50, base), `+${ms(s.p50 - base)}`]),
+        [
+          'lore sync (full rebuild)',
+          sync.wall.n,
+          ms(sync.wall.p50, 0),
+          ms(sync.wall.max, 0),
+          ratio(sync.wall.p50, base),
+          `(in-process ${ms(sync.inProcessMs.p50, 0)})`,
+        ],
+      ]),
+    );
+    console.log('\n  full sync, by part (in-process, one run)');
+    console.log(
+      table([['part', 'ms'], ...Object.entries(syncParts).map(([name, value]) => [name, ms(value, 0)])]),
+    );
+    console.log(
+      `\n  one whole-process search, by stage (median of ${stages.wall.n}, wall ${ms(stages.wall.p50)})`,
+    );
+    console.log(table([['stage', 'p50'], ...stages.stages.map((s) => [s.name, ms(s.p50, 2)])]));
+    console.log(
+      `  inside ready(), re-measured: ${stages.components.map((c) => `${c.name} ${ms(c.p50, 2)}`).join('; ')}`,
+    );
+  }
+
+  // targets (the issue): at 10,000 lessons
+  const big = results.sizes[10000];
+  const targets = [
+    ['in-process search p99 @10,000', big?.inProcess.search.p99, 5],
+    ['whole-process lore search median @10,000', big?.whole.search.p50, 150],
+    ['whole-process lore search p90 @10,000', big?.whole.search.p90, 150],
+    ['lore sync (full) median @10,000', big?.sync.wall.p50, 5000],
+  ].map(([name, value, limit]) => ({
+    name,
+    value,
+    limit,
+    verdict: value === undefined ? 'not run' : value < limit ? 'PASS' : 'MISS',
+  }));
+  results.targets = targets;
+  console.log('\ntargets');
+  console.log(
+    table([
+      ['target', 'measured', 'limit', 'verdict'],
+      ...targets.map((t) => [
+        t.name,
+        t.value === undefined ? '-' : ms(t.value, t.limit >= 1000 ? 0 : 2),
+        `< ${ms(t.limit, 0)}`,
+        t.verdict,
+      ]),
+    ]),
+  );
+
+  console.log('\nnotes');
+  console.log(
+    "  - Every child runs with NODE_EXTRA_CA_CERTS unset (it adds tens of ms to each Node start, see DESIGN.md section 3): the figures are lore's own cost.",
+  );
+  if (caBaseline) {
+    console.log(
+      `  - For information, baseline node -e '' with NODE_EXTRA_CA_CERTS=${caBaseline.bundle}${caBaseline.setInParentEnv ? ' (set in this shell)' : ''}: median ${ms(caBaseline.withCa.p50)} vs ${ms(caBaseline.without.p50)} unset (+${ms(caBaseline.withCa.p50 - caBaseline.without.p50)}, n=${caBaseline.withCa.n}).`,
+    );
+  }
+  console.log(
+    '  - Whole-process times include spawn and exit; ratios are against the interleaved baseline median.',
+  );
+  results.totalMs = performance.now() - started;
+  writeFileSync(join(dataDir, 'last-run.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(
+    `  - Figures written to bench/.data/last-run.json; the whole run took ${(results.totalMs / 1000).toFixed(0)} s.`,
+  );
+}
+
+await main();

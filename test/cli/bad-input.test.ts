@@ -1,0 +1,378 @@
+// Bad data on disk: one broken lesson never hides the others, every problem names its file and
+// line, the legacy flat layout is refused with the command that migrates it, and the index is
+// derived data that rebuilds itself.
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSandbox, lessonDirs, lineOf, listIds, seedLessons } from '../helpers/cli.js';
+import type { CheckJson, ListJson, Sandbox, SearchJson, ShowJson } from '../helpers/cli.js';
+
+type Broken = { name: string; breakIt: (file: string) => { line: number; field?: string; message: RegExp } };
+
+const BROKEN: Broken[] = [
+  {
+    name: 'broken YAML (a tab-indented line)',
+    breakIt: (file) => {
+      const line = lineOf(file, 'type:') + 1;
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(/^type: hint$/m, 'type: hint\n\tindented: with a tab'),
+      );
+      return { line, message: /invalid YAML/ };
+    },
+  },
+  {
+    name: 'broken YAML (a duplicate key)',
+    breakIt: (file) => {
+      writeFileSync(file, `${readFileSync(file, 'utf8')}severity: low\n`);
+      return {
+        line: readFileSync(file, 'utf8').trimEnd().split('\n').length,
+        message: /invalid YAML: Map keys must be unique/,
+      };
+    },
+  },
+  {
+    name: 'a schema violation (priority 42)',
+    breakIt: (file) => {
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^priority: 5$/m, 'priority: 42'));
+      return { line: lineOf(file, 'priority:'), field: 'priority', message: /must be from 1 to 10/ };
+    },
+  },
+  {
+    name: 'a schema violation (unknown severity)',
+    breakIt: (file) => {
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(/^severity: medium$/m, 'severity: catastrophic'),
+      );
+      return { line: lineOf(file, 'severity:'), field: 'severity', message: /./ };
+    },
+  },
+  {
+    name: 'a schema violation (missing summary)',
+    breakIt: (file) => {
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^summary: .*\n/m, ''));
+      return { line: 1, field: 'summary', message: /missing required field "summary"/ };
+    },
+  },
+];
+
+function threeLessons(sandbox: Sandbox) {
+  const [good1, broken, good2] = ['ffffffff01', 'ffffffff02', 'ffffffff03'] as const;
+  seedLessons(sandbox, [
+    { id: good1, summary: 'pytest needs -p no:cacheprovider', tags: ['lang:python'] },
+    { id: broken, summary: 'this lesson gets broken by hand', tags: ['lang:python'] },
+    { id: good2, summary: 'pytest fixtures live in conftest.py', tags: ['lang:python'] },
+  ]);
+  return { good1, broken, good2 };
+}
+
+describe('a broken lesson file', () => {
+  it.each(BROKEN)(
+    '$name: reported with path and line by list and check; the others still work',
+    ({ breakIt }) => {
+      const sandbox = createSandbox();
+      const { good1, broken, good2 } = threeLessons(sandbox);
+      const where = breakIt(sandbox.lessonFile(broken));
+      const shown = `.lore/lessons/${broken}/lesson.yaml`;
+
+      const list = sandbox.run(['list']);
+      expect(list.code).toBe(0);
+      expect(list.stdout).toContain(good1);
+      expect(list.stdout).toContain(good2);
+      expect(list.stdout).not.toContain(broken);
+      expect(list.stderr).toContain('1 lesson file(s) could not be loaded and were skipped');
+      expect(list.stderr).toContain(`${shown}:${where.line}: error`);
+      expect(list.stderr).toContain('lore check');
+
+      const check = sandbox.run(['check']);
+      expect(check.code).toBe(1);
+      expect(check.stdout).toContain(`${shown}:${where.line}: error`);
+      expect(check.stdout).toMatch(/2 lesson\(s\) load fine/);
+      const data = sandbox.run(['check', '--json']).json<CheckJson>();
+      expect(data.ok).toBe(false);
+      expect(data.lessons).toBe(2);
+      expect(data.problems).toContainEqual(
+        expect.objectContaining({
+          file: shown,
+          line: where.line,
+          severity: 'error',
+          message: expect.stringMatching(where.message),
+          ...(where.field === undefined ? {} : { field: where.field }),
+        }),
+      );
+
+      const listed = sandbox.run(['list', '--json']).json<ListJson>();
+      expect(listed.lessons.map((l) => l.id).sort()).toEqual([good1, good2].sort());
+      expect(listed.problems.filter((p) => p.severity === 'error').map((p) => p.file)).toContain(shown);
+      const search = sandbox.run(['search', 'pytest', '--json']);
+      expect(search.code).toBe(0);
+      expect(
+        search
+          .json<SearchJson>()
+          .results.map((r) => r.id)
+          .sort(),
+      ).toEqual([good1, good2].sort());
+      expect(sandbox.run(['show', good1, '--json']).json<ShowJson>().lesson.id).toBe(good1);
+      expect(sandbox.run(['update', good1, '--severity', 'high']).code).toBe(0);
+      expect(sandbox.run(['upvote', good2, '--model', 'm', '--task', 't']).code).toBe(0);
+
+      const showBroken = sandbox.run(['show', broken]);
+      expect(showBroken.code).toBe(1);
+      expect(showBroken.stderr).toContain(`${shown}:${where.line}`);
+      expect(showBroken.stderr).toContain('lore check');
+    },
+  );
+
+  it('export and sync keep working and skip only the broken file', () => {
+    const sandbox = createSandbox();
+    const { good1, broken, good2 } = threeLessons(sandbox);
+    BROKEN[0]?.breakIt(sandbox.lessonFile(broken));
+    const exported = sandbox.run(['export']);
+    expect(exported.code).toBe(0);
+    expect(
+      exported
+        .json<{ lessons: { id: string }[] }>()
+        .lessons.map((l) => l.id)
+        .sort(),
+    ).toEqual([good1, good2].sort());
+    const sync = sandbox.run(['sync', '--json']);
+    expect(sync.code).toBe(0);
+    expect(sync.json<{ lessons: number; errors: number }>()).toMatchObject({ lessons: 2, errors: 1 });
+  });
+});
+
+describe('other broken files', () => {
+  it('a malformed votes.jsonl line is a warning: the other votes still count', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'votes get damaged']);
+    writeFileSync(
+      join(sandbox.inRepo('.lore/lessons', id), 'votes.jsonl'),
+      '{"model":"m","task":"t1","at":"2025-01-01T00:00:00.000Z"}\n{"model":"m","ta\n{"model":"m","task":"t2","at":"2025-01-02T00:00:00.000Z"}\n',
+    );
+    const check = sandbox.run(['check', '--json']);
+    expect(check.code).toBe(0);
+    expect(check.json<CheckJson>().problems).toContainEqual(
+      expect.objectContaining({ file: `.lore/lessons/${id}/votes.jsonl`, line: 2, severity: 'warning' }),
+    );
+    expect(sandbox.run(['show', id, '--json']).json<ShowJson>().votes.count).toBe(2);
+    expect(sandbox.run(['upvote', id, '--model', 'm', '--task', 't3']).code).toBe(0);
+    expect(sandbox.run(['show', id, '--json']).json<ShowJson>().votes.count).toBe(3);
+  });
+
+  it('a lesson whose id differs from its directory name is an error naming both', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'moved by hand']);
+    const other = 'zzzzzzzzzz';
+    renameSync(sandbox.inRepo('.lore/lessons', id), sandbox.inRepo('.lore/lessons', other));
+    const check = sandbox.run(['check']);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(`.lore/lessons/${other}/lesson.yaml:1: error (id)`);
+    expect(check.stdout).toContain(`"${id}" does not match its directory name "${other}"`);
+  });
+
+  it('a broken config.yaml is reported and the defaults are used', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'still listed']);
+    writeFileSync(sandbox.inRepo('.lore/config.yaml'), 'search:\n  limit: [oops\n');
+    const list = sandbox.run(['list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(id);
+    expect(list.stderr).toContain('.lore/config.yaml');
+    expect(sandbox.run(['check']).code).toBe(1);
+  });
+});
+
+describe('the legacy flat layout (.lore/lessons/<id>.yaml)', () => {
+  function legacySandbox() {
+    const sandbox = createSandbox();
+    const kept = sandbox.add(['--summary', 'already in the new layout']);
+    const moved = sandbox.add(['--summary', 'written in the old layout', '--tag', 'legacy']);
+    expect(sandbox.run(['upvote', moved, '--model', 'm', '--task', 't']).code).toBe(0);
+    const dir = sandbox.inRepo('.lore/lessons', moved);
+    renameSync(join(dir, 'lesson.yaml'), sandbox.inRepo('.lore/lessons', `${moved}.yaml`));
+    renameSync(join(dir, 'votes.jsonl'), sandbox.inRepo('.lore/lessons', `${moved}.votes.jsonl`));
+    rmSync(dir, { recursive: true });
+    return { sandbox, kept, moved };
+  }
+
+  it('list, search, show, add and upvote are refused with the command that migrates it', () => {
+    const { sandbox, moved } = legacySandbox();
+    const commands = [
+      ['list'],
+      ['search', 'layout'],
+      ['show', moved],
+      ['add', '--summary', 'new'],
+      ['upvote', moved, '--model', 'm', '--task', 't'],
+    ];
+    const runs = commands.map((args) => sandbox.run(args));
+    expect(runs.map((run) => run.code)).toEqual(commands.map(() => 1));
+    for (const run of runs) {
+      expect(run.stderr, run.args.join(' ')).toContain(`.lore/lessons/${moved}.yaml`);
+      expect(run.stderr, run.args.join(' ')).toContain('lore migrate-layout');
+    }
+    expect(lessonDirs(sandbox.inRepo('.lore'))).toHaveLength(1);
+  });
+
+  it('lore check reports it as an error with the command that migrates it', () => {
+    const { sandbox, moved } = legacySandbox();
+    const check = sandbox.run(['check']);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(`.lore/lessons/${moved}.yaml: error: old flat layout`);
+    expect(check.stdout).toContain('lore migrate-layout');
+  });
+
+  it('lore migrate-layout moves the file and its votes, and every command works again', () => {
+    const { sandbox, kept, moved } = legacySandbox();
+    const dryRun = sandbox.run(['migrate-layout', '--dry-run']);
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.stdout).toContain(
+      `would move .lore/lessons/${moved}.yaml -> .lore/lessons/${moved}/lesson.yaml`,
+    );
+    expect(existsSync(sandbox.inRepo('.lore/lessons', `${moved}.yaml`))).toBe(true);
+
+    const run = sandbox.run(['migrate-layout']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`moved .lore/lessons/${moved}.yaml -> .lore/lessons/${moved}/lesson.yaml`);
+    expect(lessonDirs(sandbox.inRepo('.lore'))).toEqual([kept, moved].sort());
+    expect(existsSync(sandbox.inRepo('.lore/lessons', `${moved}.yaml`))).toBe(false);
+    expect(listIds(sandbox)).toEqual([kept, moved].sort());
+    const shown = sandbox.run(['show', moved, '--json']).json<ShowJson>();
+    expect(shown.lesson.tags).toEqual(['legacy']);
+    expect(shown.votes.count).toBe(1);
+    expect(sandbox.run(['check']).code).toBe(0);
+    expect(sandbox.run(['migrate-layout']).stdout).toContain('nothing to migrate');
+  });
+
+  it('a legacy file named by slug gets a fresh id and keeps the name as its slug', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'to be flattened']);
+    const text = readFileSync(sandbox.lessonFile(id), 'utf8')
+      .replace(/^id: .*\n/m, '')
+      .replace(/^slug: .*\n/m, '');
+    rmSync(sandbox.inRepo('.lore/lessons', id), { recursive: true });
+    writeFileSync(sandbox.inRepo('.lore/lessons', 'my-old-lesson.yaml'), text);
+    expect(sandbox.run(['migrate-layout']).code).toBe(0);
+    const listed = sandbox.run(['list', '--json']).json<ListJson>().lessons;
+    expect(listed.map((lesson) => lesson.slug)).toEqual(['my-old-lesson']);
+    expect(listed[0]?.id).toMatch(/^[0-9a-z]{10}$/);
+    expect(sandbox.run(['show', 'my-old-lesson']).code).toBe(0);
+    expect(sandbox.run(['check']).code).toBe(0);
+  });
+});
+
+describe('the index is derived data', () => {
+  it.each([
+    ['deleted', (db: string) => rmSync(db)],
+    ['replaced by text', (db: string) => writeFileSync(db, 'this is not a database\n')],
+    ['overwritten with garbage', (db: string) => writeFileSync(db, Buffer.alloc(64 * 1024, 0xa5))],
+    ['truncated', (db: string) => writeFileSync(db, readFileSync(db).subarray(0, 4096))],
+  ])('lore still lists, searches and shows everything after index.db is %s', (_how, damage) => {
+    const sandbox = createSandbox();
+    const a = sandbox.add(['--summary', 'alpha lesson about bazel', '--tag', 'tool:bazel']);
+    const b = sandbox.add(['--summary', 'beta lesson about gradle', '--tier', 'user']);
+    expect(sandbox.run(['upvote', a, '--model', 'm', '--task', 't']).code).toBe(0);
+    damage(sandbox.inRepo('.lore/cache/index.db'));
+    expect(listIds(sandbox)).toEqual([a, b].sort());
+    expect(
+      sandbox
+        .run(['search', 'bazel', '--json'])
+        .json<SearchJson>()
+        .results.map((r) => r.id),
+    ).toEqual([a]);
+    expect(
+      sandbox.run(['list', '--tag', 'tool:bazel', '--json']).json<ListJson>().lessons[0]?.votes.count,
+    ).toBe(1);
+    expect(sandbox.run(['check']).code).toBe(0);
+  });
+
+  it('a damaged index is rebuilt with a note on stderr', () => {
+    const sandbox = createSandbox();
+    sandbox.add(['--summary', 'alpha']);
+    writeFileSync(sandbox.inRepo('.lore/cache/index.db'), Buffer.alloc(64 * 1024, 0xa5));
+    const run = sandbox.run(['list']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('rebuilt it from the lesson files');
+    expect(sandbox.run(['list']).stderr).toBe('');
+  });
+
+  it('the whole cache directory can be deleted', () => {
+    const sandbox = createSandbox();
+    const a = sandbox.add(['--summary', 'alpha']);
+    rmSync(sandbox.inRepo('.lore/cache'), { recursive: true });
+    expect(listIds(sandbox)).toEqual([a]);
+    expect(sandbox.run(['sync']).code).toBe(0);
+  });
+});
+
+describe('hand edits', () => {
+  it('an edited lesson.yaml is seen by the next list, search and show', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'original summary', '--slug', 'fixed-handle', '--tag', 'old-tag']);
+    expect(listIds(sandbox, ['--tag', 'old-tag'])).toEqual([id]);
+    const file = sandbox.lessonFile(id);
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace('summary: original summary', 'summary: summary rewritten by hand')
+        .replace('  - old-tag', '  - new-tag'),
+    );
+    const list = sandbox.run(['list', '--json']).json<ListJson>();
+    expect(list.lessons.map((lesson) => [lesson.id, lesson.summary, lesson.tags])).toEqual([
+      [id, 'summary rewritten by hand', ['new-tag']],
+    ]);
+    expect(listIds(sandbox, ['--tag', 'old-tag'])).toEqual([]);
+    expect(listIds(sandbox, ['--tag', 'new-tag'])).toEqual([id]);
+    expect(
+      sandbox
+        .run(['search', 'rewritten', '--json'])
+        .json<SearchJson>()
+        .results.map((r) => r.id),
+    ).toEqual([id]);
+    expect(sandbox.run(['search', 'original', '--json']).json<SearchJson>().results).toEqual([]);
+  });
+
+  it('a lesson directory deleted by hand disappears from the next list', () => {
+    const sandbox = createSandbox();
+    const a = sandbox.add(['--summary', 'alpha']);
+    const b = sandbox.add(['--summary', 'beta']);
+    expect(listIds(sandbox)).toEqual([a, b].sort());
+    rmSync(sandbox.inRepo('.lore/lessons', a), { recursive: true });
+    expect(listIds(sandbox)).toEqual([b]);
+    expect(sandbox.run(['show', a]).code).toBe(1);
+  });
+
+  it('lore update keeps comments and unknown fields the user added', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'keep my comments', '--tag', 'a']);
+    const file = sandbox.lessonFile(id);
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace(/^category: /m, '# Why this matters: we lost a day to it in March.\ncategory: ')
+        .replace(/^priority: 5$/m, 'priority: 5 # agreed in the retro')
+        .concat('reviewer: alice # our own field\n'),
+    );
+    const run = sandbox.run(['update', id, '--severity', 'high', '--tag', 'b']);
+    expect(run.code).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('# Why this matters: we lost a day to it in March.\ncategory: technical');
+    expect(text).toContain('priority: 5 # agreed in the retro');
+    expect(text).toContain('reviewer: alice # our own field');
+    expect(text).toMatch(/^severity: high$/m);
+    expect(text).toMatch(/^tags:\n {2}- b$/m);
+    expect(sandbox.run(['check']).code).toBe(0);
+  });
+
+  it('lore update keeps an inline comment on the field it changes', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'keep my inline comment']);
+    const file = sandbox.lessonFile(id);
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/^severity: medium$/m, 'severity: medium # raised after INC-7'),
+    );
+    expect(sandbox.run(['update', id, '--severity', 'high']).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^severity: high # raised after INC-7$/m);
+  });
+});

@@ -1,0 +1,44 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { queryWords, toFtsQuery } from '../../src/core/search/fts-query.js';
+
+describe('toFtsQuery', () => {
+  it.each([
+    { query: 'pytest', fts: '"pytest"' },
+    { query: 'pytest hangs', fts: '"pytest" OR "hangs"' },
+    { query: '  Pytest   HANGS  ', fts: '"pytest" OR "hangs"' },
+    { query: 'pytest pytest PyTest', fts: '"pytest"' },
+    { query: 'no-header', fts: '"no" OR "header"' },
+    { query: 'lang:python', fts: '"lang" OR "python"' },
+    { query: 'say "hello"', fts: '"say" OR "hello"' },
+    { query: 'a AND b', fts: '"a" OR "and" OR "b"' },
+    { query: 'NOT rm', fts: '"not" OR "rm"' },
+    { query: 'x OR y NEAR z', fts: '"x" OR "or" OR "y" OR "near" OR "z"' },
+    { query: 'summary:foo', fts: '"summary" OR "foo"' },
+    { query: 'pre* ^start (group) {col}', fts: '"pre" OR "start" OR "group" OR "col"' },
+    { query: 'snake_case', fts: '"snake" OR "case"' },
+    { query: 'node 20', fts: '"node" OR "20"' },
+    { query: 'café Ünïcode', fts: '"café" OR "ünïcode"' },
+    { query: '日本語', fts: '"日本語"' },
+  ])('$query -> $fts', ({ query, fts }) => {
+    expect(toFtsQuery(query)).toBe(fts);
+  });
+
+  it.each(['', '   ', '---', '"" :: ()', '* ^ + -'])('has no words in %j', (query) => {
+    expect(toFtsQuery(query)).toBeUndefined();
+    expect(queryWords(query)).toEqual([]);
+  });
+
+  it('quotes every word, repeats none, and leaks no operator characters (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (query) => {
+        const words = queryWords(query);
+        expect(new Set(words).size).toBe(words.length);
+        const fts = toFtsQuery(query);
+        expect(fts === undefined).toBe(words.length === 0);
+        expect(fts ?? '').toBe(words.map((word) => `"${word}"`).join(' OR '));
+        for (const word of words) expect(word).toMatch(/^[\p{L}\p{N}]+$/u);
+      }),
+    );
+  });
+});
