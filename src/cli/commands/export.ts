@@ -47,7 +47,7 @@ export const command: Command = {
       }
       const path = resolve(ctx.cwd, out);
       if (!existsSync(dirname(path))) {
-        throw new LoreError('usage', `cannot write ${out}: directory ${dirname(path)} does not exist`, {
+        throw new LoreError('io', `cannot write ${out}: directory ${dirname(path)} does not exist`, {
           hint: 'create it first, or pick another --out path',
         });
       }
