@@ -547,7 +547,15 @@ export function openLessonIndex(
       lastReport = undefined;
       return guarded(() => lastReport as RefreshReport);
     },
-    rebuild: () => guarded(() => lastReport as RefreshReport, true),
+    rebuild: async () => {
+      // From an empty file: faster than deleting every row, and it drops any damage.
+      db?.close();
+      db = undefined;
+      removeDatabase(dbPath);
+      lastReport = undefined;
+      const report = await guarded(() => lastReport as RefreshReport);
+      return { ...report, rebuilt: true };
+    },
     invalidate: () => {
       lastReport = undefined;
     },
