@@ -145,12 +145,17 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
 
     appendVote(id, vote) {
       const target = lessonDir(id);
-      const existing = this.readVotes(id).votes.find((seen) => voteKey(seen) === voteKey(vote));
-      // Already voted: nothing to record, unless this copy is older (an import, a skewed clock);
-      // readers keep the earliest line per (model, task).
+      const votes = this.readVotes(id).votes;
+      const existing = votes.find((seen) => voteKey(seen) === voteKey(vote));
       if (existing && Date.parse(existing.at) <= Date.parse(vote.at)) return false;
       if (existing) {
-        appendLine(target.votesPath, JSON.stringify({ model: vote.model, task: vote.task, at: vote.at }));
+        // Already voted, but this copy is older (an import, a skewed clock): keep the earliest time
+        // by rewriting the sidecar whole, so the file still holds one line per (model, task).
+        const kept = votes.map((seen) => (seen === existing ? vote : seen));
+        writeFileAtomic(
+          target.votesPath,
+          kept.map((v) => `${JSON.stringify({ model: v.model, task: v.task, at: v.at })}\n`).join(''),
+        );
         return false;
       }
       appendLine(target.votesPath, JSON.stringify({ model: vote.model, task: vote.task, at: vote.at }));
