@@ -498,11 +498,12 @@ export function openLessonIndex(
   };
 
   /** Path, tool and tag checks done in JS, with the `matchedBy` reasons they produce. */
+  /** Path, tool and tag checks done in JS, with the `matchedBy` reasons they produce. */
   const matchDetails = (
-    database: SqlDatabase,
     item: IndexedLesson,
     rowid: number,
     filter: ListFilter,
+    pathHits: Map<number, string[]> | undefined,
   ): string[] | undefined => {
     const reasons: string[] = [];
     for (const tag of filter.tags ?? []) {
@@ -514,30 +515,31 @@ export function openLessonIndex(
       if (!hit) return undefined;
       reasons.push(`tool:${hit}`);
     }
-    if (filter.path !== undefined) {
-      const target = filter.path;
-      const globs = database
-        .all<{ glob: string; regex: string; literal: string }>(
-          'SELECT glob, regex, literal FROM lesson_paths WHERE lesson = ?',
-          rowid,
-        )
-        .filter((g) => target.includes(g.literal) && new RegExp(g.regex).test(target));
-      if (globs.length === 0) return undefined;
-      for (const g of globs) reasons.push(`path:${g.glob}`);
+    if (pathHits) {
+      const globs = pathHits.get(rowid);
+      if (!globs) return undefined;
+      for (const glob of globs) reasons.push(`path:${glob}`);
     }
     return reasons;
   };
 
-  const candidateRowids = (database: SqlDatabase, filter: ListFilter): Set<number> | undefined => {
+  /** One pass over every lesson glob: rowid -> the globs matching the path (literal prefilter, one RegExp per source). */
+  const pathMatches = (database: SqlDatabase, filter: ListFilter): Map<number, string[]> | undefined => {
     if (filter.path === undefined) return undefined;
     const target = filter.path;
-    const rows = database.all<{ lesson: number; regex: string; literal: string }>(
-      'SELECT lesson, regex, literal FROM lesson_paths',
+    const compiled = new Map<string, RegExp>();
+    const hits = new Map<number, string[]>();
+    const rows = database.all<{ lesson: number; glob: string; regex: string; literal: string }>(
+      'SELECT lesson, glob, regex, literal FROM lesson_paths',
     );
-    const hits = new Set<number>();
     for (const row of rows) {
-      if (hits.has(row.lesson) || !target.includes(row.literal)) continue;
-      if (new RegExp(row.regex).test(target)) hits.add(row.lesson);
+      if (!target.includes(row.literal)) continue;
+      let regex = compiled.get(row.regex);
+      if (!regex) {
+        regex = new RegExp(row.regex);
+        compiled.set(row.regex, regex);
+      }
+      if (regex.test(target)) hits.set(row.lesson, [...(hits.get(row.lesson) ?? []), row.glob]);
     }
     return hits;
   };
@@ -570,12 +572,12 @@ export function openLessonIndex(
            ${where === '' ? '' : `WHERE ${where}`}`,
           ...params,
         );
-        const pathHits = candidateRowids(database, filter);
+        const pathHits = pathMatches(database, filter);
         const listed: ListedLesson[] = [];
         for (const row of rows) {
           if (pathHits && !pathHits.has(row.rowid)) continue;
           const item = toIndexed(row);
-          const matchedBy = matchDetails(database, item, row.rowid, filter);
+          const matchedBy = matchDetails(item, row.rowid, filter, pathHits);
           if (!matchedBy) continue;
           listed.push({ ...item, voteScore: voteScore(item.votes.times, nowMs, halfLifeDays), matchedBy });
         }
@@ -614,10 +616,11 @@ export function openLessonIndex(
         if (!jsFilters && rows.length === pool && boundary !== undefined && last !== undefined) {
           if (Number((-boundary).toPrecision(6)) === Number((-last).toPrecision(6))) rows = select(undefined);
         }
+        const pathHits = pathMatches(database, filter);
         const results: SearchResult[] = [];
         for (const row of rows) {
           const item = toIndexed(row);
-          const matchedBy = matchDetails(database, item, row.rowid, filter);
+          const matchedBy = matchDetails(item, row.rowid, filter, pathHits);
           if (!matchedBy) continue;
           results.push({
             ...item,
