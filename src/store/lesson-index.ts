@@ -14,10 +14,11 @@ import type { parseLessonYaml as ParseLessonYaml } from '../core/lesson/lesson-y
 import type { compileGlob as CompileGlob } from '../core/match/glob.js';
 import type { Lesson, Status, Tier } from '../core/lesson/schema.js';
 import type { RefEntry } from '../core/lesson/resolve-ref.js';
-import { compareRankable } from '../core/rank/rank-results.js';
+import { compareRankable, quantizeScore } from '../core/rank/rank-results.js';
+import type { Rankable } from '../core/rank/rank-results.js';
 import { voteScore } from '../core/rank/votes.js';
 import { requiredGlobLiteral } from '../core/match/glob-literal.js';
-import { toFtsQuery } from '../core/search/fts-query.js';
+import { ftsOr, searchWords } from '../core/search/fts-query.js';
 import { isAbandonedTemp, unlinkQuietly } from './fs-atomic.js';
 import { isCorruptionError, openSqlite } from './sqlite.js';
 import type { SqlDatabase } from './sqlite.js';
@@ -120,42 +121,99 @@ CREATE VIRTUAL TABLE IF NOT EXISTS lessons_fts USING fts5(
 );
 `;
 
-/** FNV-1a over the signatures: equal hash, nothing changed. */
-function hashSignatures(signatures: readonly Signature[]): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (const { path, sig } of signatures) {
-    const text = `${path}\u0000${sig}\u0001`;
-    for (let i = 0; i < text.length; i += 1) {
-      const c = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-    }
+type FileStamp = { mtimeMs: number; size: number; ino: number };
+
+/** One lesson directory as the freshness check saw it. */
+type ScannedDir = { dir: LessonDir; yaml?: FileStamp; votes?: FileStamp };
+
+/**
+ * What the freshness check reads: one readdir per tier, then a stat of each lesson.yaml and
+ * votes.jsonl (in-place edits change nothing else). The aggregate is an order-independent sum of
+ * per-file hashes of numbers, so nothing is sorted and no string is built per file; equal
+ * aggregate, nothing changed.
+ */
+type Scan = { dirs: ScannedDir[]; legacy: string[]; aggregate: string };
+
+function stampOf(path: string): FileStamp | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
   }
-  return `${(h1 >>> 0).toString(16)}${(h2 >>> 0).toString(16)}:${signatures.length}`;
 }
 
-function statSignature(path: string): string | undefined {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat === undefined ? undefined : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-}
-
-function collectSignatures(tiers: readonly TierStore[]): { signatures: Signature[]; legacy: string[] } {
-  const signatures: Signature[] = [];
+function scanTiers(tiers: readonly TierStore[]): Scan {
+  const dirs: ScannedDir[] = [];
   const legacy: string[] = [];
+  let sumA = 0;
+  let sumB = 0;
+  let count = 0;
+  const add = (name: string, kind: number, stamp: FileStamp) => {
+    let a = 0x811c9dc5 ^ kind;
+    let b = 0x01000193 ^ kind;
+    for (let i = 0; i < name.length; i += 1) {
+      const c = name.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+    }
+    const micros = Math.round(stamp.mtimeMs * 1000);
+    for (const value of [micros % 0x100000000, micros / 0x100000000, stamp.size, stamp.ino]) {
+      const lo = value >>> 0;
+      a = Math.imul(a ^ lo, 0x01000193);
+      b = Math.imul(b ^ lo, 0x5bd1e995);
+      b ^= b >>> 13;
+    }
+    sumA = (sumA + (a >>> 0)) % 0x100000000;
+    sumB = (sumB + (b >>> 0)) % 0x100000000;
+    count += 1;
+  };
   for (const tier of tiers) {
-    const listing = tier.list();
-    legacy.push(...listing.legacyFiles);
-    for (const dir of listing.dirs) {
-      const lessonSig = statSignature(dir.yamlPath);
-      if (lessonSig !== undefined)
-        signatures.push({ path: dir.yamlPath, sig: lessonSig, kind: 'lesson', dir });
-      else signatures.push({ path: dir.dir, sig: orphanSignature(dir.dir), kind: 'dir', dir });
-      const votesSig = statSignature(dir.votesPath);
-      if (votesSig !== undefined) signatures.push({ path: dir.votesPath, sig: votesSig, kind: 'votes', dir });
+    let names: string[];
+    try {
+      names = readdirSync(tier.layout.lessonsDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      const dir = tier.lessonDir(name);
+      const yaml = stampOf(dir.yamlPath);
+      if (yaml === undefined) {
+        // Rare: not a directory (a legacy file, a stray file) or a directory without lesson.yaml.
+        const stat = statSync(dir.dir, { throwIfNoEntry: false });
+        if (stat?.isFile() && /\.ya?ml$/.test(name)) legacy.push(dir.dir);
+        if (!stat?.isDirectory()) continue;
+        dirs.push({ dir });
+        add(`${tier.tier}/${name}\u0000${orphanSignature(dir.dir)}`, 3, { mtimeMs: 0, size: 0, ino: 0 });
+        continue;
+      }
+      add(`${tier.tier}/${name}`, 1, yaml);
+      const votes = stampOf(dir.votesPath);
+      if (votes !== undefined) add(`${tier.tier}/${name}`, 2, votes);
+      dirs.push({ dir, yaml, votes });
     }
   }
-  return { signatures, legacy };
+  legacy.sort();
+  return { dirs, legacy, aggregate: `${sumA.toString(16)}${sumB.toString(16)}:${count}` };
+}
+
+const stampText = (stamp: FileStamp) => `${stamp.mtimeMs}:${stamp.size}:${stamp.ino}`;
+
+/** Per-file signatures, built only when the aggregate says something changed. */
+function signaturesOf(scan: Scan): Signature[] {
+  const signatures: Signature[] = [];
+  for (const { dir, yaml, votes } of scan.dirs) {
+    if (yaml === undefined) {
+      signatures.push({ path: dir.dir, sig: orphanSignature(dir.dir), kind: 'dir', dir });
+      continue;
+    }
+    signatures.push({ path: dir.yamlPath, sig: stampText(yaml), kind: 'lesson', dir });
+    if (votes !== undefined)
+      signatures.push({ path: dir.votesPath, sig: stampText(votes), kind: 'votes', dir });
+  }
+  return signatures;
 }
 
 /** A lesson directory without lesson.yaml: a crashed writer's claim (ignored) or a real problem. */
@@ -267,8 +325,8 @@ export function openLessonIndex(
   };
 
   const refreshWith = async (database: SqlDatabase, force: boolean): Promise<RefreshReport> => {
-    const { signatures, legacy } = collectSignatures(tiers);
-    const aggregate = hashSignatures(signatures);
+    const scan = scanTiers(tiers);
+    const { aggregate, legacy } = scan;
     const stored = database.get<{ value: string }>("SELECT value FROM meta WHERE key = 'aggregate'")?.value;
     if (!force && stored === aggregate) {
       return { parsed: 0, removed: 0, rebuilt: false, fresh: true, legacyFiles: legacy };
@@ -306,6 +364,7 @@ export function openLessonIndex(
           .map((r) => [r.path, r.sig]),
       );
       const current = new Set<string>();
+      const signatures = signaturesOf(scan);
       for (const signature of signatures) {
         current.add(signature.path);
         if (known.get(signature.path) === signature.sig) continue;
@@ -498,7 +557,6 @@ export function openLessonIndex(
   };
 
   /** Path, tool and tag checks done in JS, with the `matchedBy` reasons they produce. */
-  /** Path, tool and tag checks done in JS, with the `matchedBy` reasons they produce. */
   const matchDetails = (
     item: IndexedLesson,
     rowid: number,
@@ -529,11 +587,13 @@ export function openLessonIndex(
     const target = filter.path;
     const compiled = new Map<string, RegExp>();
     const hits = new Map<number, string[]>();
-    const rows = database.all<{ lesson: number; glob: string; regex: string; literal: string }>(
-      'SELECT lesson, glob, regex, literal FROM lesson_paths',
+    // The literal prefilter runs inside SQLite: only globs whose required literal occurs in the
+    // path reach JS (instr(x, '') is 1, so globs without a literal always do).
+    const rows = database.all<{ lesson: number; glob: string; regex: string }>(
+      'SELECT lesson, glob, regex FROM lesson_paths WHERE instr(?, literal) > 0',
+      target,
     );
     for (const row of rows) {
-      if (!target.includes(row.literal)) continue;
       let regex = compiled.get(row.regex);
       if (!regex) {
         regex = new RegExp(row.regex);
@@ -565,14 +625,19 @@ export function openLessonIndex(
     list(filter, nowMs, halfLifeDays) {
       return guarded((database) => {
         const params: (string | number)[] = [];
-        const where = filterSql(filter, params);
+        const pathHits = pathMatches(database, filter);
+        let where = filterSql(filter, params);
+        if (pathHits) {
+          // Only the lessons a glob matched: their records alone leave SQLite.
+          where = `${where === '' ? '' : `${where} AND `}l.rowid IN (SELECT value FROM json_each(?))`;
+          params.push(JSON.stringify([...pathHits.keys()]));
+        }
         const rows = database.all<LessonRow>(
           `SELECT l.rowid AS rowid, l.record AS record, l.file AS file, v.times AS times, v.last AS last
            FROM lessons l LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
            ${where === '' ? '' : `WHERE ${where}`}`,
           ...params,
         );
-        const pathHits = pathMatches(database, filter);
         const listed: ListedLesson[] = [];
         for (const row of rows) {
           if (pathHits && !pathHits.has(row.rowid)) continue;
@@ -590,52 +655,98 @@ export function openLessonIndex(
 
     search(query, filter, weights, nowMs, halfLifeDays) {
       return guarded((database) => {
-        const fts = toFtsQuery(query);
-        if (fts === undefined) return [];
-        const params: (string | number)[] = [fts];
+        const words = searchWords(query);
+        const full = ftsOr(words);
+        if (full === undefined) return [];
+        const params: (string | number)[] = [];
         const where = filterSql(filter, params);
-        const w = columnWeights(weights);
-        // Votes and the JS-side filters (path, tool) act after BM25, so the SQL cut must not drop
-        // lessons they would bring up: no cut with JS filters, and a wider one when the BM25
-        // scores tie across the boundary.
-        const jsFilters = filter.path !== undefined || (filter.tools?.length ?? 0) > 0;
-        const select = (pool: number | undefined) =>
-          database.all<LessonRow & { score: number }>(
-            `SELECT l.rowid AS rowid, l.record AS record, l.file AS file, v.times AS times, v.last AS last,
-                    bm25(lessons_fts, ${w.join(', ')}) AS score
-             FROM lessons_fts JOIN lessons l ON l.rowid = lessons_fts.rowid
-             LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
-             WHERE lessons_fts MATCH ? ${where === '' ? '' : `AND ${where}`}
-             ORDER BY score${pool === undefined ? '' : ` LIMIT ${pool}`}`,
-            ...params,
-          );
-        const pool = Math.max(filter.limit * 4, filter.limit + 50);
-        let rows = select(jsFilters ? undefined : pool);
-        const boundary = rows[Math.min(filter.limit, rows.length) - 1]?.score;
-        const last = rows[rows.length - 1]?.score;
-        if (!jsFilters && rows.length === pool && boundary !== undefined && last !== undefined) {
-          if (Number((-boundary).toPrecision(6)) === Number((-last).toPrecision(6))) rows = select(undefined);
-        }
+        const weightList = columnWeights(weights).join(', ');
         const pathHits = pathMatches(database, filter);
-        const results: SearchResult[] = [];
-        for (const row of rows) {
-          const item = toIndexed(row);
-          const matchedBy = matchDetails(item, row.rowid, filter, pathHits);
-          if (!matchedBy) continue;
-          results.push({
-            ...item,
-            relevance: -row.score,
-            voteScore: voteScore(item.votes.times, nowMs, halfLifeDays),
-            matchedBy,
-          });
+        // Path and tool filters act in JS after BM25, so with them the SQL must not cut the pool.
+        const jsFilters = pathHits !== undefined || (filter.tools?.length ?? 0) > 0;
+        const needsRecord = jsFilters || (filter.tags?.length ?? 0) > 0;
+
+        type Row = LessonRow & {
+          score: number;
+          keep: number;
+          id: string;
+          priority: number;
+          updatedAt: string;
+        };
+        type Candidate = { row: Row; matchedBy: string[]; voteScore: number; key: Rankable };
+        const run = (fts: string): Candidate[] => {
+          // Rank inside FTS5 first (BM25 only, no records), then join the few rows that made the cut.
+          let pool = jsFilters ? -1 : Math.max(filter.limit * 2, filter.limit + 20);
+          for (;;) {
+            const rows = database.all<Row>(
+              `SELECT x.rowid AS rowid, x.score AS score, ${where === '' ? '1' : `(${where})`} AS keep,
+                      l.id AS id, l.priority AS priority, l.updated_at AS updatedAt, l.record AS record,
+                      l.file AS file, v.times AS times, v.last AS last
+               FROM (SELECT rowid, bm25(lessons_fts, ${weightList}) AS score FROM lessons_fts
+                     WHERE lessons_fts MATCH ? ORDER BY score LIMIT ?) x
+               JOIN lessons l ON l.rowid = x.rowid
+               LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
+               ORDER BY x.score`,
+              ...params,
+              fts,
+              pool,
+            );
+            const candidates: Candidate[] = [];
+            for (const row of rows) {
+              if (row.keep !== 1) continue;
+              const matchedBy = needsRecord ? matchDetails(toIndexed(row), row.rowid, filter, pathHits) : [];
+              if (!matchedBy) continue;
+              const times = row.times ? (JSON.parse(row.times) as string[]) : [];
+              const score = voteScore(times, nowMs, halfLifeDays);
+              const key = {
+                id: row.id,
+                relevance: -row.score,
+                voteScore: score,
+                priority: row.priority,
+                updatedAt: row.updatedAt,
+              };
+              candidates.push({ row, matchedBy, voteScore: score, key });
+            }
+            const last = rows[rows.length - 1];
+            const boundary = candidates[filter.limit - 1];
+            // Lessons below the cut score at most `last`; they cannot pass the limit-th result
+            // unless it ties with them (then votes and priority decide): widen the pool and retry.
+            const settled =
+              pool < 0 ||
+              rows.length < pool ||
+              (boundary !== undefined &&
+                last !== undefined &&
+                quantizeScore(boundary.key.relevance) !== quantizeScore(-last.score));
+            if (settled) return candidates;
+            pool *= 4;
+          }
+        };
+
+        // Words in at least half of the lessons get a BM25 IDF of zero (FTS5 floors it at 1e-6):
+        // they cannot order results, only make FTS5 score most of the store. Leave them out while
+        // the other words still find a full page; the lessons they alone match would rank last.
+        const strong = words.length > 1 ? withoutZeroIdfWords(database, words) : words;
+        let fts = full;
+        let candidates: Candidate[] | undefined;
+        if (strong.length > 0 && strong.length < words.length) {
+          fts = ftsOr(strong) as string;
+          candidates = run(fts);
+          if (candidates.length < filter.limit) candidates = undefined;
         }
-        const top = results
-          .map((item) => ({ item, key: rankKey(item, item.relevance) }))
+        if (candidates === undefined) {
+          fts = full;
+          candidates = run(fts);
+        }
+
+        const top = candidates
           .sort((a, b) => compareRankable(a.key, b.key))
           .slice(0, filter.limit)
-          .map(({ item }) => item);
+          .map(({ row, matchedBy, voteScore: score, key }) => ({
+            rowid: row.rowid,
+            result: { ...toIndexed(row), relevance: key.relevance, voteScore: score, matchedBy },
+          }));
         addTextReasons(database, fts, top);
-        return top;
+        return top.map(({ result }) => result);
       });
     },
 
@@ -737,22 +848,45 @@ function columnWeights(weights: FieldWeights): number[] {
   });
 }
 
-/** `text:<field>` for every FTS column in which the query matched, found with highlight(). */
-function addTextReasons(database: SqlDatabase, fts: string, results: SearchResult[]): void {
+/**
+ * `text:<field>` for every FTS column in which the query matched, found with highlight() in one
+ * pass over the query's matches (`+rowid` keeps FTS5 from seeking each rowid, which costs more).
+ */
+function addTextReasons(
+  database: SqlDatabase,
+  fts: string,
+  results: readonly { rowid: number; result: SearchResult }[],
+): void {
   if (results.length === 0) return;
   const select = FTS_COLUMNS.map(
     (_, i) => `instr(highlight(lessons_fts, ${i}, char(1), char(2)), char(1)) > 0 AS c${i}`,
   ).join(', ');
-  for (const result of results) {
-    const row = database.get<Record<string, number>>(
-      `SELECT ${select} FROM lessons_fts WHERE lessons_fts MATCH ? AND rowid = (SELECT rowid FROM lessons WHERE file = ?)`,
-      fts,
-      result.file,
-    );
+  const rows = database.all<Record<string, number>>(
+    `SELECT rowid AS rowid, ${select} FROM lessons_fts
+     WHERE lessons_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
+    fts,
+    JSON.stringify(results.map(({ rowid }) => rowid)),
+  );
+  const byRowid = new Map(rows.map((row) => [row.rowid, row]));
+  for (const { rowid, result } of results) {
+    const row = byRowid.get(rowid);
     if (!row) continue;
     const text = FTS_COLUMNS.filter((_, i) => row[`c${i}`] === 1).map((column) => `text:${column}`);
     result.matchedBy = [...text, ...result.matchedBy];
   }
+}
+
+/** The words that at least half of the indexed lessons contain (BM25 IDF of zero). */
+function withoutZeroIdfWords(database: SqlDatabase, words: readonly string[]): string[] {
+  const total = database.get<{ n: number }>('SELECT count(*) AS n FROM lessons')?.n ?? 0;
+  return words.filter((word) => {
+    const df =
+      database.get<{ n: number }>(
+        'SELECT count(*) AS n FROM lessons_fts WHERE lessons_fts MATCH ?',
+        `"${word}"`,
+      )?.n ?? 0;
+    return df * 2 < total;
+  });
 }
 
 function removeDatabase(path: string): void {

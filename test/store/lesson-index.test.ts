@@ -373,6 +373,46 @@ describe('lesson index: search ranking', () => {
     expect(results[0]?.matchedBy).toContain('path:src/**');
   });
 
+  it('widens the candidate pool when a status filter drops the best-scoring lessons', async () => {
+    const box = sandbox();
+    const ws = await box.open();
+    const archived: ResolvedLesson[] = [];
+    for (let i = 0; i < 45; i += 1) {
+      archived.push(await add(ws, { summary: 'flaky network flaky network', slug: 'flaky-network' }));
+    }
+    for (const lesson of archived) await setStatus(ws, lesson.id, 'archived', NOW);
+    const active = await add(ws, { summary: 'flaky network timeouts on the shared runners in ci' });
+    const results = await ws.index.search('flaky network', { limit: 1 }, ws.config.search.weights, NOW, 0);
+    expect(ids(results)).toEqual([active.id]);
+    const any = await ws.index.search(
+      'flaky network',
+      { limit: 50, status: 'any' },
+      ws.config.search.weights,
+      NOW,
+      0,
+    );
+    expect(any).toHaveLength(46);
+    expect(ids(any).at(-1)).toBe(active.id);
+  });
+
+  it('a word in most lessons does not order results, and still finds lessons when nothing else does', async () => {
+    const box = sandbox();
+    const ws = await box.open();
+    for (let i = 0; i < 6; i += 1) await add(ws, { summary: `run the linter on package ${i}` });
+    const pytest = await add(ws, { summary: 'pytest hangs without --no-header', tags: ['tool:pytest'] });
+    const both = await add(ws, { summary: 'run pytest with -p no:cacheprovider' });
+    // "run" is in 7 of 8 lessons: its BM25 weight is nil, so "pytest" alone decides the order
+    const results = await ws.index.search('run pytest', { limit: 2 }, ws.config.search.weights, NOW, 0);
+    expect(new Set(ids(results))).toEqual(new Set([pytest.id, both.id]));
+    // fewer strong matches than the limit: the common word brings in the rest, ranked after
+    const wide = await ws.index.search('run pytest', { limit: 5 }, ws.config.search.weights, NOW, 0);
+    expect(wide).toHaveLength(5);
+    expect(new Set(ids(wide).slice(0, 2))).toEqual(new Set([pytest.id, both.id]));
+    expect(wide[1]!.relevance).toBeGreaterThan(wide[2]!.relevance);
+    // a query of the common word alone still answers
+    expect(await ws.index.search('run', { limit: 10 }, ws.config.search.weights, NOW, 0)).toHaveLength(7);
+  });
+
   it.each(['', '  ', '-- :: ""', 'AND OR NOT', 'summary:"x'])(
     'treats the query %j as text',
     async (query) => {

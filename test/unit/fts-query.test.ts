@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { queryWords, toFtsQuery } from '../../src/core/search/fts-query.js';
+import { ftsOr, queryWords, searchWords, STOP_WORDS, toFtsQuery } from '../../src/core/search/fts-query.js';
 
 describe('toFtsQuery', () => {
   it.each([
@@ -37,9 +37,48 @@ describe('toFtsQuery', () => {
         expect(new Set(words).size).toBe(words.length);
         const fts = toFtsQuery(query);
         expect(fts === undefined).toBe(words.length === 0);
-        expect(fts ?? '').toBe(words.map((word) => `"${word}"`).join(' OR '));
+        expect(fts ?? '').toBe(
+          searchWords(query)
+            .map((word) => `"${word}"`)
+            .join(' OR '),
+        );
         for (const word of words) expect(word).toMatch(/^[\p{L}\p{N}]+$/u);
       }),
+    );
+  });
+});
+
+describe('searchWords', () => {
+  it.each([
+    { query: 'run tests before committing', words: ['run', 'tests', 'committing'] },
+    { query: 'how do I avoid breaking the build', words: ['avoid', 'breaking', 'build'] },
+    { query: 'migration NOT NULL default', words: ['migration', 'not', 'null', 'default'] },
+    { query: 'docker compose up', words: ['docker', 'compose', 'up'] },
+    { query: 'git add --all', words: ['git', 'add', 'all'] },
+    { query: 'before and after', words: ['before', 'and', 'after'] },
+  ])('$query -> $words', ({ query, words }) => {
+    expect(searchWords(query)).toEqual(words);
+  });
+
+  it('keeps negations and words that double as command arguments', () => {
+    for (const word of ['no', 'not', 'nor', 'never', 'up', 'down', 'out', 'off', 'all', 'only']) {
+      expect(STOP_WORDS.has(word)).toBe(false);
+    }
+  });
+
+  it('drops stop words only when something else is left (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...STOP_WORDS, 'pytest', 'stash', 'null'), { maxLength: 6 }),
+        (list) => {
+          const query = list.join(' ');
+          const words = searchWords(query);
+          const all = queryWords(query);
+          const meaningful = all.filter((word) => !STOP_WORDS.has(word));
+          expect(words).toEqual(meaningful.length > 0 ? meaningful : all);
+          expect(ftsOr(words)).toBe(toFtsQuery(query));
+        },
+      ),
     );
   });
 });

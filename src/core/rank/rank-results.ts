@@ -11,14 +11,15 @@ export type Rankable = {
   updatedAt: string;
 };
 
-function quantize(value: number): number {
+/** A score at six significant digits: equal up to float noise means equal. */
+export function quantizeScore(value: number): number {
   return value === 0 ? 0 : Number(value.toPrecision(6));
 }
 
 export function compareRankable(a: Rankable, b: Rankable): number {
   return (
-    quantize(b.relevance) - quantize(a.relevance) ||
-    quantize(b.voteScore) - quantize(a.voteScore) ||
+    quantizeScore(b.relevance) - quantizeScore(a.relevance) ||
+    quantizeScore(b.voteScore) - quantizeScore(a.voteScore) ||
     b.priority - a.priority ||
     (Date.parse(b.updatedAt) || 0) - (Date.parse(a.updatedAt) || 0) ||
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)

@@ -7,17 +7,33 @@ export function queryWords(query: string): string[] {
   return [...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 0))];
 }
 
-/** Words that carry no signal in a lesson query; dropped unless the query holds nothing else. */
-const STOP_WORDS = new Set(
-  'a an and are as at be but by do does for from how i if in into is it its me my of on or so that the then there these this to was what when where which who why will with you your'.split(
-    ' ',
-  ),
+/**
+ * English function words that carry no signal in a lesson query; dropped unless the query holds
+ * nothing else. Negations (no, not, nor, never) and words that are also command arguments (up,
+ * down, out, all, only, off) are kept on purpose: `NOT NULL`, `docker compose up`, `git add --all`.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a about after again also am an and are as at be been before being below between both but by can ' +
+    'could did do does doing during each for from further had has have having he her here hers him his ' +
+    'how i if in into is it its itself just me more most my of on once or other ought our ours she should ' +
+    'so some such than that the their theirs them then there these they this those through to too until ' +
+    'very was we were what when where which while who whom why will with would you your yours'
+  ).split(' '),
 );
 
-export function toFtsQuery(query: string): string | undefined {
+/** The words of a query a search looks for: stop words removed unless nothing else is left. */
+export function searchWords(query: string): string[] {
   const all = queryWords(query);
   const meaningful = all.filter((word) => !STOP_WORDS.has(word));
-  const words = meaningful.length > 0 ? meaningful : all;
-  if (words.length === 0) return undefined;
-  return words.map((word) => `"${word}"`).join(' OR ');
+  return meaningful.length > 0 ? meaningful : all;
+}
+
+/** Words (from `queryWords`) as one FTS5 OR expression; `undefined` for none. */
+export function ftsOr(words: readonly string[]): string | undefined {
+  return words.length === 0 ? undefined : words.map((word) => `"${word}"`).join(' OR ');
+}
+
+export function toFtsQuery(query: string): string | undefined {
+  return ftsOr(searchWords(query));
 }
