@@ -8,7 +8,7 @@
  * fresh index answers without loading either.
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import type { Problem } from '../core/errors.js';
 import type { parseLessonYaml as ParseLessonYaml } from '../core/lesson/lesson-yaml.js';
 import type { compileGlob as CompileGlob } from '../core/match/glob.js';
@@ -22,9 +22,11 @@ import { ftsOr, searchWords } from '../core/search/fts-query.js';
 import { isAbandonedTemp, unlinkQuietly } from './fs-atomic.js';
 import { isCorruptionError, openSqlite } from './sqlite.js';
 import type { SqlDatabase } from './sqlite.js';
+import { LESSON_FILE, VOTES_FILE } from './tier-store.js';
 import type { LessonDir, TierStore } from './tier-store.js';
+import type { ParsedFile } from './parse-worker.js';
 
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 
 export const FTS_COLUMNS = [
   'summary',
@@ -121,35 +123,57 @@ CREATE VIRTUAL TABLE IF NOT EXISTS lessons_fts USING fts5(
 );
 `;
 
-type FileStamp = { mtimeMs: number; size: number; ino: number };
-
-/** One lesson directory as the freshness check saw it. */
-type ScannedDir = { dir: LessonDir; yaml?: FileStamp; votes?: FileStamp };
-
 /**
  * What the freshness check reads: one readdir per tier, then a stat of each lesson.yaml and
- * votes.jsonl (in-place edits change nothing else). The aggregate is an order-independent sum of
- * per-file hashes of numbers, so nothing is sorted and no string is built per file; equal
- * aggregate, nothing changed.
+ * votes.jsonl (in-place edits change nothing else). Per lesson it keeps only the numbers, in a
+ * typed array: Node 20 builds four Date objects per Stats, and keeping 20,000 Stats (or any
+ * object per lesson) alive until the end of the scan makes the garbage collector cost as much as
+ * the stat calls. The aggregate is an order-independent sum of per-file hashes, so nothing is
+ * sorted and no string is built per file; equal aggregate, nothing changed.
  */
-type Scan = { dirs: ScannedDir[]; legacy: string[]; aggregate: string };
+type TierScan = {
+  tier: TierStore;
+  names: string[];
+  /** Per name: lesson.yaml mtime (µs), size, inode, then the same for votes.jsonl; NaN when missing. */
+  stamps: Float64Array;
+  /** Names of directories without lesson.yaml, with what they hold. */
+  orphans: Map<string, string>;
+};
+type Scan = { tiers: TierScan[]; legacy: string[]; aggregate: string };
 
-function stampOf(path: string): FileStamp | undefined {
+const STAMP_WIDTH = 6;
+
+const mix = (h: number, value: number) => Math.imul(h ^ (value >>> 0), 0x01000193);
+const mix2 = (h: number, value: number) => {
+  const m = Math.imul(h ^ (value >>> 0), 0x5bd1e995);
+  return m ^ (m >>> 13);
+};
+
+/** Writes a file's stat numbers at `at`; false when there is no such file. */
+function stampFile(path: string, stamps: Float64Array, at: number): boolean {
+  let stat;
   try {
-    return statSync(path, { throwIfNoEntry: false });
+    stat = statSync(path, { throwIfNoEntry: false });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
   }
+  if (stat === undefined) {
+    stamps[at] = stamps[at + 1] = stamps[at + 2] = Number.NaN;
+    return false;
+  }
+  stamps[at] = Math.round(stat.mtimeMs * 1000);
+  stamps[at + 1] = stat.size;
+  stamps[at + 2] = stat.ino;
+  return true;
 }
 
 function scanTiers(tiers: readonly TierStore[]): Scan {
-  const dirs: ScannedDir[] = [];
+  const scans: TierScan[] = [];
   const legacy: string[] = [];
   let sumA = 0;
   let sumB = 0;
   let count = 0;
-  const add = (name: string, kind: number, stamp: FileStamp) => {
+  const add = (name: string, kind: number, stamps: Float64Array, at: number) => {
     let a = 0x811c9dc5 ^ kind;
     let b = 0x01000193 ^ kind;
     for (let i = 0; i < name.length; i += 1) {
@@ -157,18 +181,16 @@ function scanTiers(tiers: readonly TierStore[]): Scan {
       a = Math.imul(a ^ c, 0x01000193);
       b = Math.imul(b ^ c, 0x5bd1e995);
     }
-    const micros = Math.round(stamp.mtimeMs * 1000);
-    for (const value of [micros % 0x100000000, micros / 0x100000000, stamp.size, stamp.ino]) {
-      const lo = value >>> 0;
-      a = Math.imul(a ^ lo, 0x01000193);
-      b = Math.imul(b ^ lo, 0x5bd1e995);
-      b ^= b >>> 13;
-    }
+    const micros = stamps[at] as number;
+    const size = stamps[at + 1] as number;
+    const ino = stamps[at + 2] as number;
+    a = mix(mix(mix(mix(a, micros % 0x100000000), micros / 0x100000000), size), ino);
+    b = mix2(mix2(mix2(mix2(b, micros % 0x100000000), micros / 0x100000000), size), ino);
     sumA = (sumA + (a >>> 0)) % 0x100000000;
     sumB = (sumB + (b >>> 0)) % 0x100000000;
     count += 1;
   };
-  for (const tier of tiers) {
+  for (const [t, tier] of tiers.entries()) {
     let names: string[];
     try {
       names = readdirSync(tier.layout.lessonsDir);
@@ -176,42 +198,54 @@ function scanTiers(tiers: readonly TierStore[]): Scan {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw error;
     }
+    const prefix = `${tier.layout.lessonsDir}${sep}`;
+    const stamps = new Float64Array(names.length * STAMP_WIDTH);
+    const orphans = new Map<string, string>();
+    const kept: string[] = [];
     for (const name of names) {
       if (name.startsWith('.')) continue;
-      const dir = tier.lessonDir(name);
-      const yaml = stampOf(dir.yamlPath);
-      if (yaml === undefined) {
-        // Rare: not a directory (a legacy file, a stray file) or a directory without lesson.yaml.
-        const stat = statSync(dir.dir, { throwIfNoEntry: false });
-        if (stat?.isFile() && /\.ya?ml$/.test(name)) legacy.push(dir.dir);
-        if (!stat?.isDirectory()) continue;
-        dirs.push({ dir });
-        add(`${tier.tier}/${name}\u0000${orphanSignature(dir.dir)}`, 3, { mtimeMs: 0, size: 0, ino: 0 });
+      const at = kept.length * STAMP_WIDTH;
+      const dir = prefix + name;
+      if (stampFile(`${dir}${sep}${LESSON_FILE}`, stamps, at)) {
+        kept.push(name);
+        add(name, t * 4 + 1, stamps, at);
+        if (stampFile(`${dir}${sep}${VOTES_FILE}`, stamps, at + 3)) add(name, t * 4 + 2, stamps, at + 3);
         continue;
       }
-      add(`${tier.tier}/${name}`, 1, yaml);
-      const votes = stampOf(dir.votesPath);
-      if (votes !== undefined) add(`${tier.tier}/${name}`, 2, votes);
-      dirs.push({ dir, yaml, votes });
+      // Rare: not a directory (a legacy file, a stray file) or a directory without lesson.yaml.
+      const stat = statSync(dir, { throwIfNoEntry: false });
+      if (stat?.isFile() && /\.ya?ml$/.test(name)) legacy.push(dir);
+      if (!stat?.isDirectory()) continue;
+      const held = orphanSignature(dir);
+      kept.push(name);
+      orphans.set(name, held);
+      stamps.fill(Number.NaN, at, at + STAMP_WIDTH);
+      add(`${name}\u0000${held}`, t * 4 + 3, new Float64Array(3), 0);
     }
+    scans.push({ tier, names: kept, stamps, orphans });
   }
   legacy.sort();
-  return { dirs, legacy, aggregate: `${sumA.toString(16)}${sumB.toString(16)}:${count}` };
+  return { tiers: scans, legacy, aggregate: `${sumA.toString(16)}${sumB.toString(16)}:${count}` };
 }
-
-const stampText = (stamp: FileStamp) => `${stamp.mtimeMs}:${stamp.size}:${stamp.ino}`;
 
 /** Per-file signatures, built only when the aggregate says something changed. */
 function signaturesOf(scan: Scan): Signature[] {
   const signatures: Signature[] = [];
-  for (const { dir, yaml, votes } of scan.dirs) {
-    if (yaml === undefined) {
-      signatures.push({ path: dir.dir, sig: orphanSignature(dir.dir), kind: 'dir', dir });
-      continue;
+  const sig = (stamps: Float64Array, at: number) => `${stamps[at]}:${stamps[at + 1]}:${stamps[at + 2]}`;
+  for (const { tier, names, stamps, orphans } of scan.tiers) {
+    for (const [i, name] of names.entries()) {
+      const dir = tier.lessonDir(name);
+      const held = orphans.get(name);
+      if (held !== undefined) {
+        signatures.push({ path: dir.dir, sig: held, kind: 'dir', dir });
+        continue;
+      }
+      const at = i * STAMP_WIDTH;
+      signatures.push({ path: dir.yamlPath, sig: sig(stamps, at), kind: 'lesson', dir });
+      if (!Number.isNaN(stamps[at + 3])) {
+        signatures.push({ path: dir.votesPath, sig: sig(stamps, at + 3), kind: 'votes', dir });
+      }
     }
-    signatures.push({ path: dir.yamlPath, sig: stampText(yaml), kind: 'lesson', dir });
-    if (votes !== undefined)
-      signatures.push({ path: dir.votesPath, sig: stampText(votes), kind: 'votes', dir });
   }
   return signatures;
 }
@@ -270,6 +304,8 @@ export function openLessonIndex(
   let db: SqlDatabase | undefined;
   let parser: LessonParser | undefined;
   let lastReport: RefreshReport | undefined;
+  /** Lesson files parsed ahead on worker threads for the refresh in progress, by path. */
+  let preParsed = new Map<string, ParsedFile>();
 
   const open = (): SqlDatabase => {
     if (db) return db;
@@ -340,6 +376,21 @@ export function openLessonIndex(
       parser = { parseLessonYaml, compileGlob };
     }
 
+    // Many changed lesson files (a sync, a first index, a big pull): parse them on every core
+    // first. The transaction below checks again what changed and parses anything missed inline.
+    const knownBefore = new Map(
+      database.all<{ path: string; sig: string }>('SELECT path, sig FROM files').map((r) => [r.path, r.sig]),
+    );
+    const stale = signaturesOf(scan).filter(
+      (signature) =>
+        signature.kind === 'lesson' && (force || knownBefore.get(signature.path) !== signature.sig),
+    );
+    const { parseInWorkers } = await import('./parse-in-workers.js');
+    preParsed =
+      (await parseInWorkers(
+        stale.map((signature) => ({ path: signature.path, shown: displayPath(signature.path) })),
+      )) ?? new Map();
+
     let parsed = 0;
     let removed = 0;
     database.transaction(() => {
@@ -363,12 +414,14 @@ export function openLessonIndex(
           .all<{ path: string; sig: string }>('SELECT path, sig FROM files')
           .map((r) => [r.path, r.sig]),
       );
+      // Nothing indexed yet (a rebuild, a new database): no row needs looking up or deleting.
+      const empty = known.size === 0;
       const current = new Set<string>();
       const signatures = signaturesOf(scan);
       for (const signature of signatures) {
         current.add(signature.path);
         if (known.get(signature.path) === signature.sig) continue;
-        applyFile(database, signature);
+        applyFile(database, signature, empty);
         database.run('INSERT OR REPLACE INTO files(path, sig) VALUES (?, ?)', signature.path, signature.sig);
         parsed += 1;
       }
@@ -384,6 +437,7 @@ export function openLessonIndex(
         new Date().toISOString(),
       );
     });
+    preParsed = new Map();
     return { parsed, removed, rebuilt: force, fresh: false, legacyFiles: legacy };
   };
 
@@ -402,10 +456,11 @@ export function openLessonIndex(
     database.run('DELETE FROM votes WHERE file = ?', path);
   };
 
-  const applyFile = (database: SqlDatabase, signature: Signature) => {
+  /** `empty`: a rebuild, so no row of this file exists yet and nothing needs deleting first. */
+  const applyFile = (database: SqlDatabase, signature: Signature, empty: boolean) => {
     const { dir } = signature;
     const shown = displayPath(signature.path);
-    database.run('DELETE FROM problems WHERE source = ?', signature.path);
+    if (!empty) database.run('DELETE FROM problems WHERE source = ?', signature.path);
     if (signature.kind === 'dir') {
       if (signature.sig !== 'empty') {
         insertProblem(database, signature.path, {
@@ -434,10 +489,11 @@ export function openLessonIndex(
       );
       return;
     }
-    deleteLessonRow(database, signature.path);
-    const text = tierOf(dir).readLessonText(dir.id);
+    if (!empty) deleteLessonRow(database, signature.path);
+    const early = preParsed.get(signature.path);
+    const text = early ? early.text : tierOf(dir).readLessonText(dir.id);
     if (text === undefined) return;
-    const result = parseLesson(text, shown);
+    const result = early?.result ?? parseLesson(text, shown);
     if (!result.ok) {
       for (const problem of result.problems) insertProblem(database, signature.path, problem);
       return;
@@ -462,13 +518,15 @@ export function openLessonIndex(
         severity: 'warning',
       });
     }
-    const existing = database.get<{ file: string }>(
-      'SELECT file FROM lessons WHERE tier = ? AND id = ?',
-      dir.tier,
-      dir.id,
-    );
-    if (existing) deleteLessonRow(database, existing.file);
-    database.run(
+    if (!empty) {
+      const existing = database.get<{ file: string }>(
+        'SELECT file FROM lessons WHERE tier = ? AND id = ?',
+        dir.tier,
+        dir.id,
+      );
+      if (existing) deleteLessonRow(database, existing.file);
+    }
+    const rowid = database.insert(
       'INSERT INTO lessons(tier, id, slug, summary, status, priority, updated_at, file, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       dir.tier,
       lesson.id,
@@ -480,11 +538,6 @@ export function openLessonIndex(
       signature.path,
       JSON.stringify(lesson),
     );
-    const rowid = database.get<{ rowid: number }>(
-      'SELECT rowid FROM lessons WHERE file = ?',
-      signature.path,
-    )?.rowid;
-    if (rowid === undefined) return;
     database.run(
       `INSERT INTO lessons_fts(rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,
       rowid,
@@ -498,10 +551,21 @@ export function openLessonIndex(
         'INSERT INTO lesson_paths(lesson, glob, regex, literal) VALUES (?, ?, ?, ?)',
         rowid,
         glob,
-        (parser as LessonParser).compileGlob(glob),
+        compiledGlob(glob),
         requiredGlobLiteral(glob),
       );
     }
+  };
+
+  const globCache = new Map<string, string>();
+  /** Stores repeat their globs (`tests/**`, `**\/*.py`): compile each once per refresh. */
+  const compiledGlob = (glob: string): string => {
+    let regex = globCache.get(glob);
+    if (regex === undefined) {
+      regex = (parser as LessonParser).compileGlob(glob);
+      globCache.set(glob, regex);
+    }
+    return regex;
   };
 
   const insertProblem = (database: SqlDatabase, source: string, problem: Problem) => {

@@ -13,6 +13,8 @@ export type SqlDatabase = {
   all<T = SqlRow>(sql: string, ...params: SqlValue[]): T[];
   get<T = SqlRow>(sql: string, ...params: SqlValue[]): T | undefined;
   run(sql: string, ...params: SqlValue[]): void;
+  /** Runs an INSERT and returns the rowid it created. */
+  insert(sql: string, ...params: SqlValue[]): number;
   /** Runs `fn` in a write transaction taken up front (BEGIN IMMEDIATE). */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -51,6 +53,10 @@ export function openSqlite(path: string): SqlDatabase {
     get: <T>(sql: string, ...params: SqlValue[]) => prepare(sql).get(...params) as T | undefined,
     run: (sql, ...params) => {
       prepare(sql).run(...params);
+    },
+    insert: (sql, ...params) => {
+      const info = prepare(sql).run(...params) as { lastInsertRowid: number | bigint };
+      return Number(info.lastInsertRowid);
     },
     transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
     close: () => {

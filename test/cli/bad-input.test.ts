@@ -376,3 +376,43 @@ describe('hand edits', () => {
     expect(readFileSync(file, 'utf8')).toMatch(/^severity: high # raised after INC-7$/m);
   });
 });
+
+describe('a large store, parsed on worker threads', () => {
+  it('sync and check still name each broken file and line, and every other lesson loads', () => {
+    const sandbox = createSandbox();
+    const ids = Array.from({ length: 450 }, (_, i) => `eeee${i.toString().padStart(6, '0')}`);
+    seedLessons(
+      sandbox,
+      ids.map((id, i) => ({ id, summary: `lesson number ${i} about pytest`, tags: ['lang:python'] })),
+    );
+    const [first, second] = [ids[10]!, ids[400]!];
+    writeFileSync(
+      sandbox.lessonFile(first),
+      readFileSync(sandbox.lessonFile(first), 'utf8').replace(/^priority: 5$/m, 'priority: 42'),
+    );
+    writeFileSync(
+      sandbox.lessonFile(second),
+      `${readFileSync(sandbox.lessonFile(second), 'utf8')}severity: low\n`,
+    );
+
+    const sync = sandbox.run(['sync', '--json']);
+    expect(sync.code).toBe(0);
+    expect(sync.json<{ lessons: number; errors: number }>()).toMatchObject({ lessons: 448, errors: 2 });
+    const check = sandbox.run(['check', '--json']).json<CheckJson>();
+    expect(check.lessons).toBe(448);
+    expect(check.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          file: `.lore/lessons/${first}/lesson.yaml`,
+          line: lineOf(sandbox.lessonFile(first), 'priority:'),
+          field: 'priority',
+        }),
+        expect.objectContaining({
+          file: `.lore/lessons/${second}/lesson.yaml`,
+          message: expect.stringMatching(/Map keys must be unique/),
+        }),
+      ]),
+    );
+    expect(listIds(sandbox)).toHaveLength(448);
+  });
+});
