@@ -38,9 +38,12 @@ export function detectAgent(path: string): Agent | undefined {
   }
   if (!path.endsWith('.jsonl')) return undefined;
   const start = head(path);
-  if (/^\{"timestamp":"[^"]*","type":"(session_meta|response_item|event_msg|turn_context)"/.test(start)) return 'codex';
-  if (/^\{"sessionId":"[^"]*","projectHash"/.test(start) || /"\$set":\{/.test(start.split('\n')[1] ?? '')) return 'gemini';
-  if (/"sessionId"|"type":"(user|assistant|summary|queue-operation|file-history-snapshot)"/.test(start)) return 'claude-code';
+  if (/^\{"timestamp":"[^"]*","type":"(session_meta|response_item|event_msg|turn_context)"/.test(start))
+    return 'codex';
+  if (/^\{"sessionId":"[^"]*","projectHash"/.test(start) || /"\$set":\{/.test(start.split('\n')[1] ?? ''))
+    return 'gemini';
+  if (/"sessionId"|"type":"(user|assistant|summary|queue-operation|file-history-snapshot)"/.test(start))
+    return 'claude-code';
   return undefined;
 }
 

@@ -54,8 +54,16 @@ export type ScanFileOptions = {
   keep: (event: TranscriptEvent) => TranscriptEvent;
 };
 
-export function signatureMatches(previous: FileState | undefined, stat: { size: number; mtimeMs: number; ino: number }): boolean {
-  return previous !== undefined && previous.size === stat.size && previous.mtimeMs === stat.mtimeMs && previous.ino === stat.ino;
+export function signatureMatches(
+  previous: FileState | undefined,
+  stat: { size: number; mtimeMs: number; ino: number },
+): boolean {
+  return (
+    previous !== undefined &&
+    previous.size === stat.size &&
+    previous.mtimeMs === stat.mtimeMs &&
+    previous.ino === stat.ino
+  );
 }
 
 export function scanFile(options: ScanFileOptions): FileScan {
@@ -63,7 +71,16 @@ export function scanFile(options: ScanFileOptions): FileScan {
   const stat = statSync(path);
   const signature = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
   if (previous && signatureMatches(previous, signature)) {
-    return { state: previous, changed: false, bytes: 0, lines: 0, malformed: [], events: 0, episodes: [], restarted: false };
+    return {
+      state: previous,
+      changed: false,
+      bytes: 0,
+      lines: 0,
+      malformed: [],
+      events: 0,
+      episodes: [],
+      restarted: false,
+    };
   }
   const compressed = path.endsWith('.zst');
   const restart =
@@ -108,7 +125,12 @@ export function scanFile(options: ScanFileOptions): FileScan {
       parsed = parseDocumentWithCarry(reader, text, parser, previous?.carry);
     } catch (error) {
       malformedCount += 1;
-      malformed.push({ file: shown, line: 1, message: `not valid JSON: ${(error as Error).message}`, severity: 'warning' });
+      malformed.push({
+        file: shown,
+        line: 1,
+        message: `not valid JSON: ${(error as Error).message}`,
+        severity: 'warning',
+      });
     }
     take(parsed.events);
     carry = parsed.carry;
@@ -117,7 +139,23 @@ export function scanFile(options: ScanFileOptions): FileScan {
   } else {
     const parser = reader.createParser(context);
     const sink = (line: Buffer, lineNumber: number) => {
-      if (line.length === 0 || !parser.wants(line)) return;
+      if (line.length === 0) return;
+      if (!parser.wants(line)) {
+        // Not decoded; a line cut short (no closing brace) is still counted as malformed.
+        let end = line.length - 1;
+        while (end > 0 && (line[end] === 0x0d || line[end] === 0x20)) end -= 1;
+        if (line[end] !== 0x7d) {
+          malformedCount += 1;
+          if (malformed.length < 20)
+            malformed.push({
+              file: shown,
+              line: lineNumber,
+              message: 'skipped a line that is cut short (not valid JSON)',
+              severity: 'warning',
+            });
+        }
+        return;
+      }
       let record: unknown;
       try {
         record = JSON.parse(line.toString('utf8'));
@@ -136,7 +174,9 @@ export function scanFile(options: ScanFileOptions): FileScan {
     };
     const from = start?.offset ?? 0;
     const fromLine = start?.line ?? 0;
-    result = compressed ? readZstdLinesFrom(path, from, fromLine, sink) : readLinesFrom(path, from, fromLine, sink);
+    result = compressed
+      ? readZstdLinesFrom(path, from, fromLine, sink)
+      : readLinesFrom(path, from, fromLine, sink);
     take(parser.flush());
     carry = parser.carry();
   }
@@ -170,7 +210,8 @@ function parseDocumentWithCarry(
 ): { events: TranscriptEvent[]; carry: ParserCarry } {
   const seen = new Set(carried?.seen ?? []);
   const all = reader.parseDocument?.(text, { ...context, carry: {} }) ?? [];
-  const key = (event: TranscriptEvent) => `${event.kind}:${event.line}:${'callId' in event ? event.callId : ''}`;
+  const key = (event: TranscriptEvent) =>
+    `${event.kind}:${event.line}:${'callId' in event ? event.callId : ''}`;
   const events = all.filter((event) => !seen.has(key(event)));
   for (const event of all) seen.add(key(event));
   const first = all[0];

@@ -19,7 +19,8 @@ function resultText(call: Record<string, unknown>): string {
   const parts: string[] = [];
   const result = Array.isArray(call.result) ? call.result : [];
   for (const item of result) {
-    const response = isObject(item) && isObject(item.functionResponse) ? item.functionResponse.response : undefined;
+    const response =
+      isObject(item) && isObject(item.functionResponse) ? item.functionResponse.response : undefined;
     if (!isObject(response)) continue;
     if (typeof response.output === 'string') parts.push(response.output);
     if (typeof response.error === 'string') parts.push(response.error);
@@ -30,7 +31,11 @@ function resultText(call: Record<string, unknown>): string {
 
 type Emitter = {
   /** Events of one message record not emitted yet; `lineOf` finds a tool call's own line. */
-  emit(record: Record<string, unknown>, line: number, lineOf?: (id: string) => number | undefined): TranscriptEvent[];
+  emit(
+    record: Record<string, unknown>,
+    line: number,
+    lineOf?: (id: string) => number | undefined,
+  ): TranscriptEvent[];
   seen: Set<string>;
   meta(record: Record<string, unknown>): void;
   session(): string | undefined;
@@ -63,7 +68,8 @@ function createEmitter(context: ParserContext): Emitter {
       const events: TranscriptEvent[] = [];
       if (record.type === 'user') {
         const parts = Array.isArray(record.content) ? record.content : [];
-        const onlyResponses = parts.length > 0 && parts.every((p) => isObject(p) && p.functionResponse !== undefined);
+        const onlyResponses =
+          parts.length > 0 && parts.every((p) => isObject(p) && p.functionResponse !== undefined);
         const text = stripInjected(contentText(record.content));
         if (!onlyResponses && text !== '' && !seen.has(`u:${id}`)) {
           seen.add(`u:${id}`);
@@ -96,7 +102,8 @@ function createEmitter(context: ParserContext): Emitter {
           cancelled: status === 'cancelled',
         });
         if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });
-        else if (verdict.kind === 'rejection') events.push({ ...at, kind: 'rejection', callId, text: textOut });
+        else if (verdict.kind === 'rejection')
+          events.push({ ...at, kind: 'rejection', callId, text: textOut });
         else
           events.push({
             ...at,
@@ -122,7 +129,8 @@ export function createGeminiParser(context: ParserContext): LineParser {
   const replace = (messages: unknown[], line: number) => {
     pending = new Map();
     for (const message of messages) {
-      if (isObject(message) && typeof message.id === 'string') pending.set(message.id, { record: message, line });
+      if (isObject(message) && typeof message.id === 'string')
+        pending.set(message.id, { record: message, line });
     }
   };
 
@@ -187,7 +195,9 @@ export function parseGeminiDocument(text: string, context: ParserContext): Trans
     return lo + 1;
   };
   const lineOf = (id: string): number | undefined => {
-    const at = text.search(new RegExp(`"id"\\s*:\\s*${JSON.stringify(id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const at = text.search(
+      new RegExp(`"id"\\s*:\\s*${JSON.stringify(id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
     return at < 0 ? undefined : lineAt(at);
   };
   const events: TranscriptEvent[] = [];

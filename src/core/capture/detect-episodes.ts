@@ -169,7 +169,8 @@ export function createEpisodeDetector(options: DetectorOptions = DEFAULT_DETECTO
     episode.tool = first.call.tool;
     episode.failures = p.attempts;
     episode.fix = fix;
-    episode.enabler = fix && sameInput(fix, (p.attempts[p.attempts.length - 1] as Attempt).call) ? p.enabler : undefined;
+    episode.enabler =
+      fix && sameInput(fix, (p.attempts[p.attempts.length - 1] as Attempt).call) ? p.enabler : undefined;
     episode.diagnosis = p.diagnosis;
     episode.userText = p.userText;
     const signals = episode.signals;
@@ -177,11 +178,15 @@ export function createEpisodeDetector(options: DetectorOptions = DEFAULT_DETECTO
     signals.userCorrection = p.userText !== undefined;
     signals.causal = p.diagnosis !== undefined;
     signals.selfReported = p.diagnosis !== undefined;
-    signals.hang = p.attempts.some((a) => a.result.failure === 'timeout' || a.result.failure === 'interactive-prompt');
+    signals.hang = p.attempts.some(
+      (a) => a.result.failure === 'timeout' || a.result.failure === 'interactive-prompt',
+    );
     signals.silentFailure = p.attempts.some(
       (a) => a.result.failure === 'interactive-prompt' || a.result.failure === 'error-output',
     );
-    signals.dataLoss = p.attempts.some((a) => DATA_LOSS.test(JSON.stringify(a.call.input))) || DATA_LOSS.test(p.userText ?? '');
+    signals.dataLoss =
+      p.attempts.some((a) => DATA_LOSS.test(JSON.stringify(a.call.input))) ||
+      DATA_LOSS.test(p.userText ?? '');
     for (const attempt of p.attempts) {
       episode.evidence.push({ file: attempt.call.file, line: attempt.call.line });
       episode.evidence.push({ file: attempt.result.file, line: attempt.result.line });

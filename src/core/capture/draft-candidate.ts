@@ -55,8 +55,16 @@ export function errorGist(text: string): string {
     .replace(/<\/?tool_use_error>/g, '')
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line !== '' && !/^(Exit code \d+|Error: Exit code \d+|Output:|Wall time:|Chunk ID:|Process Group PGID)/i.test(line));
-  const telling = lines.find((line) => /error|failed|not found|cannot|can't|denied|invalid|no such|unknown|missing|refused|timed out|unexpected|exception/i.test(line));
+    .filter(
+      (line) =>
+        line !== '' &&
+        !/^(Exit code \d+|Error: Exit code \d+|Output:|Wall time:|Chunk ID:|Process Group PGID)/i.test(line),
+    );
+  const telling = lines.find((line) =>
+    /error|failed|not found|cannot|can't|denied|invalid|no such|unknown|missing|refused|timed out|unexpected|exception/i.test(
+      line,
+    ),
+  );
   return oneLine(telling ?? lines[0] ?? 'failed without output', 160);
 }
 
@@ -142,7 +150,9 @@ function pathOf(call: ToolCall | undefined): string | undefined {
   if (!call) return undefined;
   const key = targetOf(call);
   const first = key.keys[0];
-  return key.family === 'shell' || first === undefined || first === '?' || first === call.tool.toLowerCase() ? undefined : first;
+  return key.family === 'shell' || first === undefined || first === '?' || first === call.tool.toLowerCase()
+    ? undefined
+    : first;
 }
 
 /** A repository-relative glob for a file, or `**\/*.ext` when it lies outside the project. */
@@ -165,8 +175,10 @@ function topicOf(episode: Episode, errorText: string): string | undefined {
   if (failure === 'timeout' || episode.kind === 'timeout') return 'timeout';
   if (failure === 'tool-use-error') return 'tool-usage';
   if (/permission denied|eacces|eperm/i.test(errorText)) return 'permissions';
-  if (/command not found|not recognized as|no such file or directory.*(bin|exe)/i.test(errorText)) return 'missing-command';
-  if (/module ?not ?found|cannot find module|no module named|importerror/i.test(errorText)) return 'dependencies';
+  if (/command not found|not recognized as|no such file or directory.*(bin|exe)/i.test(errorText))
+    return 'missing-command';
+  if (/module ?not ?found|cannot find module|no module named|importerror/i.test(errorText))
+    return 'dependencies';
   if (/no such file|enoent|does not exist|not found/i.test(errorText)) return 'paths';
   if (/syntax ?error|unexpected token|parse error/i.test(errorText)) return 'syntax';
   if (episode.kind === 'user-correction') return 'user-correction';
@@ -183,14 +195,20 @@ export function draftCandidate(episode: Episode): CandidateDraft {
   const fixCommand = episode.fix ? commandOf(episode.fix) : undefined;
   const errorText = last?.result.text ?? '';
   const gist = first ? errorGist(errorText) : '';
-  const key = failedCommand !== undefined ? (commandKeys(failedCommand)[0] ?? failedCommand.split(/\s+/)[0] ?? '') : undefined;
+  const key =
+    failedCommand !== undefined
+      ? (commandKeys(failedCommand)[0] ?? failedCommand.split(/\s+/)[0] ?? '')
+      : undefined;
   const path = pathOf(call);
   const glob = path === undefined ? undefined : pathGlob(path, episode.project);
   const harness = first?.result.failure === 'tool-use-error';
 
   const commands: string[] = [];
   if (shell && key !== undefined && key !== '') {
-    const diff = fixCommand !== undefined && failedCommand !== undefined ? diffCommands(failedCommand, fixCommand) : undefined;
+    const diff =
+      fixCommand !== undefined && failedCommand !== undefined
+        ? diffCommands(failedCommand, fixCommand)
+        : undefined;
     commands.push(commandTrigger(key, diff));
   }
   const paths = glob !== undefined && !harness && !shell ? [glob] : [];
@@ -210,13 +228,17 @@ export function draftCandidate(episode: Episode): CandidateDraft {
       break;
     }
     case 'error-fix': {
-      mistake = failedCommand !== undefined ? `\`${shortCommand(failedCommand)}\` failed: ${gist}` : `${tool} failed: ${gist}`;
+      mistake =
+        failedCommand !== undefined
+          ? `\`${shortCommand(failedCommand)}\` failed: ${gist}`
+          : `${tool} failed: ${gist}`;
       if (episode.enabler && !(fixCommand !== undefined && fixCommand !== failedCommand)) {
         const target = pathOf(episode.enabler);
         const enablerCommand = commandOf(episode.enabler);
         remediation = `run ${enablerCommand !== undefined ? `\`${shortCommand(enablerCommand)}\`` : `${episode.enabler.tool}${target ? ' on the file' : ''}`} first, then retry`;
       } else if (fixCommand !== undefined) remediation = `what worked: \`${shortCommand(fixCommand)}\``;
-      else remediation = `what worked: ${tool} with different input${episode.fix ? ` (${oneLine(describeInput(episode.fix), 100)})` : ''}`;
+      else
+        remediation = `what worked: ${tool} with different input${episode.fix ? ` (${oneLine(describeInput(episode.fix), 100)})` : ''}`;
       summary = `${subject} failed (${gist}); ${remediation}`;
       break;
     }
@@ -231,7 +253,10 @@ export function draftCandidate(episode: Episode): CandidateDraft {
       break;
     case 'timeout':
       mistake = `${subject} ${first?.result.failure === 'interactive-prompt' ? 'stalls on an interactive prompt' : 'hangs until it times out'}: ${gist}`;
-      remediation = episode.fix && fixCommand ? `what worked: \`${shortCommand(fixCommand)}\`` : 'run it non-interactively (pass every option, --yes, CI=1) or with a timeout';
+      remediation =
+        episode.fix && fixCommand
+          ? `what worked: \`${shortCommand(fixCommand)}\``
+          : 'run it non-interactively (pass every option, --yes, CI=1) or with a timeout';
       summary = `${mistake}; ${remediation}`;
       break;
     case 'self-diagnosis':
@@ -247,9 +272,17 @@ export function draftCandidate(episode: Episode): CandidateDraft {
   if (summary === '') summary = 'Lesson captured from a transcript';
 
   const signals = episode.signals;
-  const severity: LessonSeverity = signals.dataLoss ? 'high' : signals.hang || signals.userCorrection ? 'medium' : episode.kind === 'self-diagnosis' ? 'low' : 'medium';
+  const severity: LessonSeverity = signals.dataLoss
+    ? 'high'
+    : signals.hang || signals.userCorrection
+      ? 'medium'
+      : episode.kind === 'self-diagnosis'
+        ? 'low'
+        : 'medium';
   const exe = key?.split(' ')[0];
-  const lang = (exe !== undefined ? LANG_BY_EXE[exe] : undefined) ?? (path !== undefined ? LANG_BY_EXT[/\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? ''] : undefined);
+  const lang =
+    (exe !== undefined ? LANG_BY_EXE[exe] : undefined) ??
+    (path !== undefined ? LANG_BY_EXT[/\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? ''] : undefined);
   const topic = topicOf(episode, errorText);
   const tags = [
     ...(lang ? [`lang:${lang}`] : []),
@@ -271,10 +304,25 @@ export function draftCandidate(episode: Episode): CandidateDraft {
   const body = [
     `Found by \`lore scan\` (${episode.kind}, tier ${episode.tier}) in a ${episode.agent} session.`,
     '',
-    ...(failedCommand !== undefined ? ['What failed:', '', '```', oneLine(failedCommand, 400), '```', ''] : call ? [`What failed: ${tool} ${oneLine(describeInput(call), 200)}`, ''] : []),
-    ...(first ? ['Error:', '', '```', errorText.replace(ANSI, '').split('\n').slice(0, 8).join('\n').slice(0, 800), '```', ''] : []),
+    ...(failedCommand !== undefined
+      ? ['What failed:', '', '```', oneLine(failedCommand, 400), '```', '']
+      : call
+        ? [`What failed: ${tool} ${oneLine(describeInput(call), 200)}`, '']
+        : []),
+    ...(first
+      ? [
+          'Error:',
+          '',
+          '```',
+          errorText.replace(ANSI, '').split('\n').slice(0, 8).join('\n').slice(0, 800),
+          '```',
+          '',
+        ]
+      : []),
     ...(fixCommand !== undefined ? ['What worked:', '', '```', oneLine(fixCommand, 400), '```', ''] : []),
-    ...(episode.enabler ? [`Made it work: ${episode.enabler.tool} ${oneLine(describeInput(episode.enabler), 200)}`, ''] : []),
+    ...(episode.enabler
+      ? [`Made it work: ${episode.enabler.tool} ${oneLine(describeInput(episode.enabler), 200)}`, '']
+      : []),
     ...(episode.diagnosis ? [`The agent's diagnosis: ${episode.diagnosis}`, ''] : []),
     ...(episode.userText ? [`The user said: "${oneLine(episode.userText, 400)}"`, ''] : []),
     ...(episode.block ? [`The agent's #lesson block: ${JSON.stringify(episode.block)}`, ''] : []),
@@ -296,7 +344,12 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     commands,
     paths,
     tags: [...new Set(tags)].filter((tag) => /^[^\s,]+$/.test(tag) && tag.length <= 80),
-    category: topic === 'tool-usage' || topic === 'missing-command' || topic === 'interactive-prompt' ? 'tooling' : episode.kind === 'user-correction' ? 'collaboration' : 'technical',
+    category:
+      topic === 'tool-usage' || topic === 'missing-command' || topic === 'interactive-prompt'
+        ? 'tooling'
+        : episode.kind === 'user-correction'
+          ? 'collaboration'
+          : 'technical',
     severity,
     signals,
     session: episode.session,

@@ -49,13 +49,7 @@ export type Interruption = EventOrigin & { kind: 'interruption'; callId: string 
 export type Rejection = EventOrigin & { kind: 'rejection'; callId: string | undefined; text: string };
 
 export type TranscriptEvent =
-  | UserText
-  | AssistantText
-  | ToolCall
-  | ToolResult
-  | Compaction
-  | Interruption
-  | Rejection;
+  UserText | AssistantText | ToolCall | ToolResult | Compaction | Interruption | Rejection;
 
 export type EventKind = TranscriptEvent['kind'];
 

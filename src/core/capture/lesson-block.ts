@@ -39,7 +39,13 @@ export function parseLessonBlocks(text: string): LessonBlock[] {
   if (!text.includes('#lesson')) return [];
   const blocks: LessonBlock[] = [];
   for (const match of text.matchAll(BLOCK)) {
-    const block: LessonBlock = { tool: undefined, trigger: undefined, mistake: undefined, fix: undefined, tags: [] };
+    const block: LessonBlock = {
+      tool: undefined,
+      trigger: undefined,
+      mistake: undefined,
+      fix: undefined,
+      tags: [],
+    };
     let current: keyof LessonBlock | undefined;
     for (const rawLine of (match[1] ?? '').split('\n')) {
       const line = rawLine.replace(/^[ \t>*-]+/, '');

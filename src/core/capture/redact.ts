@@ -43,7 +43,8 @@ const RULES: Rule[] = [
   },
   {
     kind: 'header',
-    pattern: /\b(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|cookie|set-cookie)(\s*[:=]\s*)(["']?)[^\s"'\n]{6,}(?:[^\n"']*)\3/gi,
+    pattern:
+      /\b(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|cookie|set-cookie)(\s*[:=]\s*)(["']?)[^\s"'\n]{6,}(?:[^\n"']*)\3/gi,
     replace: (_m, name, sep, quote) => `${name}${sep}${quote}${mark('token')}${quote}`,
   },
   {
@@ -51,7 +52,9 @@ const RULES: Rule[] = [
     pattern:
       /\b([A-Za-z0-9_.-]*(?:secret|token|passwd|password|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|session[_-]?(?:id|key|token)?|auth[_-]?key|client[_-]?secret)[A-Za-z0-9_]*)(\s*[=:]\s*|\s+)("[^"\n]{4,}"|'[^'\n]{4,}'|[^\s"',;)}\]]{6,})/gi,
     replace: (match, name, sep, value) =>
-      /^\[REDACTED/.test(value) || /^\$\{?[A-Za-z_]/.test(value) || (sep.trim() === '' && !/^-/.test(name) && !/^[A-Z_]+$/.test(name))
+      /^\[REDACTED/.test(value) ||
+      /^\$\{?[A-Za-z_]/.test(value) ||
+      (sep.trim() === '' && !/^-/.test(name) && !/^[A-Z_]+$/.test(name))
         ? match
         : `${name}${sep}${mark('secret')}`,
   },
@@ -84,9 +87,11 @@ export type RedactOptions = {
 
 export function redactText(text: string, options: RedactOptions = {}): string {
   let out = text;
-  for (const rule of RULES) out = out.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string);
+  for (const rule of RULES)
+    out = out.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string);
   for (const name of options.names ?? []) {
-    if (name.length < 3 || ['root', 'user', 'dev', 'runner', 'node', 'admin', 'ubuntu'].includes(name)) continue;
+    if (name.length < 3 || ['root', 'user', 'dev', 'runner', 'node', 'admin', 'ubuntu'].includes(name))
+      continue;
     out = out.replace(new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'g'), '[user]');
   }
   return out;

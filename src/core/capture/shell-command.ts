@@ -54,7 +54,37 @@ const MULTIPLEXERS = new Set([
 ]);
 
 /** Segments that only feed or wrap the real command. */
-const PLUMBING = new Set(['echo', 'yes', 'cat', 'cd', 'true', 'printf', 'sleep', 'export', 'set', 'source', '.', 'time', 'timeout', 'env', 'head', 'tail', 'grep', 'sort', 'wc', 'tee', 'xargs', 'less', 'more', 'jq', 'sed', 'awk', 'tr', 'cut', 'uniq']);
+const PLUMBING = new Set([
+  'echo',
+  'yes',
+  'cat',
+  'cd',
+  'true',
+  'printf',
+  'sleep',
+  'export',
+  'set',
+  'source',
+  '.',
+  'time',
+  'timeout',
+  'env',
+  'head',
+  'tail',
+  'grep',
+  'sort',
+  'wc',
+  'tee',
+  'xargs',
+  'less',
+  'more',
+  'jq',
+  'sed',
+  'awk',
+  'tr',
+  'cut',
+  'uniq',
+]);
 
 export function tokenize(command: string): string[] {
   const tokens: string[] = [];
@@ -81,7 +111,14 @@ export function segmentKey(segment: readonly string[]): string[] | undefined {
   let i = 0;
   while (i < segment.length) {
     const token = segment[i] ?? '';
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(token) || token === 'sudo' || token === 'command' || token === 'exec' || token === 'nohup') i += 1;
+    if (
+      /^[A-Za-z_][A-Za-z0-9_]*=/.test(token) ||
+      token === 'sudo' ||
+      token === 'command' ||
+      token === 'exec' ||
+      token === 'nohup'
+    )
+      i += 1;
     else if ((token === 'timeout' || token === 'env') && i + 1 < segment.length) {
       i += 1;
       while (i < segment.length && /^(-\S+|\d+[smh]?)$/.test(segment[i] ?? '')) i += 1;
@@ -95,7 +132,8 @@ export function segmentKey(segment: readonly string[]): string[] | undefined {
   for (let j = i + 1; j < segment.length; j += 1) {
     const word = stripQuotes(segment[j] ?? '');
     if (word.startsWith('-')) {
-      if (base.startsWith('python') && word === '-m' && segment[j + 1]) return [base, '-m', stripQuotes(segment[j + 1] ?? '')];
+      if (base.startsWith('python') && word === '-m' && segment[j + 1])
+        return [base, '-m', stripQuotes(segment[j + 1] ?? '')];
       if (base.startsWith('python') && word === '-c') return [base, '-c'];
       continue;
     }
@@ -160,8 +198,11 @@ export function commandTrigger(key: string, diff: CommandDiff | undefined): stri
   const words = key.split(' ').map(escapeRegex);
   let source = `(^|[;&|(]\\s*|\\s)${words.join('\\s+(?:\\S+\\s+)*?')}(\\s|$)`;
   const removed = diff?.removed.find((token) => !key.split(' ').includes(token));
-  const added = diff?.added.find((token) => !key.split(' ').includes(token) && /^(-|[A-Z_]+=)/.test(token)) ?? diff?.added[0];
+  const added =
+    diff?.added.find((token) => !key.split(' ').includes(token) && /^(-|[A-Z_]+=)/.test(token)) ??
+    diff?.added[0];
   if (removed !== undefined) source += `(?=.*(^|\\s)${escapeRegex(removed)}(\\s|$))`;
-  if (added !== undefined && !key.split(' ').includes(added)) source = `^(?!.*${escapeRegex(added)})(?:.*?)${source}`;
+  if (added !== undefined && !key.split(' ').includes(added))
+    source = `^(?!.*${escapeRegex(added)})(?:.*?)${source}`;
   return source;
 }
