@@ -84,6 +84,10 @@ const INTERACTIVE = [
   /Press (Enter|any key) to continue/i,
 ];
 
+/** The command got past its prompts and finished after all. */
+const COMPLETED =
+  /(^|\n)\s*(Success!|Successfully (created|installed|initialized)|Done in \d|✔ (Done|Created))/;
+
 /** Output that means failure even when the call carried no flag (shell tools only). */
 const ERROR_OUTPUT = [
   /(^|\n)\S*: (line \d+: )?\S+: command not found/,
@@ -128,7 +132,8 @@ export function classifyResult(facts: ResultFacts): ResultVerdict {
   if (facts.errorPrefix === true) return fail('error-prefix');
   if (shell && exitCode === undefined) {
     const sample = head(text, 3000);
-    if (INTERACTIVE.some((pattern) => pattern.test(sample))) return fail('interactive-prompt');
+    if (INTERACTIVE.some((pattern) => pattern.test(sample)) && !COMPLETED.test(text.slice(-2000)))
+      return fail('interactive-prompt');
     if (ERROR_OUTPUT.some((pattern) => pattern.test(sample))) return fail('error-output');
   }
   return { kind: 'result', ok: true, failure: 'none', exitCode };

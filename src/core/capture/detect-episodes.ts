@@ -22,7 +22,7 @@ import type { ToolCall, ToolResult, TranscriptEvent } from './events.js';
 import type { Attempt, Episode, EpisodeKind } from './episode.js';
 import { noSignals } from './episode.js';
 import { parseLessonBlocks } from './lesson-block.js';
-import { commandKeys } from './shell-command.js';
+import { commandKeys, segmentKey, segments } from './shell-command.js';
 
 export type DetectorOptions = {
   /** Events a failure stays open for a fix. */
@@ -85,8 +85,13 @@ export function targetOf(call: ToolCall): { family: string; keys: string[] } {
   return { family: tool, keys: [tool] };
 }
 
-function related(pending: Pending, target: { family: string; keys: string[] }): boolean {
-  return pending.family === target.family && target.keys.some((key) => pending.keys.includes(key));
+function related(pending: Pending, target: { family: string; keys: string[] }, tool?: string): boolean {
+  if (pending.family !== target.family) return false;
+  if (target.keys.some((key) => pending.keys.includes(key))) return true;
+  // A harness error ("File does not exist", a missing parameter) is about how the tool was used:
+  // a later success of the same tool on another target is the corrected use.
+  const first = pending.attempts[0];
+  return first !== undefined && first.result.failure === 'tool-use-error' && first.call.tool === tool;
 }
 
 function sameInput(a: ToolCall, b: ToolCall): boolean {
@@ -114,6 +119,87 @@ const CAUSAL =
 
 const DATA_LOSS =
   /\b(rm -rf|git reset --hard|git clean -f|git checkout -- |git push (-f|--force)|drop table|truncate table|overwr(o|i)te|data loss|lost (my|the|all)|deleted (my|the|all))\b/i;
+
+/** Commands that look something up: their failure is an answer, not a mistake. */
+const PROBES = new Set([
+  'which',
+  'where',
+  'where.exe',
+  'type',
+  'command',
+  'test',
+  '[',
+  'ls',
+  'dir',
+  'find',
+  'grep',
+  'rg',
+  'stat',
+  'file',
+  'pgrep',
+  'fd',
+  'tasklist',
+  'Get-Command',
+  'Test-Path',
+  'Get-ChildItem',
+]);
+
+/** Build and test tools: a failure they report is usually in the code, fixed by editing it. */
+const BUILDERS =
+  /^(tsc|npx tsc|npx vitest|npx jest|jest|vitest|pytest|python -m|cargo|go|make|mvn|gradle|\.\/gradlew|dotnet|npm run|npm test|pnpm run|pnpm test|yarn|bun|eslint|npx eslint|ruff|mypy|swift)\b/;
+
+/** The network or a remote said no: the environment, not the agent's usage. */
+const ENVIRONMENT =
+  /\b(Request timed out|Connection timed out|Connection refused|Network is unreachable|No route to host|Could not resolve host|Name or service not known|Temporary failure in name resolution|status code (403|404|429|5\d\d)|Permission denied \(publickey|Host key verification failed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|cygheap|child_copy|dofork|Command failed: cygpath)\b/;
+
+function isProbe(call: ToolCall): boolean {
+  if (!isShellTool(call.tool)) return false;
+  const command = commandOf(call);
+  if (command === undefined) return false;
+  const keys = commandKeys(command);
+  if (keys.length > 0 && keys.every((key) => PROBES.has(key.split(' ')[0] ?? ''))) return true;
+  // `tool --version`, `which x && x -V`: asking what is installed.
+  return segments(command).every((segment) => {
+    const key = segmentKey(segment);
+    if (key === undefined) return true;
+    if (PROBES.has(key[0] ?? '')) return true;
+    const rest = segment.slice(segment.indexOf(key[0] ?? '') + 1);
+    return rest.length > 0 && rest.every((arg) => /^(--version|-V|-v|version|--help|-h)$/.test(arg));
+  });
+}
+
+/** The line of an error that says what went wrong, to tell one failure from another. */
+function gistOf(text: string): string {
+  const line =
+    text.split('\n').find((l) => /error|not found|no module|cannot|failed/i.test(l)) ??
+    text.split('\n')[0] ??
+    '';
+  return line.replace(/\d+/g, '#').trim().slice(0, 120);
+}
+
+/** Failures that teach nothing: lookups, the network, the harness itself. */
+export function isNoise(call: ToolCall, result: ToolResult): boolean {
+  if (isProbe(call)) return true;
+  return ENVIRONMENT.test(result.text.slice(0, 3000));
+}
+
+/** The file a call acts on, by basename (for a shell command that writes or lists it instead). */
+function baseName(path: string): string {
+  const parts = path.split(/[\\/]/).filter((p) => p !== '');
+  return parts[parts.length - 1] ?? '';
+}
+
+/** A later successful call that deals with the same file another way (Read, a heredoc, ls). */
+function touchesSameFile(pending: Pending, call: ToolCall): boolean {
+  if (pending.family !== 'edit' && pending.family !== 'read') return false;
+  const path = pending.keys[0];
+  if (path === undefined || path === '?') return false;
+  const target = targetOf(call);
+  if ((target.family === 'edit' || target.family === 'read') && target.keys.includes(path)) return true;
+  const name = baseName(path);
+  const command = commandOf(call);
+  return command !== undefined && name.length >= 5 && command.includes(name);
+}
 
 export function isCorrection(text: string): boolean {
   const first = text.trim().split(/\n/)[0] ?? '';
@@ -217,16 +303,48 @@ export function createEpisodeDetector(options: DetectorOptions = DEFAULT_DETECTO
     return out;
   };
 
+  /** Pending shell failures of build/test tools after which the agent edited files. */
+  const edited = new Set<Pending>();
+  const codeChanged = (p: Pending, last: ToolCall): boolean => {
+    if (p.family !== 'shell' || !edited.has(p)) return false;
+    const command = commandOf(last) ?? '';
+    return commandKeys(command).some((key) => BUILDERS.test(key));
+  };
+
   const onResult = (result: ToolResult): Episode[] => {
     const call = calls.get(result.callId);
     if (!call) return [];
     calls.delete(result.callId);
     lastCall = { call, result };
+    if (result.ok && targetOf(call).family === 'edit')
+      for (const p of pending) if (p.family === 'shell') edited.add(p);
     const target = targetOf(call);
     const out: Episode[] = [];
     if (!result.ok) {
-      const open = [...pending].reverse().find((p) => related(p, target));
-      if (open) {
+      if (isNoise(call, result)) return out;
+      const open = [...pending].reverse().find((p) => related(p, target, call.tool));
+      const previous = open?.attempts[open.attempts.length - 1];
+      if (
+        open &&
+        previous &&
+        open.enabler !== undefined &&
+        open.family === 'shell' &&
+        gistOf(previous.result.text) !== gistOf(result.text)
+      ) {
+        // The step in between (an install, a config change) cured the first error; the retry
+        // now fails for another reason, which is a new story.
+        out.push(fromPending(open, 'error-fix', open.enabler));
+        pending = pending.filter((p) => p !== open);
+        pending.push({
+          attempts: [{ call, result }],
+          keys: target.keys,
+          family: target.family,
+          lastIndex: index,
+          diagnosis: undefined,
+          userText: undefined,
+          enabler: undefined,
+        });
+      } else if (open) {
         open.attempts.push({ call, result });
         open.lastIndex = index;
         open.enabler = undefined;
@@ -244,11 +362,22 @@ export function createEpisodeDetector(options: DetectorOptions = DEFAULT_DETECTO
       return out;
     }
     pending = pending.filter((p) => {
-      if (!related(p, target)) {
-        p.enabler = call;
+      const last = (p.attempts[p.attempts.length - 1] as Attempt).call;
+      if (!related(p, target, call.tool)) {
+        if (touchesSameFile(p, call)) {
+          out.push(fromPending(p, 'error-fix', call, result));
+          return false;
+        }
+        if (target.family === p.family || touchesSameFile(p, call)) p.enabler = call;
+        else if (isShellTool(call.tool) && p.family === 'shell' && !isProbe(call)) p.enabler = call;
+        else if (p.family !== 'shell') p.enabler = call;
+        if (isShellTool(call.tool) && call.tool === last.tool && p.family === 'shell') edited.delete(p);
         return true;
       }
-      const last = (p.attempts[p.attempts.length - 1] as Attempt).call;
+      if (codeChanged(p, last)) {
+        // The command was right; the code was wrong and got fixed: ordinary iteration.
+        return false;
+      }
       if (!sameInput(call, last) || p.enabler !== undefined) {
         out.push(fromPending(p, 'error-fix', call, result));
         return false;
