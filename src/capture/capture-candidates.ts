@@ -7,6 +7,7 @@
 import { userInfo } from 'node:os';
 import { basename, resolve, sep } from 'node:path';
 import type { Agent } from '../core/capture/events.js';
+import type { Episode } from '../core/capture/episode.js';
 import { draftCandidate } from '../core/capture/draft-candidate.js';
 import { mergeCandidate } from '../core/capture/merge-candidate.js';
 import type { CandidateRecord, ScoringConfig } from '../core/capture/merge-candidate.js';
@@ -66,15 +67,6 @@ export function captureCandidates(ws: Workspace, options: CaptureOptions): Captu
   const names = localNames(options.home);
   const statePath = resolve(ws.cacheDir, 'capture', 'scan-state.json');
   return withLocks([resolve(ws.cacheDir, 'locks', 'capture-scan.lock')], () => {
-    const report = scanTranscripts({
-      roots: options.roots,
-      ...(options.source ? { source: options.source } : {}),
-      ...(options.since ? { since: options.since } : {}),
-      statePath,
-      detector: { window: ws.config.capture.window },
-      redact: { names },
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    });
     const scoring = scoringOf(ws);
     const nowIso = new Date(options.nowMs).toISOString();
     const stores = new Map<
@@ -103,13 +95,13 @@ export function captureCandidates(ws: Workspace, options: CaptureOptions): Captu
     let newCount = 0;
     let mergedCount = 0;
     let decided = 0;
-    for (const episode of report.episodes) {
+    const handle = (episode: Episode) => {
       const tier = tierOf(episode.project);
       const draft = draftCandidate(redactDeep(episode, { names }));
       const entry = open(tier);
       if (entry.decided.has(draft.contentHash)) {
         decided += 1;
-        continue;
+        return;
       }
       const existing = entry.byHash.get(draft.contentHash);
       let stored: StoredCandidate;
@@ -121,7 +113,7 @@ export function captureCandidates(ws: Workspace, options: CaptureOptions): Captu
           result = merged.change;
           return merged.record;
         });
-        if (result === 'unchanged') continue;
+        if (result === 'unchanged') return;
         change = 'merged';
         mergedCount += touched.has(`${tier}:${stored.id}`) ? 0 : 1;
       } else {
@@ -140,7 +132,17 @@ export function captureCandidates(ws: Workspace, options: CaptureOptions): Captu
         change: before?.change ?? change,
         evidence: [...(before?.evidence ?? []), ...episode.evidence],
       });
-    }
+    };
+    const report = scanTranscripts({
+      roots: options.roots,
+      ...(options.source ? { source: options.source } : {}),
+      ...(options.since ? { since: options.since } : {}),
+      statePath,
+      detector: { window: ws.config.capture.window },
+      redact: { names },
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      onEpisodes: (episodes) => episodes.forEach(handle),
+    });
     return { report, touched: [...touched.values()], newCount, mergedCount, decided };
   });
 }

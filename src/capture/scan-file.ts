@@ -190,7 +190,12 @@ export function scanFile(options: ScanFileOptions): FileScan {
       line: result.line,
       malformed: malformedCount,
       carry,
-      recent: detector.recent().slice(-12).map(options.keep),
+      // Enough to finish an open episode next time: the window while a failure waits for its
+      // fix, else the last call and text (a later user correction refers to them).
+      recent: detector
+        .recent()
+        .slice(detector.hasPending() ? -12 : -3)
+        .map(options.keep),
     },
     changed: true,
     bytes: result.bytes,

@@ -30,6 +30,8 @@ export type ScanOptions = {
   detector: DetectorOptions;
   redact: RedactOptions;
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
+  /** Takes each file's episodes as they are found; they are then not kept in the report. */
+  onEpisodes?: (episodes: Episode[]) => void;
 };
 
 export type ScanReport = {
@@ -40,7 +42,9 @@ export type ScanReport = {
   skipped: number;
   problems: Problem[];
   events: number;
+  /** Every episode, unless `onEpisodes` took them. */
   episodes: Episode[];
+  episodeCount: number;
 };
 
 type StoredState = { version: 1; files: Record<string, FileState & { agent: Agent }> };
@@ -103,7 +107,8 @@ function shorten(event: TranscriptEvent, redact: RedactOptions): TranscriptEvent
       };
     }
   }
-  return redactDeep(copy, redact);
+  // A fresh copy: a slice of a parsed string would keep the whole (maybe 50 KB) original alive.
+  return JSON.parse(JSON.stringify(redactDeep(copy, redact))) as TranscriptEvent;
 }
 
 export function scanTranscripts(options: ScanOptions): ScanReport {
@@ -119,6 +124,7 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     problems: [],
     events: 0,
     episodes: [],
+    episodeCount: 0,
   };
   let dirty = false;
   files.forEach((file, index) => {
@@ -148,7 +154,9 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
         : scan.state.malformed - (scan.restarted ? 0 : (previous?.malformed ?? 0));
     report.problems.push(...scan.malformed);
     report.events += scan.events;
-    report.episodes.push(...scan.episodes);
+    if (options.onEpisodes) options.onEpisodes(scan.episodes);
+    else report.episodes.push(...scan.episodes);
+    report.episodeCount += scan.episodes.length;
     options.onProgress?.({ done: index + 1, total: files.length, bytes: report.bytes });
   });
   if (dirty) {

@@ -18,6 +18,9 @@ const WANTED = [
   Buffer.from('"type": "assistant"'),
 ];
 
+const HEAD = 1024;
+const TAIL = 4096;
+
 /** Lines a person did not type: caveats, slash-command echoes, compaction summaries. */
 function isSyntheticUser(record: Record<string, unknown>, text: string): boolean {
   return (
@@ -130,7 +133,13 @@ export function createClaudeParser(context: ParserContext): LineParser {
 
   return {
     wants(line) {
-      return WANTED.some((marker) => line.includes(marker));
+      // The top-level type sits near the start (user lines) or after the message, near the end
+      // (assistant lines): look there only, never through a 50 KB tool output or attachment.
+      const head = line.length > HEAD + TAIL ? line.subarray(0, HEAD) : line;
+      if (WANTED.some((marker) => head.includes(marker))) return true;
+      if (line.length <= HEAD + TAIL) return false;
+      const tail = line.subarray(line.length - TAIL);
+      return WANTED.some((marker) => tail.includes(marker));
     },
     parse(value, line) {
       if (!isObject(value)) return [];

@@ -153,7 +153,7 @@ export const command: Command = {
         ctx.note(`lore scan: ... and ${report.problems.length - 5} more skipped line(s)`);
       const lines = [
         `scanned ${report.files} transcript file(s) (${report.changedFiles} changed), read ${megabytes(report.bytes)}, skipped ${report.skipped} malformed line(s)`,
-        `found ${report.episodes.length} episode(s): ${result.newCount} new candidate(s), ${result.mergedCount} merged into existing ones${result.decided > 0 ? `, ${result.decided} already approved or rejected` : ''}`,
+        `found ${report.episodeCount} episode(s): ${result.newCount} new candidate(s), ${result.mergedCount} merged into existing ones${result.decided > 0 ? `, ${result.decided} already approved or rejected` : ''}`,
         ...touched.map(
           (c) =>
             `  ${c.id}  ${c.change === 'new' ? 'new   ' : 'merged'}  ${c.record.confidence.toFixed(2)}  p${c.record.priority}  ${c.record.summary.slice(0, 100)}${c.record.needsReview ? '  (needs review)' : ''}`,

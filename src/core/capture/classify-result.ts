@@ -121,20 +121,31 @@ export function classifyResult(facts: ResultFacts): ResultVerdict {
   if (facts.cancelled === true) return { kind: 'rejection' };
   if (REJECTED.some((pattern) => pattern.test(start))) return { kind: 'rejection' };
 
-  const exitCode = facts.exitCode ?? exitCodeFromText(head(text, 4000));
+  const exitCode =
+    facts.exitCode ?? (/xit/.test(head(text, 4000)) ? exitCodeFromText(head(text, 4000)) : undefined);
   const shell = isShellTool(facts.tool);
   const fail = (failure: FailureSignal): ResultVerdict => ({ kind: 'result', ok: false, failure, exitCode });
 
-  if (TIMEOUT.some((pattern) => pattern.test(head(text, 2000)))) return fail('timeout');
+  const early = head(text, 2000);
+  if (/imed out|Timeout|deadline/i.test(early) && TIMEOUT.some((pattern) => pattern.test(early)))
+    return fail('timeout');
   if (start.includes('<tool_use_error>')) return fail('tool-use-error');
   if (exitCode !== undefined && exitCode !== 0) return fail('exit-code');
   if (facts.errorFlag === true) return fail('error-flag');
   if (facts.errorPrefix === true) return fail('error-prefix');
   if (shell && exitCode === undefined) {
     const sample = head(text, 3000);
-    if (INTERACTIVE.some((pattern) => pattern.test(sample)) && !COMPLETED.test(text.slice(-2000)))
+    if (
+      /[?]|assword|Press |\[y\//.test(sample) &&
+      INTERACTIVE.some((pattern) => pattern.test(sample)) &&
+      !COMPLETED.test(text.slice(-2000))
+    )
       return fail('interactive-prompt');
-    if (ERROR_OUTPUT.some((pattern) => pattern.test(sample))) return fail('error-output');
+    if (
+      /not found|Traceback|rror|fatal|ERR|not recognized|No such file/.test(sample) &&
+      ERROR_OUTPUT.some((pattern) => pattern.test(sample))
+    )
+      return fail('error-output');
   }
   return { kind: 'result', ok: true, failure: 'none', exitCode };
 }

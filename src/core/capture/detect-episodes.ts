@@ -221,6 +221,8 @@ export type EpisodeDetector = {
   flush(): Episode[];
   /** The newest events, for the next incremental scan of the same file to continue from. */
   recent(): TranscriptEvent[];
+  /** Whether a failure is still waiting for its fix. */
+  hasPending(): boolean;
 };
 
 export function createEpisodeDetector(options: DetectorOptions = DEFAULT_DETECTOR_OPTIONS): EpisodeDetector {
@@ -473,6 +475,7 @@ export function createEpisodeDetector(options: DetectorOptions = DEFAULT_DETECTO
       return out;
     },
     recent: () => [...recent],
+    hasPending: () => pending.length > 0,
   };
 }
 
