@@ -43,7 +43,7 @@ const REJECTED = [
   /The user doesn't want to (proceed with this tool use|take this action)/,
   /^User rejected /i,
   /requested permissions? to .{0,300} but you haven't granted it/s,
-  /^Permission (to use \S+ )?(has been )?denied/i,
+  /^Permission (to use \S+ )?(has been )?(auto-)?denied/i,
   /^\S+ hook error:/,
   /hook (blocked|denied) (this|the) (tool|call)/i,
   /^PreToolUse:\S+ hook error/,
