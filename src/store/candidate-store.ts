@@ -111,7 +111,7 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
     },
     decisions() {
       const out = new Map<string, Decision>();
-      let text = '';
+      let text: string;
       try {
         text = readFileSync(join(dir, DECISIONS), 'utf8');
       } catch {

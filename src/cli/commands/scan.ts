@@ -24,7 +24,7 @@ function megabytes(bytes: number): string {
 }
 
 /** A one-line progress bar on stderr, redrawn in place: only on a TTY and never with --json. */
-function progressBar(ctx: CommandContext) {
+function progressBar() {
   let last = 0;
   return {
     update({ done, total, bytes }: { done: number; total: number; bytes: number }) {
@@ -129,7 +129,7 @@ export const command: Command = {
       const { captureCandidates } = await import('../../capture/capture-candidates.js');
       const { defaultRoots } = await import('../../capture/scan-transcripts.js');
       const bar =
-        ctx.isTTY && !ctx.json && ctx.env.LORE_SCAN_BACKGROUND_CHILD !== '1' ? progressBar(ctx) : undefined;
+        ctx.isTTY && !ctx.json && ctx.env.LORE_SCAN_BACKGROUND_CHILD !== '1' ? progressBar() : undefined;
       let result;
       try {
         result = captureCandidates(ws, {

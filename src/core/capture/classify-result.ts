@@ -74,6 +74,7 @@ const TIMEOUT = [
  * question and no result (create-next-app, npm init, git rebase -i, ssh host key, sudo).
  */
 const INTERACTIVE = [
+  // eslint-disable-next-line no-control-regex -- ANSI escapes are what a stalled prompt prints
   /\u001b\[\d+m\?\u001b\[\d+m \u001b\[1m[^\n]{3,200}\?/,
   /^\s*\?\s+[^\n]{3,160}\?\s*(›|\(y\/n\)|\(Y\/n\)|\(y\/N\))/im,
   /\(y\/n\)\s*$/im,

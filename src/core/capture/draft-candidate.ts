@@ -41,6 +41,7 @@ export type CandidateDraft = {
   anchor: string;
 };
 
+// eslint-disable-next-line no-control-regex -- stripping ANSI escapes
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
 
 function oneLine(text: string, max: number): string {
