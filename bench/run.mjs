@@ -519,3 +519,5 @@ async function main() {
 }
 
 await main();
+// Capture benchmark (bench/capture.mjs): transcript scan MB/s, peak RSS, no-change rescan.
+await (await import('./capture.mjs')).runCaptureBench([]);

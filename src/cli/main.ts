@@ -55,6 +55,15 @@ export const COMMANDS: Record<string, Entry> = {
     load: () => import('./commands/export.js'),
   },
   import: { summary: "add lessons from lore's JSON export", load: () => import('./commands/import.js') },
+  scan: {
+    summary: 'mine agent transcripts for mistakes and #lesson blocks (new bytes only)',
+    load: () => import('./commands/scan.js'),
+  },
+  candidates: {
+    summary: 'list, show, approve or reject lesson candidates found by scan',
+    load: () => import('./commands/candidates.js'),
+  },
+  review: { summary: 'review lesson candidates interactively', load: () => import('./commands/review.js') },
   'migrate-layout': {
     summary: 'move lessons/<id>.yaml files into lessons/<id>/lesson.yaml',
     load: () => import('./commands/migrate-layout.js'),

@@ -131,7 +131,18 @@ export function author(env: NodeJS.ProcessEnv): string | undefined {
 export async function addLesson(
   ws: Workspace,
   draft: LessonDraft,
-  options: { tier: Tier; nowMs: number; createdBy?: string },
+  options: {
+    tier: Tier;
+    nowMs: number;
+    createdBy?: string;
+    /** Where a captured lesson came from (`lore candidates approve`). */
+    provenance?: {
+      sourceSessions: string[];
+      occurrences: number;
+      contentHash: string;
+      evidence?: Evidence[];
+    };
+  },
 ): Promise<ResolvedLesson> {
   const store = ws.store(options.tier);
   const clean = normalizeDraft(draft);
@@ -159,6 +170,12 @@ export async function addLesson(
     createdBy: clean.createdBy ?? options.createdBy,
     updatedAt: now,
   };
+  if (options.provenance) {
+    const { evidence, ...rest } = options.provenance;
+    Object.assign(base, rest);
+    if (evidence && evidence.length > 0)
+      base.evidence = [...((base.evidence as Evidence[]) ?? []), ...evidence];
+  }
   const checked = validate(base, 'lesson');
   const id = store.createLesson((newId) => serializeLesson({ ...checked, id: newId }));
   ws.index.invalidate();

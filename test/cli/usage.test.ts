@@ -19,6 +19,9 @@ const VERBS = [
   'check',
   'export',
   'import',
+  'scan',
+  'candidates',
+  'review',
   'migrate-layout',
 ] as const;
 
@@ -236,6 +239,8 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'export', args: ['export'], key: 'lessons' },
     { verb: 'export', args: ['export', '--out', 'out.json'], key: 'out' },
     { verb: 'import', args: ['import', 'out.json'], key: 'unchanged' },
+    { verb: 'scan', args: ['scan', '--path', 'out.json'], key: 'candidates' },
+    { verb: 'candidates', args: ['candidates', 'list'], key: 'candidates' },
     { verb: 'migrate-layout', args: ['migrate-layout'], key: 'moves' },
   ];
 
@@ -250,7 +255,10 @@ describe('--json of every verb prints parseable JSON', () => {
       return { args, code: run.code, hasKey: Object.hasOwn(run.json<object>(), key), stderr: run.stderr };
     });
     expect(results).toEqual(steps.map(({ args }) => ({ args, code: 0, hasKey: true, stderr: '' })));
-    expect(new Set(steps.map((step) => step.verb))).toEqual(new Set(VERBS.filter((verb) => verb !== 'demo')));
+    // review is interactive only (a terminal, no --json).
+    expect(new Set(steps.map((step) => step.verb))).toEqual(
+      new Set(VERBS.filter((verb) => verb !== 'demo' && verb !== 'review')),
+    );
   });
 
   it('lore demo --json runs its steps on a throw-away repository', () => {

@@ -103,5 +103,11 @@ export function renderConfigTemplate(): string {
 #   severity: medium
 #   priority: 5
 #   confidence: 0.9
+# capture:               # \`lore scan\`: mining agent transcripts for lesson candidates
+#   confidenceFloor: 0.5 # below it a candidate needs review and is never injected
+#   backgroundIntervalHours: 24  # \`lore scan --background\` runs at most this often
+#   window: 40           # events a failed call stays open for its fix
+#   confidence: { base: 0.4, tier1: 0.85, fixConfirmed: 0.2, userCorrection: 0.15, multiSession: 0.1, multiProject: 0.1, causal: 0.05 }
+#   priority: { base: 3, multiSession: 2, multiProject: 1, hang: 1, dataLoss: 1, userCorrection: 1, fixConfirmed: 1, selfReported: 1, singleOccurrence: -1 }
 `;
 }

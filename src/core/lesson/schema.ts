@@ -134,6 +134,28 @@ export const VoteSchema = z.object({
 export type Vote = z.infer<typeof VoteSchema>;
 
 const weight = z.number().min(0).max(100);
+const weight01 = z.number().min(0).max(1);
+const priorityWeight = z.number().int().min(-10).max(10);
+const CONFIDENCE_DEFAULTS = {
+  base: 0.4,
+  tier1: 0.85,
+  fixConfirmed: 0.2,
+  userCorrection: 0.15,
+  multiSession: 0.1,
+  multiProject: 0.1,
+  causal: 0.05,
+};
+const PRIORITY_DEFAULTS = {
+  base: 3,
+  multiSession: 2,
+  multiProject: 1,
+  hang: 1,
+  dataLoss: 1,
+  userCorrection: 1,
+  fixConfirmed: 1,
+  selfReported: 1,
+  singleOccurrence: -1,
+};
 
 export const ConfigSchema = z.looseObject({
   search: z
@@ -169,6 +191,61 @@ export const ConfigSchema = z.looseObject({
     })
     .default({ category: 'technical', severity: 'medium', priority: 5, confidence: 0.9 })
     .describe('Values `lore add` uses when a flag is not given.'),
+  capture: z
+    .object({
+      confidenceFloor: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(0.5)
+        .describe('Candidates below this confidence are stored with needsReview.'),
+      backgroundIntervalHours: z
+        .number()
+        .min(0)
+        .default(24)
+        .describe('`lore scan --background` runs at most once per this many hours; 0: every time.'),
+      window: z
+        .number()
+        .int()
+        .min(4)
+        .max(500)
+        .default(40)
+        .describe('Events a failure stays open for its fix.'),
+      confidence: z
+        .object({
+          base: weight01.default(0.4),
+          tier1: weight01.default(0.85),
+          fixConfirmed: weight01.default(0.2),
+          userCorrection: weight01.default(0.15),
+          multiSession: weight01.default(0.1),
+          multiProject: weight01.default(0.1),
+          causal: weight01.default(0.05),
+        })
+        .default(CONFIDENCE_DEFAULTS)
+        .describe('Confidence of a candidate: base (Tier 2) or tier1, plus each signal seen.'),
+      priority: z
+        .object({
+          base: priorityWeight.default(3),
+          multiSession: priorityWeight.default(2),
+          multiProject: priorityWeight.default(1),
+          hang: priorityWeight.default(1),
+          dataLoss: priorityWeight.default(1),
+          userCorrection: priorityWeight.default(1),
+          fixConfirmed: priorityWeight.default(1),
+          selfReported: priorityWeight.default(1),
+          singleOccurrence: priorityWeight.default(-1),
+        })
+        .default(PRIORITY_DEFAULTS)
+        .describe('Priority of a candidate (clamped to 1-10): base plus each signal seen.'),
+    })
+    .default({
+      confidenceFloor: 0.5,
+      backgroundIntervalHours: 24,
+      window: 40,
+      confidence: CONFIDENCE_DEFAULTS,
+      priority: PRIORITY_DEFAULTS,
+    })
+    .describe('`lore scan`: mining agent transcripts for lesson candidates.'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export const KNOWN_CONFIG_KEYS: readonly string[] = Object.keys(ConfigSchema.shape);

@@ -1,0 +1,148 @@
+/**
+ * `lore scan` end to end: scan the transcripts, redact each episode, draft it, and merge it into
+ * the candidates of the right tier (episodes from this repository go to the project, the rest to
+ * the user tier; with explicit `--path` folders everything goes to the current tier). Patterns
+ * someone already approved or rejected are not proposed again.
+ */
+import { userInfo } from 'node:os';
+import { basename, resolve, sep } from 'node:path';
+import type { Agent } from '../core/capture/events.js';
+import type { Episode } from '../core/capture/episode.js';
+import { draftCandidate } from '../core/capture/draft-candidate.js';
+import { mergeCandidate } from '../core/capture/merge-candidate.js';
+import type { CandidateRecord, ScoringConfig } from '../core/capture/merge-candidate.js';
+import { redactDeep } from '../core/capture/redact.js';
+import type { Tier } from '../core/lesson/schema.js';
+import { openCandidateStore } from '../store/candidate-store.js';
+import type { CandidateStore, StoredCandidate } from '../store/candidate-store.js';
+import { withLocks } from '../store/lock.js';
+import type { Workspace } from '../store/workspace.js';
+import { scanTranscripts } from './scan-transcripts.js';
+import type { ScanReport, ScanRoot } from './scan-transcripts.js';
+
+export type CaptureOptions = {
+  roots: ScanRoot[];
+  /** True when the roots came from `--path`: every candidate goes to the current tier. */
+  explicit: boolean;
+  source?: Agent;
+  since?: string;
+  nowMs: number;
+  home: string;
+  onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
+};
+
+export type TouchedCandidate = StoredCandidate & {
+  tier: Tier;
+  change: 'new' | 'merged';
+  /** The transcript lines of this scan's episodes, with files as the scanner was given them. */
+  evidence: { file: string; line: number }[];
+};
+
+export type CaptureResult = {
+  report: ScanReport;
+  touched: TouchedCandidate[];
+  newCount: number;
+  mergedCount: number;
+  /** Episodes of patterns already approved or rejected. */
+  decided: number;
+};
+
+export function scoringOf(ws: Workspace): ScoringConfig {
+  const capture = ws.config.capture;
+  return { floor: capture.confidenceFloor, confidence: capture.confidence, priority: capture.priority };
+}
+
+/** Names to scrub wherever they appear: the local account and the home folder's name. */
+export function localNames(home: string): string[] {
+  const names = new Set<string>([basename(home)]);
+  try {
+    names.add(userInfo().username);
+  } catch {
+    // no passwd entry (containers): the home folder's name is enough
+  }
+  return [...names].filter((name) => name !== '');
+}
+
+export function captureCandidates(ws: Workspace, options: CaptureOptions): CaptureResult {
+  const names = localNames(options.home);
+  const statePath = resolve(ws.cacheDir, 'capture', 'scan-state.json');
+  return withLocks([resolve(ws.cacheDir, 'locks', 'capture-scan.lock')], () => {
+    const scoring = scoringOf(ws);
+    const nowIso = new Date(options.nowMs).toISOString();
+    const stores = new Map<
+      Tier,
+      { store: CandidateStore; byHash: Map<string, StoredCandidate>; decided: Set<string> }
+    >();
+    const open = (tier: Tier) => {
+      let entry = stores.get(tier);
+      if (!entry) {
+        const store = openCandidateStore(ws.store(tier).layout);
+        const byHash = new Map(store.list().map((c) => [c.record.contentHash, c] as const));
+        entry = { store, byHash, decided: new Set(store.decisions().keys()) };
+        stores.set(tier, entry);
+      }
+      return entry;
+    };
+    const projectRoot = ws.projectRoot;
+    const tierOf = (project: string | undefined): Tier => {
+      if (ws.project === undefined) return 'user';
+      if (options.explicit || projectRoot === undefined) return 'project';
+      const inside =
+        project !== undefined && (project === projectRoot || resolve(project).startsWith(projectRoot + sep));
+      return inside ? 'project' : 'user';
+    };
+    const touched = new Map<string, TouchedCandidate>();
+    let newCount = 0;
+    let mergedCount = 0;
+    let decided = 0;
+    const handle = (episode: Episode) => {
+      const tier = tierOf(episode.project);
+      const draft = draftCandidate(redactDeep(episode, { names }));
+      const entry = open(tier);
+      if (entry.decided.has(draft.contentHash)) {
+        decided += 1;
+        return;
+      }
+      const existing = entry.byHash.get(draft.contentHash);
+      let stored: StoredCandidate;
+      let change: 'new' | 'merged';
+      if (existing) {
+        let result: 'merged' | 'unchanged' | 'new' = 'unchanged';
+        stored = entry.store.update(existing.id, (current: CandidateRecord) => {
+          const merged = mergeCandidate(draft, current, { id: current.id, nowIso, tier, scoring });
+          result = merged.change;
+          return merged.record;
+        });
+        if (result === 'unchanged') return;
+        change = 'merged';
+        mergedCount += touched.has(`${tier}:${stored.id}`) ? 0 : 1;
+      } else {
+        stored = entry.store.create(
+          (id) => mergeCandidate(draft, undefined, { id, nowIso, tier, scoring }).record,
+        );
+        change = 'new';
+        newCount += 1;
+      }
+      entry.byHash.set(draft.contentHash, stored);
+      const key = `${tier}:${stored.id}`;
+      const before = touched.get(key);
+      touched.set(key, {
+        ...stored,
+        tier,
+        change: before?.change ?? change,
+        evidence: [...(before?.evidence ?? []), ...episode.evidence],
+      });
+    };
+    const report = scanTranscripts({
+      roots: options.roots,
+      ...(options.source ? { source: options.source } : {}),
+      ...(options.since ? { since: options.since } : {}),
+      statePath,
+      detector: { window: ws.config.capture.window },
+      redact: { names },
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      onEpisodes: (episodes) => episodes.forEach(handle),
+    });
+    return { report, touched: [...touched.values()], newCount, mergedCount, decided };
+  });
+}

@@ -1,0 +1,167 @@
+/**
+ * Claude Code transcript lines to events. One JSON record a line: `user` (text, or tool results),
+ * `assistant` (one content block a line in newer versions; lines of one API reply share
+ * `message.id`), `system` with subtype `compact_boundary`. Everything else (attachments, including
+ * `hook_additional_context`, which is lore's own injected text, API request blobs, snapshots) is
+ * skipped without being decoded.
+ */
+import { classifyResult } from '../../core/capture/classify-result.js';
+import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
+import { contentText, isObject, str, stripInjected, trimCalls } from '../reader.js';
+import type { LineParser, ParserContext } from '../reader.js';
+
+const WANTED = [
+  Buffer.from('"type":"user"'),
+  Buffer.from('"type":"assistant"'),
+  Buffer.from('"compact_boundary"'),
+  Buffer.from('"type": "user"'),
+  Buffer.from('"type": "assistant"'),
+];
+
+const HEAD = 1024;
+const TAIL = 4096;
+
+/** Lines a person did not type: caveats, slash-command echoes, compaction summaries. */
+function isSyntheticUser(record: Record<string, unknown>, text: string): boolean {
+  return (
+    record.isMeta === true ||
+    record.isCompactSummary === true ||
+    record.isVisibleInTranscriptOnly === true ||
+    /^(This session is being continued from a previous conversation|Caveat: The messages below were generated)/.test(
+      text,
+    )
+  );
+}
+
+export function createClaudeParser(context: ParserContext): LineParser {
+  const calls = new Map(Object.entries(context.carry.calls ?? {}));
+  const seen = new Set(context.carry.seen ?? []);
+  let session = context.carry.session;
+  let project = context.carry.project ?? context.project;
+
+  const origin = (record: Record<string, unknown>, line: number): EventOrigin => ({
+    agent: 'claude-code',
+    session: session ?? 'unknown',
+    project,
+    timestamp: str(record.timestamp),
+    file: context.file,
+    line,
+    ...(context.sidechain || record.isSidechain === true ? { sidechain: true } : {}),
+  });
+
+  /** Split replies repeat nothing, but resumed sessions copy whole lines: emit each block once. */
+  const once = (key: string): boolean => {
+    if (seen.has(key)) return false;
+    seen.add(key);
+    if (seen.size > 256) seen.delete(seen.values().next().value as string);
+    return true;
+  };
+
+  const parseAssistant = (record: Record<string, unknown>, line: number): TranscriptEvent[] => {
+    const message = isObject(record.message) ? record.message : {};
+    const content = message.content;
+    const events: TranscriptEvent[] = [];
+    const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    if (!Array.isArray(blocks)) return events;
+    const messageId = str(message.id) ?? str(record.uuid) ?? String(line);
+    blocks.forEach((block: unknown, index) => {
+      if (!isObject(block)) return;
+      if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') {
+        if (once(`t:${messageId}:${index}:${block.text.length}`))
+          events.push({ ...origin(record, line), kind: 'assistant-text', text: block.text });
+      } else if (block.type === 'tool_use' && typeof block.name === 'string') {
+        const callId = str(block.id) ?? `${messageId}:${index}`;
+        calls.set(callId, block.name);
+        if (once(`c:${callId}`))
+          events.push({
+            ...origin(record, line),
+            kind: 'tool-call',
+            callId,
+            tool: block.name,
+            input: isObject(block.input) ? block.input : {},
+          });
+      }
+    });
+    return events;
+  };
+
+  const parseUser = (record: Record<string, unknown>, line: number): TranscriptEvent[] => {
+    const message = isObject(record.message) ? record.message : {};
+    const content = message.content;
+    const events: TranscriptEvent[] = [];
+    const toolUseResult = record.toolUseResult;
+    if (Array.isArray(content) && content.some((b) => isObject(b) && b.type === 'tool_result')) {
+      for (const block of content) {
+        if (!isObject(block) || block.type !== 'tool_result') continue;
+        const callId = str(block.tool_use_id) ?? `line${line}`;
+        if (!once(`r:${callId}`)) continue;
+        const tool = calls.get(callId);
+        const text = contentText(block.content);
+        const verdict = classifyResult({
+          tool,
+          text,
+          errorFlag: block.is_error === true,
+          errorPrefix: typeof toolUseResult === 'string' && toolUseResult.startsWith('Error'),
+          interrupted: isObject(toolUseResult) && toolUseResult.interrupted === true,
+        });
+        const at = origin(record, line);
+        if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });
+        else if (verdict.kind === 'rejection') events.push({ ...at, kind: 'rejection', callId, text });
+        else
+          events.push({
+            ...at,
+            kind: 'tool-result',
+            callId,
+            tool,
+            ok: verdict.ok,
+            text,
+            exitCode: verdict.exitCode,
+            failure: verdict.failure,
+          });
+      }
+      return events;
+    }
+    const raw = contentText(content);
+    if (/^\[Request interrupted by user/.test(raw.trim()))
+      return [{ ...origin(record, line), kind: 'interruption', callId: undefined }];
+    const text = stripInjected(raw);
+    if (text === '' || isSyntheticUser(record, text)) return events;
+    if (once(`u:${str(record.uuid) ?? line}`))
+      events.push({ ...origin(record, line), kind: 'user-text', text });
+    return events;
+  };
+
+  return {
+    wants(line) {
+      // The top-level type sits near the start (user lines) or after the message, near the end
+      // (assistant lines): look there only, never through a 50 KB tool output or attachment.
+      const head = line.length > HEAD + TAIL ? line.subarray(0, HEAD) : line;
+      if (WANTED.some((marker) => head.includes(marker))) return true;
+      if (line.length <= HEAD + TAIL) return false;
+      const tail = line.subarray(line.length - TAIL);
+      return WANTED.some((marker) => tail.includes(marker));
+    },
+    parse(value, line) {
+      if (!isObject(value)) return [];
+      session = str(value.sessionId) ?? session;
+      project = str(value.cwd) ?? project;
+      switch (value.type) {
+        case 'assistant':
+          return parseAssistant(value, line);
+        case 'user':
+          return parseUser(value, line);
+        case 'system':
+          return value.subtype === 'compact_boundary' ? [{ ...origin(value, line), kind: 'compaction' }] : [];
+        default:
+          return [];
+      }
+    },
+    flush: () => [],
+    carry: () => ({
+      ...(session !== undefined ? { session } : {}),
+      ...(project !== undefined ? { project } : {}),
+      calls: trimCalls(calls),
+      seen: [...seen].slice(-64),
+    }),
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * Codex CLI rollout lines to events. Each line is `{timestamp, type, payload}`: `session_meta` and
+ * `turn_context` name the session and cwd; `response_item` holds messages (user, assistant, and
+ * `developer` messages, which are hook and system injections and are skipped), `function_call` /
+ * `function_call_output` (arguments and output are JSON strings; the exit code is in
+ * `metadata.exit_code` or the text "Process exited with code N"), and `custom_tool_call`
+ * (apply_patch). `event_msg` lines duplicate these, except `turn_aborted` (an interruption).
+ */
+import { classifyResult } from '../../core/capture/classify-result.js';
+import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
+import { contentText, isObject, str, stripInjected, trimCalls } from '../reader.js';
+import type { LineParser, ParserContext } from '../reader.js';
+
+const WANTED = [
+  Buffer.from('"response_item"'),
+  Buffer.from('"session_meta"'),
+  Buffer.from('"turn_context"'),
+  Buffer.from('"turn_aborted"'),
+  Buffer.from('"compacted"'),
+];
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `{"output": "...", "metadata": {"exit_code": 1}}` or plain text. */
+function readOutput(raw: unknown): { text: string; exitCode: number | undefined } {
+  const value = typeof raw === 'string' ? raw : contentText(raw);
+  const parsed = value.startsWith('{') ? parseJson(value) : undefined;
+  if (isObject(parsed) && typeof parsed.output === 'string') {
+    const metadata = isObject(parsed.metadata) ? parsed.metadata : {};
+    const code = metadata.exit_code;
+    return { text: parsed.output, exitCode: typeof code === 'number' ? code : undefined };
+  }
+  const exit = /^Process exited with code (\d+)$/m.exec(value.slice(0, 400));
+  const output = /\nOutput:\n([\s\S]*)$/.exec(value);
+  return {
+    text: output?.[1] ?? value,
+    exitCode: exit?.[1] === undefined ? undefined : Number(exit[1]),
+  };
+}
+
+/** `shell` takes an argv array (`["bash", "-lc", "cmd"]`), `exec_command` a `cmd` string. */
+export function codexCommand(input: Record<string, unknown>): string | undefined {
+  if (typeof input.cmd === 'string') return input.cmd;
+  if (typeof input.command === 'string') return input.command;
+  if (Array.isArray(input.command)) {
+    const argv = input.command.map(String);
+    if (argv.length >= 3 && /(^|\/)(ba|z|)sh$/.test(argv[0] ?? '') && /^-l?c$/.test(argv[1] ?? ''))
+      return argv.slice(2).join(' ');
+    return argv.join(' ');
+  }
+  return undefined;
+}
+
+const SYNTHETIC_USER = /^(<environment_context>|<user_instructions>|# AGENTS\.md|<permissions instructions>)/;
+
+export function createCodexParser(context: ParserContext): LineParser {
+  const calls = new Map(Object.entries(context.carry.calls ?? {}));
+  let session = context.carry.session;
+  let project = context.carry.project ?? context.project;
+
+  const origin = (record: Record<string, unknown>, line: number): EventOrigin => ({
+    agent: 'codex',
+    session: session ?? 'unknown',
+    project,
+    timestamp: str(record.timestamp),
+    file: context.file,
+    line,
+    ...(context.sidechain ? { sidechain: true } : {}),
+  });
+
+  const parseItem = (record: Record<string, unknown>, item: Record<string, unknown>, line: number) => {
+    const at = origin(record, line);
+    const events: TranscriptEvent[] = [];
+    switch (item.type) {
+      case 'message': {
+        const text = contentText(item.content);
+        if (item.role === 'assistant' && text.trim() !== '')
+          events.push({ ...at, kind: 'assistant-text', text });
+        else if (item.role === 'user' && !SYNTHETIC_USER.test(text.trimStart())) {
+          const own = stripInjected(text);
+          if (own !== '') events.push({ ...at, kind: 'user-text', text: own });
+        }
+        break;
+      }
+      case 'function_call':
+      case 'custom_tool_call':
+      case 'local_shell_call': {
+        const callId = str(item.call_id) ?? str(item.id) ?? `line${line}`;
+        const tool = str(item.name) ?? (item.type === 'local_shell_call' ? 'local_shell' : 'unknown');
+        let input: Record<string, unknown>;
+        if (item.type === 'custom_tool_call') input = { input: str(item.input) ?? '' };
+        else if (isObject(item.action)) input = item.action;
+        else {
+          const parsed = typeof item.arguments === 'string' ? parseJson(item.arguments) : item.arguments;
+          input = isObject(parsed) ? parsed : {};
+        }
+        const command = codexCommand(input);
+        if (command !== undefined) input = { ...input, command };
+        calls.set(callId, tool);
+        events.push({ ...at, kind: 'tool-call', callId, tool, input });
+        break;
+      }
+      case 'function_call_output':
+      case 'custom_tool_call_output':
+      case 'local_shell_call_output': {
+        const callId = str(item.call_id) ?? `line${line}`;
+        const tool = calls.get(callId);
+        const { text, exitCode } = readOutput(item.output);
+        const verdict = classifyResult({ tool, text, exitCode });
+        if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });
+        else if (verdict.kind === 'rejection') events.push({ ...at, kind: 'rejection', callId, text });
+        else
+          events.push({
+            ...at,
+            kind: 'tool-result',
+            callId,
+            tool,
+            ok: verdict.ok,
+            text,
+            exitCode: verdict.exitCode,
+            failure: verdict.failure,
+          });
+        break;
+      }
+      default:
+        break;
+    }
+    return events;
+  };
+
+  return {
+    wants(line) {
+      return WANTED.some((marker) => line.includes(marker));
+    },
+    parse(value, line) {
+      if (!isObject(value)) return [];
+      const payload = isObject(value.payload) ? value.payload : {};
+      switch (value.type) {
+        case 'session_meta':
+          session = str(payload.id) ?? str(payload.session_id) ?? session;
+          project = str(payload.cwd) ?? project;
+          return [];
+        case 'turn_context':
+          project = str(payload.cwd) ?? project;
+          return [];
+        case 'compacted':
+          return [{ ...origin(value, line), kind: 'compaction' }];
+        case 'event_msg':
+          return payload.type === 'turn_aborted'
+            ? [{ ...origin(value, line), kind: 'interruption', callId: undefined }]
+            : [];
+        case 'response_item':
+          return parseItem(value, payload, line);
+        default:
+          return [];
+      }
+    },
+    flush: () => [],
+    carry: () => ({
+      ...(session !== undefined ? { session } : {}),
+      ...(project !== undefined ? { project } : {}),
+      calls: trimCalls(calls),
+    }),
+  };
+}

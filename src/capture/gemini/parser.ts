@@ -1,0 +1,211 @@
+/**
+ * Gemini CLI chat recordings to events. The `.jsonl` form is an upsert log: a metadata first line
+ * (`sessionId`, `projectHash`), then message records keyed by `id` where a repeated id replaces the
+ * earlier record (the last line wins), `{"$set": {...}}` patches (`messages` replaces the list),
+ * and `{"$rewindTo": id}`, which drops that message and everything after it. Records are held
+ * until the chunk ends and then emitted once each (ids already emitted are remembered across
+ * scans). The older `.json` form is one document with a `messages` array. Tool calls carry their
+ * result and a `status` (success, error, cancelled); shell failures often say success with
+ * "Exit Code: 1" in the output. `<hook_context>` blocks are hook injections and never mined.
+ */
+import { classifyResult } from '../../core/capture/classify-result.js';
+import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
+import { contentText, isObject, str, stripInjected } from '../reader.js';
+import type { LineParser, ParserContext } from '../reader.js';
+
+const TERMINAL = new Set(['success', 'error', 'cancelled']);
+
+function resultText(call: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const result = Array.isArray(call.result) ? call.result : [];
+  for (const item of result) {
+    const response =
+      isObject(item) && isObject(item.functionResponse) ? item.functionResponse.response : undefined;
+    if (!isObject(response)) continue;
+    if (typeof response.output === 'string') parts.push(response.output);
+    if (typeof response.error === 'string') parts.push(response.error);
+  }
+  if (parts.length === 0 && typeof call.resultDisplay === 'string') parts.push(call.resultDisplay);
+  return stripInjected(parts.join('\n').replace(/<\/?untrusted_context>/g, ''));
+}
+
+type Emitter = {
+  /** Events of one message record not emitted yet; `lineOf` finds a tool call's own line. */
+  emit(
+    record: Record<string, unknown>,
+    line: number,
+    lineOf?: (id: string) => number | undefined,
+  ): TranscriptEvent[];
+  seen: Set<string>;
+  meta(record: Record<string, unknown>): void;
+  session(): string | undefined;
+  project(): string | undefined;
+};
+
+function createEmitter(context: ParserContext): Emitter {
+  const seen = new Set(context.carry.seen ?? []);
+  let session = context.carry.session;
+  let project = context.project ?? context.carry.project;
+  const origin = (timestamp: unknown, line: number): EventOrigin => ({
+    agent: 'gemini',
+    session: session ?? 'unknown',
+    project,
+    timestamp: str(timestamp),
+    file: context.file,
+    line,
+    ...(context.sidechain ? { sidechain: true } : {}),
+  });
+  return {
+    seen,
+    session: () => session,
+    project: () => project,
+    meta(record) {
+      session = str(record.sessionId) ?? session;
+      if (project === undefined) project = str(record.projectHash);
+    },
+    emit(record, line, lineOf) {
+      const id = str(record.id) ?? `line${line}`;
+      const events: TranscriptEvent[] = [];
+      if (record.type === 'user') {
+        const parts = Array.isArray(record.content) ? record.content : [];
+        const onlyResponses =
+          parts.length > 0 && parts.every((p) => isObject(p) && p.functionResponse !== undefined);
+        const text = stripInjected(contentText(record.content));
+        if (!onlyResponses && text !== '' && !seen.has(`u:${id}`)) {
+          seen.add(`u:${id}`);
+          events.push({ ...origin(record.timestamp, line), kind: 'user-text', text });
+        }
+        return events;
+      }
+      if (record.type !== 'gemini') return events;
+      const text = contentText(record.content);
+      if (text.trim() !== '' && !seen.has(`t:${id}:${text.length}`)) {
+        seen.add(`t:${id}:${text.length}`);
+        events.push({ ...origin(record.timestamp, line), kind: 'assistant-text', text });
+      }
+      const toolCalls = Array.isArray(record.toolCalls) ? record.toolCalls : [];
+      for (const call of toolCalls) {
+        if (!isObject(call)) continue;
+        const callId = str(call.id) ?? `${id}:${events.length}`;
+        const status = str(call.status) ?? 'success';
+        if (!TERMINAL.has(status) || seen.has(`c:${callId}`)) continue;
+        seen.add(`c:${callId}`);
+        const tool = str(call.name) ?? 'unknown';
+        const callLine = lineOf?.(callId) ?? line;
+        const at = origin(call.timestamp ?? record.timestamp, callLine);
+        events.push({ ...at, kind: 'tool-call', callId, tool, input: isObject(call.args) ? call.args : {} });
+        const textOut = resultText(call);
+        const verdict = classifyResult({
+          tool,
+          text: textOut,
+          errorFlag: status === 'error',
+          cancelled: status === 'cancelled',
+        });
+        if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });
+        else if (verdict.kind === 'rejection')
+          events.push({ ...at, kind: 'rejection', callId, text: textOut });
+        else
+          events.push({
+            ...at,
+            kind: 'tool-result',
+            callId,
+            tool,
+            ok: verdict.ok,
+            text: textOut,
+            exitCode: verdict.exitCode,
+            failure: verdict.failure,
+          });
+      }
+      return events;
+    },
+  };
+}
+
+export function createGeminiParser(context: ParserContext): LineParser {
+  const emitter = createEmitter(context);
+  /** Held records by id, in first-seen order; the last line for an id wins. */
+  let pending = new Map<string, { record: Record<string, unknown>; line: number }>();
+
+  const replace = (messages: unknown[], line: number) => {
+    pending = new Map();
+    for (const message of messages) {
+      if (isObject(message) && typeof message.id === 'string')
+        pending.set(message.id, { record: message, line });
+    }
+  };
+
+  return {
+    wants: () => true,
+    parse(value, line) {
+      if (!isObject(value)) return [];
+      if (typeof value.$rewindTo === 'string') {
+        const ids = [...pending.keys()];
+        const index = ids.indexOf(value.$rewindTo);
+        for (const id of index < 0 ? [] : ids.slice(index)) pending.delete(id);
+        return [];
+      }
+      if (isObject(value.$set)) {
+        if (Array.isArray(value.$set.messages)) replace(value.$set.messages, line);
+        emitter.meta(value.$set);
+        return [];
+      }
+      if (typeof value.id === 'string' && typeof value.type === 'string') {
+        pending.delete(value.id);
+        pending.set(value.id, { record: value, line });
+        return [];
+      }
+      emitter.meta(value);
+      if (Array.isArray(value.messages)) replace(value.messages, line);
+      return [];
+    },
+    flush() {
+      const events: TranscriptEvent[] = [];
+      for (const { record, line } of pending.values()) events.push(...emitter.emit(record, line));
+      pending = new Map();
+      return events;
+    },
+    carry() {
+      const session = emitter.session();
+      const project = emitter.project();
+      return {
+        ...(session !== undefined ? { session } : {}),
+        ...(project !== undefined ? { project } : {}),
+        seen: [...emitter.seen].slice(-4096),
+      };
+    },
+  };
+}
+
+/** The older single-document form: every message at the line its `"id"` sits on. */
+export function parseGeminiDocument(text: string, context: ParserContext): TranscriptEvent[] {
+  const emitter = createEmitter(context);
+  const document = JSON.parse(text) as unknown;
+  if (!isObject(document)) return [];
+  emitter.meta(document);
+  const lineStarts: number[] = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineAt = (offset: number): number => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((lineStarts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  const lineOf = (id: string): number | undefined => {
+    const at = text.search(
+      new RegExp(`"id"\\s*:\\s*${JSON.stringify(id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
+    return at < 0 ? undefined : lineAt(at);
+  };
+  const events: TranscriptEvent[] = [];
+  const messages = Array.isArray(document.messages) ? document.messages : [];
+  for (const message of messages) {
+    if (!isObject(message)) continue;
+    const line = typeof message.id === 'string' ? (lineOf(message.id) ?? 1) : 1;
+    events.push(...emitter.emit(message, line, lineOf));
+  }
+  return events;
+}

@@ -1,0 +1,108 @@
+/**
+ * Reads complete lines from a byte offset without decoding what it does not need: chunks of raw
+ * bytes, split on `\n` with `indexOf`, a caller's byte test before any UTF-8 decoding or
+ * JSON.parse. A last line without its newline is left for the next scan (the offset stops before
+ * it). `.zst` files are decompressed as a stream (fzstd, pure JS: Node 20 has no zstd), skipping
+ * the bytes before the offset. Memory stays at a chunk plus the longest line.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { Decompress } from 'fzstd';
+
+export const CHUNK_SIZE = 1 << 20;
+const NEWLINE = 0x0a;
+
+export type LineSink = (line: Buffer, lineNumber: number) => void;
+
+export type ReadResult = {
+  /** Byte offset after the last complete line (in decompressed bytes for `.zst`). */
+  offset: number;
+  /** Number of the last complete line read (1-based; 0 before any). */
+  line: number;
+  /** Bytes read this time (compressed bytes for `.zst`). */
+  bytes: number;
+};
+
+type Splitter = { push(chunk: Buffer): void; offset(): number; line(): number };
+
+function createSplitter(startOffset: number, startLine: number, sink: LineSink): Splitter {
+  let rest: Buffer | undefined;
+  let offset = startOffset;
+  let line = startLine;
+  return {
+    push(chunk) {
+      let start = 0;
+      let nl = chunk.indexOf(NEWLINE, 0);
+      if (rest !== undefined && nl >= 0) {
+        const whole = Buffer.concat([rest, chunk.subarray(0, nl)]);
+        rest = undefined;
+        line += 1;
+        offset += whole.length + 1;
+        sink(whole, line);
+        start = nl + 1;
+        nl = chunk.indexOf(NEWLINE, start);
+      }
+      while (nl >= 0) {
+        line += 1;
+        offset += nl - start + 1;
+        sink(chunk.subarray(start, nl), line);
+        start = nl + 1;
+        nl = chunk.indexOf(NEWLINE, start);
+      }
+      if (start < chunk.length) {
+        const tail = Buffer.from(chunk.subarray(start));
+        rest = rest === undefined ? tail : Buffer.concat([rest, tail]);
+      }
+    },
+    offset: () => offset,
+    line: () => line,
+  };
+}
+
+/** Complete lines of a plain file from `offset` (which must be a line start) to its end. */
+export function readLinesFrom(path: string, offset: number, line: number, sink: LineSink): ReadResult {
+  const fd = openSync(path, 'r');
+  const buffer = Buffer.allocUnsafe(CHUNK_SIZE);
+  const splitter = createSplitter(offset, line, sink);
+  let position = offset;
+  try {
+    for (;;) {
+      const read = readSync(fd, buffer, 0, CHUNK_SIZE, position);
+      if (read <= 0) break;
+      position += read;
+      splitter.push(buffer.subarray(0, read));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { offset: splitter.offset(), line: splitter.line(), bytes: position - offset };
+}
+
+/** Complete lines of a zstd-compressed file, skipping the first `offset` decompressed bytes. */
+export function readZstdLinesFrom(path: string, offset: number, line: number, sink: LineSink): ReadResult {
+  const fd = openSync(path, 'r');
+  const buffer = Buffer.allocUnsafe(CHUNK_SIZE);
+  const splitter = createSplitter(offset, line, sink);
+  let skip = offset;
+  let compressed = 0;
+  const stream = new Decompress((data) => {
+    let chunk = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (skip > 0) {
+      const drop = Math.min(skip, chunk.length);
+      skip -= drop;
+      chunk = chunk.subarray(drop);
+    }
+    if (chunk.length > 0) splitter.push(chunk);
+  });
+  try {
+    for (;;) {
+      const read = readSync(fd, buffer, 0, CHUNK_SIZE, compressed);
+      if (read <= 0) break;
+      compressed += read;
+      stream.push(new Uint8Array(buffer.subarray(0, read)), false);
+    }
+    stream.push(new Uint8Array(0), true);
+  } finally {
+    closeSync(fd);
+  }
+  return { offset: splitter.offset(), line: splitter.line(), bytes: compressed };
+}

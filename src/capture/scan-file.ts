@@ -1,0 +1,231 @@
+/**
+ * One transcript file, incrementally: compare its signature (size, mtime, inode) with the state
+ * of the last scan, read only the bytes after the last complete line, parse the lines the reader
+ * wants, and feed the events to the episode detector, which resumes from the newest events of
+ * the last scan. A file that shrank or changed inode is read again from the start. Lines whose
+ * JSON is broken are counted and reported, and every other line still counts.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import type { Problem } from '../core/errors.js';
+import type { TranscriptEvent } from '../core/capture/events.js';
+import type { Episode } from '../core/capture/episode.js';
+import { createEpisodeDetector } from '../core/capture/detect-episodes.js';
+import type { DetectorOptions } from '../core/capture/detect-episodes.js';
+import { readLinesFrom, readZstdLinesFrom } from './read-lines.js';
+import type { ParserCarry, TranscriptReader } from './reader.js';
+
+export type FileState = {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  /** Byte offset after the last complete line read (decompressed bytes for `.zst`). */
+  offset: number;
+  line: number;
+  malformed: number;
+  carry: ParserCarry;
+  /** The newest events, so an episode that spans two scans is still found (text shortened). */
+  recent: TranscriptEvent[];
+};
+
+export type FileScan = {
+  state: FileState;
+  /** False when the signature matched and nothing was read. */
+  changed: boolean;
+  bytes: number;
+  lines: number;
+  malformed: Problem[];
+  events: number;
+  episodes: Episode[];
+  /** Whether the file was read from the start (new, shrunk, replaced). */
+  restarted: boolean;
+};
+
+export type ScanFileOptions = {
+  reader: TranscriptReader;
+  /** Absolute path to read. */
+  path: string;
+  /** The path as shown in events and evidence. */
+  shown: string;
+  previous: FileState | undefined;
+  detector: DetectorOptions;
+  /** Events before this time (ISO) are not mined. */
+  since?: string;
+  /** Shortens and scrubs event text before it is kept in the state file. */
+  keep: (event: TranscriptEvent) => TranscriptEvent;
+};
+
+export function signatureMatches(
+  previous: FileState | undefined,
+  stat: { size: number; mtimeMs: number; ino: number },
+): boolean {
+  return (
+    previous !== undefined &&
+    previous.size === stat.size &&
+    previous.mtimeMs === stat.mtimeMs &&
+    previous.ino === stat.ino
+  );
+}
+
+export function scanFile(options: ScanFileOptions): FileScan {
+  const { reader, path, shown, previous } = options;
+  const stat = statSync(path);
+  const signature = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+  if (previous && signatureMatches(previous, signature)) {
+    return {
+      state: previous,
+      changed: false,
+      bytes: 0,
+      lines: 0,
+      malformed: [],
+      events: 0,
+      episodes: [],
+      restarted: false,
+    };
+  }
+  const compressed = path.endsWith('.zst');
+  const restart =
+    previous === undefined ||
+    previous.ino !== stat.ino ||
+    (!compressed && stat.size < previous.offset) ||
+    (compressed && stat.size < previous.size) ||
+    reader.isDocument(path);
+  const start = restart ? undefined : previous;
+  const context = {
+    file: shown,
+    sidechain: reader.isSidechain(path),
+    project: reader.projectOf(path),
+    carry: start?.carry ?? (reader.isDocument(path) ? (previous?.carry ?? {}) : {}),
+  };
+  const detector = createEpisodeDetector(options.detector);
+  const episodes: Episode[] = [];
+  const replayedUpTo = start?.line ?? 0;
+  for (const event of start?.recent ?? []) detector.push(event);
+
+  let events = 0;
+  const malformed: Problem[] = [];
+  let malformedCount = start?.malformed ?? 0;
+  const since = options.since;
+  const take = (batch: TranscriptEvent[]) => {
+    for (const event of batch) {
+      if (since !== undefined && event.timestamp !== undefined && event.timestamp < since) continue;
+      events += 1;
+      for (const episode of detector.push(event)) {
+        if (episode.evidence.some((ref) => ref.line > replayedUpTo)) episodes.push(episode);
+      }
+    }
+  };
+
+  let result: { offset: number; line: number; bytes: number };
+  let carry: ParserCarry;
+  if (reader.isDocument(path) && reader.parseDocument) {
+    const text = readFileSync(path, 'utf8');
+    const parser = { ...context, carry: {} };
+    let parsed: { events: TranscriptEvent[]; carry: ParserCarry } = { events: [], carry: {} };
+    try {
+      parsed = parseDocumentWithCarry(reader, text, parser, previous?.carry);
+    } catch (error) {
+      malformedCount += 1;
+      malformed.push({
+        file: shown,
+        line: 1,
+        message: `not valid JSON: ${(error as Error).message}`,
+        severity: 'warning',
+      });
+    }
+    take(parsed.events);
+    carry = parsed.carry;
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    result = { offset: stat.size, line: lines, bytes: stat.size };
+  } else {
+    const parser = reader.createParser(context);
+    const sink = (line: Buffer, lineNumber: number) => {
+      if (line.length === 0) return;
+      if (!parser.wants(line)) {
+        // Not decoded; a line cut short (no closing brace) is still counted as malformed.
+        let end = line.length - 1;
+        while (end > 0 && (line[end] === 0x0d || line[end] === 0x20)) end -= 1;
+        if (line[end] !== 0x7d) {
+          malformedCount += 1;
+          if (malformed.length < 20)
+            malformed.push({
+              file: shown,
+              line: lineNumber,
+              message: 'skipped a line that is cut short (not valid JSON)',
+              severity: 'warning',
+            });
+        }
+        return;
+      }
+      let record: unknown;
+      try {
+        record = JSON.parse(line.toString('utf8'));
+      } catch (error) {
+        malformedCount += 1;
+        if (malformed.length < 20)
+          malformed.push({
+            file: shown,
+            line: lineNumber,
+            message: `skipped a line that is not valid JSON (${(error as Error).message.slice(0, 80)})`,
+            severity: 'warning',
+          });
+        return;
+      }
+      take(parser.parse(record, lineNumber));
+    };
+    const from = start?.offset ?? 0;
+    const fromLine = start?.line ?? 0;
+    result = compressed
+      ? readZstdLinesFrom(path, from, fromLine, sink)
+      : readLinesFrom(path, from, fromLine, sink);
+    take(parser.flush());
+    carry = parser.carry();
+  }
+  for (const episode of detector.flush()) {
+    if (episode.evidence.some((ref) => ref.line > replayedUpTo)) episodes.push(episode);
+  }
+  return {
+    state: {
+      ...signature,
+      offset: result.offset,
+      line: result.line,
+      malformed: malformedCount,
+      carry,
+      // Enough to finish an open episode next time: the window while a failure waits for its
+      // fix, else the last call and text (a later user correction refers to them).
+      recent: detector
+        .recent()
+        .slice(detector.hasPending() ? -12 : -3)
+        .map(options.keep),
+    },
+    changed: true,
+    bytes: result.bytes,
+    lines: result.line - (start?.line ?? 0),
+    malformed,
+    events,
+    episodes,
+    restarted: restart,
+  };
+}
+
+function parseDocumentWithCarry(
+  reader: TranscriptReader,
+  text: string,
+  context: { file: string; sidechain: boolean; project: string | undefined },
+  carried: ParserCarry | undefined,
+): { events: TranscriptEvent[]; carry: ParserCarry } {
+  const seen = new Set(carried?.seen ?? []);
+  const all = reader.parseDocument?.(text, { ...context, carry: {} }) ?? [];
+  const key = (event: TranscriptEvent) =>
+    `${event.kind}:${event.line}:${'callId' in event ? event.callId : ''}`;
+  const events = all.filter((event) => !seen.has(key(event)));
+  for (const event of all) seen.add(key(event));
+  const first = all[0];
+  return {
+    events,
+    carry: {
+      ...(first ? { session: first.session } : {}),
+      ...(first?.project !== undefined ? { project: first.project } : {}),
+      seen: [...seen].slice(-8192),
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { choiceOption, flagOption } from '../command.js';
+import type { Command } from '../command.js';
+import { LoreError } from '../../core/errors.js';
+import { LESSON_OPTIONS, draftFromArgs } from '../lesson-flags.js';
+import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
+import { formatCandidateDetail, formatCandidateRow, listedCandidateJson } from '../candidate-view.js';
+import { approveCandidate, findCandidate, listCandidates, rejectCandidate } from '../candidate-actions.js';
+
+const ACTIONS = ['list', 'show', 'approve', 'reject'] as const;
+
+export const command: Command = {
+  spec: {
+    usage: 'lore candidates list [--json] | show ID | approve ID [lesson flags] [--tier T] | reject ID',
+    description:
+      'Lesson candidates found by `lore scan`, waiting for review. `list` puts repeated and user-corrected\n' +
+      'ones first; `approve` turns one into a lesson (flags such as --summary or --tag edit it on the way);\n' +
+      '`reject` drops it and its pattern is never proposed again. Candidates are never injected.',
+    options: {
+      ...LESSON_OPTIONS,
+      tier: {
+        type: 'string',
+        value: 'project|user',
+        description: 'approve into this tier (default: where the candidate is)',
+      },
+    },
+    positionals: { min: 1, max: 2, names: 'list | show ID | approve ID | reject ID' },
+    json: true,
+    examples: [
+      'lore candidates list',
+      'lore candidates approve 7m2k --summary "Read a file before editing it"',
+      'lore candidates reject 7m2k',
+    ],
+  },
+  async run(ctx, args) {
+    const [action, ref] = args.positionals;
+    if (!(ACTIONS as readonly string[]).includes(action ?? '')) {
+      throw new LoreError('usage', `unknown action "${action}"; use ${ACTIONS.join(', ')}`, {
+        hint: 'usage: lore candidates list | show ID | approve ID | reject ID',
+      });
+    }
+    if (action !== 'list' && ref === undefined)
+      throw new LoreError('usage', `lore candidates ${action} needs an id`);
+    if (action === 'list' && ref !== undefined)
+      throw new LoreError('usage', 'lore candidates list takes no id');
+    const tier = choiceOption(args, 'tier', ['project', 'user'] as const);
+    const edits = await draftFromArgs(ctx, args);
+    if (action !== 'approve' && (Object.keys(edits).length > 0 || tier !== undefined)) {
+      throw new LoreError('usage', `lore candidates ${action} takes no lesson flags`, {
+        hint: 'field edits go with approve: lore candidates approve ID --summary "..."',
+      });
+    }
+    const ws = await openCommandWorkspace(ctx);
+    try {
+      if (action === 'list') {
+        const candidates = listCandidates(ws).map((c) =>
+          listedCandidateJson(c.record, c.tier, ws.displayPath(c.file)),
+        );
+        const text =
+          candidates.length === 0
+            ? 'no candidates; run `lore scan` to look for some'
+            : ['id          store    tier prio conf  summary', ...candidates.map(formatCandidateRow)].join(
+                '\n',
+              );
+        return { data: { candidates }, text };
+      }
+      const found = findCandidate(ws, ref ?? '');
+      if (action === 'show') {
+        return {
+          data: {
+            candidate: listedCandidateJson(found.record, found.tier, ws.displayPath(found.file)),
+            record: found.record,
+          },
+          text: formatCandidateDetail(found.record, found.tier, ws.displayPath(found.file)),
+        };
+      }
+      if (action === 'reject') {
+        rejectCandidate(found, ctx.now());
+        return {
+          data: { rejected: found.id, contentHash: found.record.contentHash },
+          text: `rejected ${found.id}; its pattern will not be proposed again`,
+        };
+      }
+      const added = await approveCandidate(ws, found, edits, {
+        ...(tier ? { tier } : {}),
+        nowMs: ctx.now(),
+        env: ctx.env,
+      });
+      await settleIndex(ws).catch(() => undefined);
+      const file = ws.displayPath(added.file);
+      return {
+        data: {
+          approved: found.id,
+          id: added.id,
+          slug: added.lesson.slug,
+          tier: added.tier,
+          file,
+          lesson: added.lesson,
+        },
+        text: flagOption(args, 'quiet')
+          ? added.id
+          : `approved ${found.id} as lesson ${added.id} (${added.tier}) in ${file}\nsee it with: lore show ${added.id}`,
+      };
+    } finally {
+      ws.close();
+    }
+  },
+};

@@ -1,0 +1,168 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AGENTS } from '../../core/capture/events.js';
+import { LoreError } from '../../core/errors.js';
+import { choiceOption, flagOption, listOption, stringOption } from '../command.js';
+import type { Command, CommandContext } from '../command.js';
+import { openCommandWorkspace } from '../open-workspace.js';
+import { scanCandidateJson } from '../candidate-view.js';
+
+function parseSince(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const ms = Date.parse(raw);
+  if (raw.trim() === '' || Number.isNaN(ms)) {
+    throw new LoreError('usage', `--since must be a date (2026-11-01 or an ISO time), got "${raw}"`);
+  }
+  return new Date(ms).toISOString();
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MB`;
+}
+
+/** A one-line progress bar on stderr, redrawn in place: only on a TTY and never with --json. */
+function progressBar() {
+  let last = 0;
+  return {
+    update({ done, total, bytes }: { done: number; total: number; bytes: number }) {
+      const now = Date.now();
+      if (now - last < 80 && done < total) return;
+      last = now;
+      const width = 24;
+      const filled = total === 0 ? width : Math.round((done / total) * width);
+      process.stderr.write(
+        `\r[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total} files, ${megabytes(bytes)}`,
+      );
+    },
+    done() {
+      if (last > 0) process.stderr.write('\r\u001b[2K');
+    },
+  };
+}
+
+/**
+ * `--background`: start a detached scan unless one ran within the interval (a stamp file in the
+ * cache), and return at once. The stamp is claimed before the child starts, so two hooks firing
+ * together start one scan.
+ */
+function startBackground(ctx: CommandContext, cacheDir: string, intervalHours: number, args: string[]) {
+  const dir = join(cacheDir, 'capture');
+  mkdirSync(dir, { recursive: true });
+  const stamp = join(dir, 'background.stamp');
+  const now = ctx.now();
+  const last = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;
+  if (last !== undefined && now - last < intervalHours * 3600_000) {
+    return { started: false, reason: 'ran-recently', lastRun: new Date(last).toISOString() };
+  }
+  writeFileSync(stamp, `${process.pid}\n`);
+  utimesSync(stamp, new Date(now), new Date(now));
+  const log = openSync(join(dir, 'background.log'), 'a');
+  const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'scan', ...args], {
+    cwd: ctx.cwd,
+    env: { ...ctx.env, LORE_SCAN_BACKGROUND_CHILD: '1' },
+    detached: true,
+    stdio: ['ignore', log, log],
+  });
+  child.unref();
+  closeSync(log);
+  return { started: true, pid: child.pid ?? null };
+}
+
+export const command: Command = {
+  spec: {
+    usage:
+      'lore scan [--source claude-code|codex|gemini] [--path DIR]... [--since DATE] [--background] [--json]',
+    description:
+      'Mines agent transcripts for mistake -> fix episodes and #lesson blocks, and stores them as candidates\n' +
+      'for review (.lore/candidates/, or the user tier for transcripts of other projects). Only bytes added\n' +
+      'since the last scan are read. Default folders: $CLAUDE_CONFIG_DIR/projects (~/.claude/projects),\n' +
+      '$CODEX_HOME/sessions (~/.codex/sessions), ~/.gemini/tmp. Secrets are redacted before anything is written.',
+    options: {
+      source: { type: 'string', value: AGENTS.join('|'), description: "only this agent's transcripts" },
+      path: {
+        type: 'string',
+        multiple: true,
+        value: 'DIR',
+        description: 'scan this folder or file instead of the default folders; repeatable',
+      },
+      since: { type: 'string', value: 'DATE', description: 'skip transcripts and events older than DATE' },
+      background: {
+        type: 'boolean',
+        description:
+          'start a detached scan and return at once; at most once per capture.backgroundIntervalHours',
+      },
+    },
+    positionals: { min: 0, max: 0, names: '' },
+    json: true,
+    examples: [
+      'lore scan',
+      'lore scan --source codex --since 2026-11-01',
+      'lore scan --path ./transcripts --json',
+    ],
+  },
+  async run(ctx, args) {
+    const source = choiceOption(args, 'source', AGENTS);
+    const since = parseSince(stringOption(args, 'since'));
+    const paths = listOption(args, 'path') ?? [];
+    const home = ctx.env.HOME ?? homedir();
+    const ws = await openCommandWorkspace(ctx);
+    try {
+      if (flagOption(args, 'background')) {
+        const forward = [
+          ...(source ? ['--source', source] : []),
+          ...(since ? ['--since', since] : []),
+          ...paths.flatMap((p) => ['--path', resolve(ctx.cwd, p)]),
+          ...(ctx.root !== undefined ? ['--root', resolve(ctx.cwd, ctx.root)] : []),
+        ];
+        const result = startBackground(ctx, ws.cacheDir, ws.config.capture.backgroundIntervalHours, forward);
+        const text = result.started
+          ? `lore scan: started in the background (pid ${result.pid}); log in ${ws.displayPath(join(ws.cacheDir, 'capture', 'background.log'))}`
+          : `lore scan: skipped; the last background scan started at ${result.lastRun}`;
+        return { data: result, text };
+      }
+      const roots =
+        paths.length > 0 ? paths.map((p) => ({ path: resolve(ctx.cwd, p), shownAs: p })) : undefined;
+      const { captureCandidates } = await import('../../capture/capture-candidates.js');
+      const { defaultRoots } = await import('../../capture/scan-transcripts.js');
+      const bar =
+        ctx.isTTY && !ctx.json && ctx.env.LORE_SCAN_BACKGROUND_CHILD !== '1' ? progressBar() : undefined;
+      let result;
+      try {
+        result = captureCandidates(ws, {
+          roots: roots ?? defaultRoots(ctx.env, home, source),
+          explicit: roots !== undefined,
+          ...(source ? { source } : {}),
+          ...(since ? { since } : {}),
+          nowMs: ctx.now(),
+          home,
+          ...(bar ? { onProgress: bar.update } : {}),
+        });
+      } finally {
+        bar?.done();
+      }
+      const { report, touched } = result;
+      const candidates = touched.map((c) => scanCandidateJson(c.record, c.evidence));
+      const data = { files: report.files, bytes: report.bytes, skipped: report.skipped, candidates };
+      for (const problem of report.problems.slice(0, 5))
+        ctx.note(`lore scan: ${problem.file}:${problem.line}: ${problem.message}`);
+      if (report.problems.length > 5)
+        ctx.note(`lore scan: ... and ${report.problems.length - 5} more skipped line(s)`);
+      const lines = [
+        `scanned ${report.files} transcript file(s) (${report.changedFiles} changed), read ${megabytes(report.bytes)}, skipped ${report.skipped} malformed line(s)`,
+        `found ${report.episodeCount} episode(s): ${result.newCount} new candidate(s), ${result.mergedCount} merged into existing ones${result.decided > 0 ? `, ${result.decided} already approved or rejected` : ''}`,
+        ...touched.map(
+          (c) =>
+            `  ${c.id}  ${c.change === 'new' ? 'new   ' : 'merged'}  ${c.record.confidence.toFixed(2)}  p${c.record.priority}  ${c.record.summary.slice(0, 100)}${c.record.needsReview ? '  (needs review)' : ''}`,
+        ),
+        ...(touched.length > 0 ? ['review them with `lore review` or `lore candidates list`'] : []),
+      ];
+      return { data, text: lines.join('\n') };
+    } finally {
+      ws.close();
+    }
+  },
+};

@@ -1,0 +1,87 @@
+/**
+ * Confidence and priority of a candidate, from the signals of its episodes and how often it was
+ * seen. The weights come from the config file (`capture.confidence`, `capture.priority`).
+ */
+import type { EpisodeSignals } from './episode.js';
+
+export type ConfidenceWeights = {
+  base: number;
+  tier1: number;
+  fixConfirmed: number;
+  userCorrection: number;
+  multiSession: number;
+  multiProject: number;
+  causal: number;
+};
+
+export type PriorityWeights = {
+  base: number;
+  multiSession: number;
+  multiProject: number;
+  hang: number;
+  dataLoss: number;
+  userCorrection: number;
+  fixConfirmed: number;
+  selfReported: number;
+  singleOccurrence: number;
+};
+
+export const DEFAULT_CONFIDENCE_WEIGHTS: ConfidenceWeights = {
+  base: 0.4,
+  tier1: 0.85,
+  fixConfirmed: 0.2,
+  userCorrection: 0.15,
+  multiSession: 0.1,
+  multiProject: 0.1,
+  causal: 0.05,
+};
+
+export const DEFAULT_PRIORITY_WEIGHTS: PriorityWeights = {
+  base: 3,
+  multiSession: 2,
+  multiProject: 1,
+  hang: 1,
+  dataLoss: 1,
+  userCorrection: 1,
+  fixConfirmed: 1,
+  selfReported: 1,
+  singleOccurrence: -1,
+};
+
+export type Spread = { tier: 1 | 2; sessions: number; projects: number; occurrences: number };
+
+export function scoreConfidence(signals: EpisodeSignals, spread: Spread, w: ConfidenceWeights): number {
+  let value = spread.tier === 1 ? w.tier1 : w.base;
+  if (spread.tier === 2 && signals.fixConfirmed) value += w.fixConfirmed;
+  if (spread.tier === 2 && signals.userCorrection) value += w.userCorrection;
+  if (spread.sessions >= 2) value += w.multiSession;
+  if (spread.projects >= 2) value += w.multiProject;
+  if (spread.tier === 2 && signals.causal) value += w.causal;
+  return Math.round(Math.min(1, Math.max(0, value)) * 100) / 100;
+}
+
+export function scorePriority(signals: EpisodeSignals, spread: Spread, w: PriorityWeights): number {
+  let value = w.base;
+  if (spread.sessions >= 2) value += w.multiSession;
+  if (spread.projects >= 2) value += w.multiProject;
+  if (signals.hang) value += w.hang;
+  if (signals.dataLoss || signals.silentFailure) value += w.dataLoss;
+  if (signals.userCorrection) value += w.userCorrection;
+  if (signals.fixConfirmed) value += w.fixConfirmed;
+  if (signals.selfReported) value += w.selfReported;
+  if (spread.occurrences <= 1) value += w.singleOccurrence;
+  return Math.min(10, Math.max(1, Math.round(value)));
+}
+
+/** Signals of several occurrences together: a signal seen once counts. */
+export function mergeSignals(a: EpisodeSignals, b: EpisodeSignals): EpisodeSignals {
+  return {
+    fixConfirmed: a.fixConfirmed || b.fixConfirmed,
+    userCorrection: a.userCorrection || b.userCorrection,
+    causal: a.causal || b.causal,
+    hang: a.hang || b.hang,
+    dataLoss: a.dataLoss || b.dataLoss,
+    silentFailure: a.silentFailure || b.silentFailure,
+    selfReported: a.selfReported || b.selfReported,
+  };
+}

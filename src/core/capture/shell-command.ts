@@ -1,0 +1,208 @@
+/**
+ * Just enough shell to name what a command runs: split it into segments (`&&`, `||`, `;`, `|`),
+ * drop env assignments, `sudo`, `cd` and plumbing (`echo`, `yes`, `cat`), and key each segment by
+ * its executable plus the subcommand for multiplexers (`git push`, `npm install`, `npx vitest`).
+ */
+
+const MULTIPLEXERS = new Set([
+  'git',
+  'npm',
+  'npx',
+  'pnpm',
+  'yarn',
+  'bun',
+  'bunx',
+  'docker',
+  'docker-compose',
+  'kubectl',
+  'cargo',
+  'go',
+  'gh',
+  'uv',
+  'uvx',
+  'pip',
+  'pip3',
+  'poetry',
+  'brew',
+  'apt',
+  'apt-get',
+  'dotnet',
+  'make',
+  'terraform',
+  'gcloud',
+  'aws',
+  'az',
+  'claude',
+  'codex',
+  'gemini',
+  'deno',
+  'node',
+  'python',
+  'python3',
+  'ruby',
+  'bundle',
+  'rails',
+  'mvn',
+  'gradle',
+  './gradlew',
+  'swift',
+  'rustup',
+  'systemctl',
+  'winget',
+  'choco',
+  'code',
+]);
+
+/** Segments that only feed or wrap the real command. */
+const PLUMBING = new Set([
+  'echo',
+  'yes',
+  'cat',
+  'cd',
+  'true',
+  'printf',
+  'sleep',
+  'export',
+  'set',
+  'source',
+  '.',
+  'time',
+  'timeout',
+  'env',
+  'head',
+  'tail',
+  'grep',
+  'sort',
+  'wc',
+  'tee',
+  'xargs',
+  'less',
+  'more',
+  'jq',
+  'sed',
+  'awk',
+  'tr',
+  'cut',
+  'uniq',
+]);
+
+export function tokenize(command: string): string[] {
+  const tokens: string[] = [];
+  const pattern = /"(?:[^"\\]|\\.)*"|'[^']*'|&&|\|\||[;|&<>()]|[^\s;|&<>()]+/g;
+  for (const match of command.matchAll(pattern)) tokens.push(match[0]);
+  return tokens;
+}
+
+export function segments(command: string): string[][] {
+  const out: string[][] = [[]];
+  for (const token of tokenize(command)) {
+    if (['&&', '||', ';', '|', '&', '(', ')'].includes(token)) out.push([]);
+    else out[out.length - 1]?.push(token);
+  }
+  return out.filter((segment) => segment.length > 0);
+}
+
+function stripQuotes(token: string): string {
+  return token.replace(/^(["'])(.*)\1$/s, '$2');
+}
+
+/** The words that name what a segment runs (`npm install`), or undefined for plumbing. */
+export function segmentKey(segment: readonly string[]): string[] | undefined {
+  let i = 0;
+  while (i < segment.length) {
+    const token = segment[i] ?? '';
+    if (
+      /^[A-Za-z_][A-Za-z0-9_]*=/.test(token) ||
+      token === 'sudo' ||
+      token === 'command' ||
+      token === 'exec' ||
+      token === 'nohup'
+    )
+      i += 1;
+    else if ((token === 'timeout' || token === 'env') && i + 1 < segment.length) {
+      i += 1;
+      while (i < segment.length && /^(-\S+|\d+[smh]?)$/.test(segment[i] ?? '')) i += 1;
+    } else break;
+  }
+  const exe = stripQuotes(segment[i] ?? '');
+  if (exe === '' || exe.startsWith('-') || exe.startsWith('>') || exe.startsWith('<')) return undefined;
+  const base = exe.includes('/') && !exe.startsWith('./') ? exe.slice(exe.lastIndexOf('/') + 1) : exe;
+  if (PLUMBING.has(base)) return undefined;
+  if (!MULTIPLEXERS.has(base)) return [base];
+  for (let j = i + 1; j < segment.length; j += 1) {
+    const word = stripQuotes(segment[j] ?? '');
+    if (word.startsWith('-')) {
+      if (base.startsWith('python') && word === '-m' && segment[j + 1])
+        return [base, '-m', stripQuotes(segment[j + 1] ?? '')];
+      if (base.startsWith('python') && word === '-c') return [base, '-c'];
+      continue;
+    }
+    if (/^[\w@.:/-]+$/.test(word) && word.length <= 60) return [base, word.replace(/@[^/]*$/, '')];
+    break;
+  }
+  return [base];
+}
+
+/** Keys of every non-plumbing segment, in order (`["npx create-next-app"]`). */
+export function commandKeys(command: string): string[] {
+  const keys: string[] = [];
+  for (const segment of segments(command)) {
+    const key = segmentKey(segment);
+    if (key) keys.push(key.join(' '));
+  }
+  if (keys.length === 0) {
+    const first = segments(command)[0];
+    if (first && first[0] !== undefined) keys.push(stripQuotes(first[0]));
+  }
+  return [...new Set(keys)];
+}
+
+/** Two commands run the same thing when they share a key. */
+export function sameCommandFamily(a: string, b: string): boolean {
+  const keys = new Set(commandKeys(a));
+  return commandKeys(b).some((key) => keys.has(key));
+}
+
+/** A token that can tell two commands apart: flags, assignments, short words (not paths or prose). */
+function isDistinctive(token: string): boolean {
+  if (token.length > 40 || token.length < 2) return false;
+  if (/^-{1,2}[\w-]/.test(token)) return true;
+  if (/^[A-Z_][A-Z0-9_]*=\S*$/.test(token)) return true;
+  return /^[\w.:@=+-]+$/.test(token) && !/^\d+$/.test(token);
+}
+
+export type CommandDiff = { removed: string[]; added: string[] };
+
+/** Tokens the failed command had and the fix dropped, and the tokens the fix added. */
+export function diffCommands(failed: string, fixed: string): CommandDiff {
+  const a = tokenize(failed).map(stripQuotes);
+  const b = tokenize(fixed).map(stripQuotes);
+  const setA = new Set(a);
+  const setB = new Set(b);
+  return {
+    removed: [...new Set(a.filter((t) => !setB.has(t) && isDistinctive(t)))],
+    added: [...new Set(b.filter((t) => !setA.has(t) && isDistinctive(t)))],
+  };
+}
+
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * The trigger regex of a command lesson: anchored on the executable (at the start of the command
+ * or after a separator), requiring the argument that made the difference when the failed command
+ * had one the fix dropped, and refusing commands that already carry the fix.
+ */
+export function commandTrigger(key: string, diff: CommandDiff | undefined): string {
+  const words = key.split(' ').map(escapeRegex);
+  let source = `(^|[;&|(]\\s*|\\s)${words.join('\\s+(?:\\S+\\s+)*?')}(\\s|$)`;
+  const removed = diff?.removed.find((token) => !key.split(' ').includes(token));
+  const added =
+    diff?.added.find((token) => !key.split(' ').includes(token) && /^(-|[A-Z_]+=)/.test(token)) ??
+    diff?.added[0];
+  if (removed !== undefined) source += `(?=.*(^|\\s)${escapeRegex(removed)}(\\s|$))`;
+  if (added !== undefined && !key.split(' ').includes(added))
+    source = `^(?!.*${escapeRegex(added)})(?:.*?)${source}`;
+  return source;
+}

@@ -1,0 +1,95 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { READERS } from '../../src/capture/readers.js';
+import { scanFile } from '../../src/capture/scan-file.js';
+import type { FileState } from '../../src/capture/scan-file.js';
+
+const source = fileURLToPath(
+  new URL(
+    '../fixtures/transcripts/claude-code/current-2.1.330/10bfa583-1ab1-439a-973a-ad3d97e4fbed.jsonl',
+    import.meta.url,
+  ),
+);
+const lines = readFileSync(source, 'utf8')
+  .split('\n')
+  .filter((l) => l !== '');
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function scan(path: string, previous: FileState | undefined) {
+  return scanFile({
+    reader: READERS['claude-code'],
+    path,
+    shown: path,
+    previous,
+    detector: { window: 40 },
+    keep: (e) => e,
+  });
+}
+
+describe('incremental scanning', () => {
+  it('reads only appended bytes, waits for a partial last line, rescans a shrunk or replaced file', () => {
+    dir = mkdtempSync(join(tmpdir(), 'lore-inc-'));
+    const path = join(dir, 's.jsonl');
+    writeFileSync(path, `${lines.slice(0, 30).join('\n')}\n`);
+    const first = scan(path, undefined);
+    expect(first.state.line).toBe(30);
+
+    const unchanged = scan(path, first.state);
+    expect(unchanged).toMatchObject({ changed: false, bytes: 0 });
+
+    appendFileSync(path, `${lines[30]}\n${lines[31]?.slice(0, 20)}`);
+    const partial = scan(path, first.state);
+    expect(partial.state.line).toBe(31);
+    expect(partial.bytes).toBe(Buffer.byteLength(`${lines[30]}\n${lines[31]?.slice(0, 20)}`));
+
+    appendFileSync(path, `${lines[31]?.slice(20)}\n`);
+    const completed = scan(path, partial.state);
+    expect(completed.state.line).toBe(32);
+    expect(completed.lines).toBe(1);
+
+    writeFileSync(path, `${lines.slice(0, 5).join('\n')}\n`);
+    const shrunk = scan(path, completed.state);
+    expect(shrunk).toMatchObject({ restarted: true });
+    expect(shrunk.state.line).toBe(5);
+
+    const replaced = join(dir, 'r.jsonl');
+    writeFileSync(replaced, `${lines.slice(0, 5).join('\n')}\n`);
+    rmSync(path);
+    writeFileSync(path, readFileSync(replaced));
+    const reinode = scan(path, { ...shrunk.state, ino: shrunk.state.ino + 1 });
+    expect(reinode).toMatchObject({ restarted: true });
+  });
+
+  it('finds an episode whose fix arrives in a later scan', () => {
+    dir = mkdtempSync(join(tmpdir(), 'lore-inc-'));
+    const path = join(dir, 's.jsonl');
+    const at = (n: number) => ({ sessionId: 's', cwd: '/w', timestamp: `2026-01-01T00:00:0${n}Z` });
+    const call = (id: string, command: string) =>
+      JSON.stringify({
+        ...at(1),
+        type: 'assistant',
+        message: { id: `m${id}`, content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] },
+      });
+    const result = (id: string, text: string, error: boolean) =>
+      JSON.stringify({
+        ...at(2),
+        type: 'user',
+        message: { content: [{ type: 'tool_result', tool_use_id: id, content: text, is_error: error }] },
+      });
+    writeFileSync(path, `${call('a', 'pytest tests')}\n${result('a', 'Exit code 1\nerror: hangs', true)}\n`);
+    const first = scan(path, undefined);
+    expect(first.episodes).toEqual([]);
+    appendFileSync(
+      path,
+      `${call('b', 'CI=1 pytest -p no:cacheprovider tests')}\n${result('b', 'ok', false)}\n`,
+    );
+    const second = scan(path, first.state);
+    expect(second.episodes.map((e) => [e.kind, e.evidence.map((r) => r.line)])).toEqual([
+      ['error-fix', [1, 2, 3, 4]],
+    ]);
+  });
+});

@@ -1,0 +1,103 @@
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../helpers/cli.js';
+
+const fixtures = fileURLToPath(new URL('../fixtures/transcripts/', import.meta.url));
+
+type ScanJson = {
+  files: number;
+  bytes: number;
+  skipped: number;
+  candidates: {
+    id: string;
+    tool: string | null;
+    trigger: string;
+    summary: string;
+    confidence: number;
+    priority: number;
+    tier: number;
+    evidence: { file: string; line: number }[];
+  }[];
+};
+type ListJson = {
+  candidates: { id: string; occurrences: number; userCorrected: boolean; needsReview: boolean }[];
+};
+
+describe('lore scan and candidates', () => {
+  it("scans the agents' default folders, stores candidates, reads nothing twice, approves and rejects", () => {
+    const sandbox = createSandbox();
+    cpSync(join(fixtures, 'claude-code'), join(sandbox.home, '.claude', 'projects'), { recursive: true });
+    cpSync(join(fixtures, 'codex'), join(sandbox.home, '.codex'), { recursive: true });
+    cpSync(join(fixtures, 'gemini'), join(sandbox.home, '.gemini', 'tmp', 'proj'), { recursive: true });
+    const first = sandbox.run(['scan', '--json']);
+    expect(first.code).toBe(0);
+    const data = first.json<ScanJson>();
+    expect(Object.keys(data)).toEqual(['files', 'bytes', 'skipped', 'candidates']);
+    expect(data.files).toBe(25);
+    expect(data.skipped).toBe(11);
+    expect(data.candidates.length).toBeGreaterThan(10);
+    expect(Object.keys(data.candidates[0] ?? {})).toEqual([
+      'id',
+      'tool',
+      'trigger',
+      'summary',
+      'confidence',
+      'priority',
+      'tier',
+      'evidence',
+    ]);
+    expect(
+      data.candidates.every((c) => c.evidence.every((e) => e.file.startsWith(sandbox.home) && e.line >= 1)),
+    ).toBe(true);
+    expect(first.stderr).not.toContain('\r[');
+
+    const again = sandbox.run(['scan', '--json']).json<ScanJson>();
+    expect(again).toMatchObject({ files: 25, bytes: 0, candidates: [] });
+
+    const listed = sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates;
+    expect(listed[0]?.occurrences).toBeGreaterThan(1);
+    const text = JSON.stringify(listed);
+    expect(text).not.toMatch(/\/home\/(?!\[user\])[a-z]/i);
+
+    const target = listed.find((c) => !c.needsReview);
+    const approved = sandbox.run([
+      'candidates',
+      'approve',
+      target?.id ?? '',
+      '--tag',
+      'topic:reviewed',
+      '--json',
+    ]);
+    expect(approved.code).toBe(0);
+    const lessonId = approved.json<{ id: string }>().id;
+    const shown = sandbox
+      .run(['show', lessonId, '--json'])
+      .json<{ lesson: { tags: string[]; needsReview: boolean; occurrences: number } }>();
+    expect(shown.lesson.tags).toContain('topic:reviewed');
+    expect(shown.lesson.needsReview).toBe(false);
+
+    const victim = listed[listed.length - 1]?.id ?? '';
+    expect(sandbox.run(['candidates', 'reject', victim]).code).toBe(0);
+    const remaining = sandbox
+      .run(['candidates', 'list', '--json'])
+      .json<ListJson>()
+      .candidates.map((c) => c.id);
+    expect(remaining).not.toContain(victim);
+    expect(remaining).not.toContain(target?.id);
+    expect(sandbox.run(['candidates', 'approve']).code).toBe(2);
+    expect(sandbox.run(['review']).code).toBe(2);
+  });
+
+  it('--background starts at most once per interval', () => {
+    const sandbox = createSandbox();
+    const first = sandbox.run(['scan', '--background', '--path', join(fixtures, 'gemini'), '--json']);
+    expect(first.json<{ started: boolean }>().started).toBe(true);
+    const second = sandbox.run(['scan', '--background', '--json']);
+    expect(second.json<{ started: boolean; reason: string }>()).toMatchObject({
+      started: false,
+      reason: 'ran-recently',
+    });
+  });
+});

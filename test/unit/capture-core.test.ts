@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { classifyResult } from '../../src/core/capture/classify-result.js';
+import { isCorrection } from '../../src/core/capture/detect-episodes.js';
+import { parseLessonBlocks } from '../../src/core/capture/lesson-block.js';
+import { redactText } from '../../src/core/capture/redact.js';
+import {
+  DEFAULT_CONFIDENCE_WEIGHTS,
+  DEFAULT_PRIORITY_WEIGHTS,
+  scoreConfidence,
+  scorePriority,
+} from '../../src/core/capture/score.js';
+import { noSignals } from '../../src/core/capture/episode.js';
+import { commandTrigger, diffCommands } from '../../src/core/capture/shell-command.js';
+
+describe('user corrections', () => {
+  it.each([
+    ['no, use pnpm', true],
+    ["that's not right, the file is in src", true],
+    ['wrong directory', true],
+    ['you broke the build', true],
+    ["don't touch the lockfile", true],
+    ['No problem, continue', false],
+    ['please add a test', false],
+    ['install via brew', false],
+  ])('%s -> %s', (text, expected) => {
+    expect(isCorrection(text)).toBe(expected);
+  });
+});
+
+describe('tool results', () => {
+  it.each([
+    [{ tool: 'Bash', text: 'Exit code 2\nls: x', errorFlag: true }, 'exit-code'],
+    [
+      { tool: 'Edit', text: '<tool_use_error>File has not been read yet.</tool_use_error>', errorFlag: true },
+      'tool-use-error',
+    ],
+    [{ tool: 'Bash', text: 'bash: foo: command not found' }, 'error-output'],
+    [{ tool: 'Bash', text: 'Command timed out after 2m 0s' }, 'timeout'],
+    [{ tool: 'Bash', text: '? Would you like to use Turbopack? › No / Yes' }, 'interactive-prompt'],
+    [{ tool: 'run_shell_command', text: 'Output: x\nExit Code: 1' }, 'exit-code'],
+    [{ tool: 'Bash', text: 'all good' }, 'none'],
+  ])('%j is %s', (facts, failure) => {
+    expect(classifyResult(facts)).toMatchObject({ kind: 'result', failure });
+  });
+
+  it.each([
+    ["The user doesn't want to proceed with this tool use.", 'rejection'],
+    ['Permission to use Bash has been auto-denied in dontAsk mode.', 'rejection'],
+    ['PreToolUse:Bash hook error: LESSON: never rm -rf', 'rejection'],
+    ['[Request interrupted by user for tool use]', 'interruption'],
+  ])('%s is a %s, not a mistake', (text, kind) => {
+    expect(classifyResult({ tool: 'Bash', text, errorFlag: true }).kind).toBe(kind);
+  });
+});
+
+describe('#lesson blocks', () => {
+  it('reads fields, aliases and tags; ignores unknown keys', () => {
+    const text =
+      'Done.\n#lesson\ntool: Bash\ntrigger: pytest\nproblem: hangs on a TTY\nsolution: CI=1 pytest\ntags: lang:python, tool:pytest\ncolor: blue\n#/lesson\n';
+    expect(parseLessonBlocks(text)).toEqual([
+      {
+        tool: 'Bash',
+        trigger: 'pytest',
+        mistake: 'hangs on a TTY',
+        fix: 'CI=1 pytest',
+        tags: ['lang:python', 'tool:pytest'],
+      },
+    ]);
+  });
+  it('a block with neither mistake nor fix is no lesson', () => {
+    expect(parseLessonBlocks('#lesson\ntool: Bash\n#/lesson')).toEqual([]);
+  });
+});
+
+describe('scoring', () => {
+  const signals = { ...noSignals(), fixConfirmed: true, causal: true };
+  it.each([
+    [{ tier: 2 as const, sessions: 1, projects: 1, occurrences: 1 }, 0.65, 3],
+    [{ tier: 2 as const, sessions: 2, projects: 2, occurrences: 2 }, 0.85, 7],
+    [{ tier: 1 as const, sessions: 1, projects: 1, occurrences: 1 }, 0.85, 3],
+  ])('%j -> confidence %s priority %s', (spread, confidence, priority) => {
+    expect(scoreConfidence(signals, spread, DEFAULT_CONFIDENCE_WEIGHTS)).toBe(confidence);
+    expect(scorePriority(signals, spread, DEFAULT_PRIORITY_WEIGHTS)).toBe(priority);
+  });
+});
+
+describe('command triggers', () => {
+  it('anchors on the executable, requires the dropped argument, refuses the visible fix', () => {
+    const source = commandTrigger(
+      'pytest',
+      diffCommands('pytest tests/', 'CI=1 pytest -p no:cacheprovider tests/'),
+    );
+    const regex = new RegExp(source);
+    expect(regex.test('pytest tests/')).toBe(true);
+    expect(regex.test('cd x && pytest -q')).toBe(true);
+    expect(regex.test('CI=1 pytest tests/')).toBe(false);
+    expect(regex.test('mypytest tests/')).toBe(false);
+  });
+});
+
+describe('redaction corpus', () => {
+  it.each([
+    ['key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789', 'sk-ant-api03'],
+    ['OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx1234', 'sk-proj-abcdefghijklmnop'],
+    ['token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB', 'ghp_abcdefghijklmnopqrstuvwxyz'],
+    ['Authorization: Bearer abcdef1234567890abcdef', 'abcdef1234567890'],
+    ['postgres://admin:hunter2secret@db.example.com/x', 'hunter2secret'],
+    ['export DB_PASSWORD="correct horse battery"', 'correct horse'],
+    ['aws AKIAIOSFODNN7EXAMPLE', 'AKIAIOSFODNN7EXAMPLE'],
+    [
+      'jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+      'eyJzdWIi',
+    ],
+    ['-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----', 'MIIEow'],
+    ['mail alice.smith@example.org now', 'alice.smith@example.org'],
+    ['cd /home/alice/work && ls', '/home/alice'],
+    ['C:\\Users\\Bob\\Documents', 'Bob'],
+    ['session_token=abcdef123456789', 'abcdef123456789'],
+    ['google AIzaSyA1234567890abcdefghijklmnopqrstuv', 'AIzaSyA1234567890'],
+    ['slack xoxb-1234567890-abcdefghij', 'xoxb-1234567890'],
+  ])('%s loses %s', (text, secret) => {
+    const out = redactText(text);
+    expect(out).not.toContain(secret);
+    expect(out).toContain('[');
+  });
+
+  it('keeps ordinary text', () => {
+    expect(redactText('npm install --save-dev vitest')).toBe('npm install --save-dev vitest');
+  });
+});
