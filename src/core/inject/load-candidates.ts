@@ -4,7 +4,15 @@
  * the always-checked set) are read; `readBlock` does the I/O.
  */
 import { normalizeTool } from './tool-names.js';
-import type { BlockReader, HookEvent, ManifestHead, ManifestLesson, ManifestWords } from './types.js';
+import type {
+  BlockReader,
+  HookEvent,
+  ManifestHead,
+  ManifestLesson,
+  ManifestWords,
+  Match,
+  TextReader,
+} from './types.js';
 
 /** The text literals are looked for in: the command, prompt and paths of the event. */
 export function eventHaystack(event: HookEvent, repoPaths: readonly string[]): string {
@@ -78,4 +86,15 @@ export function readOrdinals(
     if (lesson !== undefined) lessons.push(lesson);
   }
   return { lessons, blocksRead };
+}
+
+/** The texts of matched lessons, from the text blocks (read only for these). */
+export function attachTexts(matches: readonly Match[], blockSize: number, readTexts: TextReader): Match[] {
+  const cache = new Map<number, ReturnType<TextReader>>();
+  return matches.map((match) => {
+    const block = Math.floor(match.lesson.n / blockSize);
+    if (!cache.has(block)) cache.set(block, readTexts(block));
+    const text = cache.get(block)?.[match.lesson.n - block * blockSize];
+    return text === undefined ? match : { ...match, text };
+  });
 }
