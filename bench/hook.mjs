@@ -193,7 +193,7 @@ export async function runHookBench({
   }
   rmSync(tmp, { recursive: true, force: true });
 
-  const ratio = (size, key) => {
+  const ratio = (size) => {
     const r = results.sizes[size];
     return r === undefined ? undefined : Math.max(r.bash.p99, r.edit.p99) / r.baseline.p99;
   };

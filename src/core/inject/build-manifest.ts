@@ -192,7 +192,7 @@ export function buildManifest(input: ManifestInput): Manifest {
     for (const k of [...e.literals, ...e.keys]) frequency.set(k, (frequency.get(k) ?? 0) + 1);
   for (const e of entries) {
     const all = [...e.literals, ...e.keys];
-    all.sort((a, b) => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : 1));
+    all.sort((a, b) => (frequency.get(b) ?? 0) - (frequency.get(a) ?? 0) || (a < b ? -1 : 1));
     e.primary = e.always ? '\u0000always' : (all[0] ?? '\uffffnone');
   }
   entries.sort(

@@ -14,9 +14,12 @@ import type {
   TextReader,
 } from './types.js';
 
-/** The text literals are looked for in: the command, prompt and paths of the event. */
+/**
+ * The text literals are looked for in: the command, the prompt and the repo-relative paths (what
+ * regexes and globs are matched against; absolute paths would match literals of their parents).
+ */
 export function eventHaystack(event: HookEvent, repoPaths: readonly string[]): string {
-  return [event.command ?? '', event.prompt ?? '', ...repoPaths, ...(event.paths ?? [])].join('\n');
+  return [event.command ?? '', event.prompt ?? '', ...repoPaths].join('\n');
 }
 
 /** Lowercase words of a prompt, as summary words are cut. */
