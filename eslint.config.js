@@ -48,7 +48,15 @@ const CORE_MESSAGE =
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.data/**', 'test-artifacts/**', 'tools/**'],
+    ignores: [
+      'dist/**',
+      'plugin/bin/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/.data/**',
+      'test-artifacts/**',
+      'tools/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
