@@ -211,6 +211,6 @@ export function rebuildManifestFromFiles(options: {
       });
     }
   }
-  finish(target, lessons, config, options.nowMs, sources, signature);
-  return { rebuilt: true, lessons: lessons.length, signature };
+  const manifest = finish(target, lessons, config, options.nowMs, sources, signature);
+  return { rebuilt: true, lessons: manifest.head.lessonCount, signature };
 }

@@ -512,7 +512,11 @@ describe('select: the whole pipeline', () => {
       paths: ['x/**'],
     });
     const sameSlug = lesson({ slug: 'same', summary: 'user same slug', tier: 'user', paths: ['x/**'] });
-    const merged = manifestOf([project, copy, sameSlug]);
-    expect(merged.texts.flat().map((t) => t.summary)).toEqual(['[lore a000000001] project copy']);
+    const sameTier = lesson({ slug: 'same', summary: 'project same slug', paths: ['x/**'] });
+    const merged = manifestOf([project, sameTier, copy, sameSlug]);
+    expect(merged.texts.flat().map((t) => t.summary.replace(/^\[lore \w+\] /, ''))).toEqual([
+      'project copy',
+      'project same slug',
+    ]);
   });
 });

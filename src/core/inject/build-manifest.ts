@@ -134,16 +134,22 @@ export function buildManifest(input: ManifestInput): Manifest {
     return source;
   };
 
-  // Merge tiers: the first lesson with an id or slug wins (project before user).
-  const ids = new Set<string>();
-  const slugs = new Set<string>();
+  // Merge tiers: a user-tier lesson whose id or slug a project lesson has is left out (project
+  // wins). Within one tier every lesson stays (a shared slug is only a `lore check` warning).
+  const projectIds = new Set<string>();
+  const projectSlugs = new Set<string>();
+  const seenIds = new Set<string>();
+  for (const { lesson } of input.lessons) {
+    if (lesson.tier !== 'project' || lesson.status !== 'active') continue;
+    projectIds.add(lesson.id);
+    projectSlugs.add(lesson.slug);
+  }
   const chosen: ManifestSource[] = [];
   for (const source of input.lessons) {
     const { lesson } = source;
-    if (lesson.status !== 'active') continue;
-    if (ids.has(lesson.id) || slugs.has(lesson.slug)) continue;
-    ids.add(lesson.id);
-    slugs.add(lesson.slug);
+    if (lesson.status !== 'active' || seenIds.has(`${lesson.tier}:${lesson.id}`)) continue;
+    if (lesson.tier !== 'project' && (projectIds.has(lesson.id) || projectSlugs.has(lesson.slug))) continue;
+    seenIds.add(`${lesson.tier}:${lesson.id}`);
     chosen.push(source);
   }
 
