@@ -20,8 +20,13 @@ export type AuditRecord = {
   lessons: { id: string; matched_by: string[]; form: string }[];
   denied: { id: string; matched_by: string[] }[];
   bytes: number;
+  /** The first DROPPED_LISTED of what was dropped, best first; `dropped_count` has them all. */
   dropped: { id: string; reason: string }[];
+  dropped_count: number;
 };
+
+/** A call over a large store can drop hundreds of matches; the log keeps the best ones. */
+export const DROPPED_LISTED = 20;
 
 export function auditRecord(
   event: HookEvent,
@@ -45,7 +50,10 @@ export function auditRecord(
     })),
     denied: decision.plan.denied.map((item) => ({ id: item.id, matched_by: item.matchedBy })),
     bytes,
-    dropped: decision.plan.skipped.map((skip) => ({ id: skip.id, reason: skip.reason })),
+    dropped: decision.plan.skipped
+      .slice(0, DROPPED_LISTED)
+      .map((skip) => ({ id: skip.id, reason: skip.reason })),
+    dropped_count: decision.plan.skipped.length,
   };
 }
 

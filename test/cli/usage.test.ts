@@ -19,6 +19,9 @@ const VERBS = [
   'check',
   'export',
   'import',
+  'explain',
+  'disable',
+  'enable',
   'migrate-layout',
 ] as const;
 
@@ -236,6 +239,9 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'export', args: ['export'], key: 'lessons' },
     { verb: 'export', args: ['export', '--out', 'out.json'], key: 'out' },
     { verb: 'import', args: ['import', 'out.json'], key: 'unchanged' },
+    { verb: 'explain', args: ['explain', '--tool', 'Bash', '--command', 'pytest -x'], key: 'included' },
+    { verb: 'disable', args: ['disable'], key: 'disabled' },
+    { verb: 'enable', args: ['enable'], key: 'disabled' },
     { verb: 'migrate-layout', args: ['migrate-layout'], key: 'moves' },
   ];
 

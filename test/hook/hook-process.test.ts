@@ -165,6 +165,7 @@ describe('guards', () => {
         lessons: [],
         bytes: expect.any(Number),
         dropped: [],
+        dropped_count: 0,
       }),
     ]);
   });
