@@ -21,7 +21,7 @@ import type {
   ManifestWords,
   SourceStamp,
 } from '../core/inject/types.js';
-import { writeFileAtomic } from './fs-atomic.js';
+import { isAbandonedTemp, unlinkQuietly, writeFileAtomic } from './fs-atomic.js';
 
 export const MANIFEST_DIR = 'manifest';
 export const GENERATION_FILE = 'generation';
@@ -142,9 +142,23 @@ export function writeManifest(cacheDir: string, manifest: Manifest): void {
   writeFileSync(join(dir, 'words.json'), JSON.stringify(manifest.words));
   const previous = readManifestHead(cacheDir)?.generation;
   writeFileAtomic(join(root, 'head.json'), JSON.stringify(manifest.head));
+  sweepManifestTemps(cacheDir);
   for (const entry of readdirSync(root, { withFileTypes: true })) {
     if (entry.isDirectory() && entry.name !== manifest.head.generation && entry.name !== previous) {
       rmSync(join(root, entry.name), { recursive: true, force: true });
     }
+  }
+}
+
+/** Temporary files of writers that died mid-way (a killed `lore add`), in the cache and the manifest. */
+export function sweepManifestTemps(cacheDir: string): void {
+  for (const dir of [cacheDir, manifestDir(cacheDir)]) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (isAbandonedTemp(name)) unlinkQuietly(join(dir, name));
   }
 }

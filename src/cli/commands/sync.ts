@@ -23,6 +23,8 @@ export const command: Command = {
       const swept = ws.tiers.reduce((sum, tier) => sum + tier.sweep(), 0);
       await ws.index.rebuild();
       await ws.ready();
+      const { sweepManifestTemps } = await import('../../store/manifest-files.js');
+      for (const tier of ws.tiers) sweepManifestTemps(tier.layout.cacheDir);
       const { rebuildWorkspaceManifest } = await import('../../store/manifest-build.js');
       const manifest = await rebuildWorkspaceManifest(ws, ctx.now());
       const stats = await ws.index.stats();
