@@ -64,6 +64,18 @@ export const COMMANDS: Record<string, Entry> = {
     load: () => import('./commands/candidates.js'),
   },
   review: { summary: 'review lesson candidates interactively', load: () => import('./commands/review.js') },
+  explain: {
+    summary: 'dry-run the hook for a call: which lessons it would inject or deny, and why',
+    load: () => import('./commands/explain.js'),
+  },
+  disable: {
+    summary: 'turn the agent hooks off in this project (this machine)',
+    load: () => import('./commands/disable.js'),
+  },
+  enable: {
+    summary: 'turn the agent hooks back on in this project',
+    load: () => import('./commands/enable.js'),
+  },
   'migrate-layout': {
     summary: 'move lessons/<id>.yaml files into lessons/<id>/lesson.yaml',
     load: () => import('./commands/migrate-layout.js'),
@@ -94,7 +106,7 @@ function mainHelp(): string {
     '',
     'Every command takes --help; read commands take --json.',
     'Global options: --root DIR (repository root holding .lore/).',
-    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG.',
+    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG, LORE_DISABLED.',
     '',
   ].join('\n');
 }

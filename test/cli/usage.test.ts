@@ -22,6 +22,9 @@ const VERBS = [
   'scan',
   'candidates',
   'review',
+  'explain',
+  'disable',
+  'enable',
   'migrate-layout',
 ] as const;
 
@@ -241,6 +244,9 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'import', args: ['import', 'out.json'], key: 'unchanged' },
     { verb: 'scan', args: ['scan', '--path', 'out.json'], key: 'candidates' },
     { verb: 'candidates', args: ['candidates', 'list'], key: 'candidates' },
+    { verb: 'explain', args: ['explain', '--tool', 'Bash', '--command', 'pytest -x'], key: 'included' },
+    { verb: 'disable', args: ['disable'], key: 'disabled' },
+    { verb: 'enable', args: ['enable'], key: 'disabled' },
     { verb: 'migrate-layout', args: ['migrate-layout'], key: 'moves' },
   ];
 

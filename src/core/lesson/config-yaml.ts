@@ -109,5 +109,14 @@ export function renderConfigTemplate(): string {
 #   window: 40           # events a failed call stays open for its fix
 #   confidence: { base: 0.4, tier1: 0.85, fixConfirmed: 0.2, userCorrection: 0.15, multiSession: 0.1, multiProject: 0.1, causal: 0.05 }
 #   priority: { base: 3, multiSession: 2, multiProject: 1, hang: 1, dataLoss: 1, userCorrection: 1, fixConfirmed: 1, selfReported: 1, singleOccurrence: -1 }
+# inject:                # what the agent hooks inject (see README: how the hook works)
+#   maxLessons: 3        # lessons per hook output
+#   maxChars: 4096       # characters per hook output (at most 10000)
+#   sessionLessons: 20   # lessons per agent context and session
+#   minConfidence: 0.5   # lessons below this confidence never inject
+#   compactForgetPriority: 7  # after a compaction, lessons with this priority or more may come back
+#   startupLessons: 3    # top lessons shown at session start
+#   startupChars: 1500
+#   guards: true         # false: guard lessons advise instead of denying the call
 `;
 }
