@@ -19,6 +19,8 @@ const VERBS = [
   'check',
   'export',
   'import',
+  'install',
+  'uninstall',
   'migrate-layout',
 ] as const;
 
@@ -237,6 +239,8 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'export', args: ['export', '--out', 'out.json'], key: 'out' },
     { verb: 'import', args: ['import', 'out.json'], key: 'unchanged' },
     { verb: 'migrate-layout', args: ['migrate-layout'], key: 'moves' },
+    { verb: 'install', args: ['install', 'claude-code', '--scope', 'project'], key: 'changed' },
+    { verb: 'uninstall', args: ['uninstall', 'claude-code', '--scope', 'project'], key: 'removed' },
   ];
 
   it('every verb but demo, in turn on one repository', () => {
