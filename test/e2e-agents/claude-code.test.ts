@@ -1,0 +1,127 @@
+// Claude Code 2.1.330, driven offline by the scripted model server, with lore's plugin loaded.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claude, copyMarketplace, createWorkspace, occurrences, PLUGIN_DIR, runClaude } from './harness.js';
+import { addBuildGuard, addPytestLesson, GUARD_MARKER, PYTEST_MARKER } from './lessons.js';
+import { startModelServer } from './model-server.js';
+import type { ModelServer, Step } from './model-server.js';
+
+const serve = (steps: readonly Step[]) => startModelServer({ steps });
+
+/** The agent's request after its `n`-th tool call (n = 0: its first request). */
+function turn(server: ModelServer, n: number): string {
+  const request = server.agentTurns().find((candidate) => candidate.toolResults === n);
+  if (request === undefined)
+    throw new Error(`no agent request after ${n} tool call(s); got ${server.requests.length}`);
+  return request.raw;
+}
+
+const WITH_PLUGIN = ['--plugin-dir', PLUGIN_DIR];
+
+describe('Claude Code with the plugin (--plugin-dir)', () => {
+  it('(a) a pytest lesson arrives in the request after `pytest -v tests/`, not after the corrected command', async () => {
+    const ws = createWorkspace();
+    addPytestLesson(ws);
+    const server = await serve([{ bash: 'pytest --no-header -q tests/' }, { bash: 'pytest -v tests/' }]);
+    const exit = await runClaude(ws, server, 'run the tests', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 1), '1 passed')).toBeGreaterThan(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(0);
+    expect(occurrences(turn(server, 2), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('(b) the same lesson is injected once per session although the model runs pytest twice', async () => {
+    const ws = createWorkspace();
+    addPytestLesson(ws);
+    const server = await serve([{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }]);
+    const exit = await runClaude(ws, server, 'run the tests', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+    expect(occurrences(turn(server, 2), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('(c) a guard denies `rm -rf build` and the model gets the teaching reason as the tool error', async () => {
+    const ws = createWorkspace();
+    addBuildGuard(ws);
+    const server = await serve([{ bash: 'rm -rf build' }, { bash: 'rm -rf build/tmp' }]);
+    const exit = await runClaude(ws, server, 'clean the build', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(existsSync(join(ws.repo, 'build', 'artifact.txt'))).toBe(true);
+    const denied = server.agentTurns().find((request) => request.toolResults === 1)!.body as {
+      messages: { content: unknown }[];
+    };
+    const results = denied.messages
+      .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+      .filter((block: { type?: string }) => block.type === 'tool_result') as {
+      is_error?: boolean;
+      content: unknown;
+    }[];
+    expect(results).toHaveLength(1);
+    expect(results[0]!.is_error).toBe(true);
+    expect(JSON.stringify(results[0]!.content)).toContain(GUARD_MARKER);
+    expect(JSON.parse(exit.stdout).permission_denials).toHaveLength(1);
+  });
+
+  it('(d) the SessionStart #lesson protocol is in the first request', async () => {
+    const ws = createWorkspace();
+    const server = await serve([{ text: 'Nothing to do.' }]);
+    const exit = await runClaude(ws, server, 'hello', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    const first = turn(server, 0);
+    for (const line of ['#lesson', 'tool:', 'trigger:', 'mistake:', 'fix:', 'tags:', '#/lesson']) {
+      expect(occurrences(first, line), line).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('Claude Code installs', () => {
+  it('(e) claude plugin validate --strict passes on plugin/ and on the marketplace', async () => {
+    const ws = createWorkspace();
+    const server = await serve([]);
+    expect(claude(ws, server, ['plugin', 'validate', '--strict', PLUGIN_DIR])).toContain('Validation passed');
+    expect(claude(ws, server, ['plugin', 'validate', '--strict', copyMarketplace(ws)])).toContain(
+      'Validation passed',
+    );
+    await server.close();
+  });
+
+  it('claude plugin marketplace add + claude plugin install lore@lore -y: the lesson arrives', async () => {
+    const ws = createWorkspace();
+    addPytestLesson(ws);
+    const server = await serve([{ bash: 'pytest -v tests/' }]);
+    claude(ws, server, ['plugin', 'marketplace', 'add', copyMarketplace(ws)]);
+    expect(claude(ws, server, ['plugin', 'install', 'lore@lore', '-y'])).toContain('lore');
+    const exit = await runClaude(ws, server, 'run the tests');
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('lore install claude-code (user settings): the lesson arrives; lore uninstall: it does not', async () => {
+    const ws = createWorkspace();
+    addPytestLesson(ws);
+    expect(ws.lore(['install', 'claude-code'])).toContain(join(ws.home, '.claude', 'settings.json'));
+    const server = await serve([{ bash: 'pytest -v tests/' }]);
+    const exit = await runClaude(ws, server, 'run the tests');
+    await server.close();
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+
+    ws.lore(['uninstall', 'claude-code']);
+    const after = await serve([{ bash: 'pytest -v tests/' }]);
+    const again = await runClaude(ws, after, 'run the tests');
+    await after.close();
+    expect(again.code, again.stderr).toBe(0);
+    expect(occurrences(turn(after, 1), PYTEST_MARKER)).toBe(0);
+  });
+});
