@@ -161,7 +161,7 @@ export async function addLesson(
   };
   const checked = validate(base, 'lesson');
   const id = store.createLesson((newId) => serializeLesson({ ...checked, id: newId }));
-  ws.index.invalidate();
+  await ws.afterWrite(options.tier);
   const lesson = { ...checked, id };
   return { tier: options.tier, id, lesson, file: store.lessonDir(id).yamlPath };
 }
@@ -295,7 +295,7 @@ export async function updateLesson(
     store.writeLessonText(target.id, next.text);
     return next;
   });
-  ws.index.invalidate();
+  await ws.afterWrite(target.tier);
   return { ...target, lesson: result.lesson };
 }
 
@@ -313,7 +313,7 @@ export async function setStatus(
     store.writeLessonText(target.id, next.text);
     return next;
   });
-  ws.index.invalidate();
+  await ws.afterWrite(target.tier);
   return { ...target, lesson: result.lesson, changed: true };
 }
 
@@ -358,7 +358,8 @@ export async function supersedeLesson(
     ]);
     return { oldLesson: oldNext.lesson, newLesson: newNext.lesson };
   });
-  ws.index.invalidate();
+  await ws.afterWrite(old.tier);
+  if (replacement.tier !== old.tier) await ws.afterWrite(replacement.tier);
   return {
     old: { ...old, lesson: result.oldLesson },
     replacement: { ...replacement, lesson: result.newLesson },
@@ -380,6 +381,7 @@ export async function upvoteLesson(
   const target = await resolveLesson(ws, ref);
   const store = ws.store(target.tier);
   const recorded = withLocks([lockOf(ws, target, '-votes')], () => store.appendVote(target.id, vote));
-  ws.index.invalidate();
+  if (recorded) await ws.afterWrite(target.tier);
+  else ws.index.invalidate();
   return { target, recorded };
 }

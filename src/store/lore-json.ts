@@ -46,6 +46,7 @@ export async function importLessons(
   source: string,
   options: { tier: Tier | undefined; replace: boolean; dryRun: boolean },
 ): Promise<ImportReport> {
+  const touched = new Set<Tier>();
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -107,6 +108,7 @@ export async function importLessons(
     const tier = options.tier ?? parsed.data.tier;
     const lesson: Lesson = { ...parsed.data, tier };
     const store = ws.store(tier);
+    touched.add(tier);
     const votes = parseVotes(
       (Array.isArray(rawVotes) ? rawVotes : []).map((vote) => JSON.stringify(vote)).join('\n'),
       `${source} ${where}.votes`,
@@ -136,6 +138,7 @@ export async function importLessons(
       report.votesAdded += 1;
     }
   });
-  ws.index.invalidate();
+  if (options.dryRun) ws.index.invalidate();
+  else for (const tier of touched) await ws.afterWrite(tier);
   return report;
 }

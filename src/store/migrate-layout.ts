@@ -63,6 +63,7 @@ export async function migrateLayout(
       unlinkSync(file);
     }
   }
-  ws.index.invalidate();
+  if (moves.length > 0 && !options.dryRun) for (const store of ws.tiers) await ws.afterWrite(store.tier);
+  else ws.index.invalidate();
   return moves;
 }

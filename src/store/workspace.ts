@@ -43,6 +43,11 @@ export type Workspace = {
   store(tier: Tier): TierStore;
   /** Refreshes the index and refuses the legacy flat layout. */
   ready(): Promise<RefreshReport>;
+  /**
+   * After a write to `tier`: marks the tier changed (other repositories' manifests notice) and
+   * rebuilds this workspace's hook manifest, so the hook never answers from an old one.
+   */
+  afterWrite(tier: Tier): Promise<void>;
   close(): void;
 };
 
@@ -82,7 +87,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   const index = openLessonIndex(join(cacheDir, 'index.db'), tiers, displayPath);
 
   let readyReport: RefreshReport | undefined;
-  return {
+  const ws: Workspace = {
     cwd,
     projectRoot,
     project,
@@ -118,10 +123,23 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
       readyReport = report;
       return report;
     },
+    async afterWrite(tier) {
+      index.invalidate();
+      const store = tier === 'user' ? user : (project ?? user);
+      try {
+        const { bumpGeneration } = await import('./manifest-files.js');
+        bumpGeneration(store.layout.cacheDir, `${Date.now().toString(36)}-${process.pid}`);
+        const { rebuildWorkspaceManifest } = await import('./manifest-build.js');
+        await rebuildWorkspaceManifest(ws, Date.now());
+      } catch {
+        // the hook notices the changed generation and rebuilds in the background
+      }
+    },
     close() {
       index.close();
     },
   };
+  return ws;
 }
 
 function parseHalfLife(value: string | undefined): number | undefined {

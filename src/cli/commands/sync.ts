@@ -8,7 +8,7 @@ export const command: Command = {
   spec: {
     usage: 'lore sync [--json]',
     description:
-      'Rebuilds the index (.lore/cache/index.db) from the lesson files, finishes any change a killed lore\n' +
+      'Rebuilds the index (.lore/cache/index.db) and the hook manifest (.lore/cache/manifest/) from the lesson files, finishes any change a killed lore\n' +
       'process left half-done, and removes its temporary files. Read commands refresh the index on their own;\n' +
       'sync is for a clean slate.',
     options: {},
@@ -23,6 +23,8 @@ export const command: Command = {
       const swept = ws.tiers.reduce((sum, tier) => sum + tier.sweep(), 0);
       await ws.index.rebuild();
       await ws.ready();
+      const { rebuildWorkspaceManifest } = await import('../../store/manifest-build.js');
+      const manifest = await rebuildWorkspaceManifest(ws, ctx.now());
       const stats = await ws.index.stats();
       const problems = await noteProblems(ctx, ws);
       const ms = Math.round(performance.now() - started);
@@ -35,6 +37,7 @@ export const command: Command = {
           errors,
           recovered,
           swept,
+          manifest: { lessons: manifest.head.lessonCount, stack: manifest.head.stack },
           ms,
         },
         text: `indexed ${stats.total} lesson(s) in ${ms} ms${errors > 0 ? `; ${errors} problem(s): run lore check` : ''}${recovered > 0 ? `; completed ${recovered} interrupted change(s)` : ''}`,

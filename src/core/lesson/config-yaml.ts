@@ -103,5 +103,14 @@ export function renderConfigTemplate(): string {
 #   severity: medium
 #   priority: 5
 #   confidence: 0.9
+# inject:                # what the agent hooks inject (see README: how the hook works)
+#   maxLessons: 3        # lessons per hook output
+#   maxChars: 4096       # characters per hook output (at most 10000)
+#   sessionLessons: 20   # lessons per agent context and session
+#   minConfidence: 0.5   # lessons below this confidence never inject
+#   compactForgetPriority: 7  # after a compaction, lessons with this priority or more may come back
+#   startupLessons: 3    # top lessons shown at session start
+#   startupChars: 1500
+#   guards: true         # false: guard lessons advise instead of denying the call
 `;
 }

@@ -16,6 +16,7 @@ import {
   SUMMARY_MAX,
   TIERS,
 } from './constants.js';
+import { findBacktrackingRisk } from '../match/regex-safety.js';
 
 export {
   CATEGORIES,
@@ -52,7 +53,10 @@ const regexSource = z
         code: 'custom',
         message: `is not a valid regular expression: ${(error as Error).message}`,
       });
+      return;
     }
+    const risk = findBacktrackingRisk(source);
+    if (risk !== undefined) ctx.addIssue({ code: 'custom', message: risk });
   });
 
 const glob = z
@@ -169,6 +173,73 @@ export const ConfigSchema = z.looseObject({
     })
     .default({ category: 'technical', severity: 'medium', priority: 5, confidence: 0.9 })
     .describe('Values `lore add` uses when a flag is not given.'),
+  inject: z
+    .object({
+      maxLessons: z
+        .number()
+        .int()
+        .min(1)
+        .max(20)
+        .default(3)
+        .describe('At most this many lessons in one hook output.'),
+      maxChars: z
+        .number()
+        .int()
+        .min(200)
+        .max(10_000)
+        .default(4096)
+        .describe(
+          'Character budget of one hook output (never above 10,000: Claude Code previews longer ones).',
+        ),
+      sessionLessons: z
+        .number()
+        .int()
+        .min(0)
+        .max(1000)
+        .default(20)
+        .describe('At most this many lessons injected into one agent context per session.'),
+      minConfidence: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(0.5)
+        .describe('Lessons below this confidence are never injected.'),
+      compactForgetPriority: z
+        .number()
+        .int()
+        .min(1)
+        .max(11)
+        .default(7)
+        .describe(
+          'After a compaction, lessons with at least this priority may be injected again (11: none).',
+        ),
+      startupLessons: z
+        .number()
+        .int()
+        .min(0)
+        .max(20)
+        .default(3)
+        .describe('Top project lessons shown at session start.'),
+      startupChars: z
+        .number()
+        .int()
+        .min(200)
+        .max(10_000)
+        .default(1500)
+        .describe('Character budget of the session-start lessons.'),
+      guards: z.boolean().default(true).describe('false: guard lessons advise instead of denying the call.'),
+    })
+    .default({
+      maxLessons: 3,
+      maxChars: 4096,
+      sessionLessons: 20,
+      minConfidence: 0.5,
+      compactForgetPriority: 7,
+      startupLessons: 3,
+      startupChars: 1500,
+      guards: true,
+    })
+    .describe('What the agent hooks inject, and how much.'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export const KNOWN_CONFIG_KEYS: readonly string[] = Object.keys(ConfigSchema.shape);

@@ -1,0 +1,65 @@
+/**
+ * Codex CLI (0.169.0): Claude-shaped hooks, with these differences:
+ * - output objects are checked strictly (unknown keys are errors), so only the documented keys go
+ *   out; there is no SubagentStart event;
+ * - hook context is capped near 2,500 tokens: at most 8,000 characters;
+ * - file edits arrive as `apply_patch` with the patch text in `tool_input.command`: the paths
+ *   named in its `*** Add/Update/Delete File:` lines become an `Edit` call's paths.
+ */
+import type { HookAdapter, HookDecision } from '../../core/inject/types.js';
+
+const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm;
+const PATCH_MOVE = /^\*\*\* Move to: (.+)$/gm;
+
+/** Whether a payload came from Codex: it carries `turn_id`, or its transcript is a rollout file. */
+export function isCodexPayload(raw: unknown): boolean {
+  if (raw === null || typeof raw !== 'object') return false;
+  const payload = raw as Record<string, unknown>;
+  return (
+    typeof payload.turn_id === 'string' ||
+    (typeof payload.transcript_path === 'string' &&
+      /\/rollout-[^/]*\.jsonl(\.zst)?$/.test(payload.transcript_path))
+  );
+}
+
+export function normalizeCodexPayload(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object') return raw;
+  const payload = raw as Record<string, unknown>;
+  const input = payload.tool_input as Record<string, unknown> | undefined;
+  const patch =
+    typeof input?.command === 'string'
+      ? input.command
+      : typeof input?.patch === 'string'
+        ? input.patch
+        : undefined;
+  const isPatch =
+    payload.tool_name === 'apply_patch' || (patch !== undefined && patch.startsWith('*** Begin Patch'));
+  if (!isPatch || patch === undefined) return raw;
+  const paths = [...patch.matchAll(PATCH_FILE), ...patch.matchAll(PATCH_MOVE)]
+    .map((m) => (m[1] ?? '').trim())
+    .slice(0, 32);
+  return { ...payload, tool_name: 'Edit', tool_input: { paths } };
+}
+
+export function toCodexOutput(decision: HookDecision): Record<string, unknown> {
+  if (decision.event === 'SubagentStart') return {};
+  if (decision.deny !== undefined && decision.event === 'PreToolUse') {
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: decision.deny,
+      },
+    };
+  }
+  if (decision.context === undefined) return {};
+  return { hookSpecificOutput: { hookEventName: decision.event, additionalContext: decision.context } };
+}
+
+export const codexAdapter: HookAdapter = {
+  host: 'codex',
+  normalizeInput: normalizeCodexPayload,
+  maxChars: 8_000,
+  events: ['PreToolUse', 'UserPromptSubmit', 'SessionStart'],
+  toOutput: toCodexOutput,
+};

@@ -1,0 +1,29 @@
+/**
+ * Stage 6, format: the plan as text, host-neutral. Adapters wrap it in their host's JSON.
+ */
+import { SEPARATOR } from './plan-injection.js';
+import type { HookDecision, HookEventName, InjectionPlan } from './types.js';
+
+export const CONTEXT_HEADER: Record<HookEventName, string> = {
+  PreToolUse: 'lore: lessons from earlier sessions about this kind of call (details: `lore show ID`)',
+  UserPromptSubmit: 'lore: lessons from earlier sessions that may apply to this request',
+  SessionStart: "lore: this project's most important lessons from earlier sessions",
+  SubagentStart: 'lore: lessons from earlier sessions',
+};
+
+export function headerOverhead(event: HookEventName): number {
+  return CONTEXT_HEADER[event].length + 1;
+}
+
+/** `preamble` (the #lesson protocol) comes first and is not part of the lesson budget. */
+export function formatDecision(event: HookEventName, plan: InjectionPlan, preamble?: string): HookDecision {
+  const parts: string[] = [];
+  if (preamble !== undefined && preamble !== '') parts.push(preamble);
+  if (plan.included.length > 0) {
+    parts.push(`${CONTEXT_HEADER[event]}\n${plan.included.map((item) => item.text).join(SEPARATOR)}`);
+  }
+  const decision: HookDecision = { event, plan };
+  if (plan.denied.length > 0) decision.deny = plan.denied.map((item) => item.text).join(SEPARATOR);
+  else if (parts.length > 0) decision.context = parts.join(SEPARATOR);
+  return decision;
+}

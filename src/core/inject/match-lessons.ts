@@ -1,0 +1,178 @@
+/**
+ * Stage 3, match: which candidate lessons apply to the event, and why (`matchedBy`).
+ *
+ * A lesson's `tools` filter tool calls. Its commands (regexes over the Bash command) and paths
+ * (globs over repo-relative paths) trigger it; a lesson with neither is triggered by its tags
+ * (`tool:pytest` when the command runs pytest, `lang:python` on a `.py` path), and failing
+ * those by its tools alone. Prompts match commands and paths they mention, tag values, and at
+ * least two words of the summary. `stack` gates all of it.
+ */
+import { stackAllows, LANGUAGE_EXTENSIONS } from './detect-stack.js';
+import { promptWords } from './load-candidates.js';
+import { toolAllowed } from './tool-names.js';
+import type { HookEvent, ManifestLesson, Match, Skip } from './types.js';
+
+const regexCache = new Map<string, RegExp | null>();
+
+/** Compiles once per process; a source that does not compile never matches. */
+export function cachedRegex(source: string): RegExp | null {
+  let regex = regexCache.get(source);
+  if (regex === undefined) {
+    try {
+      regex = new RegExp(source);
+    } catch {
+      regex = null;
+    }
+    regexCache.set(source, regex);
+  }
+  return regex;
+}
+
+export type MatchContext = {
+  /** Repo-relative paths of the event (inside the project only). */
+  repoPaths: readonly string[];
+  stack: readonly string[];
+};
+
+export type MatchResult = { matches: Match[]; skipped: Skip[] };
+
+const STRENGTH: Record<string, number> = { command: 3, path: 3, tag: 2, words: 1, tool: 1 };
+
+/** Program names a shell command runs: the first word of each simple command. */
+export function commandPrograms(command: string): Set<string> {
+  const out = new Set<string>();
+  for (const part of command.split(/&&|\|\||[;|&\n()]/)) {
+    const words = part.trim().split(/\s+/);
+    let i = 0;
+    while (
+      i < words.length &&
+      /^([A-Za-z_][A-Za-z0-9_]*=\S*|sudo|env|exec|time|nohup|command|npx|uvx|-\S*)$/.test(words[i] ?? '')
+    )
+      i += 1;
+    const program = words[i];
+    if (program !== undefined && program !== '') {
+      out.add(program);
+      out.add(program.slice(program.lastIndexOf('/') + 1));
+    }
+    // `python -m pytest`, `uv run pytest`, `poetry run pytest`
+    const next = words[i + 1];
+    const after = words[i + 2];
+    if ((next === '-m' || next === 'run') && after !== undefined) out.add(after);
+  }
+  return out;
+}
+
+/** Path-like tokens a prompt mentions (`src/app.ts`, `./tests/`, `pyproject.toml`). */
+export function promptPaths(prompt: string): string[] {
+  const tokens = prompt.match(/[\w.@~-]*[\w@~-][\w./@~-]*/g) ?? [];
+  return [
+    ...new Set(
+      tokens
+        .filter((t) => (t.includes('/') || /\.[A-Za-z0-9]{1,8}$/.test(t)) && !/^https?:/.test(t))
+        .map((t) => t.replace(/^\.\//, '').replace(/\/+$/, ''))
+        .filter((t) => t !== '' && !t.startsWith('/'))
+        .slice(0, 64),
+    ),
+  ];
+}
+
+/** Fragments of a prompt a command regex is tried on: each line and each `code span`. */
+function promptCommands(prompt: string): string[] {
+  const spans = [...prompt.matchAll(/`([^`\n]{1,2000})`/g)].map((m) => m[1] ?? '');
+  return [
+    ...spans,
+    ...prompt
+      .split('\n')
+      .slice(0, 200)
+      .map((line) => line.trim()),
+  ].filter((s) => s !== '');
+}
+
+function matchOne(
+  lesson: ManifestLesson,
+  event: HookEvent,
+  ctx: MatchContext,
+  programs: ReadonlySet<string>,
+  prompt: { words: ReadonlySet<string>; lines: string[]; paths: string[] } | undefined,
+): string[] {
+  const reasons: string[] = [];
+  const commandTexts = prompt ? prompt.lines : event.command !== undefined ? [event.command] : [];
+  const paths = prompt ? [...ctx.repoPaths, ...prompt.paths] : ctx.repoPaths;
+  for (const source of lesson.commands) {
+    const regex = cachedRegex(source);
+    if (regex !== null && commandTexts.some((text) => regex.test(text))) reasons.push(`command:${source}`);
+  }
+  lesson.pathRegexes.forEach((source, i) => {
+    const regex = cachedRegex(source);
+    if (regex !== null && paths.some((path) => regex.test(path))) reasons.push(`path:${lesson.paths[i]}`);
+  });
+  const triggerless = lesson.commands.length === 0 && lesson.paths.length === 0;
+  if (triggerless || prompt) {
+    for (const tag of lesson.tags) {
+      const colon = tag.indexOf(':');
+      const category = tag.slice(0, colon);
+      const value = tag.slice(colon + 1);
+      if (prompt) {
+        if (value.length >= 3 && prompt.words.has(value.toLowerCase())) reasons.push(`tag:${tag}`);
+        continue;
+      }
+      if (category === 'tool' && programs.has(value)) reasons.push(`tag:${tag}`);
+      if (
+        category === 'lang' &&
+        (LANGUAGE_EXTENSIONS[value] ?? []).some((ext) => paths.some((p) => p.endsWith(ext)))
+      )
+        reasons.push(`tag:${tag}`);
+    }
+  }
+  if (prompt && event.event === 'UserPromptSubmit' && lesson.words.length > 0) {
+    const hits = lesson.words.filter((word) => prompt.words.has(word));
+    if (hits.length >= Math.min(2, lesson.words.length)) reasons.push(`words:${hits.join(',')}`);
+  }
+  if (
+    reasons.length === 0 &&
+    triggerless &&
+    !prompt &&
+    lesson.tools.length > 0 &&
+    lesson.tags.every((t) => !/^(tool|lang):/.test(t))
+  ) {
+    reasons.push(`tool:${event.tool ?? ''}`);
+  }
+  return reasons;
+}
+
+export function matchLessons(
+  event: HookEvent,
+  candidates: readonly ManifestLesson[],
+  ctx: MatchContext,
+): MatchResult {
+  const matches: Match[] = [];
+  const skipped: Skip[] = [];
+  const programs = event.command !== undefined ? commandPrograms(event.command) : new Set<string>();
+  const promptText =
+    event.event === 'UserPromptSubmit' ||
+    event.tool?.toLowerCase() === 'agent' ||
+    event.tool?.toLowerCase() === 'task'
+      ? event.prompt
+      : undefined;
+  const prompt =
+    promptText === undefined
+      ? undefined
+      : { words: promptWords(promptText), lines: promptCommands(promptText), paths: promptPaths(promptText) };
+  const seen = new Set<string>();
+  for (const lesson of candidates) {
+    if (seen.has(lesson.id)) continue;
+    seen.add(lesson.id);
+    if (event.event === 'PreToolUse' && !toolAllowed(lesson.tools, event.tool)) continue;
+    const matchedBy = matchOne(lesson, event, ctx, programs, prompt);
+    if (matchedBy.length === 0) continue;
+    if (!stackAllows(lesson.stack, ctx.stack)) {
+      skipped.push({ id: lesson.id, reason: 'stack-mismatch', matchedBy });
+      continue;
+    }
+    const strength = Math.max(
+      ...matchedBy.map((reason) => STRENGTH[reason.slice(0, reason.indexOf(':'))] ?? 0),
+    );
+    matches.push({ lesson, matchedBy, strength });
+  }
+  return { matches, skipped };
+}

@@ -1,0 +1,120 @@
+/**
+ * Stage 5, plan: which ranked lessons go out, in what form, and why each other one does not.
+ * Relevance gates (needs-review, low confidence), then guards (a matching guard denies the call,
+ * every time), then dedup (already shown in this agent's context), the per-session cap, the
+ * per-call count and the character budget. The first lesson always fits: its summary stands in
+ * when the full text is too long, and is cut when even that is.
+ */
+import { HARD_MAX_CHARS } from './types.js';
+import type { Included, InjectionPlan, InjectSettings, Match, Skip } from './types.js';
+
+export type PlanState = {
+  seen: ReadonlySet<string>;
+  /** Lessons already shown in this context (the per-session cap counts these). */
+  shownCount: number;
+  /** False when the session state could not be read or written: advice is held back. */
+  stateAvailable: boolean;
+};
+
+export type PlanOptions = {
+  settings: InjectSettings;
+  /** Characters the formatter adds around the lessons (header); counted in the budget. */
+  overhead: number;
+  /** Guards deny only on tool calls. */
+  allowDeny: boolean;
+  /** Overrides settings.maxLessons / maxChars (SessionStart uses its own small budget). */
+  maxLessons?: number;
+  maxChars?: number;
+};
+
+export const SEPARATOR = '\n\n';
+
+export function effectiveMaxChars(requested: number): number {
+  return Math.max(200, Math.min(requested, HARD_MAX_CHARS));
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+function isTrigger(reason: string): boolean {
+  return reason.startsWith('command:') || reason.startsWith('path:');
+}
+
+export function planInjection(
+  ranked: readonly Match[],
+  state: PlanState,
+  options: PlanOptions,
+): InjectionPlan {
+  const { settings } = options;
+  const maxLessons = options.maxLessons ?? settings.maxLessons;
+  const budget = effectiveMaxChars(options.maxChars ?? settings.maxChars) - options.overhead;
+  const included: Included[] = [];
+  const denied: Included[] = [];
+  const skipped: Skip[] = [];
+  let used = 0;
+  let denyUsed = 0;
+
+  for (const { lesson, matchedBy } of ranked) {
+    const skip = (reason: Skip['reason']) => skipped.push({ id: lesson.id, reason, matchedBy });
+    if (lesson.needsReview) {
+      skip('needs-review');
+      continue;
+    }
+    if (lesson.confidence < settings.minConfidence) {
+      skip('low-confidence');
+      continue;
+    }
+    if (lesson.guard && settings.guards && options.allowDeny && matchedBy.some(isTrigger)) {
+      const reason = lesson.reason ?? lesson.summary;
+      const room =
+        effectiveMaxChars(settings.maxChars) - denyUsed - (denied.length > 0 ? SEPARATOR.length : 0);
+      if (denied.length === 0 || reason.length <= room) {
+        const text = cut(reason, Math.max(room, 80));
+        denied.push({
+          id: lesson.id,
+          matchedBy,
+          text,
+          form: text === reason ? 'full' : 'truncated',
+          priority: lesson.priority,
+        });
+        denyUsed += text.length + (denied.length > 1 ? SEPARATOR.length : 0);
+      } else skip('over-budget');
+      continue;
+    }
+    if (!state.stateAvailable) {
+      skip('state-unavailable');
+      continue;
+    }
+    if (state.seen.has(lesson.id)) {
+      skip('already-shown');
+      continue;
+    }
+    if (state.shownCount + included.length >= settings.sessionLessons) {
+      skip('over-session');
+      continue;
+    }
+    if (included.length >= maxLessons) {
+      skip('over-count');
+      continue;
+    }
+    const room = budget - used - (included.length > 0 ? SEPARATOR.length : 0);
+    let text: string | undefined;
+    let form: Included['form'] = 'full';
+    if (lesson.text.length <= room) text = lesson.text;
+    else if (lesson.summary.length <= room) {
+      text = lesson.summary;
+      form = 'summary';
+    } else if (included.length === 0) {
+      text = cut(lesson.summary, Math.max(room, 40));
+      form = 'truncated';
+    }
+    if (text === undefined) {
+      skip('over-budget');
+      continue;
+    }
+    used += text.length + (included.length > 0 ? SEPARATOR.length : 0);
+    included.push({ id: lesson.id, matchedBy, text, form, priority: lesson.priority });
+  }
+  return { included, denied, skipped };
+}

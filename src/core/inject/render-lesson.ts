@@ -1,0 +1,28 @@
+/**
+ * The text a lesson is injected as, rendered once when the manifest is built: the full form
+ * (summary, mistake, fix, the start of the body), a one-line summary that stands in when the
+ * full form does not fit, and, for guards, the reason a denied call shows the agent.
+ */
+import type { Lesson } from '../lesson/schema.js';
+
+const BODY_MAX = 1200;
+
+function clip(text: string, max: number): string {
+  const clean = text.trim();
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1).trimEnd()}…`;
+}
+
+export function renderLesson(lesson: Lesson): { text: string; summary: string; reason: string } {
+  const fix = lesson.remediation ?? lesson.action;
+  const mistake = lesson.mistake ?? lesson.observation;
+  const lines = [`[lore ${lesson.id}] ${lesson.summary}`];
+  if (mistake !== undefined) lines.push(`Mistake: ${clip(mistake, 600)}`);
+  if (fix !== undefined) lines.push(`Fix: ${clip(fix, 600)}`);
+  if (lesson.body !== undefined && lesson.body.trim() !== '') lines.push(clip(lesson.body, BODY_MAX));
+  const reason = [
+    `lore guard ${lesson.id} blocked this call: ${lesson.summary}`,
+    ...(fix !== undefined ? [`Fix: ${clip(fix, 600)}`] : []),
+    'Run the corrected command instead (a call that follows the fix is not blocked).',
+  ].join('\n');
+  return { text: lines.join('\n'), summary: `[lore ${lesson.id}] ${lesson.summary}`, reason };
+}

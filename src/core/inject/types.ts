@@ -1,0 +1,187 @@
+/**
+ * The hook's data: the events it handles, the manifest it reads, and the results each stage
+ * hands to the next. Plain JSON-friendly shapes: the hook bundle imports nothing but these and
+ * Node built-ins.
+ */
+export const MANIFEST_VERSION = 1;
+
+export const HOOK_EVENTS = ['PreToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+export const SESSION_SOURCES = ['startup', 'resume', 'clear', 'compact', 'fork'] as const;
+export type SessionSource = (typeof SESSION_SOURCES)[number];
+
+export const HOSTS = ['claude-code', 'codex'] as const;
+export type Host = (typeof HOSTS)[number];
+
+/** A host's hook input, validated and bounded, in lore's terms. */
+export type HookEvent = {
+  event: HookEventName;
+  sessionId: string;
+  /** The agent whose context this is: `main`, or a subagent's id. Dedup is kept per agent. */
+  agentId: string;
+  cwd: string;
+  /** PreToolUse */
+  tool?: string;
+  command?: string;
+  /** Paths from the tool input, repo-relative when inside the project (filled by the load stage). */
+  paths?: string[];
+  /** UserPromptSubmit */
+  prompt?: string;
+  /** SessionStart */
+  source?: SessionSource;
+};
+
+/** The injection settings, a snapshot of `inject.*` in the config. */
+export type InjectSettings = {
+  maxLessons: number;
+  maxChars: number;
+  sessionLessons: number;
+  minConfidence: number;
+  compactForgetPriority: number;
+  startupLessons: number;
+  startupChars: number;
+  guards: boolean;
+};
+
+export const DEFAULT_INJECT_SETTINGS: InjectSettings = {
+  maxLessons: 3,
+  maxChars: 4096,
+  sessionLessons: 20,
+  minConfidence: 0.5,
+  compactForgetPriority: 7,
+  startupLessons: 3,
+  startupChars: 1500,
+  guards: true,
+};
+
+/** One host output may carry at most this much context (Claude Code previews anything longer). */
+export const HARD_MAX_CHARS = 10_000;
+
+/** A lesson as the hook sees it: everything precompiled. */
+export type ManifestLesson = {
+  id: string;
+  tier: 'project' | 'user';
+  slug: string;
+  priority: number;
+  confidence: number;
+  needsReview: boolean;
+  guard: boolean;
+  /** Tool names (lowercase; `*` wildcards allowed), empty = any tool. */
+  tools: string[];
+  /** Command regex sources, as written. */
+  commands: string[];
+  /** Path globs as written, and their compiled regex sources (same order). */
+  paths: string[];
+  pathRegexes: string[];
+  tags: string[];
+  stack: string[];
+  /** Lowercase summary keywords, for prompts. */
+  words: string[];
+  /** Precomputed rank base: priority, confidence, votes, stack boost. Higher first. */
+  score: number;
+  /** Full injection text and the one-line stand-in. */
+  text: string;
+  summary: string;
+  /** The guard's deny reason (guards only). */
+  reason?: string;
+  /** `mtimeMs:size` of lesson.yaml when built, to notice an edited lesson. */
+  sig: string;
+  file: string;
+};
+
+/** A file whose signature the manifest was built against. */
+export type SourceStamp = { path: string; sig: string };
+
+export type ManifestHead = {
+  version: number;
+  /** Names the block directory of this build. */
+  generation: string;
+  builtAtMs: number;
+  projectRoot: string | null;
+  settings: InjectSettings;
+  stack: string[];
+  /** Cheap staleness check: stats of these (lessons dirs, configs, generation files). */
+  sources: SourceStamp[];
+  /** Lessons are stored once, in blocks of this many, ordered so that lessons sharing a key sit together. */
+  blockSize: number;
+  lessonCount: number;
+  /** literal -> ordinals of the lessons filed under it, as [start, count, start, count, ...]. */
+  literals: Record<string, number[]>;
+  /** exact keys (`tool:<name>`) -> ordinal ranges. */
+  keys: Record<string, number[]>;
+  /** Lessons checked on every tool call (no usable literal): ordinal ranges. */
+  always: number[];
+  /** SessionStart: the top project lessons, best first (ordinals). */
+  startup: number[];
+};
+
+/** Lowercase summary word -> ordinal ranges, for prompts (a separate file, read only for prompts). */
+export type ManifestWords = Record<string, number[]>;
+
+export type Manifest = { head: ManifestHead; words: ManifestWords; blocks: ManifestLesson[][] };
+
+/** Reads one block of lessons; the load stage is pure given this. */
+export type BlockReader = (block: number) => ManifestLesson[] | undefined;
+
+/** Why a lesson was shown. */
+export type MatchReason = string;
+
+export type Match = { lesson: ManifestLesson; matchedBy: MatchReason[]; strength: number };
+
+export const SKIP_REASONS = [
+  'already-shown',
+  'over-count',
+  'over-budget',
+  'over-session',
+  'low-confidence',
+  'needs-review',
+  'stack-mismatch',
+  'guards-off',
+  'state-unavailable',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export type Skip = { id: string; reason: SkipReason; matchedBy: MatchReason[] };
+
+export type Included = {
+  id: string;
+  matchedBy: MatchReason[];
+  /** What goes out: the full text, or the summary standing in for it. */
+  text: string;
+  form: 'full' | 'summary' | 'truncated';
+  priority: number;
+};
+
+export type InjectionPlan = {
+  included: Included[];
+  /** Guard lessons denying this call. */
+  denied: Included[];
+  skipped: Skip[];
+};
+
+/** What one hook call decides, host-neutral; adapters turn it into the host's JSON. */
+export type HookDecision = {
+  event: HookEventName;
+  context?: string;
+  deny?: string;
+  plan: InjectionPlan;
+};
+
+/** Dedup state of one agent context in one session, as the plan stage sees it. */
+export type SeenState = {
+  /** Lesson ids already shown in this context. */
+  seen: ReadonlySet<string>;
+};
+
+/** What a host adapter provides: input quirks in, the host's JSON out. Translation only. */
+export type HookAdapter = {
+  host: Host;
+  /** Rewrites host-specific payload shapes into the common one (Claude Code's). */
+  normalizeInput(raw: unknown): unknown;
+  /** The host's own cap on one hook's context, in characters. */
+  maxChars: number;
+  /** Events the host can receive context for. */
+  events: readonly HookEventName[];
+  toOutput(decision: HookDecision): Record<string, unknown>;
+};

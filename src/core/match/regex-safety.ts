@@ -1,0 +1,195 @@
+/**
+ * Refuses lesson regexes that can backtrack catastrophically (exponential time on a crafted or
+ * unlucky command): a hook runs them on every matching tool call and must never hang.
+ *
+ * Flagged, under an unbounded repetition (`*`, `+`, `{n,}`):
+ * - a repeated part that can match the empty string: `(a*)*`;
+ * - nested quantifiers whose inner loop can run into the next iteration: `(a+)+`, `(\w+\s?)*`;
+ * - alternatives that can start the same way: `(a|ab)*`, `(\w|\d)+`.
+ * Unambiguous nesting such as `(\s+-\w+)*` (each iteration starts with what the last cannot eat)
+ * passes. Polynomial cases (`.*.*`) are left alone.
+ */
+import { parseRegex } from './regex-ast.js';
+import type { RegexNode } from './regex-ast.js';
+
+/** Characters a class is probed with: ASCII plus a few others. */
+const PROBES: string[] = [
+  ...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)),
+  '\u00e9',
+  '\u00a0',
+  '\u2028',
+  '\u4e2d',
+];
+
+type CharSet = boolean[];
+
+const setCache = new Map<string, CharSet>();
+
+function charSet(node: RegexNode): CharSet | undefined {
+  if (node.kind === 'char') return PROBES.map((probe) => probe === node.value);
+  if (node.kind !== 'set') return undefined;
+  let cached = setCache.get(node.source);
+  if (!cached) {
+    const regex = new RegExp(`^(?:${node.source})$`);
+    cached = PROBES.map((probe) => regex.test(probe));
+    setCache.set(node.source, cached);
+  }
+  return cached;
+}
+
+function overlaps(a: readonly CharSet[], b: readonly CharSet[]): boolean {
+  return a.some((x) => b.some((y) => x.some((hit, i) => hit && y[i] === true)));
+}
+
+function nullable(node: RegexNode): boolean {
+  switch (node.kind) {
+    case 'char':
+    case 'set':
+    case 'opaque':
+      return false;
+    case 'assert':
+    case 'backref':
+      return true;
+    case 'group':
+      return nullable(node.body);
+    case 'repeat':
+      return node.min === 0 || nullable(node.body);
+    case 'alt':
+      return node.branches.some(nullable);
+    case 'seq':
+      return node.items.every(nullable);
+  }
+}
+
+/** Character sets a match of `node` can start with. */
+function firstSets(node: RegexNode): CharSet[] {
+  switch (node.kind) {
+    case 'char':
+    case 'set':
+      return [charSet(node) as CharSet];
+    case 'group':
+    case 'repeat':
+      return firstSets(node.body);
+    case 'alt':
+      return node.branches.flatMap(firstSets);
+    case 'seq': {
+      const out: CharSet[] = [];
+      for (const item of node.items) {
+        out.push(...firstSets(item));
+        if (!nullable(item)) break;
+      }
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+/** Character sets an unbounded loop at the end of `node` can keep consuming. */
+function tailLoopSets(node: RegexNode): CharSet[] {
+  switch (node.kind) {
+    case 'group':
+      return tailLoopSets(node.body);
+    case 'repeat':
+      return node.max === Infinity || node.max > 16
+        ? [...firstSets(node.body), ...tailLoopSets(node.body)]
+        : tailLoopSets(node.body);
+    case 'alt':
+      return node.branches.flatMap(tailLoopSets);
+    case 'seq': {
+      const out: CharSet[] = [];
+      for (let i = node.items.length - 1; i >= 0; i -= 1) {
+        const item = node.items[i] as RegexNode;
+        out.push(...tailLoopSets(item));
+        if (!nullable(item)) break;
+      }
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+function exact(node: RegexNode): string | undefined {
+  if (node.kind === 'char') return node.value;
+  if (node.kind === 'group') return exact(node.body);
+  if (node.kind === 'seq') {
+    let out = '';
+    for (const item of node.items) {
+      const part = exact(item);
+      if (part === undefined) return undefined;
+      out += part;
+    }
+    return out;
+  }
+  return undefined;
+}
+
+/** The alternation a repeated body starts with, if any. */
+function leadingAlternation(node: RegexNode): Extract<RegexNode, { kind: 'alt' }> | undefined {
+  if (node.kind === 'alt') return node;
+  if (node.kind === 'group') return leadingAlternation(node.body);
+  if (node.kind === 'seq' && node.items.length === 1) return leadingAlternation(node.items[0] as RegexNode);
+  return undefined;
+}
+
+function ambiguousBranches(alt: Extract<RegexNode, { kind: 'alt' }>): boolean {
+  const { branches } = alt;
+  for (let i = 0; i < branches.length; i += 1) {
+    for (let j = i + 1; j < branches.length; j += 1) {
+      const a = branches[i] as RegexNode;
+      const b = branches[j] as RegexNode;
+      const ea = exact(a);
+      const eb = exact(b);
+      if (ea !== undefined && eb !== undefined) {
+        if (ea.startsWith(eb) || eb.startsWith(ea)) return true;
+        continue;
+      }
+      if (overlaps(firstSets(a), firstSets(b))) return true;
+    }
+  }
+  return false;
+}
+
+function describe(source: string, problem: string): string {
+  return `the regular expression /${source}/ can backtrack catastrophically (${problem}); a hook would hang on some commands. Rewrite it without the nested repetition, e.g. (a+)+ -> a+, (\\w+\\s?)* -> [\\w\\s]*`;
+}
+
+function check(node: RegexNode, source: string): string | undefined {
+  switch (node.kind) {
+    case 'group':
+      return check(node.body, source);
+    case 'alt':
+      for (const branch of node.branches) {
+        const found = check(branch, source);
+        if (found) return found;
+      }
+      return undefined;
+    case 'seq':
+      for (const item of node.items) {
+        const found = check(item, source);
+        if (found) return found;
+      }
+      return undefined;
+    case 'repeat': {
+      if (node.max === Infinity || node.max > 16) {
+        if (nullable(node.body)) return describe(source, 'a repeated part can match the empty string');
+        if (overlaps(tailLoopSets(node.body), firstSets(node.body)))
+          return describe(source, 'nested quantifiers: an inner repetition can run into the next outer one');
+        const alt = leadingAlternation(node.body);
+        if (alt && ambiguousBranches(alt))
+          return describe(source, 'alternatives under a repetition can match the same text');
+      }
+      return check(node.body, source);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Why `source` is unsafe to run on untrusted input, or undefined when it is fine. */
+export function findBacktrackingRisk(source: string): string | undefined {
+  const node = parseRegex(source);
+  if (node === undefined) return undefined;
+  return check(node, source);
+}

@@ -1,0 +1,86 @@
+/**
+ * The hook process: `NODE_EXTRA_CA_CERTS= node plugin/bin/lore-hook.cjs [--host codex]` with the
+ * host's JSON on stdin. Prints the answer on stdout and always exits 0. With LORE_DEBUG=1 it
+ * appends what happened to `<cache>/hook-debug.log` (or `<tmp>/lore-hook-debug.log`).
+ */
+import { appendFileSync, readSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { INPUT_LIMITS } from '../core/inject/parse-hook-input.js';
+import { createRebuildStarter } from './request-rebuild.js';
+import { EMPTY_OUTPUT, runHook } from './run-hook.js';
+
+/** Reads stdin whole, up to the input limit; beyond it the rest is drained and `undefined` returned. */
+function readStdin(): string | undefined {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(1 << 16);
+  let total = 0;
+  let tooBig = false;
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, buffer, 0, buffer.length, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+      if ((error as NodeJS.ErrnoException).code === 'EOF') break;
+      throw error;
+    }
+    if (n === 0) break;
+    total += n;
+    if (total > INPUT_LIMITS.stdinChars) tooBig = true;
+    if (!tooBig) chunks.push(Buffer.from(buffer.subarray(0, n)));
+  }
+  return tooBig ? undefined : Buffer.concat(chunks).toString('utf8');
+}
+
+function main(): void {
+  const started = performance.now();
+  const nowMs = Date.now();
+  const env = process.env;
+  const argv = process.argv.slice(2);
+  const temp = tmpdir();
+  let stdout = EMPTY_OUTPUT;
+  let debug: Record<string, unknown>;
+  try {
+    const stdin = readStdin();
+    if (stdin === undefined) debug = { skipped: `stdin over ${INPUT_LIMITS.stdinChars} bytes` };
+    else {
+      const builder = join(dirname(process.argv[1] ?? '.'), 'lore-manifest.cjs');
+      const run = runHook(stdin, {
+        argv,
+        env,
+        nowMs,
+        tmpdir: temp,
+        uid: process.getuid?.() ?? 'user',
+        requestRebuild: createRebuildStarter(builder, env, nowMs),
+      });
+      stdout = run.stdout;
+      debug = run.debug;
+    }
+  } catch (error) {
+    stdout = EMPTY_OUTPUT;
+    debug = { error: (error as Error)?.stack ?? String(error) };
+  }
+  process.stdout.write(`${stdout}\n`);
+  if (env.LORE_DEBUG === '1') {
+    try {
+      const file =
+        typeof debug.cacheDir === 'string'
+          ? join(debug.cacheDir, 'hook-debug.log')
+          : join(temp, 'lore-hook-debug.log');
+      const entry = {
+        time: new Date(nowMs).toISOString(),
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        argv,
+        ...debug,
+        stdout,
+      };
+      appendFileSync(file, `${JSON.stringify(entry)}\n`);
+    } catch {
+      // debugging must never break the hook
+    }
+  }
+  process.exitCode = 0;
+}
+
+main();

@@ -1,0 +1,67 @@
+/**
+ * Starts the background manifest rebuilder (plugin/bin/lore-manifest.cjs) as a detached child,
+ * unless one is already running for that cache (an O_EXCL lock file, considered dead after a
+ * minute). The hook never waits for it.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { manifestDir } from '../store/manifest-files.js';
+import type { RebuildRequest } from './run-hook.js';
+
+export const REBUILD_LOCK = 'rebuild.lock';
+const LOCK_STALE_MS = 60_000;
+
+function takeLock(path: string, nowMs: number): boolean {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      closeSync(openSync(path, 'wx', 0o644));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      const age = nowMs - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? nowMs);
+      if (age < LOCK_STALE_MS) return false;
+      try {
+        unlinkSync(path);
+      } catch {
+        return false;
+      }
+    }
+  }
+  return false;
+}
+
+export function createRebuildStarter(
+  builder: string,
+  env: NodeJS.ProcessEnv,
+  nowMs: number,
+): (request: RebuildRequest) => void {
+  let started = false;
+  return (request) => {
+    if (started) return;
+    started = true;
+    try {
+      const dir = manifestDir(request.cacheDir);
+      mkdirSync(dir, { recursive: true });
+      const lock = join(dir, REBUILD_LOCK);
+      if (!takeLock(lock, nowMs)) return;
+      const args = [
+        builder,
+        '--cwd',
+        request.start,
+        '--lock',
+        lock,
+        ...(request.onlyIfChanged ? ['--if-changed'] : []),
+      ];
+      const child = spawn(process.execPath, args, {
+        detached: true,
+        stdio: 'ignore',
+        env: { ...env, NODE_EXTRA_CA_CERTS: '' },
+      });
+      child.on('error', () => undefined);
+      child.unref();
+    } catch {
+      // a rebuild that cannot start costs freshness, never the hook's answer
+    }
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * One hook call, start to end: stdin text in, stdout text out. Parses, finds the project and the
+ * manifest, notices a stale manifest (and asks for a background rebuild), runs the pipeline,
+ * claims what it injects, appends to the audit log. Fail-open: anything unexpected gives `{}`.
+ *
+ * Imports Node built-ins and lore's own files only (eslint enforces it): this is bundled into
+ * plugin/bin/lore-hook.cjs, which must start as fast as a bare `node`.
+ */
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { claudeCodeAdapter } from '../adapters/claude-code/hook-adapter.js';
+import { codexAdapter, isCodexPayload } from '../adapters/codex/hook-adapter.js';
+import { formatDecision } from '../core/inject/format-decision.js';
+import { parseHookPayload } from '../core/inject/parse-hook-input.js';
+import { applyClaims, preambleFor, selectLessons } from '../core/inject/select-lessons.js';
+import { DEFAULT_INJECT_SETTINGS, HARD_MAX_CHARS, MANIFEST_VERSION } from '../core/inject/types.js';
+import type { HookAdapter, HookDecision, HookEvent, ManifestHead } from '../core/inject/types.js';
+import { toRepoPath } from '../core/match/repo-path.js';
+import { appendAudit, auditRecord } from '../store/audit-log.js';
+import {
+  createBlockReader,
+  fileSig,
+  FULL_CHECK_INTERVAL_MS,
+  lastFullCheck,
+  readManifestHead,
+  readManifestWords,
+  staleSources,
+} from '../store/manifest-files.js';
+import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../store/paths.js';
+import { openSessionState, wipeSession } from '../store/session-state.js';
+
+export const DISABLED_FILE = 'disabled';
+
+export type RebuildRequest = {
+  /** Where the rebuilder starts looking for `.lore/` (the project root, or the cwd). */
+  start: string;
+  cacheDir: string;
+  reason: 'missing' | 'stale' | 'lesson-changed' | 'check';
+  /** Only compare signatures and rebuild when something changed (the periodic check). */
+  onlyIfChanged: boolean;
+};
+
+export type HookDeps = {
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  nowMs: number;
+  tmpdir: string;
+  uid: number | string;
+  home?: string;
+  requestRebuild(request: RebuildRequest): void;
+};
+
+export type HookRun = { stdout: string; debug: Record<string, unknown> };
+
+export const EMPTY_OUTPUT = '{}';
+
+export function chooseAdapter(argv: readonly string[], raw: unknown): HookAdapter {
+  const i = argv.indexOf('--host');
+  const host = i >= 0 ? argv[i + 1] : argv.find((arg) => arg.startsWith('--host='))?.slice(7);
+  if (host === 'codex') return codexAdapter;
+  if (host === 'claude-code') return claudeCodeAdapter;
+  return isCodexPayload(raw) ? codexAdapter : claudeCodeAdapter;
+}
+
+function emptyHead(projectRoot: string | null): ManifestHead {
+  return {
+    version: MANIFEST_VERSION,
+    generation: 'none',
+    builtAtMs: 0,
+    projectRoot,
+    settings: DEFAULT_INJECT_SETTINGS,
+    stack: [],
+    sources: [],
+    blockSize: 1,
+    lessonCount: 0,
+    literals: {},
+    keys: {},
+    always: [],
+    startup: [],
+  };
+}
+
+/** Paths of the event relative to `root`, dropping those outside it. */
+export function repoRelativePaths(paths: readonly string[], root: string): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    const rel = relative(root, path);
+    if (rel === '' || rel.startsWith('..') || rel.startsWith('/')) continue;
+    out.push(toRepoPath(rel));
+  }
+  return out;
+}
+
+/** Serializes the output, cutting the context until the whole line fits the host limit. */
+export function serializeOutput(adapter: HookAdapter, decision: HookDecision): string {
+  let current = decision;
+  for (let attempt = 0; attempt < 6; attempt += 1) {
+    const text = JSON.stringify(adapter.toOutput(current));
+    if (text.length <= HARD_MAX_CHARS) return text;
+    const excess = text.length - HARD_MAX_CHARS + 64;
+    const cut = (value: string | undefined) =>
+      value === undefined ? undefined : value.slice(0, Math.max(0, value.length - excess * 2));
+    current = {
+      ...current,
+      context: cut(current.context),
+      deny: current.deny === undefined ? undefined : cut(current.deny) || 'lore guard',
+    };
+  }
+  return EMPTY_OUTPUT;
+}
+
+export function runHook(stdin: string, deps: HookDeps): HookRun {
+  const debug: Record<string, unknown> = {};
+  if (deps.env.LORE_DISABLED === '1') return { stdout: EMPTY_OUTPUT, debug: { skipped: 'LORE_DISABLED=1' } };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(stdin);
+  } catch {
+    return { stdout: EMPTY_OUTPUT, debug: { skipped: 'stdin is not JSON', bytes: stdin.length } };
+  }
+  const adapter = chooseAdapter(deps.argv, raw);
+  debug.host = adapter.host;
+  const event = parseHookPayload(adapter.normalizeInput(raw));
+  if (event === undefined || !adapter.events.includes(event.event)) {
+    return { stdout: EMPTY_OUTPUT, debug: { ...debug, skipped: 'not an event lore handles' } };
+  }
+  debug.event = event.event;
+  debug.tool = event.tool;
+
+  const loreHome = resolveLoreHome(deps.env, deps.home);
+  const projectRoot = findProjectRoot(event.cwd, loreHome) ?? null;
+  if (projectRoot === null && !existsSync(join(loreHome, 'lessons'))) {
+    return { stdout: EMPTY_OUTPUT, debug: { ...debug, skipped: 'no .lore/ project and no user tier' } };
+  }
+  const cacheDir = projectRoot === null ? join(loreHome, 'cache') : join(projectRoot, LORE_DIR, 'cache');
+  debug.cacheDir = cacheDir;
+  if (existsSync(join(cacheDir, DISABLED_FILE))) {
+    return { stdout: EMPTY_OUTPUT, debug: { ...debug, skipped: 'disabled by `lore disable`' } };
+  }
+
+  const start = projectRoot ?? event.cwd;
+  let head = readManifestHead(cacheDir);
+  if (head === undefined) {
+    deps.requestRebuild({ start, cacheDir, reason: 'missing', onlyIfChanged: false });
+    debug.manifest = 'missing';
+    head = emptyHead(projectRoot);
+  } else {
+    const stale = staleSources(head);
+    if (stale.length > 0) {
+      deps.requestRebuild({ start, cacheDir, reason: 'stale', onlyIfChanged: false });
+      debug.manifest = `stale: ${stale.map((s) => s.path).join(', ')}`;
+    } else if (deps.nowMs - lastFullCheck(cacheDir) > FULL_CHECK_INTERVAL_MS) {
+      deps.requestRebuild({ start, cacheDir, reason: 'check', onlyIfChanged: true });
+      debug.manifest = 'full check due';
+    }
+  }
+  const settings = { ...head.settings, maxChars: Math.min(head.settings.maxChars, adapter.maxChars) };
+
+  if (event.event === 'SessionStart' && event.source === 'clear')
+    wipeSession(deps.tmpdir, event.sessionId, deps.uid);
+  const state = openSessionState(deps.tmpdir, event.sessionId, event.agentId, deps.uid);
+  if (event.event === 'SessionStart' && event.source === 'compact') {
+    const forget = [...state.entries]
+      .filter(([, priority]) => priority >= settings.compactForgetPriority)
+      .map(([id]) => id);
+    state.forget(forget);
+    debug.forgotten = forget;
+  }
+
+  const repoPaths = repoRelativePaths(event.paths ?? [], projectRoot ?? event.cwd);
+  const selection = selectLessons({
+    event,
+    head,
+    readBlock: createBlockReader(cacheDir, head),
+    words: event.event === 'UserPromptSubmit' ? readManifestWords(cacheDir, head) : undefined,
+    repoPaths,
+    state: { seen: state.seen, shownCount: state.entries.size, stateAvailable: state.available },
+    settings,
+  });
+  const plan = applyClaims(selection.decision.plan, (id, priority) => state.claim(id, priority));
+  const decision = formatDecision(event.event, plan, preambleFor(event.event));
+
+  const shown = new Set([...plan.included, ...plan.denied].map((item) => item.id));
+  if (selection.matches.some(({ lesson }) => shown.has(lesson.id) && fileSig(lesson.file) !== lesson.sig)) {
+    deps.requestRebuild({ start, cacheDir, reason: 'lesson-changed', onlyIfChanged: false });
+  }
+
+  const stdout = serializeOutput(adapter, decision);
+  if (plan.included.length > 0 || plan.denied.length > 0) {
+    try {
+      appendAudit(
+        cacheDir,
+        auditRecord(event, decision, adapter.host, deps.nowMs, Buffer.byteLength(stdout)),
+      );
+    } catch (error) {
+      debug.auditError = (error as Error).message;
+    }
+  }
+  Object.assign(debug, {
+    candidates: selection.candidates,
+    blocksRead: selection.blocksRead,
+    included: plan.included.map((item) => item.id),
+    denied: plan.denied.map((item) => item.id),
+    skipped: plan.skipped,
+    stateAvailable: state.available,
+  });
+  return { stdout, debug };
+}
+
+export type { HookEvent };

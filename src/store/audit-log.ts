@@ -1,0 +1,55 @@
+/**
+ * The audit log of the hook: one JSON line per injection or guard denial, appended (O_APPEND) to
+ * `<cache>/audit.jsonl` of the project (or of the user tier outside a project). Feedback,
+ * confidence and analytics read it later. Node built-ins only: the hook imports this.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HookDecision, HookEvent, Host } from '../core/inject/types.js';
+
+export const AUDIT_FILE = 'audit.jsonl';
+
+export type AuditRecord = {
+  time: string;
+  host: Host;
+  session: string;
+  agent: string;
+  event: string;
+  tool: string | null;
+  source: string | null;
+  lessons: { id: string; matched_by: string[]; form: string }[];
+  denied: { id: string; matched_by: string[] }[];
+  bytes: number;
+  dropped: { id: string; reason: string }[];
+};
+
+export function auditRecord(
+  event: HookEvent,
+  decision: HookDecision,
+  host: Host,
+  nowMs: number,
+  bytes: number,
+): AuditRecord {
+  return {
+    time: new Date(nowMs).toISOString(),
+    host,
+    session: event.sessionId,
+    agent: event.agentId,
+    event: event.event,
+    tool: event.tool ?? null,
+    source: event.source ?? null,
+    lessons: decision.plan.included.map((item) => ({
+      id: item.id,
+      matched_by: item.matchedBy,
+      form: item.form,
+    })),
+    denied: decision.plan.denied.map((item) => ({ id: item.id, matched_by: item.matchedBy })),
+    bytes,
+    dropped: decision.plan.skipped.map((skip) => ({ id: skip.id, reason: skip.reason })),
+  };
+}
+
+export function appendAudit(cacheDir: string, record: AuditRecord): void {
+  mkdirSync(cacheDir, { recursive: true });
+  appendFileSync(join(cacheDir, AUDIT_FILE), `${JSON.stringify(record)}\n`, { flag: 'a' });
+}

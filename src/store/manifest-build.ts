@@ -1,0 +1,198 @@
+/**
+ * Builds the hook manifest and writes it: from an open workspace (the CLI, after every write and
+ * on `lore sync`: lessons come parsed from the index) or straight from the lesson files (the
+ * background rebuilder the hook starts, which has no SQLite). Both end in `buildManifest`.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildManifest } from '../core/inject/build-manifest.js';
+import type { ManifestSource } from '../core/inject/build-manifest.js';
+import { detectStack } from '../core/inject/detect-stack.js';
+import type { InjectSettings, Manifest } from '../core/inject/types.js';
+import { parseConfigYaml } from '../core/lesson/config-yaml.js';
+import type { ConfigLayer } from '../core/lesson/config-yaml.js';
+import { parseLessonYaml } from '../core/lesson/lesson-yaml.js';
+import type { Config } from '../core/lesson/schema.js';
+import { parseVotes, voteScore } from '../core/rank/votes.js';
+import {
+  fileSig,
+  manifestDir,
+  markFullCheck,
+  sourcePaths,
+  stampSources,
+  writeManifest,
+} from './manifest-files.js';
+import { findProjectRoot, LORE_DIR, resolveLoreHome } from './paths.js';
+import { createTierStore } from './tier-store.js';
+import type { TierStore } from './tier-store.js';
+import type { Workspace } from './workspace.js';
+
+const STACK_TEXT_FILES = /^(package\.json|requirements.*\.txt|pyproject\.toml|Gemfile|Pipfile)$/;
+
+/** The stack of the repository at `root`, from the files at its top. */
+export function readStack(root: string | null): string[] {
+  if (root === null) return [];
+  const files = new Map<string, string | undefined>();
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  for (const name of names.slice(0, 2000)) {
+    let text: string | undefined;
+    if (STACK_TEXT_FILES.test(name)) {
+      try {
+        const path = join(root, name);
+        if ((statSync(path).size ?? 0) < 512 * 1024) text = readFileSync(path, 'utf8');
+      } catch {
+        text = undefined;
+      }
+    }
+    files.set(name, text);
+  }
+  return detectStack(files);
+}
+
+export function injectSettings(config: Config): InjectSettings {
+  return { ...config.inject };
+}
+
+function generationToken(nowMs: number): string {
+  return `g${nowMs.toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A digest of every lesson and vote file's signature, for the background full check. */
+export function contentSignature(tiers: readonly TierStore[]): string {
+  const hash = createHash('sha1');
+  for (const tier of tiers) {
+    for (const dir of tier.list().dirs)
+      hash.update(`${dir.id}:${fileSig(dir.yamlPath)}:${fileSig(dir.votesPath)}|`);
+  }
+  return hash.digest('hex');
+}
+
+const SIGNATURE_FILE = 'signature';
+
+function readSignature(cacheDir: string): string | undefined {
+  try {
+    return readFileSync(join(manifestDir(cacheDir), SIGNATURE_FILE), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+type BuildTarget = { cacheDir: string; projectRoot: string | null; tierDirs: string[] };
+
+function finish(
+  target: BuildTarget,
+  lessons: ManifestSource[],
+  config: Config,
+  nowMs: number,
+  sources: ReturnType<typeof stampSources>,
+  signature: string,
+): Manifest {
+  const manifest = buildManifest({
+    lessons,
+    settings: injectSettings(config),
+    stack: readStack(target.projectRoot),
+    projectRoot: target.projectRoot,
+    sources,
+    nowMs,
+    generation: generationToken(nowMs),
+  });
+  writeManifest(target.cacheDir, manifest);
+  writeFileSync(join(manifestDir(target.cacheDir), SIGNATURE_FILE), `${signature}\n`);
+  markFullCheck(target.cacheDir, nowMs);
+  return manifest;
+}
+
+/** After a write or on sync: the manifest of this workspace, from its (refreshed) index. */
+export async function rebuildWorkspaceManifest(ws: Workspace, nowMs: number): Promise<Manifest> {
+  const target: BuildTarget = {
+    cacheDir: ws.cacheDir,
+    projectRoot: ws.projectRoot ?? null,
+    tierDirs: ws.tiers.map((tier) => tier.layout.dir),
+  };
+  const sources = stampSources(sourcePaths(target.tierDirs));
+  const signature = contentSignature(ws.tiers);
+  await ws.index.refresh();
+  const listed = await ws.index.list({ status: 'active' }, nowMs, ws.halfLifeDays);
+  const order = (tier: string) => (tier === 'project' ? 0 : 1);
+  const lessons: ManifestSource[] = listed
+    .map((item) => ({
+      lesson: item.lesson,
+      file: item.file,
+      sig: fileSig(item.file),
+      voteScore: item.voteScore,
+    }))
+    .sort((a, b) => order(a.lesson.tier) - order(b.lesson.tier));
+  return finish(target, lessons, ws.config, nowMs, sources, signature);
+}
+
+/**
+ * The background rebuilder: reads the lesson files of the project at `start` (found upward) and
+ * the user tier, no index needed. With `onlyIfChanged`, compares every file's signature with the
+ * last build first and only touches the check stamp when nothing changed.
+ */
+export function rebuildManifestFromFiles(options: {
+  start: string;
+  env: NodeJS.ProcessEnv;
+  nowMs: number;
+  onlyIfChanged?: boolean;
+}): { rebuilt: boolean; lessons: number; signature: string } {
+  const loreHome = resolveLoreHome(options.env);
+  const projectRoot = findProjectRoot(options.start, loreHome) ?? null;
+  const tiers: TierStore[] = [
+    ...(projectRoot === null ? [] : [createTierStore('project', join(projectRoot, LORE_DIR))]),
+    createTierStore('user', loreHome),
+  ];
+  const cacheDir = (tiers[0] as TierStore).layout.cacheDir;
+  const signature = contentSignature(tiers);
+  if (options.onlyIfChanged === true && readSignature(cacheDir) === signature) {
+    markFullCheck(cacheDir, options.nowMs);
+    return { rebuilt: false, lessons: 0, signature };
+  }
+  const target: BuildTarget = { cacheDir, projectRoot, tierDirs: tiers.map((tier) => tier.layout.dir) };
+  const sources = stampSources(sourcePaths(target.tierDirs));
+
+  const layers: ConfigLayer[] = [];
+  for (const tier of [...tiers].reverse()) {
+    try {
+      layers.push({ file: tier.layout.configFile, text: readFileSync(tier.layout.configFile, 'utf8') });
+    } catch {
+      // no config file in this tier
+    }
+  }
+  const { config } = parseConfigYaml(layers);
+  const halfLife = Number(options.env.LORE_VOTE_HALF_LIFE_DAYS);
+  const halfLifeDays =
+    options.env.LORE_VOTE_HALF_LIFE_DAYS?.trim() && Number.isFinite(halfLife) && halfLife >= 0
+      ? halfLife
+      : config.votes.halfLifeDays;
+
+  const lessons: ManifestSource[] = [];
+  for (const tier of tiers) {
+    for (const dir of tier.list().dirs) {
+      const text = tier.readLessonText(dir.id);
+      if (text === undefined) continue;
+      const parsed = parseLessonYaml(text, dir.yamlPath);
+      if (!parsed.ok || parsed.lesson.status !== 'active') continue;
+      let times: string[];
+      try {
+        times = parseVotes(readFileSync(dir.votesPath, 'utf8'), dir.votesPath).votes.map((vote) => vote.at);
+      } catch {
+        times = [];
+      }
+      lessons.push({
+        lesson: { ...parsed.lesson, tier: tier.tier },
+        file: dir.yamlPath,
+        sig: fileSig(dir.yamlPath),
+        voteScore: voteScore(times, options.nowMs, halfLifeDays),
+      });
+    }
+  }
+  finish(target, lessons, config, options.nowMs, sources, signature);
+  return { rebuilt: true, lessons: lessons.length, signature };
+}

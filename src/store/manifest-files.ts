@@ -1,0 +1,133 @@
+/**
+ * The hook manifest on disk, under a tier's derived cache (never committed):
+ *
+ *   <cache>/manifest/head.json            settings, stack, key tables, source stamps (written last)
+ *   <cache>/manifest/<generation>/b<n>.json  blocks of precompiled lessons
+ *   <cache>/manifest/<generation>/words.json summary words, for prompts
+ *   <cache>/manifest/checked              touched by each full freshness check
+ *   <cache>/manifest/rebuild.lock         a background rebuild is running (O_EXCL)
+ *   <cache>/generation                    changed by every lore write to the tier
+ *
+ * Reading is for the hook: Node built-ins only, nothing here may import a dependency.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MANIFEST_VERSION } from '../core/inject/types.js';
+import type {
+  Manifest,
+  ManifestHead,
+  ManifestLesson,
+  ManifestWords,
+  SourceStamp,
+} from '../core/inject/types.js';
+import { writeFileAtomic } from './fs-atomic.js';
+
+export const MANIFEST_DIR = 'manifest';
+export const GENERATION_FILE = 'generation';
+/** A full freshness check (every lesson file stat'ed, in the background) at most this often. */
+export const FULL_CHECK_INTERVAL_MS = 10 * 60_000;
+
+export function manifestDir(cacheDir: string): string {
+  return join(cacheDir, MANIFEST_DIR);
+}
+
+export function fileSig(path: string): string {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat ? `${Math.round(stat.mtimeMs)}:${stat.size}` : '-';
+}
+
+/** The files whose change makes a manifest stale, for one or two tier directories. */
+export function sourcePaths(tierDirs: readonly string[]): string[] {
+  return tierDirs.flatMap((dir) => [
+    join(dir, 'lessons'),
+    join(dir, 'config.yaml'),
+    join(dir, 'cache', GENERATION_FILE),
+  ]);
+}
+
+export function stampSources(paths: readonly string[]): SourceStamp[] {
+  return paths.map((path) => ({ path, sig: fileSig(path) }));
+}
+
+/** The stamps that no longer hold. */
+export function staleSources(head: Pick<ManifestHead, 'sources'>): SourceStamp[] {
+  return head.sources.filter((source) => fileSig(source.path) !== source.sig);
+}
+
+/** Marks a tier changed, so manifests built over it (in any repository) notice. */
+export function bumpGeneration(cacheDir: string, token: string): void {
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileAtomic(join(cacheDir, GENERATION_FILE), `${token}\n`);
+}
+
+export function readManifestHead(cacheDir: string): ManifestHead | undefined {
+  try {
+    const head = JSON.parse(readFileSync(join(manifestDir(cacheDir), 'head.json'), 'utf8')) as ManifestHead;
+    if (head === null || typeof head !== 'object' || head.version !== MANIFEST_VERSION) return undefined;
+    if (typeof head.generation !== 'string' || !/^[\w-]+$/.test(head.generation)) return undefined;
+    return head;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createBlockReader(
+  cacheDir: string,
+  head: ManifestHead,
+): (block: number) => ManifestLesson[] | undefined {
+  const dir = join(manifestDir(cacheDir), head.generation);
+  return (block) => {
+    try {
+      const lessons = JSON.parse(readFileSync(join(dir, `b${block}.json`), 'utf8')) as unknown;
+      return Array.isArray(lessons) ? (lessons as ManifestLesson[]) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+export function readManifestWords(cacheDir: string, head: ManifestHead): ManifestWords | undefined {
+  try {
+    return JSON.parse(
+      readFileSync(join(manifestDir(cacheDir), head.generation, 'words.json'), 'utf8'),
+    ) as ManifestWords;
+  } catch {
+    return undefined;
+  }
+}
+
+/** When the last full freshness check ran (ms), or 0. */
+export function lastFullCheck(cacheDir: string): number {
+  return statSync(join(manifestDir(cacheDir), 'checked'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+}
+
+export function markFullCheck(cacheDir: string, nowMs: number): void {
+  const path = join(manifestDir(cacheDir), 'checked');
+  try {
+    const seconds = nowMs / 1000;
+    utimesSync(path, seconds, seconds);
+  } catch {
+    mkdirSync(manifestDir(cacheDir), { recursive: true });
+    writeFileSync(path, '');
+  }
+}
+
+/**
+ * Writes blocks into a fresh generation directory, then the head (atomically), then removes
+ * generations older than the previous one (a hook mid-read may still use that).
+ */
+export function writeManifest(cacheDir: string, manifest: Manifest): void {
+  const root = manifestDir(cacheDir);
+  const dir = join(root, manifest.head.generation);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  manifest.blocks.forEach((block, n) => writeFileSync(join(dir, `b${n}.json`), JSON.stringify(block)));
+  writeFileSync(join(dir, 'words.json'), JSON.stringify(manifest.words));
+  const previous = readManifestHead(cacheDir)?.generation;
+  writeFileAtomic(join(root, 'head.json'), JSON.stringify(manifest.head));
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (entry.isDirectory() && entry.name !== manifest.head.generation && entry.name !== previous) {
+      rmSync(join(root, entry.name), { recursive: true, force: true });
+    }
+  }
+}
