@@ -8,7 +8,15 @@ const CORE_MESSAGE =
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/.data/**', 'test-artifacts/**', 'tools/**'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/.data/**',
+      'test-artifacts/**',
+      'tools/**',
+      'plugin/bin/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claude, copyMarketplace, createWorkspace, occurrences, PLUGIN_DIR, runClaude } from './harness.js';
-import { addBuildGuard, addPytestLesson, GUARD_MARKER, PYTEST_MARKER } from './lessons.js';
+import { addBuildGuard, addPytestLesson, addTopLessons, GUARD_MARKER, PYTEST_MARKER } from './lessons.js';
 import { startModelServer } from './model-server.js';
 import type { ModelServer, Step } from './model-server.js';
 
@@ -22,6 +22,7 @@ const WITH_PLUGIN = ['--plugin-dir', PLUGIN_DIR];
 describe('Claude Code with the plugin (--plugin-dir)', () => {
   it('(a) a pytest lesson arrives in the request after `pytest -v tests/`, not after the corrected command', async () => {
     const ws = createWorkspace();
+    addTopLessons(ws);
     addPytestLesson(ws);
     const server = await serve([{ bash: 'pytest --no-header -q tests/' }, { bash: 'pytest -v tests/' }]);
     const exit = await runClaude(ws, server, 'run the tests', WITH_PLUGIN);
@@ -29,20 +30,35 @@ describe('Claude Code with the plugin (--plugin-dir)', () => {
 
     expect(exit.code, exit.stderr).toBe(0);
     expect(occurrences(turn(server, 1), '1 passed')).toBeGreaterThan(0);
+    expect(occurrences(turn(server, 0), PYTEST_MARKER)).toBe(0);
     expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(0);
     expect(occurrences(turn(server, 2), PYTEST_MARKER)).toBe(1);
   });
 
   it('(b) the same lesson is injected once per session although the model runs pytest twice', async () => {
     const ws = createWorkspace();
+    addTopLessons(ws);
     addPytestLesson(ws);
     const server = await serve([{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }]);
     const exit = await runClaude(ws, server, 'run the tests', WITH_PLUGIN);
     await server.close();
 
     expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 0), PYTEST_MARKER)).toBe(0);
     expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
     expect(occurrences(turn(server, 2), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('(b) a lesson shown at session start is not shown again by its tool call', async () => {
+    const ws = createWorkspace();
+    addPytestLesson(ws);
+    const server = await serve([{ bash: 'pytest -v tests/' }]);
+    const exit = await runClaude(ws, server, 'run the tests', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 0), PYTEST_MARKER)).toBe(1);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
   });
 
   it('(c) a guard denies `rm -rf build` and the model gets the teaching reason as the tool error', async () => {

@@ -1,7 +1,7 @@
 // Codex CLI 0.169.0, driven offline by the scripted model server (Responses API), with lore's hooks.
 import { describe, expect, it } from 'vitest';
 import { codex, codexEnv, copyMarketplace, createWorkspace, occurrences, runCodex } from './harness.js';
-import { addPytestLesson, PYTEST_MARKER } from './lessons.js';
+import { addPytestLesson, addTopLessons, PYTEST_MARKER } from './lessons.js';
 import { startModelServer } from './model-server.js';
 import type { ModelServer } from './model-server.js';
 
@@ -15,6 +15,7 @@ function turn(server: ModelServer, n: number): string {
 describe('Codex', () => {
   it('(f) the same plugin, installed through codex plugin marketplace add + codex plugin add: the lesson arrives once', async () => {
     const ws = createWorkspace();
+    addTopLessons(ws);
     addPytestLesson(ws);
     const server = await startModelServer({
       steps: [{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }],
