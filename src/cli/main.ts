@@ -55,6 +55,18 @@ export const COMMANDS: Record<string, Entry> = {
     load: () => import('./commands/export.js'),
   },
   import: { summary: "add lessons from lore's JSON export", load: () => import('./commands/import.js') },
+  explain: {
+    summary: 'dry-run the hook for a call: which lessons it would inject or deny, and why',
+    load: () => import('./commands/explain.js'),
+  },
+  disable: {
+    summary: 'turn the agent hooks off in this project (this machine)',
+    load: () => import('./commands/disable.js'),
+  },
+  enable: {
+    summary: 'turn the agent hooks back on in this project',
+    load: () => import('./commands/enable.js'),
+  },
   install: {
     summary: "add lore's hooks to Claude Code or Codex settings (idempotent)",
     load: () => import('./commands/install.js'),
@@ -93,7 +105,7 @@ function mainHelp(): string {
     '',
     'Every command takes --help; read commands take --json.',
     'Global options: --root DIR (repository root holding .lore/).',
-    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG.',
+    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG, LORE_DISABLED.',
     '',
   ].join('\n');
 }

@@ -108,6 +108,34 @@ function finish(
   return manifest;
 }
 
+/** The manifest of this workspace, computed from its (refreshed) index, in memory. */
+export async function workspaceManifest(ws: Workspace, nowMs: number): Promise<Manifest> {
+  const lessons = await workspaceSources(ws, nowMs);
+  return buildManifest({
+    lessons,
+    settings: injectSettings(ws.config),
+    stack: readStack(ws.projectRoot ?? null),
+    projectRoot: ws.projectRoot ?? null,
+    sources: stampSources(sourcePaths(ws.tiers.map((tier) => tier.layout.dir))),
+    nowMs,
+    generation: 'explain',
+  });
+}
+
+async function workspaceSources(ws: Workspace, nowMs: number): Promise<ManifestSource[]> {
+  await ws.index.refresh();
+  const listed = await ws.index.list({ status: 'active' }, nowMs, ws.halfLifeDays);
+  const order = (tier: string) => (tier === 'project' ? 0 : 1);
+  return listed
+    .map((item) => ({
+      lesson: item.lesson,
+      file: item.file,
+      sig: fileSig(item.file),
+      voteScore: item.voteScore,
+    }))
+    .sort((a, b) => order(a.lesson.tier) - order(b.lesson.tier));
+}
+
 /** After a write or on sync: the manifest of this workspace, from its (refreshed) index. */
 export async function rebuildWorkspaceManifest(ws: Workspace, nowMs: number): Promise<Manifest> {
   const target: BuildTarget = {
@@ -117,17 +145,7 @@ export async function rebuildWorkspaceManifest(ws: Workspace, nowMs: number): Pr
   };
   const sources = stampSources(sourcePaths(target.tierDirs));
   const signature = contentSignature(ws.tiers);
-  await ws.index.refresh();
-  const listed = await ws.index.list({ status: 'active' }, nowMs, ws.halfLifeDays);
-  const order = (tier: string) => (tier === 'project' ? 0 : 1);
-  const lessons: ManifestSource[] = listed
-    .map((item) => ({
-      lesson: item.lesson,
-      file: item.file,
-      sig: fileSig(item.file),
-      voteScore: item.voteScore,
-    }))
-    .sort((a, b) => order(a.lesson.tier) - order(b.lesson.tier));
+  const lessons = await workspaceSources(ws, nowMs);
   return finish(target, lessons, ws.config, nowMs, sources, signature);
 }
 

@@ -64,7 +64,8 @@ export function commandPrograms(command: string): Set<string> {
 
 /** Path-like tokens a prompt mentions (`src/app.ts`, `./tests/`, `pyproject.toml`). */
 export function promptPaths(prompt: string): string[] {
-  const tokens = prompt.match(/[\w.@~-]*[\w@~-][\w./@~-]*/g) ?? [];
+  const tokens =
+    prompt.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S*/gi, ' ').match(/[\w.@~-]*[\w@~-][\w./@~-]*/g) ?? [];
   return [
     ...new Set(
       tokens

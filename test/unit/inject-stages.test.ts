@@ -1,0 +1,504 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { lessonKeys } from '../../src/core/inject/build-manifest.js';
+import { detectStack, stackAllows } from '../../src/core/inject/detect-stack.js';
+import { loadCandidates } from '../../src/core/inject/load-candidates.js';
+import { commandPrograms, matchLessons, promptPaths } from '../../src/core/inject/match-lessons.js';
+import { parseHookPayload } from '../../src/core/inject/parse-hook-input.js';
+import { planInjection, SEPARATOR } from '../../src/core/inject/plan-injection.js';
+import { rankMatches } from '../../src/core/inject/rank-matches.js';
+import { applyClaims, selectLessons } from '../../src/core/inject/select-lessons.js';
+import { DEFAULT_INJECT_SETTINGS } from '../../src/core/inject/types.js';
+import type { HookEvent, ManifestLesson, Match } from '../../src/core/inject/types.js';
+import { normalizeCodexPayload } from '../../src/adapters/codex/hook-adapter.js';
+import { payload } from '../helpers/hook-payloads.js';
+import { lesson, manifestOf } from '../helpers/manifest.js';
+
+describe('parse: recorded payloads to events', () => {
+  it.each([
+    [
+      'claude SessionStart',
+      payload('claude', 'SessionStart'),
+      { event: 'SessionStart', source: 'startup', agentId: 'main' },
+    ],
+    [
+      'claude PreToolUse Bash',
+      payload('claude', 'PreToolUse', 'Bash'),
+      { event: 'PreToolUse', tool: 'Bash', command: 'rm -rf /home/dev/work/zzz', paths: [] },
+    ],
+    ['codex SessionStart', payload('codex', 'SessionStart'), { event: 'SessionStart', source: 'startup' }],
+    [
+      'codex UserPromptSubmit',
+      payload('codex', 'UserPromptSubmit'),
+      { event: 'UserPromptSubmit', prompt: 'LESSONS_TEST run echo' },
+    ],
+    [
+      'codex PreToolUse Bash',
+      payload('codex', 'PreToolUse', 'Bash'),
+      { event: 'PreToolUse', command: 'echo hi-codex' },
+    ],
+  ])('%s', (_name, raw, expected) => {
+    expect(parseHookPayload(raw)).toMatchObject({
+      sessionId: raw.session_id,
+      cwd: '/home/dev/work/proj',
+      ...expected,
+    });
+  });
+
+  const base = payload('claude', 'PreToolUse', 'Bash');
+  it.each([
+    ['PostToolUse is not handled', payload('codex', 'PostToolUse')],
+    ['Stop is not handled', payload('codex', 'Stop')],
+    ['no session id', { ...base, session_id: undefined }],
+    ['a relative cwd', { ...base, cwd: 'proj' }],
+    ['no tool input', { ...base, tool_input: undefined }],
+    ['Bash without a command', { ...base, tool_input: { description: 'x' } }],
+    ['an unknown tool', { ...base, tool_name: 'WebFetch', tool_input: { url: 'https://x' } }],
+    ['an MCP tool without a path', { ...base, tool_name: 'mcp__github__search', tool_input: { q: 'x' } }],
+    [
+      'a task notification',
+      { ...payload('codex', 'UserPromptSubmit'), prompt: '<task-notification>done</task-notification>' },
+    ],
+    ['an array', []],
+    ['null', null],
+  ])('%s: ignored', (_name, raw) => {
+    expect(parseHookPayload(raw)).toBeUndefined();
+  });
+
+  it.each([
+    ['Read', { file_path: 'src/a.ts' }, ['/home/dev/work/proj/src/a.ts']],
+    ['Edit', { file_path: '/home/dev/work/proj/x/../y.py' }, ['/home/dev/work/proj/y.py']],
+    ['NotebookEdit', { notebook_path: 'n.ipynb' }, ['/home/dev/work/proj/n.ipynb']],
+    ['Glob', { pattern: '**/*.ts', path: 'src' }, ['/home/dev/work/proj/src/**/*.ts']],
+    [
+      'Grep',
+      { pattern: 'TODO', path: 'lib', glob: '*.py' },
+      ['/home/dev/work/proj/lib', '/home/dev/work/proj/**/*.py'],
+    ],
+    ['mcp__fs__read_file', { path: '/etc/hosts' }, ['/etc/hosts']],
+  ])('%s paths', (tool, input, paths) => {
+    expect(parseHookPayload({ ...base, tool_name: tool, tool_input: input })?.paths).toEqual(paths);
+  });
+
+  it('bounds a huge command before matching', () => {
+    const event = parseHookPayload({ ...base, tool_input: { command: 'x'.repeat(1_000_000) } });
+    expect(event?.command?.length).toBe(16_384);
+  });
+
+  it('Codex apply_patch becomes an Edit of the patched files', () => {
+    const patch =
+      '*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n*** Add File: tests/test_x.py\n+x\n*** End Patch';
+    const raw = {
+      ...payload('codex', 'PreToolUse', 'Bash'),
+      tool_name: 'apply_patch',
+      tool_input: { command: patch },
+    };
+    expect(parseHookPayload(normalizeCodexPayload(raw))).toMatchObject({
+      tool: 'Edit',
+      paths: ['/home/dev/work/proj/src/app.py', '/home/dev/work/proj/tests/test_x.py'],
+    });
+  });
+});
+
+describe('manifest keys', () => {
+  it.each([
+    [
+      { commands: ['^pytest\\b'], paths: [], tags: [], tools: ['Bash'] },
+      { literals: ['pytest'], keys: [], always: false },
+    ],
+    [
+      { commands: [], paths: ['tests/**', '*.py'], tags: [], tools: [] },
+      { literals: ['tests', '.py'], keys: [], always: false },
+    ],
+    [
+      { commands: ['.*'], paths: ['tests/**'], tags: [], tools: [] },
+      { literals: [], keys: [], always: true },
+    ],
+    [
+      { commands: [], paths: [], tags: ['tool:pytest', 'topic:x'], tools: ['Bash'] },
+      { literals: ['pytest'], keys: [], always: false },
+    ],
+    [
+      { commands: [], paths: [], tags: ['topic:x'], tools: ['WebFetch', 'Task'] },
+      { literals: [], keys: ['tool:webfetch', 'tool:agent'], always: false },
+    ],
+    [
+      { commands: [], paths: [], tags: [], tools: ['mcp__github__*'] },
+      { literals: [], keys: [], always: true },
+    ],
+  ])('%j', (scope, expected) => {
+    expect(lessonKeys(scope)).toEqual(expected);
+  });
+});
+
+function event(fields: Partial<HookEvent>): HookEvent {
+  return { event: 'PreToolUse', sessionId: 's', agentId: 'main', cwd: '/repo', ...fields };
+}
+
+describe('load and match', () => {
+  const pytest = lesson({
+    summary: 'pytest hangs on a TTY',
+    tools: ['Bash'],
+    commands: ['(^|\\s)pytest\\b'],
+    tags: ['lang:python'],
+  });
+  const guard = lesson({
+    summary: 'never rm -rf build',
+    type: 'guard',
+    tools: ['Bash'],
+    commands: ['rm\\s+-rf\\s+build(?!/cache)'],
+    remediation: 'run make clean',
+  });
+  const tests = lesson({
+    summary: 'tests dir uses fixtures from conftest',
+    tools: ['Edit', 'Write'],
+    paths: ['tests/**'],
+  });
+  const py = lesson({ summary: 'python files need type hints', tags: ['lang:python'], tools: ['Edit'] });
+  const npmTag = lesson({ summary: 'npm ci not npm install in CI', tags: ['tool:npm'], tools: ['Bash'] });
+  const webfetch = lesson({ summary: 'webfetch is cached for 15 minutes', tools: ['WebFetch', 'Read'] });
+  const rust = lesson({
+    summary: 'cargo build in release for benches',
+    commands: ['cargo\\s+bench'],
+    stack: ['rust'],
+  });
+  const anything = lesson({ summary: 'any command with a dot', commands: ['\\w\\.\\w'] });
+  const all = [pytest, guard, tests, py, npmTag, webfetch, rust, anything];
+  const manifest = manifestOf(all, { stack: ['python', 'node'] });
+  const read = (n: number) => manifest.blocks[n];
+
+  it.each([
+    [
+      'pytest command',
+      event({ tool: 'Bash', command: 'cd x && pytest -v tests/' }),
+      [],
+      [[pytest.id, 'command:(^|\\s)pytest\\b']],
+    ],
+    [
+      'guard',
+      event({ tool: 'Bash', command: 'rm -rf build' }),
+      [],
+      [[guard.id, 'command:rm\\s+-rf\\s+build(?!/cache)']],
+    ],
+    [
+      'the corrected command passes the guard',
+      event({ tool: 'Bash', command: 'rm -rf build/cache' }),
+      [],
+      [],
+    ],
+    [
+      'path glob',
+      event({ tool: 'Edit' }),
+      ['tests/unit/test_a.py'],
+      [
+        [tests.id, 'path:tests/**'],
+        [py.id, 'tag:lang:python'],
+      ],
+    ],
+    [
+      'tool filter keeps Edit lessons off Read',
+      event({ tool: 'Read' }),
+      ['tests/unit/test_a.py'],
+      [[webfetch.id, 'tool:Read']],
+    ],
+    [
+      'tool tag on the program run',
+      event({ tool: 'Bash', command: 'NODE_ENV=x npm install' }),
+      [],
+      [[npmTag.id, 'tag:tool:npm']],
+    ],
+    ['tool-only lesson', event({ tool: 'Read' }), ['README.md'], [[webfetch.id, 'tool:Read']]],
+    [
+      'always-checked lesson',
+      event({ tool: 'Bash', command: 'ls a.b' }),
+      [],
+      [[anything.id, 'command:\\w\\.\\w']],
+    ],
+    ['no match', event({ tool: 'Bash', command: 'echo hi' }), [], []],
+  ])('%s', (_name, ev, repoPaths, expected) => {
+    const loaded = loadCandidates(ev, manifest.head, repoPaths, read);
+    const { matches } = matchLessons(ev, loaded.lessons, { repoPaths, stack: manifest.head.stack });
+    expect(matches.map((m) => [m.lesson.id, m.matchedBy[0]])).toEqual(expect.arrayContaining(expected));
+    expect(matches).toHaveLength(expected.length);
+  });
+
+  it('reads only the blocks of lessons whose literals occur', () => {
+    const loaded = loadCandidates(event({ tool: 'Bash', command: 'pytest' }), manifest.head, [], read);
+    expect(loaded.lessons.map((l) => l.id)).toEqual(expect.arrayContaining([pytest.id, anything.id]));
+    expect(loaded.lessons.map((l) => l.id)).not.toContain(guard.id);
+  });
+
+  it('a stack the repository does not use gates the lesson', () => {
+    const ev = event({ tool: 'Bash', command: 'cargo bench' });
+    const { matches, skipped } = matchLessons(ev, loadCandidates(ev, manifest.head, [], read).lessons, {
+      repoPaths: [],
+      stack: ['python'],
+    });
+    expect(matches).toEqual([]);
+    expect(skipped).toEqual([
+      { id: rust.id, reason: 'stack-mismatch', matchedBy: ['command:cargo\\s+bench'] },
+    ]);
+  });
+
+  it('prompts match commands, paths, tags and summary words they mention', () => {
+    const ev = event({
+      event: 'UserPromptSubmit',
+      prompt: 'why does `pytest -x` hang when I edit tests/unit/a.py? the webfetch cached?',
+    });
+    const loaded = loadCandidates(ev, manifest.head, [], read, manifest.words);
+    const { matches } = matchLessons(ev, loaded.lessons, { repoPaths: [], stack: [] });
+    const byId = Object.fromEntries(matches.map((m) => [m.lesson.id, m.matchedBy]));
+    expect(byId[pytest.id]).toContain('command:(^|\\s)pytest\\b');
+    expect(byId[tests.id]).toContain('path:tests/**');
+    expect(byId[webfetch.id]).toEqual(['words:webfetch,cached']);
+  });
+
+  it.each([
+    ['pytest -q', ['pytest']],
+    ['CI=1 python -m pytest && sudo npm ci | tee x', ['python', 'pytest', 'npm', 'tee']],
+    ['/usr/bin/git push', ['/usr/bin/git', 'git']],
+  ])('programs of %s', (command, programs) => {
+    expect([...commandPrograms(command)]).toEqual(expect.arrayContaining(programs));
+  });
+
+  it('path tokens of a prompt', () => {
+    expect(promptPaths('see ./src/app.ts and pyproject.toml, not https://x.io/a')).toEqual([
+      'src/app.ts',
+      'pyproject.toml',
+    ]);
+  });
+});
+
+describe('stack', () => {
+  it.each([
+    [
+      { 'package.json': '{"dependencies":{"react":"18"},"devDependencies":{"typescript":"5"}}' },
+      ['javascript', 'node', 'react', 'typescript'],
+    ],
+    [{ 'pyproject.toml': 'dependencies = ["django>=4"]', 'manage.py': undefined }, ['django', 'python']],
+    [{ 'go.mod': undefined, Dockerfile: undefined }, ['docker', 'go']],
+    [{ 'Cargo.toml': undefined }, ['rust']],
+    [{ 'README.md': undefined }, []],
+  ])('%j', (files, stack) => {
+    expect(detectStack(new Map(Object.entries(files)))).toEqual(stack);
+  });
+
+  it.each([
+    [['python'], ['python'], true],
+    [['python'], ['go'], false],
+    [['python', 'django'], ['go'], false],
+    [['postgres'], ['go'], true],
+    [['rust'], [], true],
+    [[], ['go'], true],
+  ])('lesson stack %j in a %j repository: %s', (lessonStack, detected, allowed) => {
+    expect(stackAllows(lessonStack, detected)).toBe(allowed);
+  });
+});
+
+function fakeLesson(id: string, text: string, extra: Partial<ManifestLesson> = {}): ManifestLesson {
+  return {
+    id,
+    tier: 'project',
+    slug: id,
+    priority: 5,
+    confidence: 0.9,
+    needsReview: false,
+    guard: false,
+    tools: [],
+    commands: [],
+    paths: [],
+    pathRegexes: [],
+    tags: [],
+    stack: [],
+    words: [],
+    score: 50,
+    text,
+    summary: text.slice(0, 60),
+    sig: '',
+    file: '',
+    ...extra,
+  };
+}
+
+describe('plan', () => {
+  const m = (l: ManifestLesson, reason = 'command:x'): Match => ({
+    lesson: l,
+    matchedBy: [reason],
+    strength: 3,
+  });
+  const state = { seen: new Set<string>(), shownCount: 0, stateAvailable: true };
+  const options = { settings: DEFAULT_INJECT_SETTINGS, overhead: 50, allowDeny: true };
+
+  it.each([
+    ['needs review', fakeLesson('a', 'x', { needsReview: true }), 'needs-review'],
+    ['low confidence', fakeLesson('a', 'x', { confidence: 0.2 }), 'low-confidence'],
+  ])('%s never injects', (_name, l, reason) => {
+    expect(planInjection([m(l)], state, options).skipped).toEqual([
+      { id: 'a', reason, matchedBy: ['command:x'] },
+    ]);
+  });
+
+  it('a guard denies when its command matched, every time, and advises when guards are off', () => {
+    const g = fakeLesson('g', 'guard text', { guard: true, reason: 'do y instead' });
+    const seen = { ...state, seen: new Set(['g']) };
+    expect(planInjection([m(g)], seen, options).denied.map((d) => d.text)).toEqual(['do y instead']);
+    const off = planInjection([m(g)], state, {
+      ...options,
+      settings: { ...DEFAULT_INJECT_SETTINGS, guards: false },
+    });
+    expect([off.denied, off.included.map((i) => i.id)]).toEqual([[], ['g']]);
+    expect(planInjection([m(g, 'tool:Bash')], state, options).denied).toEqual([]);
+  });
+
+  it('already shown, over the session cap, over the count, over the budget', () => {
+    const ls = ['a', 'b', 'c', 'd', 'e'].map((id) => fakeLesson(id, `${id} `.repeat(10)));
+    const plan = planInjection(
+      ls.map((l) => m(l)),
+      { seen: new Set(['a']), shownCount: 0, stateAvailable: true },
+      options,
+    );
+    expect(plan.included.map((i) => i.id)).toEqual(['b', 'c', 'd']);
+    expect(plan.skipped.map((s) => [s.id, s.reason])).toEqual([
+      ['a', 'already-shown'],
+      ['e', 'over-count'],
+    ]);
+    const capped = planInjection(
+      ls.map((l) => m(l)),
+      { seen: new Set(), shownCount: 19, stateAvailable: true },
+      options,
+    );
+    expect(capped.included.map((i) => i.id)).toEqual(['a']);
+    const big = fakeLesson('big', 'x'.repeat(5000));
+    const tight = planInjection(
+      [m(big), m(fakeLesson('small', 'y'.repeat(4000), { summary: 'z'.repeat(4000) }))],
+      state,
+      options,
+    );
+    expect(tight.included.map((i) => [i.id, i.form])).toEqual([['big', 'summary']]);
+    expect(tight.skipped.map((s) => s.reason)).toEqual(['over-budget']);
+  });
+
+  it('the first lesson always fits: its summary is cut when even that is too long', () => {
+    const huge = fakeLesson('h', 'x'.repeat(20_000), { summary: 's'.repeat(20_000) });
+    const plan = planInjection([m(huge)], state, { ...options, maxChars: 300 });
+    expect(plan.included.map((i) => [i.form, i.text.length])).toEqual([['truncated', 250]]);
+  });
+
+  const lessonsArb = fc.array(
+    fc.record({
+      text: fc.string({ maxLength: 6000 }),
+      summary: fc.string({ minLength: 1, maxLength: 400 }),
+      confidence: fc.double({ min: 0, max: 1, noNaN: true }),
+      guard: fc.boolean(),
+      needsReview: fc.boolean(),
+    }),
+    { maxLength: 12 },
+  );
+
+  it('never exceeds the count or the character budget; never shows a seen lesson; no lesson twice', () => {
+    fc.assert(
+      fc.property(
+        lessonsArb,
+        fc.integer({ min: 200, max: 20_000 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 25 }),
+        fc.subarray(['l0', 'l1', 'l2', 'l3']),
+        (specs, maxChars, maxLessons, shownCount, seen) => {
+          const settings = { ...DEFAULT_INJECT_SETTINGS, maxChars, maxLessons };
+          const ranked = specs.map((spec, i) => m(fakeLesson(`l${i}`, spec.text, spec)));
+          const plan = planInjection(
+            ranked,
+            { seen: new Set(seen), shownCount, stateAvailable: true },
+            {
+              settings,
+              overhead: 80,
+              allowDeny: true,
+            },
+          );
+          const chars =
+            plan.included.reduce((sum, item) => sum + item.text.length, 0) +
+            SEPARATOR.length * Math.max(0, plan.included.length - 1);
+          expect(chars).toBeLessThanOrEqual(Math.min(maxChars, 10_000) - 80);
+          expect(plan.included.length).toBeLessThanOrEqual(maxLessons);
+          expect(shownCount + plan.included.length).toBeLessThanOrEqual(Math.max(20, shownCount));
+          expect(plan.included.filter((item) => seen.includes(item.id))).toEqual([]);
+          const ids = [...plan.included, ...plan.denied, ...plan.skipped].map((x) => x.id);
+          expect(new Set(ids).size).toBe(ids.length);
+          expect(ids.length).toBe(ranked.length);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a claim lost to a parallel hook becomes already-shown', () => {
+    const plan = planInjection([m(fakeLesson('a', 'x')), m(fakeLesson('b', 'y'))], state, options);
+    const claimed = applyClaims(plan, (id) => id === 'b');
+    expect([claimed.included.map((i) => i.id), claimed.skipped.map((s) => [s.id, s.reason])]).toEqual([
+      ['b'],
+      [['a', 'already-shown']],
+    ]);
+  });
+
+  it('ranks by evidence first, then the precomputed score', () => {
+    const weak = { lesson: fakeLesson('w', 'w', { score: 99 }), matchedBy: ['tool:Bash'], strength: 1 };
+    const strong = { lesson: fakeLesson('s', 's', { score: 10 }), matchedBy: ['command:x'], strength: 3 };
+    const better = { lesson: fakeLesson('b', 'b', { score: 20 }), matchedBy: ['path:x'], strength: 3 };
+    expect(rankMatches([weak, strong, better]).map((x) => x.lesson.id)).toEqual(['b', 's', 'w']);
+  });
+});
+
+describe('select: the whole pipeline', () => {
+  const top = lesson({ summary: 'the most important lesson', priority: 9, paths: ['src/**'] });
+  const user = lesson({ summary: 'a user lesson', priority: 10, tier: 'user', paths: ['src/**'] });
+  const review = lesson({ summary: 'unreviewed', priority: 10, needsReview: true, paths: ['src/**'] });
+  const manifest = manifestOf([top, user, review]);
+  const state = { seen: new Set<string>(), shownCount: 0, stateAvailable: true };
+  const run = (ev: HookEvent) =>
+    selectLessons({
+      event: ev,
+      head: manifest.head,
+      readBlock: (n) => manifest.blocks[n],
+      words: manifest.words,
+      repoPaths: ['src/a.ts'],
+      state,
+      settings: manifest.head.settings,
+    }).decision;
+
+  it('SessionStart: the protocol and the top project lessons', () => {
+    const decision = run(event({ event: 'SessionStart', source: 'startup' }));
+    expect(decision.context).toContain('#lesson\ntool: Bash\ntrigger:');
+    expect(decision.context).toContain('#/lesson');
+    expect(decision.plan.included.map((i) => i.id)).toEqual([top.id]);
+  });
+
+  it('SubagentStart: the protocol only', () => {
+    const decision = run(event({ event: 'SubagentStart', agentId: 'a1' }));
+    expect([
+      decision.context?.startsWith('lore: this project keeps lessons'),
+      decision.plan.included,
+    ]).toEqual([true, []]);
+  });
+
+  it('PreToolUse: user-tier lessons too, needs-review dropped with its reason', () => {
+    const decision = run(event({ tool: 'Edit', paths: ['/repo/src/a.ts'] }));
+    expect(decision.plan.included.map((i) => i.id)).toEqual([user.id, top.id]);
+    expect(decision.plan.skipped).toEqual([
+      { id: review.id, reason: 'needs-review', matchedBy: ['path:src/**'] },
+    ]);
+  });
+
+  it('project wins over the user tier on an id or slug conflict', () => {
+    const project = lesson({ id: 'a000000001', slug: 'same', summary: 'project copy', paths: ['x/**'] });
+    const copy = lesson({
+      id: 'a000000001',
+      slug: 'other',
+      summary: 'user copy',
+      tier: 'user',
+      paths: ['x/**'],
+    });
+    const sameSlug = lesson({ slug: 'same', summary: 'user same slug', tier: 'user', paths: ['x/**'] });
+    const merged = manifestOf([project, copy, sameSlug]);
+    expect(merged.blocks.flat().map((l) => l.summary)).toEqual(['[lore a000000001] project copy']);
+  });
+});

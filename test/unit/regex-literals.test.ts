@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { requiredRegexLiterals } from '../../src/core/match/regex-literals.js';
+import { findBacktrackingRisk } from '../../src/core/match/regex-safety.js';
+
+describe('requiredRegexLiterals', () => {
+  it.each([
+    ['^pytest\\b', ['pytest']],
+    ['(^|\\s)pytest\\b(?!.*no:cacheprovider)', ['pytest']],
+    ['\\bpython3?\\s+-m\\s+pytest\\b', ['python']],
+    ['git\\s+stash', ['stash']],
+    ['rm\\s+-rf\\s+build(?!/)', ['build']],
+    ['docker (compose|run)', ['docker ']],
+    ['(npm|yarn) install', [' install']],
+    ['(npm|yarn)', ['npm', 'yarn']],
+    ['x{2}y', ['xxy']],
+    ['[abc]def', ['def']],
+    ['kubectl\\.apply', ['kubectl.apply']],
+    ['\\x41BC', ['ABC']],
+  ])('%s requires one of %j', (source, literals) => {
+    expect(requiredRegexLiterals(source)).toEqual(literals);
+  });
+
+  it.each([['a|'], ['.*'], ['[a-z]+'], ['\\d+'], ['a?b?'], ['(']])('%s has no usable literal', (source) => {
+    expect(requiredRegexLiterals(source)).toEqual([]);
+  });
+
+  // The property the manifest relies on: a lesson whose regex matches is never filed away from
+  // the input, i.e. some required literal occurs in every string the regex matches.
+  const atom = fc.constantFrom('a', 'b', 'c', '-', ' ', 'ab', '[ab]', '.', '\\s', '\\b', '^', '$', '\\.');
+  const regex: fc.Arbitrary<string> = fc.letrec<{ re: string }>((tie) => ({
+    re: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      atom,
+      fc.tuple(tie('re'), tie('re')).map(([a, b]) => `${a}${b}`),
+      fc.tuple(tie('re'), tie('re')).map(([a, b]) => `(?:${a}|${b})`),
+      fc
+        .tuple(tie('re'), fc.constantFrom('*', '+', '?', '{2}', '{1,3}', '+?'))
+        .map(([a, q]) => `(?:${a})${q}`),
+      tie('re').map((a) => `(${a})`),
+      tie('re').map((a) => `(?!${a})`),
+      tie('re').map((a) => `(?=${a})`),
+    ),
+  })).re;
+
+  it('never drops a lesson that matches: every match contains a required literal', () => {
+    fc.assert(
+      fc.property(
+        regex,
+        fc.string({ unit: fc.constantFrom('a', 'b', 'c', '-', ' ', '.', 'x'), maxLength: 12 }),
+        (source, text) => {
+          const literals = requiredRegexLiterals(source);
+          fc.pre(literals.length > 0 && new RegExp(source).test(text));
+          expect(literals.some((literal) => text.includes(literal))).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('findBacktrackingRisk', () => {
+  it.each([
+    ['(a+)+', 'nested quantifiers'],
+    ['(a+)+$', 'nested quantifiers'],
+    ['(\\w+\\s?)*$', 'nested quantifiers'],
+    ['(x+x+)+y', 'nested quantifiers'],
+    ['(.*)*', 'empty string'],
+    ['(a*)*b', 'empty string'],
+    ['(a|ab)*c', 'alternatives'],
+    ['(\\w|\\d)+$', 'alternatives'],
+    ['^(a|a)+$', 'alternatives'],
+  ])('refuses %s (%s)', (source, why) => {
+    expect(findBacktrackingRisk(source)).toContain(why);
+  });
+
+  it.each([
+    ['^pytest\\b'],
+    ['(^|\\s)pytest\\b(?!.*no:cacheprovider)'],
+    ['(\\s+-\\w+)*'],
+    ['(?:-v|--verbose)*'],
+    ['\\bgit\\s+(push|pull)\\b'],
+    ['rm\\s+-rf\\s+\\S+'],
+    ['a{2,5}'],
+    ['.*.*'],
+  ])('accepts %s', (source) => {
+    expect(findBacktrackingRisk(source)).toBeUndefined();
+  });
+
+  it('what it refuses is really slow, what it accepts is fast', () => {
+    const evil = `${'a'.repeat(24)}!`;
+    const started = performance.now();
+    new RegExp('(\\s+-\\w+)*$').test(` -${'a'.repeat(5000)}!`);
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(findBacktrackingRisk('(a+)+$')).toBeDefined();
+    const slow = performance.now();
+    new RegExp('(a+)+$').test(evil);
+    expect(performance.now() - slow).toBeGreaterThan(5);
+  });
+});
