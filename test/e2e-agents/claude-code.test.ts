@@ -17,6 +17,20 @@ function turn(server: ModelServer, n: number): string {
   return request.raw;
 }
 
+/** The tool results of the agent's request after its `n`-th tool call: error flag, guard markers. */
+function toolResults(server: ModelServer, n: number): { isError: boolean; guard: number }[] {
+  const body = server.agentTurns().find((request) => request.toolResults === n)?.body as {
+    messages: { content: unknown }[];
+  };
+  return body.messages
+    .flatMap((message) => (Array.isArray(message.content) ? (message.content as { type?: string }[]) : []))
+    .filter((block) => block.type === 'tool_result')
+    .map((block) => ({
+      isError: (block as { is_error?: boolean }).is_error === true,
+      guard: occurrences(JSON.stringify(block), GUARD_MARKER),
+    }));
+}
+
 const WITH_PLUGIN = ['--plugin-dir', PLUGIN_DIR];
 
 describe('Claude Code with the plugin (--plugin-dir)', () => {
@@ -61,7 +75,7 @@ describe('Claude Code with the plugin (--plugin-dir)', () => {
     expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
   });
 
-  it('(c) a guard denies `rm -rf build` and the model gets the teaching reason as the tool error', async () => {
+  it('(c) a guard denies `rm -rf build`: the model gets the teaching reason as the tool error, the fix goes through', async () => {
     const ws = createWorkspace();
     addBuildGuard(ws);
     const server = await serve([{ bash: 'rm -rf build' }, { bash: 'rm -rf build/tmp' }]);
@@ -70,18 +84,11 @@ describe('Claude Code with the plugin (--plugin-dir)', () => {
 
     expect(exit.code, exit.stderr).toBe(0);
     expect(existsSync(join(ws.repo, 'build', 'artifact.txt'))).toBe(true);
-    const denied = server.agentTurns().find((request) => request.toolResults === 1)!.body as {
-      messages: { content: unknown }[];
-    };
-    const results = denied.messages
-      .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
-      .filter((block: { type?: string }) => block.type === 'tool_result') as {
-      is_error?: boolean;
-      content: unknown;
-    }[];
-    expect(results).toHaveLength(1);
-    expect(results[0]!.is_error).toBe(true);
-    expect(JSON.stringify(results[0]!.content)).toContain(GUARD_MARKER);
+    expect(toolResults(server, 1)).toEqual([{ isError: true, guard: 1 }]);
+    expect(toolResults(server, 2)).toEqual([
+      { isError: true, guard: 1 },
+      { isError: false, guard: 0 },
+    ]);
     expect(JSON.parse(exit.stdout).permission_denials).toHaveLength(1);
   });
 
