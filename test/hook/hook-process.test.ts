@@ -1,0 +1,349 @@
+// The committed hook bundle, spawned as Claude Code and Codex spawn it, on recorded payloads.
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../helpers/cli.js';
+import type { Sandbox } from '../helpers/cli.js';
+import { payload } from '../helpers/hook-payloads.js';
+import { fileAppears, fileDisappears, inRepo, output, runHookAsync, runHookBundle } from '../helpers/hook.js';
+
+const PYTEST = 'pytest hangs on a TTY in agent shells: run CI=1 pytest -p no:cacheprovider';
+
+function pytestSandbox(): { sandbox: Sandbox; id: string } {
+  const sandbox = createSandbox();
+  const id = sandbox.add([
+    '--summary',
+    PYTEST,
+    '--tool',
+    'Bash',
+    '--command',
+    '(^|\\s)pytest\\b',
+    '--priority',
+    '8',
+  ]);
+  return { sandbox, id };
+}
+
+function bash(sandbox: Sandbox, command: string, fields: Record<string, unknown> = {}) {
+  const recorded = payload('claude', 'PreToolUse', 'Bash');
+  return inRepo(sandbox, recorded, { tool_input: { command, description: 'x' }, ...fields });
+}
+
+describe('Claude Code PreToolUse', () => {
+  it('injects a matching lesson once per session, with hookEventName', () => {
+    const { sandbox, id } = pytestSandbox();
+    const first = runHookBundle(sandbox, bash(sandbox, 'pytest -v tests/'));
+    expect(first.code).toBe(0);
+    expect(output(first).hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      additionalContext: expect.stringContaining(`[lore ${id}] ${PYTEST}`),
+    });
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest -x')).stdout.trim()).toBe('{}');
+    const otherSession = runHookBundle(
+      sandbox,
+      bash(sandbox, 'pytest -x', { session_id: 'another-session' }),
+    );
+    expect(output(otherSession).hookSpecificOutput?.additionalContext).toContain(id);
+  });
+
+  it('answers {} for a command no lesson matches, from a subdirectory too', () => {
+    const { sandbox } = pytestSandbox();
+    const result = runHookBundle(sandbox, bash(sandbox, 'echo hi', { cwd: sandbox.inRepo('src') }));
+    expect([result.code, result.stdout.trim()]).toEqual([0, '{}']);
+  });
+
+  it('parallel hooks in one session inject a lesson exactly once (O_EXCL claims)', async () => {
+    const { sandbox, id } = pytestSandbox();
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () => runHookAsync(sandbox, bash(sandbox, 'pytest'))),
+    );
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(runs.filter((run) => run.stdout.includes(id))).toHaveLength(1);
+  });
+
+  it('a subagent has its own dedup scope', () => {
+    const { sandbox, id } = pytestSandbox();
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest')).stdout).toContain(id);
+    const sub = { agent_id: 'aa862d010cae1a731', agent_type: 'general-purpose' };
+    const start = runHookBundle(
+      sandbox,
+      inRepo(sandbox, payload('claude', 'SessionStart'), {
+        hook_event_name: 'SubagentStart',
+        session_id: bash(sandbox, '').session_id,
+        ...sub,
+      }),
+    );
+    expect(output(start).hookSpecificOutput).toEqual({
+      hookEventName: 'SubagentStart',
+      additionalContext: expect.stringContaining('#lesson\ntool: Bash'),
+    });
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest', sub)).stdout).toContain(id);
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest', sub)).stdout.trim()).toBe('{}');
+  });
+
+  it('edits: a path glob matches the repo-relative path of file_path', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add([
+      '--summary',
+      'migrations are generated: never edit them by hand',
+      '--tool',
+      'Edit',
+      '--path',
+      'db/migrations/',
+    ]);
+    const edit = bash(sandbox, '', {
+      tool_name: 'Edit',
+      tool_input: {
+        file_path: sandbox.inRepo('db', 'migrations', '0001.sql'),
+        old_string: 'a',
+        new_string: 'b',
+      },
+    });
+    expect(output(runHookBundle(sandbox, edit)).hookSpecificOutput?.additionalContext).toContain(id);
+    const outside = { ...edit, tool_input: { file_path: '/etc/db/migrations/x.sql' } };
+    expect(runHookBundle(sandbox, { ...outside, session_id: 'x2' }).stdout.trim()).toBe('{}');
+  });
+});
+
+describe('guards', () => {
+  function guardSandbox() {
+    const sandbox = createSandbox();
+    const id = sandbox.add([
+      '--summary',
+      'rm -rf build deletes the cached toolchain: use make clean',
+      '--type',
+      'guard',
+      '--tool',
+      'Bash',
+      '--command',
+      'rm\\s+-rf\\s+build(?!/cache)',
+      '--remediation',
+      'run `make clean`, which keeps build/cache',
+    ]);
+    return { sandbox, id };
+  }
+
+  it('denies the call with a reason that teaches the fix, every time; the corrected command passes', () => {
+    const { sandbox, id } = guardSandbox();
+    for (let i = 0; i < 2; i += 1) {
+      expect(output(runHookBundle(sandbox, bash(sandbox, 'rm -rf build'))).hookSpecificOutput).toEqual({
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: expect.stringContaining(`lore guard ${id} blocked this call`),
+      });
+    }
+    expect(
+      output(runHookBundle(sandbox, bash(sandbox, 'rm -rf build'))).hookSpecificOutput
+        ?.permissionDecisionReason,
+    ).toContain('Fix: run `make clean`');
+    expect(runHookBundle(sandbox, bash(sandbox, 'rm -rf build/cache/old')).stdout.trim()).toBe('{}');
+  });
+
+  it('inject.guards: false turns guards into advice', () => {
+    const { sandbox, id } = guardSandbox();
+    writeFileSync(join(sandbox.repo, '.lore', 'config.yaml'), 'inject:\n  guards: false\n');
+    expect(sandbox.run(['sync']).code).toBe(0);
+    const out = output(runHookBundle(sandbox, bash(sandbox, 'rm -rf build'))).hookSpecificOutput;
+    expect([out?.permissionDecision, out?.additionalContext]).toEqual([
+      undefined,
+      expect.stringContaining(id),
+    ]);
+  });
+
+  it('every denial and injection is in the audit log', () => {
+    const { sandbox, id } = guardSandbox();
+    runHookBundle(sandbox, bash(sandbox, 'rm -rf build'));
+    const lines = readFileSync(join(sandbox.repo, '.lore', 'cache', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({
+        event: 'PreToolUse',
+        tool: 'Bash',
+        host: 'claude-code',
+        denied: [{ id, matched_by: ['command:rm\\s+-rf\\s+build(?!/cache)'] }],
+        lessons: [],
+        bytes: expect.any(Number),
+        dropped: [],
+      }),
+    ]);
+  });
+});
+
+describe('SessionStart', () => {
+  function sessionSandbox() {
+    const sandbox = createSandbox();
+    const high = sandbox.add([
+      '--summary',
+      'high priority lesson about pytest',
+      '--command',
+      'pytest',
+      '--priority',
+      '9',
+    ]);
+    const low = sandbox.add([
+      '--summary',
+      'low priority lesson about make',
+      '--command',
+      'make',
+      '--priority',
+      '3',
+    ]);
+    const start = (source: string) =>
+      runHookBundle(
+        sandbox,
+        inRepo(sandbox, payload('claude', 'SessionStart'), { session_id: 's-start', source }),
+      );
+    const call = (command: string) =>
+      runHookBundle(sandbox, bash(sandbox, command, { session_id: 's-start' }));
+    return { sandbox, high, low, start, call };
+  }
+
+  it('startup: the #lesson protocol and the top lessons', () => {
+    const { start, high, low } = sessionSandbox();
+    const context = output(start('startup')).hookSpecificOutput?.additionalContext ?? '';
+    expect(context.split('\n').slice(3, 10)).toEqual([
+      '#lesson',
+      expect.stringMatching(/^tool: /),
+      expect.stringMatching(/^trigger: /),
+      expect.stringMatching(/^mistake: /),
+      expect.stringMatching(/^fix: /),
+      expect.stringMatching(/^tags: /),
+      '#/lesson',
+    ]);
+    expect(context.indexOf(high)).toBeLessThan(context.indexOf(low));
+  });
+
+  it('compact forgets high-priority lessons so they come back; clear forgets everything', () => {
+    const { start, call, high, low } = sessionSandbox();
+    expect(call('pytest').stdout).toContain(high);
+    expect(call('make').stdout).toContain(low);
+    const compacted = start('compact').stdout;
+    expect([compacted.includes(high), compacted.includes(low)]).toEqual([true, false]);
+    expect(call('pytest').stdout.trim()).toBe('{}');
+    const cleared = start('clear').stdout;
+    expect([cleared.includes(high), cleared.includes(low)]).toEqual([true, true]);
+  });
+});
+
+describe('Codex', () => {
+  it('a recorded Codex payload gets the lesson (detected from turn_id)', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'echo in codex tests: quote the argument', '--command', '^echo\\b']);
+    const result = runHookBundle(sandbox, inRepo(sandbox, payload('codex', 'PreToolUse', 'Bash')));
+    expect(output(result).hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      additionalContext: expect.stringContaining(id),
+    });
+  });
+
+  it('--host codex: no SubagentStart output; apply_patch is an Edit of its files', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'app.py is generated', '--path', 'src/app.py']);
+    const sub = inRepo(sandbox, payload('claude', 'SessionStart'), {
+      hook_event_name: 'SubagentStart',
+      agent_id: 'a1',
+    });
+    expect(runHookBundle(sandbox, sub, { args: ['--host', 'codex'] }).stdout.trim()).toBe('{}');
+    const patch = '*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n*** End Patch';
+    const call = inRepo(sandbox, payload('codex', 'PreToolUse', 'Bash'), {
+      tool_name: 'apply_patch',
+      tool_input: { command: patch },
+    });
+    expect(
+      output(runHookBundle(sandbox, call, { args: ['--host', 'codex'] })).hookSpecificOutput
+        ?.additionalContext,
+    ).toContain(id);
+  });
+
+  it('UserPromptSubmit from Codex matches what the prompt mentions', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add([
+      '--summary',
+      'run the LESSONS_TEST suite with --serial',
+      '--tag',
+      'topic:lessons_test',
+    ]);
+    const result = runHookBundle(
+      sandbox,
+      inRepo(sandbox, payload('codex', 'UserPromptSubmit'), { prompt: 'run the lessons_test suite please' }),
+    );
+    expect(output(result).hookSpecificOutput).toEqual({
+      hookEventName: 'UserPromptSubmit',
+      additionalContext: expect.stringContaining(id),
+    });
+  });
+});
+
+describe('switches', () => {
+  it('LORE_DISABLED=1, lore disable and lore enable', () => {
+    const { sandbox, id } = pytestSandbox();
+    expect(
+      runHookBundle(sandbox, bash(sandbox, 'pytest'), { env: { LORE_DISABLED: '1' } }).stdout.trim(),
+    ).toBe('{}');
+    expect(sandbox.run(['disable']).code).toBe(0);
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest')).stdout.trim()).toBe('{}');
+    expect(sandbox.run(['enable']).code).toBe(0);
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest')).stdout).toContain(id);
+  });
+
+  it('LORE_DEBUG=1 logs what happened to .lore/cache/hook-debug.log', () => {
+    const { sandbox, id } = pytestSandbox();
+    runHookBundle(sandbox, bash(sandbox, 'pytest'), { env: { LORE_DEBUG: '1' } });
+    const entry = JSON.parse(
+      readFileSync(join(sandbox.repo, '.lore', 'cache', 'hook-debug.log'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(entry).toMatchObject({ event: 'PreToolUse', tool: 'Bash', included: [id], host: 'claude-code' });
+  });
+
+  it('user-tier lessons apply in every project', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add([
+      '--summary',
+      'my personal pytest habit',
+      '--command',
+      'pytest',
+      '--tier',
+      'user',
+    ]);
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest')).stdout).toContain(id);
+  });
+});
+
+describe('manifest freshness', () => {
+  it('every lore write leaves the manifest fresh', () => {
+    const { sandbox, id } = pytestSandbox();
+    expect(sandbox.run(['update', id, '--command', '^make\\b']).code).toBe(0);
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest')).stdout.trim()).toBe('{}');
+    expect(runHookBundle(sandbox, bash(sandbox, 'make all')).stdout).toContain(id);
+    expect(sandbox.run(['archive', id]).code).toBe(0);
+    expect(runHookBundle(sandbox, bash(sandbox, 'make all', { session_id: 'fresh' })).stdout.trim()).toBe(
+      '{}',
+    );
+  });
+
+  it('a missing manifest answers {} at once and is rebuilt in the background', async () => {
+    const { sandbox, id } = pytestSandbox();
+    const manifest = join(sandbox.repo, '.lore', 'cache', 'manifest');
+    rmSync(manifest, { recursive: true, force: true });
+    const appeared = fileAppears(join(manifest, 'head.json'));
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest')).stdout.trim()).toBe('{}');
+    await appeared;
+    await fileDisappears(join(manifest, 'rebuild.lock'));
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest')).stdout).toContain(id);
+  });
+
+  it("a lesson added behind lore's back (git pull) is noticed and picked up", async () => {
+    const { sandbox } = pytestSandbox();
+    const other = createSandbox();
+    const id = other.add(['--summary', 'make needs -j1 here', '--command', '^make\\b']);
+    cpSync(join(other.repo, '.lore', 'lessons', id), join(sandbox.repo, '.lore', 'lessons', id), {
+      recursive: true,
+    });
+    const lock = join(sandbox.repo, '.lore', 'cache', 'manifest', 'rebuild.lock');
+    expect(runHookBundle(sandbox, bash(sandbox, 'make')).code).toBe(0);
+    expect(existsSync(join(sandbox.repo, '.lore', 'cache', 'manifest', 'head.json'))).toBe(true);
+    await fileDisappears(lock);
+    expect(runHookBundle(sandbox, bash(sandbox, 'make', { session_id: 'after-pull' })).stdout).toContain(id);
+  });
+});
