@@ -2,20 +2,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claude, copyMarketplace, createWorkspace, occurrences, PLUGIN_DIR, runClaude } from './harness.js';
+import {
+  claude,
+  copyMarketplace,
+  createWorkspace,
+  occurrences,
+  PLUGIN_DIR,
+  runClaude,
+  turn,
+} from './harness.js';
 import { addBuildGuard, addPytestLesson, addTopLessons, GUARD_MARKER, PYTEST_MARKER } from './lessons.js';
 import { startModelServer } from './model-server.js';
 import type { ModelServer, Step } from './model-server.js';
 
 const serve = (steps: readonly Step[]) => startModelServer({ steps });
-
-/** The agent's request after its `n`-th tool call (n = 0: its first request). */
-function turn(server: ModelServer, n: number): string {
-  const request = server.agentTurns().find((candidate) => candidate.toolResults === n);
-  if (request === undefined)
-    throw new Error(`no agent request after ${n} tool call(s); got ${server.requests.length}`);
-  return request.raw;
-}
 
 /** The tool results of the agent's request after its `n`-th tool call: error flag, guard markers. */
 function toolResults(server: ModelServer, n: number): { isError: boolean; guard: number }[] {

@@ -1,16 +1,8 @@
 // Codex CLI 0.169.0, driven offline by the scripted model server (Responses API), with lore's hooks.
 import { describe, expect, it } from 'vitest';
-import { codex, codexEnv, copyMarketplace, createWorkspace, occurrences, runCodex } from './harness.js';
+import { codex, codexEnv, copyMarketplace, createWorkspace, occurrences, runCodex, turn } from './harness.js';
 import { addPytestLesson, addTopLessons, PYTEST_MARKER } from './lessons.js';
 import { startModelServer } from './model-server.js';
-import type { ModelServer } from './model-server.js';
-
-function turn(server: ModelServer, n: number): string {
-  const request = server.agentTurns().find((candidate) => candidate.toolResults === n);
-  if (request === undefined)
-    throw new Error(`no agent request after ${n} tool call(s); got ${server.requests.length}`);
-  return request.raw;
-}
 
 describe('Codex', () => {
   it('(f) the same plugin, installed through codex plugin marketplace add + codex plugin add: the lesson arrives once', async () => {

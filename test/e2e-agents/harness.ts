@@ -215,6 +215,15 @@ export function copyMarketplace(ws: Workspace): string {
   return market;
 }
 
+/** The raw body of the agent's request after its `n`-th tool call (n = 0: its first request). */
+export function turn(server: ModelServer, n: number): string {
+  const request = server.agentTurns().find((candidate) => candidate.toolResults === n);
+  if (request === undefined) {
+    throw new Error(`no agent request after ${n} tool call(s); ${server.requests.length} request(s) logged`);
+  }
+  return request.raw;
+}
+
 /** How many times `needle` occurs in `text`. */
 export function occurrences(text: string, needle: string): number {
   return text.split(needle).length - 1;
