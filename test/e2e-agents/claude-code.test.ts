@@ -104,6 +104,38 @@ describe('Claude Code with the plugin (--plugin-dir)', () => {
       expect(occurrences(first, line), line).toBeGreaterThan(0);
     }
   });
+  it('SubagentStart: a subagent gets the protocol and its own dedup scope (the lesson again, once)', async () => {
+    const ws = createWorkspace();
+    addTopLessons(ws);
+    addPytestLesson(ws);
+    const task = 'LORE-E2E-SUBAGENT run the test suite';
+    const server = await startModelServer({
+      steps: [
+        { bash: 'pytest -v tests/' },
+        {
+          tool: 'Agent',
+          input: {
+            description: 'Run the tests',
+            prompt: task,
+            subagent_type: 'general-purpose',
+            run_in_background: false,
+          },
+        },
+      ],
+      subagent: { marker: task, steps: [{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }] },
+    });
+    const exit = await runClaude(ws, server, 'run the tests, then again in a subagent', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+    const sub = (n: number) => server.subagentTurns().find((request) => request.toolResults === n)!.raw;
+    expect(occurrences(sub(0), '#/lesson')).toBeGreaterThan(0);
+    expect(occurrences(sub(0), PYTEST_MARKER)).toBe(0);
+    expect(occurrences(sub(1), PYTEST_MARKER)).toBe(1);
+    expect(occurrences(sub(2), PYTEST_MARKER)).toBe(1);
+    expect(occurrences(turn(server, 2), 'LORE-E2E-SUBAGENT')).toBeGreaterThan(0);
+  });
 });
 
 describe('Claude Code installs', () => {

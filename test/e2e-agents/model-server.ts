@@ -17,8 +17,11 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One thing the scripted model does: run a shell command, or answer with text and stop. */
-export type Step = { bash: string } | { text: string };
+/**
+ * One thing the scripted model does: run a shell command, call another tool (Claude Code only:
+ * `{tool: 'Agent', input}` starts a subagent), or answer with text and stop.
+ */
+export type Step = { bash: string } | { tool: string; input: Record<string, unknown> } | { text: string };
 
 export type LoggedRequest = {
   /** 1-based, in arrival order. */
@@ -28,6 +31,8 @@ export type LoggedRequest = {
   api: 'anthropic' | 'openai' | 'other';
   /** The agent's own turn (offers a shell tool), as opposed to a side request. */
   agentTurn: boolean;
+  /** A subagent's turn (its first user message holds the subagent marker). */
+  subagent: boolean;
   /** Tool results the request carries (the step number it was answered with). */
   toolResults: number;
   /** The raw body text, for marker assertions anywhere in it. */
@@ -38,8 +43,10 @@ export type LoggedRequest = {
 export type ModelServer = {
   url: string;
   requests: LoggedRequest[];
-  /** Requests of the agent's own turns, in order. */
+  /** Requests of the main agent's own turns, in order (subagents' turns left out). */
   agentTurns(): LoggedRequest[];
+  /** Requests of subagents' turns, in order. */
+  subagentTurns(): LoggedRequest[];
   /** Resolves with the first logged request (past or future) that matches. */
   waitFor(predicate: (request: LoggedRequest) => boolean): Promise<LoggedRequest>;
   close(): Promise<void>;
@@ -48,6 +55,11 @@ export type ModelServer = {
 export type ModelServerOptions = {
   /** What the model does, step by step. */
   steps: readonly Step[];
+  /**
+   * What a subagent does: requests whose first user message holds `marker` (the prompt the main
+   * agent gave the subagent) follow these steps instead.
+   */
+  subagent?: { marker: string; steps: readonly Step[] };
   /** Tool results after which the model stops whatever the script says (default 8). */
   maxTurns?: number;
 };
@@ -63,6 +75,12 @@ function anthropicTools(body: Json): string[] {
   return asArray(body.tools).flatMap((tool) =>
     isObject(tool) && typeof tool.name === 'string' ? [tool.name] : [],
   );
+}
+
+/** The text of the first user message of an Anthropic request. */
+function firstUserText(body: Json): string {
+  const first = asArray(body.messages).find((message) => isObject(message) && message.role === 'user');
+  return isObject(first) ? JSON.stringify(first.content) : '';
 }
 
 function countAnthropicToolResults(body: Json): number {
@@ -134,15 +152,21 @@ function anthropicReply(res: ServerResponse, seq: number, model: string, step: S
       },
     },
   ];
-  const block: [string, Json][] =
+  const call =
     'bash' in step
+      ? { name: 'Bash', input: { command: step.bash, description: 'scripted step' } }
+      : 'tool' in step
+        ? { name: step.tool, input: step.input }
+        : undefined;
+  const block: [string, Json][] =
+    call !== undefined
       ? [
           [
             'content_block_start',
             {
               type: 'content_block_start',
               index: 0,
-              content_block: { type: 'tool_use', id: `toolu_e2e_${seq}`, name: 'Bash', input: {} },
+              content_block: { type: 'tool_use', id: `toolu_e2e_${seq}`, name: call.name, input: {} },
             },
           ],
           [
@@ -150,10 +174,7 @@ function anthropicReply(res: ServerResponse, seq: number, model: string, step: S
             {
               type: 'content_block_delta',
               index: 0,
-              delta: {
-                type: 'input_json_delta',
-                partial_json: JSON.stringify({ command: step.bash, description: 'scripted step' }),
-              },
+              delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) },
             },
           ],
         ]
@@ -164,7 +185,11 @@ function anthropicReply(res: ServerResponse, seq: number, model: string, step: S
           ],
           [
             'content_block_delta',
-            { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: step.text } },
+            {
+              type: 'content_block_delta',
+              index: 0,
+              delta: { type: 'text_delta', text: 'text' in step ? step.text : '' },
+            },
           ],
         ];
   sse(res, [
@@ -175,7 +200,7 @@ function anthropicReply(res: ServerResponse, seq: number, model: string, step: S
       'message_delta',
       {
         type: 'message_delta',
-        delta: { stop_reason: 'bash' in step ? 'tool_use' : 'end_turn', stop_sequence: null },
+        delta: { stop_reason: call !== undefined ? 'tool_use' : 'end_turn', stop_sequence: null },
         usage: { output_tokens: 5 },
       },
     ],
@@ -212,7 +237,7 @@ function openaiReply(
           type: 'message',
           id: `msg_e2e_${seq}`,
           role: 'assistant',
-          content: [{ type: 'output_text', text: step.text, annotations: [] }],
+          content: [{ type: 'output_text', text: 'text' in step ? step.text : 'Done.', annotations: [] }],
         };
   const usage = {
     input_tokens: 10,
@@ -287,8 +312,11 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       if (req.method === 'POST' && path.endsWith('/messages') && !path.includes('count_tokens')) {
         const agentTurn = anthropicTools(json).includes('Bash');
         const toolResults = countAnthropicToolResults(json);
-        log({ seq, method: req.method, path, api: 'anthropic', agentTurn, toolResults, raw, body });
-        const step = agentTurn ? pickStep(options.steps, toolResults, maxTurns) : { text: 'ok' };
+        const subagent =
+          options.subagent !== undefined && firstUserText(json).includes(options.subagent.marker);
+        log({ seq, method: req.method, path, api: 'anthropic', agentTurn, subagent, toolResults, raw, body });
+        const steps = subagent ? options.subagent!.steps : options.steps;
+        const step = agentTurn ? pickStep(steps, toolResults, maxTurns) : { text: 'ok' };
         anthropicReply(res, seq, model, step);
         return;
       }
@@ -298,7 +326,17 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
           ['exec_command', 'shell_command', 'shell', 'local_shell'].includes(name),
         );
         const toolResults = countOpenaiToolResults(json);
-        log({ seq, method: req.method, path, api: 'openai', agentTurn, toolResults, raw, body });
+        log({
+          seq,
+          method: req.method,
+          path,
+          api: 'openai',
+          agentTurn,
+          subagent: false,
+          toolResults,
+          raw,
+          body,
+        });
         const step = agentTurn ? pickStep(options.steps, toolResults, maxTurns) : { text: 'ok' };
         openaiReply(res, seq, model, tools, step);
         return;
@@ -309,6 +347,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         path,
         api: 'other',
         agentTurn: false,
+        subagent: false,
         toolResults: 0,
         raw,
         body,
@@ -326,7 +365,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    agentTurns: () => requests.filter((request) => request.agentTurn),
+    agentTurns: () => requests.filter((request) => request.agentTurn && !request.subagent),
+    subagentTurns: () => requests.filter((request) => request.agentTurn && request.subagent),
     waitFor(predicate) {
       const found = requests.find(predicate);
       if (found) return Promise.resolve(found);
