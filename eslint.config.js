@@ -3,6 +3,46 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const HOOK_MESSAGE =
+  'the hook (plugin/bin/lore-hook.cjs) imports only Node built-ins and these files: it must start as fast as a bare `node`. Parsing YAML, zod, picomatch and SQLite belong in the manifest build (src/store/manifest-build.ts).';
+
+/** Files bundled into the hook, and what they must never load at run time. */
+const HOOK_FILES = [
+  'src/hook/lore-hook.ts',
+  'src/hook/run-hook.ts',
+  'src/hook/request-rebuild.ts',
+  'src/store/manifest-files.ts',
+  'src/store/session-state.ts',
+  'src/store/audit-log.ts',
+  'src/store/paths.ts',
+  'src/store/fs-atomic.ts',
+];
+/** Core files of the hook's pipeline (build-manifest, render-lesson, detect-stack run at build time). */
+const HOOK_CORE_FILES = ['src/core/inject/*.ts'];
+const HOOK_CORE_BUILD_TIME = [
+  'src/core/inject/build-manifest.ts',
+  'src/core/inject/render-lesson.ts',
+  'src/core/inject/detect-stack.ts',
+];
+const HOOK_FORBIDDEN = [
+  'zod',
+  'yaml',
+  'picomatch',
+  'libsql',
+  '**/lesson/schema.js',
+  '**/lesson-yaml.js',
+  '**/config-yaml.js',
+  '**/match/glob.js',
+  '**/build-manifest.js',
+  '**/manifest-build.js',
+  '**/lesson-index.js',
+  '**/sqlite.js',
+  '**/workspace.js',
+  '**/tier-store.js',
+  '**/cli/**',
+];
+const hookPattern = { group: HOOK_FORBIDDEN, message: HOOK_MESSAGE, allowTypeImports: true };
+
 const CORE_MESSAGE =
   'src/core is pure: data in, data out. File system, process, console and clocks belong in src/store (I/O edge) or src/cli; pass what core needs as arguments.';
 
@@ -10,12 +50,12 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'plugin/bin/**',
       'node_modules/**',
       'coverage/**',
       'bench/.data/**',
       'test-artifacts/**',
       'tools/**',
-      'plugin/bin/**',
     ],
   },
   js.configs.recommended,
@@ -78,6 +118,49 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    files: HOOK_FILES,
+    rules: { 'no-restricted-imports': ['error', { patterns: [hookPattern] }] },
+  },
+  {
+    files: HOOK_CORE_FILES,
+    ignores: HOOK_CORE_BUILD_TIME,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            hookPattern,
+            {
+              group: ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'libsql'],
+              message: CORE_MESSAGE,
+            },
+            { group: ['**/store/**', '**/cli/**', '**/adapters/**', '**/capture/**'], message: CORE_MESSAGE },
+          ],
+        },
+      ],
+    },
+  },
+  ...[
+    ['claude-code', 'codex'],
+    ['codex', 'claude-code'],
+  ].map(([host, other]) => ({
+    files: [`src/adapters/${host}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            hookPattern,
+            {
+              group: [`**/adapters/${other}/**`],
+              message: 'adapters translate one host each and never import each other',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['*.config.ts', '*.config.js', '**/vitest.config.ts'],
     rules: { 'no-restricted-syntax': 'off' },

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureStore } from './generate.mjs';
 import { openWorkspace } from '../dist/store/workspace.js';
+import { runHookBench } from './hook.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dataDir = join(here, '.data');
@@ -23,7 +24,15 @@ const stagesScript = join(here, 'stages.mjs');
 // arguments
 
 function parseArgs(argv) {
-  const options = { sizes: [1000, 10000], runs: 30, syncRuns: undefined, inProcess: 300 };
+  const options = {
+    sizes: [1000, 10000],
+    runs: 30,
+    syncRuns: undefined,
+    inProcess: 300,
+    only: undefined,
+    hookSizes: [100, 1000, 10000],
+    hookRuns: 200,
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split('=');
     const value = () => inline ?? argv[++i];
@@ -31,9 +40,13 @@ function parseArgs(argv) {
     else if (flag === '--runs') options.runs = Number(value());
     else if (flag === '--sync-runs') options.syncRuns = Number(value());
     else if (flag === '--queries') options.inProcess = Number(value());
+    else if (flag === '--only') options.only = value();
+    else if (flag === '--hook-sizes') options.hookSizes = value().split(',').map(Number);
+    else if (flag === '--hook-runs') options.hookRuns = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]',
+        'usage: node bench/run.mjs [--only store|hook] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
+          '                          [--hook-sizes 100,1000,10000] [--hook-runs 200]',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]}`);
@@ -41,6 +54,8 @@ function parseArgs(argv) {
   if (options.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes: whole numbers');
   options.runs = Math.max(5, options.runs);
   options.inProcess = Math.max(200, options.inProcess);
+  if (options.only !== undefined && !['store', 'hook'].includes(options.only))
+    throw new Error('--only: store or hook');
   return options;
 }
 
@@ -351,6 +366,11 @@ function machine() {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
+  if (options.only === 'hook') {
+    mkdirSync(dataDir, { recursive: true });
+    await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
+    return;
+  }
   const started = performance.now();
   mkdirSync(dataDir, { recursive: true });
   const m = machine();
@@ -511,6 +531,9 @@ async function main() {
   console.log(
     '  - Whole-process times include spawn and exit; ratios are against the interleaved baseline median.',
   );
+  if (options.only !== 'store') {
+    results.hook = await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
+  }
   results.totalMs = performance.now() - started;
   writeFileSync(join(dataDir, 'last-run.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log(

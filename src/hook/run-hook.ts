@@ -19,6 +19,7 @@ import { toRepoPath } from '../core/match/repo-path.js';
 import { appendAudit, auditRecord } from '../store/audit-log.js';
 import {
   createBlockReader,
+  createTextReader,
   fileSig,
   FULL_CHECK_INTERVAL_MS,
   lastFullCheck,
@@ -172,6 +173,7 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
     event,
     head,
     readBlock: createBlockReader(cacheDir, head),
+    readTexts: createTextReader(cacheDir, head),
     words: event.event === 'UserPromptSubmit' ? readManifestWords(cacheDir, head) : undefined,
     repoPaths,
     state: { seen: state.seen, shownCount: state.entries.size, stateAvailable: state.available },
@@ -181,7 +183,11 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   const decision = formatDecision(event.event, plan, preambleFor(event.event));
 
   const shown = new Set([...plan.included, ...plan.denied].map((item) => item.id));
-  if (selection.matches.some(({ lesson }) => shown.has(lesson.id) && fileSig(lesson.file) !== lesson.sig)) {
+  if (
+    selection.matches.some(
+      ({ lesson, text }) => shown.has(lesson.id) && text !== undefined && fileSig(text.file) !== text.sig,
+    )
+  ) {
     deps.requestRebuild({ start, cacheDir, reason: 'lesson-changed', onlyIfChanged: false });
   }
 

@@ -17,6 +17,7 @@ import type {
   Manifest,
   ManifestHead,
   ManifestLesson,
+  ManifestText,
   ManifestWords,
   SourceStamp,
 } from '../core/inject/types.js';
@@ -86,6 +87,21 @@ export function createBlockReader(
   };
 }
 
+export function createTextReader(
+  cacheDir: string,
+  head: ManifestHead,
+): (block: number) => ManifestText[] | undefined {
+  const dir = join(manifestDir(cacheDir), head.generation);
+  return (block) => {
+    try {
+      const texts = JSON.parse(readFileSync(join(dir, `t${block}.json`), 'utf8')) as unknown;
+      return Array.isArray(texts) ? (texts as ManifestText[]) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 export function readManifestWords(cacheDir: string, head: ManifestHead): ManifestWords | undefined {
   try {
     return JSON.parse(
@@ -122,6 +138,7 @@ export function writeManifest(cacheDir: string, manifest: Manifest): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   manifest.blocks.forEach((block, n) => writeFileSync(join(dir, `b${n}.json`), JSON.stringify(block)));
+  manifest.texts.forEach((texts, n) => writeFileSync(join(dir, `t${n}.json`), JSON.stringify(texts)));
   writeFileSync(join(dir, 'words.json'), JSON.stringify(manifest.words));
   const previous = readManifestHead(cacheDir)?.generation;
   writeFileAtomic(join(root, 'head.json'), JSON.stringify(manifest.head));

@@ -2,14 +2,13 @@
  * Per-session dedup state of the hook, in the OS temp directory, keyed by a hash of the session
  * id, one scope per agent context (the main agent, each subagent):
  *
- *   <tmp>/lore-hook-<uid>/<sha256(session)>/<agent>/seen         "id priority" lines, O_APPEND
- *   <tmp>/lore-hook-<uid>/<sha256(session)>/<agent>/claims/<id>  created with O_EXCL
+ *   <tmp>/lore-hook-<uid>/<fnv(session)>/<agent>/seen         "id priority" lines, O_APPEND
+ *   <tmp>/lore-hook-<uid>/<fnv(session)>/<agent>/claims/<id>  created with O_EXCL
  *
  * A lesson goes out only to the process that creates its claim file, so two hook processes
  * running in parallel in one context (parallel tool calls) never inject the same lesson twice.
  * Node built-ins only: the hook imports this.
  */
-import { createHash } from 'node:crypto';
 import {
   appendFileSync,
   closeSync,
@@ -34,16 +33,29 @@ export type SessionState = {
   forget(ids: readonly string[]): void;
 };
 
-function hash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+/**
+ * Two 32-bit FNV-1a hashes (different offsets) as 16 hex digits: a stable directory name for a
+ * session id. Not node:crypto, whose first use costs ~7 ms of OpenSSL start-up in the hook.
+ */
+export function hashId(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x01000193 + 0x2f) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 }
+
+const hash = hashId;
 
 export function sessionRoot(tmp: string, sessionId: string, uid: number | string): string {
   return join(tmp, `lore-hook-${uid}`, hash(sessionId));
 }
 
 function scopeName(agentId: string): string {
-  return agentId === 'main' ? 'main' : `agent-${hash(agentId).slice(0, 16)}`;
+  return agentId === 'main' ? 'main' : `agent-${hash(agentId)}`;
 }
 
 /** Removes every scope of a session (`/clear`). */

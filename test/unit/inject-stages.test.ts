@@ -9,7 +9,7 @@ import { planInjection, SEPARATOR } from '../../src/core/inject/plan-injection.j
 import { rankMatches } from '../../src/core/inject/rank-matches.js';
 import { applyClaims, selectLessons } from '../../src/core/inject/select-lessons.js';
 import { DEFAULT_INJECT_SETTINGS } from '../../src/core/inject/types.js';
-import type { HookEvent, ManifestLesson, Match } from '../../src/core/inject/types.js';
+import type { HookEvent, ManifestLesson, ManifestText, Match } from '../../src/core/inject/types.js';
 import { normalizeCodexPayload } from '../../src/adapters/codex/hook-adapter.js';
 import { payload } from '../helpers/hook-payloads.js';
 import { lesson, manifestOf } from '../helpers/manifest.js';
@@ -295,11 +295,19 @@ describe('stack', () => {
   });
 });
 
-function fakeLesson(id: string, text: string, extra: Partial<ManifestLesson> = {}): ManifestLesson {
+type Fake = ManifestLesson & { text: ManifestText };
+
+/** A matchable lesson with its texts (summary defaults to the start of the text). */
+function fakeLesson(
+  id: string,
+  text: string,
+  extra: Partial<ManifestLesson> & { summary?: string; reason?: string } = {},
+): Fake {
+  const { summary, reason, ...rest } = extra;
   return {
     id,
+    n: 0,
     tier: 'project',
-    slug: id,
     priority: 5,
     confidence: 0.9,
     needsReview: false,
@@ -312,16 +320,21 @@ function fakeLesson(id: string, text: string, extra: Partial<ManifestLesson> = {
     stack: [],
     words: [],
     score: 50,
-    text,
-    summary: text.slice(0, 60),
-    sig: '',
-    file: '',
-    ...extra,
+    ...rest,
+    text: {
+      slug: id,
+      text,
+      summary: summary ?? text.slice(0, 60),
+      ...(reason ? { reason } : {}),
+      sig: '',
+      file: '',
+    },
   };
 }
 
 describe('plan', () => {
-  const m = (l: ManifestLesson, reason = 'command:x'): Match => ({
+  const m = ({ text, ...l }: Fake, reason = 'command:x'): Match => ({
+    text,
     lesson: l,
     matchedBy: [reason],
     strength: 3,
@@ -441,9 +454,9 @@ describe('plan', () => {
   });
 
   it('ranks by evidence first, then the precomputed score', () => {
-    const weak = { lesson: fakeLesson('w', 'w', { score: 99 }), matchedBy: ['tool:Bash'], strength: 1 };
-    const strong = { lesson: fakeLesson('s', 's', { score: 10 }), matchedBy: ['command:x'], strength: 3 };
-    const better = { lesson: fakeLesson('b', 'b', { score: 20 }), matchedBy: ['path:x'], strength: 3 };
+    const weak = { ...m(fakeLesson('w', 'w', { score: 99 }), 'tool:Bash'), strength: 1 };
+    const strong = m(fakeLesson('s', 's', { score: 10 }));
+    const better = m(fakeLesson('b', 'b', { score: 20 }), 'path:x');
     expect(rankMatches([weak, strong, better]).map((x) => x.lesson.id)).toEqual(['b', 's', 'w']);
   });
 });
@@ -459,6 +472,7 @@ describe('select: the whole pipeline', () => {
       event: ev,
       head: manifest.head,
       readBlock: (n) => manifest.blocks[n],
+      readTexts: (n) => manifest.texts[n],
       words: manifest.words,
       repoPaths: ['src/a.ts'],
       state,
@@ -499,6 +513,6 @@ describe('select: the whole pipeline', () => {
     });
     const sameSlug = lesson({ slug: 'same', summary: 'user same slug', tier: 'user', paths: ['x/**'] });
     const merged = manifestOf([project, copy, sameSlug]);
-    expect(merged.blocks.flat().map((l) => l.summary)).toEqual(['[lore a000000001] project copy']);
+    expect(merged.texts.flat().map((t) => t.summary)).toEqual(['[lore a000000001] project copy']);
   });
 });

@@ -113,6 +113,7 @@ export const command: Command = {
         event,
         head: manifest.head,
         readBlock: (n) => manifest.blocks[n],
+        readTexts: (n) => manifest.texts[n],
         words: manifest.words,
         repoPaths,
         state: { seen: new Set(), shownCount: 0, stateAvailable: true },
@@ -123,7 +124,7 @@ export const command: Command = {
       const problems = await noteProblems(ctx, ws);
       const plan = decision.plan;
       const summaryOf = new Map(
-        selection.matches.map((m) => [m.lesson.id, m.lesson.summary.replace(/^\[lore \w+\] /, '')]),
+        selection.matches.map((m) => [m.lesson.id, (m.text?.summary ?? '').replace(/^\[lore \w+\] /, '')]),
       );
       const row = (id: string, label: string, matchedBy: readonly string[]) =>
         `  ${id}  ${label.padEnd(14)}  ${truncate(summaryOf.get(id) ?? '', 70)}${matchedBy.length > 0 ? `  <- ${matchedBy.join(', ')}` : ''}`;

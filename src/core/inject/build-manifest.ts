@@ -11,7 +11,14 @@ import { LANGUAGE_EXTENSIONS } from './detect-stack.js';
 import { renderLesson } from './render-lesson.js';
 import { normalizeTool } from './tool-names.js';
 import { MANIFEST_VERSION } from './types.js';
-import type { InjectSettings, Manifest, ManifestLesson, ManifestWords, SourceStamp } from './types.js';
+import type {
+  InjectSettings,
+  Manifest,
+  ManifestLesson,
+  ManifestText,
+  ManifestWords,
+  SourceStamp,
+} from './types.js';
 
 export type ManifestSource = {
   lesson: Lesson;
@@ -116,7 +123,7 @@ function toRanges(ordinals: readonly number[]): number[] {
 }
 
 export function buildManifest(input: ManifestInput): Manifest {
-  const blockSize = input.blockSize ?? 48;
+  const blockSize = input.blockSize ?? 32;
   const globCache = new Map<string, string>();
   const compile = (glob: string) => {
     let source = globCache.get(glob);
@@ -142,6 +149,7 @@ export function buildManifest(input: ManifestInput): Manifest {
 
   type Entry = {
     lesson: ManifestLesson;
+    text: ManifestText;
     literals: string[];
     keys: string[];
     always: boolean;
@@ -152,8 +160,8 @@ export function buildManifest(input: ManifestInput): Manifest {
     const keys = lessonKeys(lesson);
     const entry: ManifestLesson = {
       id: lesson.id,
+      n: 0,
       tier: lesson.tier,
-      slug: lesson.slug,
       priority: lesson.priority,
       confidence: lesson.confidence,
       needsReview: lesson.needsReview,
@@ -166,13 +174,16 @@ export function buildManifest(input: ManifestInput): Manifest {
       stack: lesson.stack.map((s) => s.toLowerCase()),
       words: summaryWords(lesson.summary),
       score: Math.round(rankBase(lesson, voteScore, input.stack) * 100) / 100,
+    };
+    const text: ManifestText = {
+      slug: lesson.slug,
       text: rendered.text,
       summary: rendered.summary,
       ...(lesson.type === 'guard' ? { reason: rendered.reason } : {}),
       sig,
       file,
     };
-    return { lesson: entry, ...keys, primary: '' };
+    return { lesson: entry, text, ...keys, primary: '' };
   });
 
   // File each lesson with its least common key, so lessons sharing a key share blocks.
@@ -181,7 +192,7 @@ export function buildManifest(input: ManifestInput): Manifest {
     for (const k of [...e.literals, ...e.keys]) frequency.set(k, (frequency.get(k) ?? 0) + 1);
   for (const e of entries) {
     const all = [...e.literals, ...e.keys];
-    all.sort((a, b) => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0) || (a < b ? -1 : 1));
+    all.sort((a, b) => (frequency.get(b) ?? 0) - (frequency.get(a) ?? 0) || (a < b ? -1 : 1));
     e.primary = e.always ? '\u0000always' : (all[0] ?? '\uffffnone');
   }
   entries.sort(
@@ -201,6 +212,7 @@ export function buildManifest(input: ManifestInput): Manifest {
     else map.set(key, [n]);
   };
   entries.forEach((e, n) => {
+    e.lesson.n = n;
     if (e.always) always.push(n);
     for (const literal of e.literals) push(literalOrdinals, literal, n);
     for (const key of e.keys) push(keyOrdinals, key, n);
@@ -215,8 +227,11 @@ export function buildManifest(input: ManifestInput): Manifest {
     .map(({ n }) => n);
 
   const blocks: ManifestLesson[][] = [];
-  for (let i = 0; i < entries.length; i += blockSize)
+  const texts: ManifestText[][] = [];
+  for (let i = 0; i < entries.length; i += blockSize) {
     blocks.push(entries.slice(i, i + blockSize).map((e) => e.lesson));
+    texts.push(entries.slice(i, i + blockSize).map((e) => e.text));
+  }
 
   const rangesOf = (map: Map<string, number[]>) =>
     Object.fromEntries(
@@ -241,5 +256,6 @@ export function buildManifest(input: ManifestInput): Manifest {
     },
     words,
     blocks,
+    texts,
   };
 }

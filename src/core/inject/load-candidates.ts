@@ -4,11 +4,22 @@
  * the always-checked set) are read; `readBlock` does the I/O.
  */
 import { normalizeTool } from './tool-names.js';
-import type { BlockReader, HookEvent, ManifestHead, ManifestLesson, ManifestWords } from './types.js';
+import type {
+  BlockReader,
+  HookEvent,
+  ManifestHead,
+  ManifestLesson,
+  ManifestWords,
+  Match,
+  TextReader,
+} from './types.js';
 
-/** The text literals are looked for in: the command, prompt and paths of the event. */
+/**
+ * The text literals are looked for in: the command, the prompt and the repo-relative paths (what
+ * regexes and globs are matched against; absolute paths would match literals of their parents).
+ */
 export function eventHaystack(event: HookEvent, repoPaths: readonly string[]): string {
-  return [event.command ?? '', event.prompt ?? '', ...repoPaths, ...(event.paths ?? [])].join('\n');
+  return [event.command ?? '', event.prompt ?? '', ...repoPaths].join('\n');
 }
 
 /** Lowercase words of a prompt, as summary words are cut. */
@@ -78,4 +89,15 @@ export function readOrdinals(
     if (lesson !== undefined) lessons.push(lesson);
   }
   return { lessons, blocksRead };
+}
+
+/** The texts of matched lessons, from the text blocks (read only for these). */
+export function attachTexts(matches: readonly Match[], blockSize: number, readTexts: TextReader): Match[] {
+  const cache = new Map<number, ReturnType<TextReader>>();
+  return matches.map((match) => {
+    const block = Math.floor(match.lesson.n / blockSize);
+    if (!cache.has(block)) cache.set(block, readTexts(block));
+    const text = cache.get(block)?.[match.lesson.n - block * blockSize];
+    return text === undefined ? match : { ...match, text };
+  });
 }

@@ -55,7 +55,9 @@ export function planInjection(
   let used = 0;
   let denyUsed = 0;
 
-  for (const { lesson, matchedBy } of ranked) {
+  for (const { lesson, matchedBy, text: texts } of ranked) {
+    const full = texts?.text ?? `[lore ${lesson.id}]`;
+    const summary = texts?.summary ?? `[lore ${lesson.id}]`;
     const skip = (reason: Skip['reason']) => skipped.push({ id: lesson.id, reason, matchedBy });
     if (lesson.needsReview) {
       skip('needs-review');
@@ -66,7 +68,7 @@ export function planInjection(
       continue;
     }
     if (lesson.guard && settings.guards && options.allowDeny && matchedBy.some(isTrigger)) {
-      const reason = lesson.reason ?? lesson.summary;
+      const reason = texts?.reason ?? summary;
       const room =
         effectiveMaxChars(settings.maxChars) - denyUsed - (denied.length > 0 ? SEPARATOR.length : 0);
       if (denied.length === 0 || reason.length <= room) {
@@ -101,12 +103,12 @@ export function planInjection(
     const room = budget - used - (included.length > 0 ? SEPARATOR.length : 0);
     let text: string | undefined;
     let form: Included['form'] = 'full';
-    if (lesson.text.length <= room) text = lesson.text;
-    else if (lesson.summary.length <= room) {
-      text = lesson.summary;
+    if (full.length <= room) text = full;
+    else if (summary.length <= room) {
+      text = summary;
       form = 'summary';
     } else if (included.length === 0) {
-      text = cut(lesson.summary, Math.max(room, 40));
+      text = cut(summary, Math.max(room, 40));
       form = 'truncated';
     }
     if (text === undefined) {

@@ -4,7 +4,7 @@
  */
 import { stackAllows } from './detect-stack.js';
 import { formatDecision, headerOverhead } from './format-decision.js';
-import { loadCandidates } from './load-candidates.js';
+import { attachTexts, loadCandidates } from './load-candidates.js';
 import { matchLessons } from './match-lessons.js';
 import { planInjection } from './plan-injection.js';
 import type { PlanState } from './plan-injection.js';
@@ -20,12 +20,14 @@ import type {
   ManifestWords,
   Match,
   Skip,
+  TextReader,
 } from './types.js';
 
 export type SelectInput = {
   event: HookEvent;
   head: ManifestHead;
   readBlock: BlockReader;
+  readTexts: TextReader;
   /** Needed for prompts only. */
   words?: ManifestWords;
   /** The event's paths, repo-relative (inside the project only). */
@@ -61,7 +63,7 @@ export function selectLessons(input: SelectInput): Selection {
         matches.push({ lesson, matchedBy: ['startup'], strength: 0 });
       else skipped.push({ id: lesson.id, reason: 'stack-mismatch', matchedBy: ['startup'] });
     }
-    const ranked = rankMatches(matches);
+    const ranked = attachTexts(rankMatches(matches), head.blockSize, input.readTexts);
     const plan = planInjection(ranked, input.state, {
       settings,
       overhead: headerOverhead(event.event),
@@ -81,7 +83,7 @@ export function selectLessons(input: SelectInput): Selection {
     repoPaths: input.repoPaths,
     stack: head.stack,
   });
-  const ranked = rankMatches(matches);
+  const ranked = attachTexts(rankMatches(matches), head.blockSize, input.readTexts);
   const plan = planInjection(ranked, input.state, {
     settings,
     overhead: headerOverhead(event.event),

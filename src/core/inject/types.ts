@@ -3,7 +3,7 @@
  * hands to the next. Plain JSON-friendly shapes: the hook bundle imports nothing but these and
  * Node built-ins.
  */
-export const MANIFEST_VERSION = 1;
+export const MANIFEST_VERSION = 2;
 
 export const HOOK_EVENTS = ['PreToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -58,11 +58,12 @@ export const DEFAULT_INJECT_SETTINGS: InjectSettings = {
 /** One host output may carry at most this much context (Claude Code previews anything longer). */
 export const HARD_MAX_CHARS = 10_000;
 
-/** A lesson as the hook sees it: everything precompiled. */
+/** A lesson as the hook matches it: everything precompiled, nothing it does not need to match. */
 export type ManifestLesson = {
   id: string;
+  /** Its ordinal in the manifest: block `n / blockSize`, and the same place in the text blocks. */
+  n: number;
   tier: 'project' | 'user';
-  slug: string;
   priority: number;
   confidence: number;
   needsReview: boolean;
@@ -80,6 +81,11 @@ export type ManifestLesson = {
   words: string[];
   /** Precomputed rank base: priority, confidence, votes, stack boost. Higher first. */
   score: number;
+};
+
+/** What a matched lesson says, read only for lessons that matched (text blocks). */
+export type ManifestText = {
+  slug: string;
   /** Full injection text and the one-line stand-in. */
   text: string;
   summary: string;
@@ -119,15 +125,27 @@ export type ManifestHead = {
 /** Lowercase summary word -> ordinal ranges, for prompts (a separate file, read only for prompts). */
 export type ManifestWords = Record<string, number[]>;
 
-export type Manifest = { head: ManifestHead; words: ManifestWords; blocks: ManifestLesson[][] };
+export type Manifest = {
+  head: ManifestHead;
+  words: ManifestWords;
+  blocks: ManifestLesson[][];
+  texts: ManifestText[][];
+};
 
 /** Reads one block of lessons; the load stage is pure given this. */
 export type BlockReader = (block: number) => ManifestLesson[] | undefined;
+/** Reads one block of texts (same numbering as the lesson blocks). */
+export type TextReader = (block: number) => ManifestText[] | undefined;
 
 /** Why a lesson was shown. */
 export type MatchReason = string;
 
-export type Match = { lesson: ManifestLesson; matchedBy: MatchReason[]; strength: number };
+export type Match = {
+  lesson: ManifestLesson;
+  matchedBy: MatchReason[];
+  strength: number;
+  text?: ManifestText;
+};
 
 export const SKIP_REASONS = [
   'already-shown',

@@ -1,0 +1,198 @@
+// Bad input for the spawned hook: whatever arrives, it prints {} or valid JSON under 10,000
+// characters and exits 0, quickly.
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../helpers/cli.js';
+import type { Sandbox } from '../helpers/cli.js';
+import { claudePayloads, codexPayloads, payload } from '../helpers/hook-payloads.js';
+import { fileDisappears, inRepo, runHookBundle } from '../helpers/hook.js';
+import type { HookResult } from '../helpers/hook.js';
+
+function expectSafe(result: HookResult): void {
+  expect(result.code).toBe(0);
+  expect(result.stdout.length).toBeLessThanOrEqual(10_001);
+  const parsed = JSON.parse(result.stdout) as unknown;
+  expect(typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)).toBe(true);
+  expect(result.ms).toBeLessThan(5_000);
+}
+
+function busySandbox(): Sandbox {
+  const sandbox = createSandbox();
+  sandbox.add([
+    '--summary',
+    `${'long lesson '.repeat(20)}`.trim(),
+    '--body',
+    'b'.repeat(9000),
+    '--command',
+    '.',
+    '--path',
+    '**',
+  ]);
+  sandbox.add([
+    '--summary',
+    'guard everything with x',
+    '--type',
+    'guard',
+    '--command',
+    'x',
+    '--remediation',
+    'r'.repeat(12000),
+  ]);
+  sandbox.add(['--summary', 'any tool', '--tool', 'Bash', '--tool', 'Edit']);
+  return sandbox;
+}
+
+describe('hook fuzzing (spawned bundle)', () => {
+  // Each test makes its own sandbox; payloads are moved into it when the test runs.
+  let sandbox: Sandbox;
+  const fresh = () => {
+    sandbox = busySandbox();
+  };
+
+  it('random bytes, truncated JSON and mangled payloads', () => {
+    fresh();
+    const recorded = [...claudePayloads, ...codexPayloads].map((p) => JSON.stringify(inRepo(sandbox, p)));
+    const input = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
+      fc.tuple(fc.constantFrom(...recorded), fc.nat()).map(([text, n]) => text.slice(0, n % text.length)),
+      fc
+        .tuple(
+          fc.constantFrom(...recorded),
+          fc.constantFrom(
+            'hook_event_name',
+            'tool_name',
+            'tool_input',
+            'cwd',
+            'session_id',
+            'source',
+            'prompt',
+            'agent_id',
+          ),
+          fc.jsonValue({ maxDepth: 2 }),
+        )
+        .map(([text, key, value]) => JSON.stringify({ ...(JSON.parse(text) as object), [key]: value })),
+    );
+    fc.assert(
+      fc.property(input, (stdin) => {
+        expectSafe(runHookBundle(sandbox, stdin));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  type Make = (sb: Sandbox) => string | object;
+  const bashCall = (sb: Sandbox, fields: Record<string, unknown>) => ({
+    ...inRepo(sb, payload('claude', 'PreToolUse', 'Bash')),
+    ...fields,
+  });
+  it.each<[string, Make]>([
+    ['empty stdin', () => ''],
+    ['JSON null', () => 'null'],
+    ['an array', () => '[1,2]'],
+    [
+      'an unknown event',
+      (sb) => ({ ...inRepo(sb, payload('claude', 'SessionStart')), hook_event_name: 'Notification' }),
+    ],
+    ['an unknown tool', (sb) => bashCall(sb, { tool_name: 'Frobnicate' })],
+    ['missing fields', () => ({ hook_event_name: 'PreToolUse' })],
+    ['a 10 MB command', (sb) => bashCall(sb, { tool_input: { command: `x${'y'.repeat(10_000_000)}` } })],
+    ['a 1 MB command', (sb) => bashCall(sb, { tool_input: { command: `x ${'y '.repeat(500_000)}` } })],
+    [
+      'a huge prompt',
+      (sb) => ({ ...inRepo(sb, payload('codex', 'UserPromptSubmit')), prompt: 'pytest '.repeat(200_000) }),
+    ],
+    ['a cwd outside any project', () => ({ ...payload('claude', 'PreToolUse', 'Bash'), cwd: '/' })],
+  ])('%s', (_name, stdin) => {
+    fresh();
+    const input = stdin(sandbox);
+    expectSafe(runHookBundle(sandbox, typeof input === 'string' ? input : JSON.stringify(input)));
+  });
+
+  it('the budget holds: long lessons and a long guard reason stay under 10,000 characters', () => {
+    fresh();
+    const deny = runHookBundle(
+      sandbox,
+      inRepo(sandbox, payload('claude', 'PreToolUse', 'Bash'), {
+        session_id: 'deny',
+        tool_input: { command: 'x' },
+      }),
+    );
+    expectSafe(deny);
+    expect(deny.stdout).toContain('"permissionDecision":"deny"');
+    const context = runHookBundle(
+      sandbox,
+      inRepo(sandbox, payload('claude', 'PreToolUse', 'Bash'), {
+        session_id: 'ctx',
+        tool_input: { command: 'ls' },
+      }),
+    );
+    expectSafe(context);
+    expect(context.stdout).toContain('additionalContext');
+  });
+
+  it('a corrupt manifest', async () => {
+    fresh();
+    const dir = join(sandbox.repo, '.lore', 'cache', 'manifest');
+    for (const name of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (name.isFile() && name.name.endsWith('.json'))
+        writeFileSync(join(name.parentPath, name.name), '{"version":1,"generation":"../x","literals":');
+    }
+    expectSafe(
+      runHookBundle(
+        sandbox,
+        inRepo(sandbox, payload('claude', 'PreToolUse', 'Bash'), {
+          session_id: 'corrupt',
+          tool_input: { command: 'ls' },
+        }),
+      ),
+    );
+    await fileDisappears(join(dir, 'rebuild.lock'));
+  });
+
+  it('corrupt blocks behind a valid head', () => {
+    const other = busySandbox();
+    const dir = join(other.repo, '.lore', 'cache', 'manifest');
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && /^b\d+\.json$/.test(entry.name))
+        writeFileSync(
+          join(entry.parentPath, entry.name),
+          '[{"id":1,"commands":[5],"pathRegexes":"x"}, null, 7]',
+        );
+    }
+    expectSafe(
+      runHookBundle(
+        other,
+        inRepo(other, payload('claude', 'PreToolUse', 'Bash'), { tool_input: { command: 'ls x' } }),
+      ),
+    );
+  });
+
+  it('an unwritable temp directory: guards still deny, advice is held back', () => {
+    fresh();
+    const blocker = join(sandbox.base, 'not-a-dir');
+    writeFileSync(blocker, '');
+    const env = { TMPDIR: join(blocker, 'tmp') };
+    const deny = runHookBundle(
+      sandbox,
+      inRepo(sandbox, payload('claude', 'PreToolUse', 'Bash'), {
+        session_id: 'ro',
+        tool_input: { command: 'x' },
+      }),
+      { env },
+    );
+    expectSafe(deny);
+    expect(deny.stdout).toContain('deny');
+    const advice = runHookBundle(
+      sandbox,
+      inRepo(sandbox, payload('claude', 'PreToolUse', 'Bash'), {
+        session_id: 'ro',
+        tool_input: { command: 'ls' },
+      }),
+      { env },
+    );
+    expect([advice.code, advice.stdout.trim()]).toEqual([0, '{}']);
+  });
+});

@@ -1,0 +1,50 @@
+// Dedup state in the temp directory: a lesson is never repeated in one agent context.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSessionState, wipeSession } from '../../src/store/session-state.js';
+
+const base = mkdtempSync(join(tmpdir(), 'lore-state-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('session state', () => {
+  it('never repeats a lesson within a session and agent, across processes-worth of reopenings', () => {
+    let run = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom('a1', 'b2', 'c3', 'd4', 'e5'), { maxLength: 4 }), { maxLength: 8 }),
+        fc.constantFrom('main', 'agent-x'),
+        (calls, agent) => {
+          run += 1;
+          const session = `s${run}`;
+          const shown: string[] = [];
+          for (const ids of calls) {
+            const state = openSessionState(base, session, agent, 0);
+            for (const id of ids) if (!state.seen.has(id) && state.claim(id, 5)) shown.push(id);
+          }
+          expect(new Set(shown).size).toBe(shown.length);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('forget and wipe let lessons come back; agents are separate scopes', () => {
+    const main = openSessionState(base, 'sx', 'main', 0);
+    expect([main.claim('a1', 9), main.claim('b2', 3), main.claim('a1', 9)]).toEqual([true, true, false]);
+    expect(openSessionState(base, 'sx', 'sub-1', 0).claim('a1', 9)).toBe(true);
+    main.forget(['a1']);
+    const reopened = openSessionState(base, 'sx', 'main', 0);
+    expect([...reopened.seen]).toEqual(['b2']);
+    expect(reopened.claim('a1', 9)).toBe(true);
+    wipeSession(base, 'sx', 0);
+    expect(openSessionState(base, 'sx', 'main', 0).seen.size).toBe(0);
+  });
+
+  it('an unusable directory makes the state unavailable instead of throwing', () => {
+    const state = openSessionState('/dev/null/nope', 'sy', 'main', 0);
+    expect([state.available, state.claim('a1', 1)]).toEqual([false, false]);
+  });
+});
