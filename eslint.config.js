@@ -162,7 +162,7 @@ export default tseslint.config(
     },
   })),
   {
-    files: ['*.config.ts', '*.config.js'],
+    files: ['*.config.ts', '*.config.js', '**/vitest.config.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

@@ -76,6 +76,14 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'turn the agent hooks back on in this project',
     load: () => import('./commands/enable.js'),
   },
+  install: {
+    summary: "add lore's hooks to Claude Code or Codex settings (idempotent)",
+    load: () => import('./commands/install.js'),
+  },
+  uninstall: {
+    summary: "remove lore's hooks from Claude Code or Codex settings",
+    load: () => import('./commands/uninstall.js'),
+  },
   'migrate-layout': {
     summary: 'move lessons/<id>.yaml files into lessons/<id>/lesson.yaml',
     load: () => import('./commands/migrate-layout.js'),

@@ -25,6 +25,8 @@ const VERBS = [
   'explain',
   'disable',
   'enable',
+  'install',
+  'uninstall',
   'migrate-layout',
 ] as const;
 
@@ -248,6 +250,8 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'disable', args: ['disable'], key: 'disabled' },
     { verb: 'enable', args: ['enable'], key: 'disabled' },
     { verb: 'migrate-layout', args: ['migrate-layout'], key: 'moves' },
+    { verb: 'install', args: ['install', 'claude-code', '--scope', 'project'], key: 'changed' },
+    { verb: 'uninstall', args: ['uninstall', 'claude-code', '--scope', 'project'], key: 'removed' },
   ];
 
   it('every verb but demo, in turn on one repository', () => {

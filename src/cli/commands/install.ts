@@ -1,0 +1,92 @@
+import { choiceOption, flagOption } from '../command.js';
+import type { Command } from '../command.js';
+import { LoreError } from '../../core/errors.js';
+import { planHookInstall } from '../../core/install/plan-hook-settings.js';
+import { AGENT_HOSTS, INSTALL_SCOPES } from '../../store/agent-config-paths.js';
+import type { AgentHost } from '../../store/agent-config-paths.js';
+import {
+  CODEX_TRUST_NOTE,
+  HOOK_BUNDLE,
+  HOST_NAMES,
+  isLoreHookCommand,
+  loreHookTable,
+  readSettings,
+  settingsFileFor,
+  writeSettings,
+} from '../agent-hooks.js';
+
+export function parseHost(value: string | undefined, usage: string): AgentHost {
+  if (value === undefined || !(AGENT_HOSTS as readonly string[]).includes(value)) {
+    throw new LoreError(
+      'usage',
+      `unknown agent "${value ?? ''}"; lore installs into ${AGENT_HOSTS.join(' or ')}`,
+      {
+        hint: `usage: ${usage}`,
+      },
+    );
+  }
+  return value as AgentHost;
+}
+
+const USAGE = 'lore install claude-code|codex [--scope user|project] [--dry-run] [--json]';
+
+export const command: Command = {
+  spec: {
+    usage: USAGE,
+    description:
+      "Adds lore's hooks (PreToolUse, UserPromptSubmit, SessionStart, SubagentStart) to an agent's settings,\n" +
+      "pointing at the hook bundle of this lore package. Only lore's own entries change: your other settings and\n" +
+      'hooks stay as they are, and running it again changes nothing. A settings file that is not valid JSON is\n' +
+      'refused with its line, untouched.\n' +
+      '  claude-code  user: $CLAUDE_CONFIG_DIR/settings.json (default ~/.claude/settings.json); project: .claude/settings.json\n' +
+      '  codex        user: $CODEX_HOME/hooks.json (default ~/.codex/hooks.json); project: .codex/hooks.json\n' +
+      'Codex runs new hooks only once you trust them (the "hooks need review" prompt, or /hooks in codex).\n' +
+      'Prefer a plugin marketplace? See the README: `claude plugin install lore@lore`, `codex plugin add lore@lore`.',
+    options: {
+      scope: { type: 'string', value: 'user|project', description: 'whose settings to edit (default user)' },
+      'dry-run': { type: 'boolean', description: 'say what would change and write nothing' },
+    },
+    positionals: { min: 1, max: 1, names: 'AGENT (claude-code or codex)' },
+    json: true,
+    examples: ['lore install claude-code', 'lore install claude-code --scope project', 'lore install codex'],
+  },
+  async run(ctx, args) {
+    const host = parseHost(args.positionals[0], USAGE);
+    const scope = choiceOption(args, 'scope', INSTALL_SCOPES) ?? 'user';
+    const dryRun = flagOption(args, 'dry-run');
+    const file = settingsFileFor(ctx, host, scope);
+    const plan = planHookInstall(readSettings(file), loreHookTable(host), isLoreHookCommand, file);
+    if (plan.changed && !dryRun) writeSettings(file, plan.text);
+
+    const name = HOST_NAMES[host];
+    const lines: string[] = [];
+    if (!plan.changed)
+      lines.push(`lore's hooks are already installed for ${name} in ${file}; nothing changed.`);
+    else
+      lines.push(
+        `${dryRun ? 'Would install' : 'Installed'} lore's hooks for ${name} in ${file}:`,
+        ...plan.installed.map((entry) => `  ${entry}`),
+        ...(plan.removed.length > 0
+          ? [`${dryRun ? 'Would replace' : 'Replaced'} older lore hooks: ${plan.removed.join(', ')}`]
+          : []),
+        'Your other settings and hooks are unchanged.',
+      );
+    lines.push(`Hook: ${HOOK_BUNDLE}`);
+    if (host === 'codex') lines.push(CODEX_TRUST_NOTE);
+    else lines.push('Start a new Claude Code session (2.1.9 or later) to load them.');
+    return {
+      data: {
+        agent: host,
+        scope,
+        file,
+        changed: plan.changed,
+        dryRun,
+        hooks: plan.installed,
+        replaced: plan.removed,
+        bundle: HOOK_BUNDLE,
+        ...(host === 'codex' ? { trustRequired: true } : {}),
+      },
+      text: lines.join('\n'),
+    };
+  },
+};

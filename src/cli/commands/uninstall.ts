@@ -1,0 +1,50 @@
+import { choiceOption, flagOption } from '../command.js';
+import type { Command } from '../command.js';
+import { planHookUninstall } from '../../core/install/plan-hook-settings.js';
+import { INSTALL_SCOPES } from '../../store/agent-config-paths.js';
+import {
+  HOST_NAMES,
+  isLoreHookCommand,
+  readSettings,
+  settingsFileFor,
+  writeSettings,
+} from '../agent-hooks.js';
+import { parseHost } from './install.js';
+
+const USAGE = 'lore uninstall claude-code|codex [--scope user|project] [--dry-run] [--json]';
+
+export const command: Command = {
+  spec: {
+    usage: USAGE,
+    description:
+      "Takes lore's hooks out of an agent's settings (the files `lore install` edits). Only handlers that run\n" +
+      "lore's hook bundle go; every other setting and hook stays. Nothing to remove: nothing changes.",
+    options: {
+      scope: { type: 'string', value: 'user|project', description: 'whose settings to edit (default user)' },
+      'dry-run': { type: 'boolean', description: 'say what would change and write nothing' },
+    },
+    positionals: { min: 1, max: 1, names: 'AGENT (claude-code or codex)' },
+    json: true,
+    examples: ['lore uninstall claude-code', 'lore uninstall codex --scope project'],
+  },
+  async run(ctx, args) {
+    const host = parseHost(args.positionals[0], USAGE);
+    const scope = choiceOption(args, 'scope', INSTALL_SCOPES) ?? 'user';
+    const dryRun = flagOption(args, 'dry-run');
+    const file = settingsFileFor(ctx, host, scope);
+    const plan = planHookUninstall(readSettings(file), isLoreHookCommand, file);
+    if (plan.changed && !dryRun) writeSettings(file, plan.text);
+    const name = HOST_NAMES[host];
+    const text = plan.changed
+      ? [
+          `${dryRun ? 'Would remove' : 'Removed'} lore's hooks for ${name} from ${file}:`,
+          ...plan.removed.map((entry) => `  ${entry}`),
+          'Your other settings and hooks are unchanged.',
+        ].join('\n')
+      : `No lore hooks for ${name} in ${file}; nothing changed.`;
+    return {
+      data: { agent: host, scope, file, changed: plan.changed, dryRun, removed: plan.removed },
+      text,
+    };
+  },
+};

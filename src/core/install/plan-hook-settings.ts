@@ -1,0 +1,159 @@
+/**
+ * Adding lore's hooks to an agent's hook settings (Claude Code `settings.json`, Codex
+ * `hooks.json`: both use the same `{"hooks": {Event: [{matcher, hooks: [handler]}]}}` shape) and
+ * taking them out again. Pure: settings text in, settings text out.
+ *
+ * - Only lore's handlers (recognised by `isOurs` on their command) are ever added or removed;
+ *   every other key, hook and group stays as it was, in its place.
+ * - Installing twice changes nothing; installing over an older lore (another bundle path, other
+ *   matchers) replaces lore's handlers and nothing else.
+ * - A file that is not valid JSON, or whose `hooks` has the wrong shape, is refused with the
+ *   file, the line and what is wrong; nothing is written.
+ */
+import { LoreError } from '../errors.js';
+import { locateJsonError } from './locate-json-error.js';
+
+export type HookHandler = { type: 'command'; command: string; timeout?: number };
+export type HookGroup = { matcher?: string; hooks: HookHandler[] };
+/** Event name to matcher groups, in the order they run. */
+export type HookTable = Record<string, HookGroup[]>;
+
+export type HookSettingsPlan = {
+  /** The new file content (the old one, byte for byte, when nothing changes). */
+  text: string;
+  changed: boolean;
+  /** `Event matcher` labels of lore's groups after the change. */
+  installed: string[];
+  /** `Event matcher` labels of lore's handlers that were taken out. */
+  removed: string[];
+};
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const label = (event: string, group: { matcher?: unknown }) =>
+  typeof group.matcher === 'string' && group.matcher !== '' ? `${event} ${group.matcher}` : event;
+
+/** The 1-based line of the first `"key"` in `text`, if any. */
+function lineOfKey(text: string, key: string): number | undefined {
+  const index = text.indexOf(JSON.stringify(key));
+  return index < 0 ? undefined : text.slice(0, index).split('\n').length;
+}
+
+function malformed(file: string, line: number | undefined, message: string): LoreError {
+  return new LoreError('invalid', `${file}${line === undefined ? '' : `:${line}`}: ${message}`, {
+    hint: 'lore changed nothing; fix the file (or move it aside) and run the command again',
+    details: { file, line: line ?? null },
+  });
+}
+
+/** Parses the settings text and checks the parts lore touches. Empty or missing: `{}`. */
+function parseSettings(text: string | undefined, file: string): Json {
+  if (text === undefined || text.trim() === '') return {};
+  const syntax = locateJsonError(text);
+  if (syntax !== undefined) {
+    throw malformed(file, syntax.line, `not valid JSON (column ${syntax.column}: ${syntax.message})`);
+  }
+  const document: unknown = JSON.parse(text);
+  if (!isObject(document)) throw malformed(file, 1, 'the settings must be a JSON object');
+  const hooks = document.hooks;
+  if (hooks === undefined) return document;
+  if (!isObject(hooks)) throw malformed(file, lineOfKey(text, 'hooks'), '"hooks" must be an object');
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) {
+      throw malformed(file, lineOfKey(text, event), `"hooks.${event}" must be a list of matcher groups`);
+    }
+    groups.forEach((group: unknown, index) => {
+      if (!isObject(group) || !Array.isArray(group.hooks)) {
+        throw malformed(
+          file,
+          lineOfKey(text, event),
+          `"hooks.${event}[${index}]" must be an object with a "hooks" list`,
+        );
+      }
+    });
+  }
+  return document;
+}
+
+const isOurHandler = (handler: unknown, isOurs: (command: string) => boolean) =>
+  isObject(handler) && typeof handler.command === 'string' && isOurs(handler.command);
+
+/** lore's handlers in `groups`, each group cut down to them (groups without any left out). */
+function ourGroups(groups: readonly Json[], isOurs: (command: string) => boolean): Json[] {
+  return groups.flatMap((group) => {
+    const handlers = (group.hooks as unknown[]).filter((handler) => isOurHandler(handler, isOurs));
+    return handlers.length === 0 ? [] : [{ ...group, hooks: handlers }];
+  });
+}
+
+/** `groups` without lore's handlers; a group left with no handler goes. */
+function withoutOurs(groups: readonly Json[], isOurs: (command: string) => boolean): Json[] {
+  return groups.flatMap((group) => {
+    const handlers = group.hooks as unknown[];
+    const kept = handlers.filter((handler) => !isOurHandler(handler, isOurs));
+    if (kept.length === handlers.length) return [group];
+    return kept.length === 0 ? [] : [{ ...group, hooks: kept }];
+  });
+}
+
+function render(document: Json): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+export function planHookInstall(
+  text: string | undefined,
+  desired: HookTable,
+  isOurs: (command: string) => boolean,
+  file: string,
+): HookSettingsPlan {
+  const document = parseSettings(text, file);
+  const hooks = (document.hooks ?? {}) as Record<string, Json[]>;
+  const installed = Object.entries(desired).flatMap(([event, groups]) => groups.map((g) => label(event, g)));
+  const events = new Set([...Object.keys(hooks), ...Object.keys(desired)]);
+  const current = [...events].map((event) => [event, ourGroups(hooks[event] ?? [], isOurs)] as const);
+  const removed = current.flatMap(([event, groups]) => groups.map((g) => label(event, g)));
+  const same = current.every(
+    ([event, groups]) => JSON.stringify(groups) === JSON.stringify(desired[event] ?? []),
+  );
+  if (same && text !== undefined) return { text, changed: false, installed, removed: [] };
+
+  const next: Record<string, Json[]> = {};
+  for (const [event, groups] of Object.entries(hooks)) next[event] = withoutOurs(groups, isOurs);
+  for (const [event, groups] of Object.entries(desired)) next[event] = [...(next[event] ?? []), ...groups];
+  for (const [event, groups] of Object.entries(next)) {
+    if (groups.length === 0 && (hooks[event]?.length ?? 0) > 0) delete next[event];
+  }
+  const updated = render({ ...document, hooks: next });
+  return {
+    text: updated,
+    changed: updated !== text,
+    installed,
+    removed: removed.filter((entry) => !installed.includes(entry)),
+  };
+}
+
+export function planHookUninstall(
+  text: string | undefined,
+  isOurs: (command: string) => boolean,
+  file: string,
+): HookSettingsPlan {
+  const document = parseSettings(text, file);
+  const hooks = (document.hooks ?? {}) as Record<string, Json[]>;
+  const removed = Object.entries(hooks).flatMap(([event, groups]) =>
+    ourGroups(groups, isOurs).map((g) => label(event, g)),
+  );
+  if (removed.length === 0 || text === undefined) {
+    return { text: text ?? '', changed: false, installed: [], removed: [] };
+  }
+  const next: Record<string, Json[]> = {};
+  for (const [event, groups] of Object.entries(hooks)) {
+    const kept = withoutOurs(groups, isOurs);
+    if (kept.length > 0 || groups.length === 0) next[event] = kept;
+  }
+  const { hooks: _hooks, ...rest } = document;
+  const updated = render(Object.keys(next).length === 0 ? rest : { ...document, hooks: next });
+  return { text: updated, changed: true, installed: [], removed };
+}

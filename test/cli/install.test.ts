@@ -1,0 +1,204 @@
+// lore install / uninstall through the built binary, on temporary agent settings.
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../helpers/cli.js';
+import type { ErrorJson } from '../helpers/cli.js';
+
+const BUNDLE = fileURLToPath(new URL('../../plugin/bin/lore-hook.cjs', import.meta.url));
+const PLUGIN_HOOKS = JSON.parse(
+  readFileSync(new URL('../../plugin/hooks/hooks.json', import.meta.url), 'utf8'),
+) as { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
+
+type Settings = {
+  hooks?: Record<string, { matcher?: string; hooks: { type: string; command: string }[] }[]>;
+} & Record<string, unknown>;
+type InstallJson = {
+  agent: string;
+  scope: string;
+  file: string;
+  changed: boolean;
+  hooks: string[];
+  bundle: string;
+};
+
+const USER_SETTINGS = {
+  model: 'opus',
+  env: { FOO: 'bar' },
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '/usr/local/bin/audit-bash' }] }],
+    Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
+  },
+};
+
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Settings;
+const loreCommands = (settings: Settings) =>
+  Object.values(settings.hooks ?? {})
+    .flat()
+    .flatMap((group) => group.hooks.map((handler) => handler.command))
+    .filter((command) => command.includes('lore-hook.cjs'));
+
+describe('lore install claude-code', () => {
+  it('adds every hook of the plugin, pointing at the bundle of this package, and keeps the rest', () => {
+    const sandbox = createSandbox({ init: false });
+    const file = join(sandbox.home, '.claude', 'settings.json');
+    mkdirSync(join(sandbox.home, '.claude'));
+    writeFileSync(file, JSON.stringify(USER_SETTINGS, null, 2));
+
+    const run = sandbox.run(['install', 'claude-code']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Installed lore's hooks for Claude Code in ${file}`);
+    const settings = read(file);
+    expect(settings.model).toBe('opus');
+    expect(settings.env).toEqual({ FOO: 'bar' });
+    expect(settings.hooks!.Stop).toEqual(USER_SETTINGS.hooks.Stop);
+    expect(settings.hooks!.PreToolUse![0]).toEqual(USER_SETTINGS.hooks.PreToolUse[0]);
+    for (const [event, groups] of Object.entries(PLUGIN_HOOKS.hooks)) {
+      const installed = settings.hooks![event]!.filter(
+        (group) => loreCommands({ hooks: { [event]: [group] } }).length > 0,
+      );
+      expect(installed.map((group) => group.matcher)).toEqual(groups.map((group) => group.matcher));
+    }
+    expect(new Set(loreCommands(settings))).toEqual(new Set([`NODE_EXTRA_CA_CERTS= node "${BUNDLE}"`]));
+  });
+
+  it('is idempotent: the second run reports no change and leaves the file byte for byte', () => {
+    const sandbox = createSandbox({ init: false });
+    const file = join(sandbox.home, '.claude', 'settings.json');
+    expect(sandbox.run(['install', 'claude-code']).code).toBe(0);
+    const first = readFileSync(file, 'utf8');
+    const again = sandbox.run(['install', 'claude-code', '--json']);
+    expect(again.code).toBe(0);
+    expect(again.json<InstallJson>()).toMatchObject({
+      agent: 'claude-code',
+      scope: 'user',
+      file,
+      changed: false,
+      bundle: BUNDLE,
+    });
+    expect(readFileSync(file, 'utf8')).toBe(first);
+  });
+
+  it('uninstall takes out only lore and gives back the user settings', () => {
+    const sandbox = createSandbox({ init: false });
+    const file = join(sandbox.home, '.claude', 'settings.json');
+    mkdirSync(join(sandbox.home, '.claude'));
+    writeFileSync(file, JSON.stringify(USER_SETTINGS));
+    expect(sandbox.run(['install', 'claude-code']).code).toBe(0);
+
+    const run = sandbox.run(['uninstall', 'claude-code', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json<{ changed: boolean; removed: string[] }>()).toMatchObject({ changed: true });
+    expect(read(file)).toEqual(USER_SETTINGS);
+    const again = sandbox.run(['uninstall', 'claude-code']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('nothing changed');
+  });
+
+  it('honours CLAUDE_CONFIG_DIR, and --scope project edits the repository', () => {
+    const sandbox = createSandbox();
+    const configDir = join(sandbox.base, 'claude-config');
+    expect(sandbox.run(['install', 'claude-code'], { env: { CLAUDE_CONFIG_DIR: configDir } }).code).toBe(0);
+    expect(loreCommands(read(join(configDir, 'settings.json')))).not.toEqual([]);
+
+    const project = sandbox.run(['install', 'claude-code', '--scope', 'project', '--json'], {
+      cwd: sandbox.inRepo(),
+    });
+    expect(project.code).toBe(0);
+    expect(project.json<InstallJson>().file).toBe(sandbox.inRepo('.claude', 'settings.json'));
+    expect(loreCommands(read(sandbox.inRepo('.claude', 'settings.json')))).not.toEqual([]);
+  });
+
+  it('refuses a malformed settings file with its line and changes nothing', () => {
+    const sandbox = createSandbox({ init: false });
+    const file = join(sandbox.home, '.claude', 'settings.json');
+    mkdirSync(join(sandbox.home, '.claude'));
+    const broken = '{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": [,]\n  }\n}\n';
+    writeFileSync(file, broken);
+    for (const verb of ['install', 'uninstall']) {
+      const run = sandbox.run([verb, 'claude-code']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`${file}:4: not valid JSON`);
+      expect(run.stderr).toContain('lore changed nothing');
+      expect(readFileSync(file, 'utf8')).toBe(broken);
+    }
+    const json = sandbox.run(['install', 'claude-code', '--json']);
+    expect(json.json<ErrorJson>().error).toMatchObject({ code: 'invalid', details: { file, line: 4 } });
+  });
+
+  it('refuses hooks of the wrong shape the same way', () => {
+    const sandbox = createSandbox({ init: false });
+    const file = join(sandbox.home, '.claude', 'settings.json');
+    mkdirSync(join(sandbox.home, '.claude'));
+    const wrong = '{\n  "hooks": {\n    "PreToolUse": "lore"\n  }\n}\n';
+    writeFileSync(file, wrong);
+    const run = sandbox.run(['install', 'claude-code']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${file}:3: "hooks.PreToolUse" must be a list`);
+    expect(readFileSync(file, 'utf8')).toBe(wrong);
+  });
+
+  it('writes through a symlinked settings file and keeps the link', () => {
+    const sandbox = createSandbox({ init: false });
+    const target = join(sandbox.base, 'dotfiles-settings.json');
+    writeFileSync(target, '{"model": "opus"}\n');
+    mkdirSync(join(sandbox.home, '.claude'));
+    const link = join(sandbox.home, '.claude', 'settings.json');
+    symlinkSync(target, link);
+    expect(sandbox.run(['install', 'claude-code']).code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(read(target).model).toBe('opus');
+    expect(loreCommands(read(target))).not.toEqual([]);
+  });
+
+  it('--dry-run says what it would do and writes nothing', () => {
+    const sandbox = createSandbox({ init: false });
+    const run = sandbox.run(['install', 'claude-code', '--dry-run']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Would install lore's hooks");
+    expect(() => lstatSync(join(sandbox.home, '.claude', 'settings.json'))).toThrow();
+  });
+});
+
+describe('lore install codex', () => {
+  it('writes $CODEX_HOME/hooks.json with --host codex, says that Codex must trust the hooks, and uninstalls', () => {
+    const sandbox = createSandbox({ init: false });
+    const codexHome = join(sandbox.base, 'codex-home');
+    const file = join(codexHome, 'hooks.json');
+    const env = { CODEX_HOME: codexHome };
+    const run = sandbox.run(['install', 'codex'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('/hooks');
+    expect(run.stdout).toContain('--dangerously-bypass-hook-trust');
+    expect(new Set(loreCommands(read(file)))).toEqual(
+      new Set([`NODE_EXTRA_CA_CERTS= node "${BUNDLE}" --host codex`]),
+    );
+    expect(Object.keys(read(file).hooks!)).toEqual(Object.keys(PLUGIN_HOOKS.hooks));
+    expect(sandbox.run(['install', 'codex', '--json'], { env }).json<InstallJson>().changed).toBe(false);
+
+    expect(sandbox.run(['uninstall', 'codex'], { env }).code).toBe(0);
+    expect(read(file)).toEqual({});
+  });
+
+  it('defaults to ~/.codex/hooks.json', () => {
+    const sandbox = createSandbox({ init: false });
+    expect(sandbox.run(['install', 'codex']).code).toBe(0);
+    expect(loreCommands(read(join(sandbox.home, '.codex', 'hooks.json')))).not.toEqual([]);
+  });
+});
+
+describe('usage', () => {
+  it.each([
+    [['install'], 'takes 1 argument'],
+    [['install', 'cursor'], 'unknown agent "cursor"'],
+    [['install', 'codex', '--scope', 'global'], '--scope must be one of user, project'],
+    [['uninstall', 'gemini'], 'unknown agent "gemini"'],
+  ])('lore %j exits 2', (args, message) => {
+    const sandbox = createSandbox({ init: false });
+    const run = sandbox.run(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+});

@@ -1,0 +1,182 @@
+// Claude Code 2.1.330, driven offline by the scripted model server, with lore's plugin loaded.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  claude,
+  copyMarketplace,
+  createWorkspace,
+  occurrences,
+  PLUGIN_DIR,
+  runClaude,
+  turn,
+} from './harness.js';
+import { addBuildGuard, addPytestLesson, addTopLessons, GUARD_MARKER, PYTEST_MARKER } from './lessons.js';
+import { startModelServer } from './model-server.js';
+import type { ModelServer, Step } from './model-server.js';
+
+const serve = (steps: readonly Step[]) => startModelServer({ steps });
+
+/** The tool results of the agent's request after its `n`-th tool call: error flag, guard markers. */
+function toolResults(server: ModelServer, n: number): { isError: boolean; guard: number }[] {
+  const body = server.agentTurns().find((request) => request.toolResults === n)?.body as {
+    messages: { content: unknown }[];
+  };
+  return body.messages
+    .flatMap((message) => (Array.isArray(message.content) ? (message.content as { type?: string }[]) : []))
+    .filter((block) => block.type === 'tool_result')
+    .map((block) => ({
+      isError: (block as { is_error?: boolean }).is_error === true,
+      guard: occurrences(JSON.stringify(block), GUARD_MARKER),
+    }));
+}
+
+const WITH_PLUGIN = ['--plugin-dir', PLUGIN_DIR];
+
+describe('Claude Code with the plugin (--plugin-dir)', () => {
+  it('(a) a pytest lesson arrives in the request after `pytest -v tests/`, not after the corrected command', async () => {
+    const ws = createWorkspace();
+    addTopLessons(ws);
+    addPytestLesson(ws);
+    const server = await serve([{ bash: 'pytest --no-header -q tests/' }, { bash: 'pytest -v tests/' }]);
+    const exit = await runClaude(ws, server, 'run the tests', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 1), '1 passed')).toBeGreaterThan(0);
+    expect(occurrences(turn(server, 0), PYTEST_MARKER)).toBe(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(0);
+    expect(occurrences(turn(server, 2), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('(b) the same lesson is injected once per session although the model runs pytest twice', async () => {
+    const ws = createWorkspace();
+    addTopLessons(ws);
+    addPytestLesson(ws);
+    const server = await serve([{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }]);
+    const exit = await runClaude(ws, server, 'run the tests', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 0), PYTEST_MARKER)).toBe(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+    expect(occurrences(turn(server, 2), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('(b) a lesson shown at session start is not shown again by its tool call', async () => {
+    const ws = createWorkspace();
+    addPytestLesson(ws);
+    const server = await serve([{ bash: 'pytest -v tests/' }]);
+    const exit = await runClaude(ws, server, 'run the tests', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 0), PYTEST_MARKER)).toBe(1);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('(c) a guard denies `rm -rf build`: the model gets the teaching reason as the tool error, the fix goes through', async () => {
+    const ws = createWorkspace();
+    addBuildGuard(ws);
+    const server = await serve([{ bash: 'rm -rf build' }, { bash: 'rm -rf build/tmp' }]);
+    const exit = await runClaude(ws, server, 'clean the build', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(existsSync(join(ws.repo, 'build', 'artifact.txt'))).toBe(true);
+    expect(toolResults(server, 1)).toEqual([{ isError: true, guard: 1 }]);
+    expect(toolResults(server, 2)).toEqual([
+      { isError: true, guard: 1 },
+      { isError: false, guard: 0 },
+    ]);
+    expect(JSON.parse(exit.stdout).permission_denials).toHaveLength(1);
+  });
+
+  it('(d) the SessionStart #lesson protocol is in the first request', async () => {
+    const ws = createWorkspace();
+    const server = await serve([{ text: 'Nothing to do.' }]);
+    const exit = await runClaude(ws, server, 'hello', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    const first = turn(server, 0);
+    for (const line of ['#lesson', 'tool:', 'trigger:', 'mistake:', 'fix:', 'tags:', '#/lesson']) {
+      expect(occurrences(first, line), line).toBeGreaterThan(0);
+    }
+  });
+  it('SubagentStart: a subagent gets the protocol and its own dedup scope (the lesson again, once)', async () => {
+    const ws = createWorkspace();
+    addTopLessons(ws);
+    addPytestLesson(ws);
+    const task = 'LORE-E2E-SUBAGENT run the test suite';
+    const server = await startModelServer({
+      steps: [
+        { bash: 'pytest -v tests/' },
+        {
+          tool: 'Agent',
+          input: {
+            description: 'Run the tests',
+            prompt: task,
+            subagent_type: 'general-purpose',
+            run_in_background: false,
+          },
+        },
+      ],
+      subagent: { marker: task, steps: [{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }] },
+    });
+    const exit = await runClaude(ws, server, 'run the tests, then again in a subagent', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+    const sub = (n: number) => server.subagentTurns().find((request) => request.toolResults === n)!.raw;
+    expect(occurrences(sub(0), '#/lesson')).toBeGreaterThan(0);
+    expect(occurrences(sub(0), PYTEST_MARKER)).toBe(0);
+    expect(occurrences(sub(1), PYTEST_MARKER)).toBe(1);
+    expect(occurrences(sub(2), PYTEST_MARKER)).toBe(1);
+    expect(occurrences(turn(server, 2), 'LORE-E2E-SUBAGENT')).toBeGreaterThan(0);
+  });
+});
+
+describe('Claude Code installs', () => {
+  it('(e) claude plugin validate --strict passes on plugin/ and on the marketplace', async () => {
+    const ws = createWorkspace();
+    const server = await serve([]);
+    expect(claude(ws, server, ['plugin', 'validate', '--strict', PLUGIN_DIR])).toContain('Validation passed');
+    expect(claude(ws, server, ['plugin', 'validate', '--strict', copyMarketplace(ws)])).toContain(
+      'Validation passed',
+    );
+    await server.close();
+  });
+
+  it('claude plugin marketplace add + claude plugin install lore@lore -y: the lesson arrives', async () => {
+    const ws = createWorkspace();
+    addPytestLesson(ws);
+    const server = await serve([{ bash: 'pytest -v tests/' }]);
+    claude(ws, server, ['plugin', 'marketplace', 'add', copyMarketplace(ws)]);
+    expect(claude(ws, server, ['plugin', 'install', 'lore@lore', '-y'])).toContain('lore');
+    const exit = await runClaude(ws, server, 'run the tests');
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('lore install claude-code (user settings): the lesson arrives; lore uninstall: it does not', async () => {
+    const ws = createWorkspace();
+    addPytestLesson(ws);
+    expect(ws.lore(['install', 'claude-code'])).toContain(join(ws.home, '.claude', 'settings.json'));
+    const server = await serve([{ bash: 'pytest -v tests/' }]);
+    const exit = await runClaude(ws, server, 'run the tests');
+    await server.close();
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+
+    ws.lore(['uninstall', 'claude-code']);
+    const after = await serve([{ bash: 'pytest -v tests/' }]);
+    const again = await runClaude(ws, after, 'run the tests');
+    await after.close();
+    expect(again.code, again.stderr).toBe(0);
+    expect(occurrences(turn(after, 1), PYTEST_MARKER)).toBe(0);
+  });
+});

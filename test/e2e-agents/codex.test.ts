@@ -1,0 +1,42 @@
+// Codex CLI 0.169.0, driven offline by the scripted model server (Responses API), with lore's hooks.
+import { describe, expect, it } from 'vitest';
+import { codex, codexEnv, copyMarketplace, createWorkspace, occurrences, runCodex, turn } from './harness.js';
+import { addPytestLesson, addTopLessons, PYTEST_MARKER } from './lessons.js';
+import { startModelServer } from './model-server.js';
+
+describe('Codex', () => {
+  it('(f) the same plugin, installed through codex plugin marketplace add + codex plugin add: the lesson arrives once', async () => {
+    const ws = createWorkspace();
+    addTopLessons(ws);
+    addPytestLesson(ws);
+    const server = await startModelServer({
+      steps: [{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }],
+    });
+    const env = codexEnv(ws, server);
+    codex(ws, env, ['plugin', 'marketplace', 'add', copyMarketplace(ws)]);
+    codex(ws, env, ['plugin', 'add', 'lore@lore']);
+    const exit = await runCodex(ws, env, 'run the tests');
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 1), '1 passed')).toBeGreaterThan(0);
+    expect(occurrences(turn(server, 0), PYTEST_MARKER)).toBe(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+    expect(occurrences(turn(server, 2), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('lore install codex ($CODEX_HOME/hooks.json): the lesson arrives and the protocol is there from the start', async () => {
+    const ws = createWorkspace();
+    addPytestLesson(ws);
+    const server = await startModelServer({ steps: [{ bash: 'pytest -v tests/' }] });
+    const env = codexEnv(ws, server);
+    ws.lore(['install', 'codex']);
+    const exit = await runCodex(ws, env, 'run the tests');
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 0), '#lesson')).toBeGreaterThan(0);
+    expect(occurrences(turn(server, 0), '#/lesson')).toBeGreaterThan(0);
+    expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * Runs the real agents (the pinned Claude Code and Codex of this package) offline: each in a fresh
+ * temporary git repository with `.lore/` set up by the built `lore` CLI, an isolated HOME, dummy
+ * keys and a minimal environment (`env -i` style: nothing of the caller's leaks in), talking to a
+ * scripted model server on 127.0.0.1. Everything a test makes is removed when it finishes, and an
+ * agent still running then is killed.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+import type { ModelServer } from './model-server.js';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export const REPO_ROOT = here('../../');
+export const PLUGIN_DIR = here('../../plugin');
+export const LORE_BIN = here('../../dist/cli/bin.js');
+export const CLAUDE_BIN = here('./node_modules/@anthropic-ai/claude-code/bin/claude.exe');
+export const CODEX_BIN = here('./node_modules/@openai/codex/bin/codex.js');
+
+export type Exit = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+export type Workspace = {
+  base: string;
+  home: string;
+  /** The git repository the agent works in (has `.lore/`). */
+  repo: string;
+  /** Scratch space outside the repository (marketplace copies and such). */
+  scratch: string;
+  /** The minimal environment every process of the workspace gets. */
+  env: Record<string, string>;
+  /** Runs the built `lore` in the repository; throws unless it exits 0. */
+  lore(args: readonly string[]): string;
+  /** `lore add ... -q`: the new lesson's id. */
+  addLesson(args: readonly string[]): string;
+};
+
+/**
+ * A fake `pytest` (prints a passing run) on the PATH of both the agent and a login shell (Codex
+ * runs commands with `bash -lc`, which resets PATH from /etc/profile and then reads
+ * ~/.bash_profile).
+ */
+function installFakeTools(home: string, bin: string): void {
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'pytest'), '#!/bin/sh\necho "collected 1 item"\necho "1 passed in 0.01s"\n');
+  chmodSync(join(bin, 'pytest'), 0o755);
+  writeFileSync(join(home, '.bash_profile'), `export PATH="${bin}:$PATH"\n`);
+}
+
+function run(command: string, args: readonly string[], cwd: string, env: Record<string, string>): string {
+  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 60_000 });
+  if (result.status !== 0) {
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`,
+    );
+  }
+  return result.stdout;
+}
+
+export function createWorkspace(): Workspace {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'lore-agents-')));
+  onTestFinished(() => rmSync(base, { recursive: true, force: true }));
+  const home = join(base, 'home');
+  const repo = join(base, 'repo');
+  const bin = join(base, 'bin');
+  const scratch = join(base, 'scratch');
+  for (const dir of [home, repo, scratch]) mkdirSync(dir, { recursive: true });
+  installFakeTools(home, bin);
+  const env: Record<string, string> = {
+    HOME: home,
+    USER: 'dev',
+    SHELL: '/bin/bash',
+    LANG: 'C.UTF-8',
+    TZ: 'UTC',
+    NO_COLOR: '1',
+    TERM: 'dumb',
+    PATH: `${bin}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+    TMPDIR: join(base, 'tmp'),
+    NODE_EXTRA_CA_CERTS: '',
+    GIT_CONFIG_NOSYSTEM: '1',
+  };
+  mkdirSync(env.TMPDIR!);
+  run('git', ['init', '-q', '-b', 'main'], repo, env);
+  mkdirSync(join(repo, 'tests'));
+  mkdirSync(join(repo, 'build'));
+  writeFileSync(join(repo, 'tests', 'test_app.py'), 'def test_ok():\n    assert True\n');
+  writeFileSync(join(repo, 'build', 'artifact.txt'), 'an hour of compiling\n');
+
+  const lore = (args: readonly string[]) => run(process.execPath, [LORE_BIN, ...args], repo, env);
+  lore(['init']);
+  return {
+    base,
+    home,
+    repo,
+    scratch,
+    env,
+    lore,
+    addLesson: (args) => lore(['add', ...args, '-q']).trim(),
+  };
+}
+
+/** Starts an agent and resolves with its exit; kills it if the test ends first. */
+export function runAgent(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<Exit> {
+  const child: ChildProcess = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Claude Code's environment: the workspace's, the model server, a dummy key, root allowed. */
+export function claudeEnv(ws: Workspace, server: ModelServer): Record<string, string> {
+  return {
+    ...ws.env,
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: 'sk-ant-e2e-dummy',
+    IS_SANDBOX: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
+}
+
+/** `claude -p PROMPT` with permissions skipped, plus `extra` (such as `--plugin-dir`). */
+export function runClaude(
+  ws: Workspace,
+  server: ModelServer,
+  prompt: string,
+  extra: readonly string[] = [],
+): Promise<Exit> {
+  return runAgent(
+    CLAUDE_BIN,
+    ['-p', prompt, '--dangerously-skip-permissions', '--output-format', 'json', ...extra],
+    ws.repo,
+    claudeEnv(ws, server),
+  );
+}
+
+/** `claude ARGS` (plugin management) in the workspace; throws unless it exits 0. */
+export function claude(ws: Workspace, server: ModelServer, args: readonly string[]): string {
+  return run(CLAUDE_BIN, args, ws.repo, claudeEnv(ws, server));
+}
+
+/** An isolated CODEX_HOME whose config sends the model to the scripted server. */
+export function codexEnv(ws: Workspace, server: ModelServer): Record<string, string> {
+  const codexHome = join(ws.home, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [
+      'model = "gpt-5.1-codex"',
+      'model_provider = "scripted"',
+      '',
+      '[model_providers.scripted]',
+      'name = "scripted model server"',
+      `base_url = "${server.url}/v1"`,
+      'wire_api = "responses"',
+      'env_key = "OPENAI_API_KEY"',
+      'request_max_retries = 0',
+      'stream_max_retries = 0',
+      '',
+    ].join('\n'),
+    { flag: 'wx' },
+  );
+  return { ...ws.env, CODEX_HOME: codexHome, OPENAI_API_KEY: 'sk-e2e-dummy' };
+}
+
+/** `codex ARGS` (plugin management) in the workspace; throws unless it exits 0. */
+export function codex(ws: Workspace, env: Record<string, string>, args: readonly string[]): string {
+  return run(process.execPath, [CODEX_BIN, ...args], ws.repo, env);
+}
+
+/** `codex exec PROMPT` without sandbox or approvals; hooks run without the trust review. */
+export function runCodex(ws: Workspace, env: Record<string, string>, prompt: string): Promise<Exit> {
+  return runAgent(
+    process.execPath,
+    [
+      CODEX_BIN,
+      'exec',
+      '--dangerously-bypass-approvals-and-sandbox',
+      '--dangerously-bypass-hook-trust',
+      '--skip-git-repo-check',
+      prompt,
+    ],
+    ws.repo,
+    env,
+  );
+}
+
+/**
+ * A marketplace directory laid out as this repository is (`.claude-plugin/marketplace.json` +
+ * `plugin/`), copied so that an install copies only the plugin and not the whole checkout.
+ */
+export function copyMarketplace(ws: Workspace): string {
+  const market = join(ws.scratch, 'lore-marketplace');
+  cpSync(join(REPO_ROOT, '.claude-plugin'), join(market, '.claude-plugin'), { recursive: true });
+  cpSync(PLUGIN_DIR, join(market, 'plugin'), { recursive: true });
+  return market;
+}
+
+/** The raw body of the agent's request after its `n`-th tool call (n = 0: its first request). */
+export function turn(server: ModelServer, n: number): string {
+  const request = server.agentTurns().find((candidate) => candidate.toolResults === n);
+  if (request === undefined) {
+    throw new Error(`no agent request after ${n} tool call(s); ${server.requests.length} request(s) logged`);
+  }
+  return request.raw;
+}
+
+/** How many times `needle` occurs in `text`. */
+export function occurrences(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}

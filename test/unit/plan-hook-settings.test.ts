@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { LoreError } from '../../src/core/errors.js';
+import { locateJsonError } from '../../src/core/install/locate-json-error.js';
+import { planHookInstall, planHookUninstall } from '../../src/core/install/plan-hook-settings.js';
+import type { HookTable } from '../../src/core/install/plan-hook-settings.js';
+
+const FILE = '/home/u/.claude/settings.json';
+const isOurs = (command: string) => command.includes('lore-hook.cjs');
+const ours = (path: string) => ({
+  type: 'command' as const,
+  command: `node "${path}/lore-hook.cjs"`,
+  timeout: 5,
+});
+const DESIRED: HookTable = {
+  PreToolUse: [{ matcher: 'Bash|Edit', hooks: [ours('/new')] }],
+  SessionStart: [{ hooks: [ours('/new')] }],
+};
+const theirs = { type: 'command', command: 'my-audit.sh' };
+const USER_SETTINGS = {
+  model: 'opus',
+  permissions: { allow: ['Bash(npm test:*)'] },
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash', hooks: [theirs] }],
+    Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
+  },
+};
+const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+function refusal(run: () => unknown): LoreError {
+  try {
+    run();
+  } catch (error) {
+    return error as LoreError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('locateJsonError', () => {
+  it.each([
+    { json: '{"a": 1}', at: undefined },
+    { json: '\n\n  [1, 2, {"b": null}]  \n', at: undefined },
+    { json: '{\n  "a": 1,\n  "b": ,\n}', at: { line: 3, column: 8 } },
+    { json: '{\n  "a": 1,\n}', at: { line: 3, column: 1 } },
+    { json: '{\n  "a": 1\n', at: { line: 3, column: 1 } },
+    { json: "{\n  'a': 1\n}", at: { line: 2, column: 3 } },
+    { json: '{"a": 1} x', at: { line: 1, column: 10 } },
+    { json: '// comment\n{}', at: { line: 1, column: 1 } },
+    { json: '{"a": "tab\there"}', at: { line: 1, column: 11 } },
+  ])('$json', ({ json, at }) => {
+    const found = locateJsonError(json);
+    expect(found === undefined ? undefined : { line: found.line, column: found.column }).toEqual(at);
+    expect(found === undefined).toBe(isValidJson(json));
+  });
+});
+
+function isValidJson(json: string): boolean {
+  try {
+    JSON.parse(json);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('planHookInstall', () => {
+  it('creates the hooks in a missing or empty file', () => {
+    for (const current of [undefined, '', '{}\n']) {
+      const plan = planHookInstall(current, DESIRED, isOurs, FILE);
+      expect(plan.changed).toBe(true);
+      expect(JSON.parse(plan.text)).toEqual({ hooks: DESIRED });
+      expect(plan.installed).toEqual(['PreToolUse Bash|Edit', 'SessionStart']);
+    }
+  });
+
+  it('appends to the user hooks and keeps every other key', () => {
+    const plan = planHookInstall(text(USER_SETTINGS), DESIRED, isOurs, FILE);
+    expect(JSON.parse(plan.text)).toEqual({
+      ...USER_SETTINGS,
+      hooks: {
+        PreToolUse: [...USER_SETTINGS.hooks.PreToolUse, ...DESIRED.PreToolUse!],
+        Stop: USER_SETTINGS.hooks.Stop,
+        SessionStart: DESIRED.SessionStart,
+      },
+    });
+  });
+
+  it('changes nothing the second time, byte for byte, even after hand formatting', () => {
+    const once = planHookInstall(text(USER_SETTINGS), DESIRED, isOurs, FILE).text;
+    const reformatted = JSON.stringify(JSON.parse(once));
+    const twice = planHookInstall(reformatted, DESIRED, isOurs, FILE);
+    expect(twice).toEqual({ text: reformatted, changed: false, installed: twice.installed, removed: [] });
+  });
+
+  it('leaves a user hook added after lore where it is when nothing changes', () => {
+    const installed = JSON.parse(planHookInstall(undefined, DESIRED, isOurs, FILE).text);
+    installed.hooks.PreToolUse.push({ matcher: 'Edit', hooks: [theirs] });
+    expect(planHookInstall(text(installed), DESIRED, isOurs, FILE).changed).toBe(false);
+  });
+
+  it('replaces an older lore (another path, another matcher) and only that', () => {
+    const old = {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [theirs, ours('/old')] },
+          { matcher: 'Read', hooks: [ours('/old')] },
+        ],
+        UserPromptSubmit: [{ hooks: [ours('/old')] }],
+      },
+    };
+    const plan = planHookInstall(text(old), DESIRED, isOurs, FILE);
+    expect(JSON.parse(plan.text)).toEqual({
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [theirs] }, ...DESIRED.PreToolUse!],
+        SessionStart: DESIRED.SessionStart,
+      },
+    });
+    expect(plan.removed).toEqual(['PreToolUse Bash', 'PreToolUse Read', 'UserPromptSubmit']);
+  });
+
+  it.each([
+    {
+      name: 'broken JSON',
+      body: '{\n  "model": "opus",\n  "hooks": {\n}\n',
+      line: 5,
+      says: 'not valid JSON',
+    },
+    { name: 'an array', body: '[]\n', line: 1, says: 'must be a JSON object' },
+    { name: 'hooks as a list', body: '{\n  "hooks": []\n}\n', line: 2, says: '"hooks" must be an object' },
+    {
+      name: 'an event that is not a list',
+      body: '{\n  "hooks": {\n    "PreToolUse": {}\n  }\n}\n',
+      line: 3,
+      says: '"hooks.PreToolUse" must be a list',
+    },
+    {
+      name: 'a group without hooks',
+      body: '{\n  "hooks": {\n    "Stop": [{"command": "x"}]\n  }\n}\n',
+      line: 3,
+      says: '"hooks.Stop[0]"',
+    },
+  ])('refuses $name with the file and line', ({ body, line, says }) => {
+    for (const plan of [
+      () => planHookInstall(body, DESIRED, isOurs, FILE),
+      () => planHookUninstall(body, isOurs, FILE),
+    ]) {
+      const error = refusal(plan);
+      expect(error).toBeInstanceOf(LoreError);
+      expect(error.code).toBe('invalid');
+      expect(error.message).toContain(`${FILE}:${line}: `);
+      expect(error.message).toContain(says);
+    }
+  });
+});
+
+describe('planHookUninstall', () => {
+  it('takes out exactly what install put in', () => {
+    const installed = planHookInstall(text(USER_SETTINGS), DESIRED, isOurs, FILE).text;
+    const plan = planHookUninstall(installed, isOurs, FILE);
+    expect(plan.changed).toBe(true);
+    expect(JSON.parse(plan.text)).toEqual(USER_SETTINGS);
+    expect(plan.removed).toEqual(['PreToolUse Bash|Edit', 'SessionStart']);
+  });
+
+  it('drops the hooks key it emptied, and changes nothing when lore is absent', () => {
+    const installed = planHookInstall('{"model": "x"}', DESIRED, isOurs, FILE).text;
+    expect(JSON.parse(planHookUninstall(installed, isOurs, FILE).text)).toEqual({ model: 'x' });
+    const untouched = text(USER_SETTINGS);
+    expect(planHookUninstall(untouched, isOurs, FILE)).toEqual({
+      text: untouched,
+      changed: false,
+      installed: [],
+      removed: [],
+    });
+    expect(planHookUninstall(undefined, isOurs, FILE).changed).toBe(false);
+  });
+});
