@@ -45,7 +45,7 @@ function parseArgs(argv) {
     else if (flag === '--hook-runs') options.hookRuns = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--only store|hook] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
+        'usage: node bench/run.mjs [--only store|hook|capture] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
           '                          [--hook-sizes 100,1000,10000] [--hook-runs 200]',
       );
       process.exit(0);
@@ -54,8 +54,8 @@ function parseArgs(argv) {
   if (options.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes: whole numbers');
   options.runs = Math.max(5, options.runs);
   options.inProcess = Math.max(200, options.inProcess);
-  if (options.only !== undefined && !['store', 'hook'].includes(options.only))
-    throw new Error('--only: store or hook');
+  if (options.only !== undefined && !['store', 'hook', 'capture'].includes(options.only))
+    throw new Error('--only: store, hook or capture');
   return options;
 }
 
@@ -364,11 +364,20 @@ function machine() {
   };
 }
 
+/** Capture benchmark (bench/capture.mjs): transcript scan MB/s, peak RSS, no-change rescan. */
+async function runCapture() {
+  await (await import('./capture.mjs')).runCaptureBench([]);
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (options.only === 'hook') {
     mkdirSync(dataDir, { recursive: true });
     await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
+    return;
+  }
+  if (options.only === 'capture') {
+    await runCapture();
     return;
   }
   const started = performance.now();
@@ -533,6 +542,7 @@ async function main() {
   );
   if (options.only !== 'store') {
     results.hook = await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
+    await runCapture();
   }
   results.totalMs = performance.now() - started;
   writeFileSync(join(dataDir, 'last-run.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -542,5 +552,3 @@ async function main() {
 }
 
 await main();
-// Capture benchmark (bench/capture.mjs): transcript scan MB/s, peak RSS, no-change rescan.
-await (await import('./capture.mjs')).runCaptureBench([]);
