@@ -1,10 +1,13 @@
 /**
  * A scan over many transcript files: find them (the agents' default folders, or `--path`
  * folders), match each to its reader, scan each incrementally against the state of the last
- * scan, and return the episodes found plus what was read. The state lives in one JSON file in the
- * derived cache; only files whose signature changed are opened, so a scan with nothing new costs
- * a directory walk and a stat per file.
+ * scan, and return the episodes found plus what was read. The state lives in the derived cache in
+ * two JSON files: the signatures and offsets of every file (small, read by every scan) and, apart,
+ * what each file's parser and detector carry over (the newest events, a few KB a file), read only
+ * when a file changed. A scan with nothing new costs a directory walk, a stat per file and the
+ * signatures file; only files whose signature changed are opened.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Problem } from '../core/errors.js';
@@ -47,18 +50,41 @@ export type ScanReport = {
   episodeCount: number;
 };
 
-type StoredState = { version: 1; files: Record<string, FileState & { agent: Agent }> };
+/** What every scan reads: where each file was left. */
+type Signature = Omit<FileState, 'carry' | 'recent'> & { agent: Agent };
+/** What only a changed file needs: its parser's carry and the detector's newest events. */
+type Detail = Pick<FileState, 'carry' | 'recent'>;
+/** Both files carry the same generation; a detail file of another generation is ignored. */
+type StoredSignatures = { version: 2; generation: string; files: Record<string, Signature> };
+type StoredDetails = { version: 2; generation: string; files: Record<string, Detail> };
 
 const TEXT_KEPT = 600;
 
-function loadState(path: string): StoredState {
+/** Where the carried details of a state file live. */
+export function detailPathOf(statePath: string): string {
+  return statePath.replace(/(\.json)?$/, '-detail.json');
+}
+
+function readJson(path: string): unknown {
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as StoredState;
-    if (parsed.version === 1 && typeof parsed.files === 'object') return parsed;
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
   } catch {
-    // no state yet, or a damaged one: scan everything again
+    return undefined; // no state yet, or a damaged one: those files are scanned again
   }
-  return { version: 1, files: {} };
+}
+
+function loadSignatures(path: string): StoredSignatures {
+  const parsed = readJson(path) as Partial<StoredSignatures> | undefined;
+  if (parsed?.version === 2 && typeof parsed.files === 'object' && typeof parsed.generation === 'string')
+    return parsed as StoredSignatures;
+  return { version: 2, generation: '', files: {} };
+}
+
+function loadDetails(path: string, generation: string): Record<string, Detail> {
+  const parsed = readJson(path) as Partial<StoredDetails> | undefined;
+  if (parsed?.version === 2 && parsed.generation === generation && typeof parsed.files === 'object')
+    return parsed.files;
+  return {};
 }
 
 /** The default folders of every reader (or of one), from the environment. */
@@ -69,7 +95,7 @@ export function defaultRoots(env: NodeJS.ProcessEnv, home: string, source?: Agen
 
 type Found = { path: string; shown: string; agent: Agent };
 
-function findFiles(roots: readonly ScanRoot[], source: Agent | undefined, state: StoredState): Found[] {
+function findFiles(roots: readonly ScanRoot[], source: Agent | undefined, state: StoredSignatures): Found[] {
   const found = new Map<string, Found>();
   for (const root of roots) {
     const base = resolve(root.path);
@@ -112,7 +138,10 @@ function shorten(event: TranscriptEvent, redact: RedactOptions): TranscriptEvent
 }
 
 export function scanTranscripts(options: ScanOptions): ScanReport {
-  const state = loadState(options.statePath);
+  const state = loadSignatures(options.statePath);
+  const detailPath = detailPathOf(options.statePath);
+  let details: Record<string, Detail> | undefined;
+  const detailsOf = () => (details ??= loadDetails(detailPath, state.generation));
   const files = findFiles(options.roots, options.source, state);
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
   const report: ScanReport = {
@@ -128,11 +157,15 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
   };
   let dirty = false;
   files.forEach((file, index) => {
-    const previous = state.files[file.path];
+    const signature = state.files[file.path];
     const stat = statSync(file.path, { throwIfNoEntry: false });
     if (!stat) return;
     if (sinceMs !== undefined && stat.mtimeMs < sinceMs) return;
-    if (previous && signatureMatches(previous, stat)) return;
+    if (signature && signatureMatches(signature, stat)) return;
+    const detail = signature ? detailsOf()[file.path] : undefined;
+    const previous: FileState | undefined = signature
+      ? { ...signature, carry: detail?.carry ?? {}, recent: detail?.recent ?? [] }
+      : undefined;
     const scan = scanFile({
       reader: READERS[file.agent],
       path: file.path,
@@ -144,7 +177,9 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     });
     if (!scan.changed) return;
     dirty = true;
-    state.files[file.path] = { ...scan.state, agent: file.agent };
+    const { carry, recent, ...where } = scan.state;
+    state.files[file.path] = { ...where, agent: file.agent };
+    detailsOf()[file.path] = { carry, recent };
     report.changedFiles += 1;
     report.bytes += scan.bytes;
     report.lines += scan.lines;
@@ -160,8 +195,13 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     options.onProgress?.({ done: index + 1, total: files.length, bytes: report.bytes });
   });
   if (dirty) {
+    // The details first: a crash between the two writes leaves a generation mismatch, and the
+    // old signatures with no details only cost a little context on the next scan.
+    const generation = randomBytes(6).toString('hex');
     mkdirSync(dirname(options.statePath), { recursive: true });
-    writeFileAtomic(options.statePath, JSON.stringify(state));
+    const stored: StoredDetails = { version: 2, generation, files: detailsOf() };
+    writeFileAtomic(detailPath, JSON.stringify(stored));
+    writeFileAtomic(options.statePath, JSON.stringify({ ...state, generation }));
   }
   return report;
 }

@@ -10,13 +10,29 @@ import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js'
 import { contentText, isObject, str, stripInjected, trimCalls } from '../reader.js';
 import type { LineParser, ParserContext } from '../reader.js';
 
-const WANTED = [
-  Buffer.from('"type":"user"'),
-  Buffer.from('"type":"assistant"'),
-  Buffer.from('"compact_boundary"'),
-  Buffer.from('"type": "user"'),
-  Buffer.from('"type": "assistant"'),
-];
+/** The top-level `"type"` key; its value decides whether the line is decoded at all. */
+const TYPE_KEY = Buffer.from('"type":');
+const WANTED_TYPES = [Buffer.from('"user"'), Buffer.from('"assistant"')];
+const SYSTEM_TYPE = Buffer.from('"system"');
+const COMPACT = Buffer.from('"compact_boundary"');
+
+function startsAt(window: Buffer, at: number, bytes: Buffer): boolean {
+  return (
+    at + bytes.length <= window.length && window.compare(bytes, 0, bytes.length, at, at + bytes.length) === 0
+  );
+}
+
+/** Does this window hold `"type": "user"`, `"assistant"` or a compaction? One search per key. */
+function hasWantedType(window: Buffer, line: Buffer): boolean {
+  for (let at = window.indexOf(TYPE_KEY); at >= 0; at = window.indexOf(TYPE_KEY, at + TYPE_KEY.length)) {
+    let value = at + TYPE_KEY.length;
+    while (window[value] === 0x20) value += 1;
+    if (window[value] !== 0x22) continue;
+    for (const type of WANTED_TYPES) if (startsAt(window, value, type)) return true;
+    if (startsAt(window, value, SYSTEM_TYPE)) return line.includes(COMPACT);
+  }
+  return false;
+}
 
 const HEAD = 1024;
 const TAIL = 4096;
@@ -135,11 +151,9 @@ export function createClaudeParser(context: ParserContext): LineParser {
     wants(line) {
       // The top-level type sits near the start (user lines) or after the message, near the end
       // (assistant lines): look there only, never through a 50 KB tool output or attachment.
-      const head = line.length > HEAD + TAIL ? line.subarray(0, HEAD) : line;
-      if (WANTED.some((marker) => head.includes(marker))) return true;
-      if (line.length <= HEAD + TAIL) return false;
-      const tail = line.subarray(line.length - TAIL);
-      return WANTED.some((marker) => tail.includes(marker));
+      if (line.length <= HEAD + TAIL) return hasWantedType(line, line);
+      if (hasWantedType(line.subarray(0, HEAD), line)) return true;
+      return hasWantedType(line.subarray(line.length - TAIL), line);
     },
     parse(value, line) {
       if (!isObject(value)) return [];

@@ -103,6 +103,16 @@ const ERROR_OUTPUT = [
   /is not recognized as an internal or external command/,
 ];
 
+/**
+ * Cheap first tests before the patterns above run over a 2-3 KB sample. Each one is implied by
+ * every pattern of its list (a literal that pattern requires), so it never hides a match; it only
+ * spares the patterns on the ordinary output that cannot match them.
+ */
+const MAY_TIME_OUT = /timed out|TimeoutError|deadline exceeded/i;
+const MAY_PROMPT = /\?|assword|Press |\[y\/|\(y\/n\)|continue connecting/i;
+const MAY_FAIL =
+  /command not found|No such file or directory|syntax error|Traceback \(most recent call last\):|(fatal|error|Error): |npm ERR!|npm error |ERR_PNPM_|is not recognized as/;
+
 export function exitCodeFromText(text: string): number | undefined {
   for (const pattern of EXIT_PATTERNS) {
     const match = pattern.exec(text);
@@ -128,8 +138,7 @@ export function classifyResult(facts: ResultFacts): ResultVerdict {
   const fail = (failure: FailureSignal): ResultVerdict => ({ kind: 'result', ok: false, failure, exitCode });
 
   const early = head(text, 2000);
-  if (/imed out|Timeout|deadline/i.test(early) && TIMEOUT.some((pattern) => pattern.test(early)))
-    return fail('timeout');
+  if (MAY_TIME_OUT.test(early) && TIMEOUT.some((pattern) => pattern.test(early))) return fail('timeout');
   if (start.includes('<tool_use_error>')) return fail('tool-use-error');
   if (exitCode !== undefined && exitCode !== 0) return fail('exit-code');
   if (facts.errorFlag === true) return fail('error-flag');
@@ -137,15 +146,12 @@ export function classifyResult(facts: ResultFacts): ResultVerdict {
   if (shell && exitCode === undefined) {
     const sample = head(text, 3000);
     if (
-      /[?]|assword|Press |\[y\//.test(sample) &&
+      MAY_PROMPT.test(sample) &&
       INTERACTIVE.some((pattern) => pattern.test(sample)) &&
       !COMPLETED.test(text.slice(-2000))
     )
       return fail('interactive-prompt');
-    if (
-      /not found|Traceback|rror|fatal|ERR|not recognized|No such file/.test(sample) &&
-      ERROR_OUTPUT.some((pattern) => pattern.test(sample))
-    )
+    if (MAY_FAIL.test(sample) && ERROR_OUTPUT.some((pattern) => pattern.test(sample)))
       return fail('error-output');
   }
   return { kind: 'result', ok: true, failure: 'none', exitCode };
