@@ -82,12 +82,13 @@ export function createClaudeParser(context: ParserContext): LineParser {
     const messageId = str(message.id) ?? str(record.uuid) ?? String(line);
     blocks.forEach((block: unknown, index) => {
       if (!isObject(block)) return;
-      if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') {
+      if (block.type === 'text' && typeof block.text === 'string' && /\S/.test(block.text)) {
         if (once(`t:${messageId}:${index}:${block.text.length}`))
           events.push({ ...origin(record, line), kind: 'assistant-text', text: block.text });
       } else if (block.type === 'tool_use' && typeof block.name === 'string') {
         const callId = str(block.id) ?? `${messageId}:${index}`;
         calls.set(callId, block.name);
+        if (calls.size > 256) calls.delete(calls.keys().next().value as string);
         if (once(`c:${callId}`))
           events.push({
             ...origin(record, line),
@@ -106,12 +107,14 @@ export function createClaudeParser(context: ParserContext): LineParser {
     const content = message.content;
     const events: TranscriptEvent[] = [];
     const toolUseResult = record.toolUseResult;
+    let at: EventOrigin | undefined;
     if (Array.isArray(content) && content.some((b) => isObject(b) && b.type === 'tool_result')) {
       for (const block of content) {
         if (!isObject(block) || block.type !== 'tool_result') continue;
         const callId = str(block.tool_use_id) ?? `line${line}`;
         if (!once(`r:${callId}`)) continue;
         const tool = calls.get(callId);
+        calls.delete(callId);
         const text = contentText(block.content);
         const verdict = classifyResult({
           tool,
@@ -120,7 +123,7 @@ export function createClaudeParser(context: ParserContext): LineParser {
           errorPrefix: typeof toolUseResult === 'string' && toolUseResult.startsWith('Error'),
           interrupted: isObject(toolUseResult) && toolUseResult.interrupted === true,
         });
-        const at = origin(record, line);
+        at ??= origin(record, line);
         if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });
         else if (verdict.kind === 'rejection') events.push({ ...at, kind: 'rejection', callId, text });
         else

@@ -104,14 +104,18 @@ const ERROR_OUTPUT = [
 ];
 
 /**
- * Cheap first tests before the patterns above run over a 2-3 KB sample. Each one is implied by
- * every pattern of its list (a literal that pattern requires), so it never hides a match; it only
- * spares the patterns on the ordinary output that cannot match them.
+ * Cheap first tests, so the lists above run only on text that could match them. Each is implied by
+ * every pattern it stands for (a literal that pattern requires, matched case-insensitively), so it
+ * never hides a match; ordinary output is classified after two scans instead of twenty.
  */
-const MAY_TIME_OUT = /timed out|TimeoutError|deadline exceeded/i;
-const MAY_PROMPT = /\?|assword|Press |\[y\/|\(y\/n\)|continue connecting/i;
-const MAY_FAIL =
-  /command not found|No such file or directory|syntax error|Traceback \(most recent call last\):|(fatal|error|Error): |npm ERR!|npm error |ERR_PNPM_|is not recognized as/;
+const MAY_TIME_OUT = /timed out|timeouterror|deadline exceeded/i;
+/** For shell output without an exit code: timeouts and prompts in one pass. */
+const MAY_STALL =
+  /timed out|timeouterror|deadline exceeded|\?|assword|press |\[y\/|\(y\/n\)|continue connecting/i;
+const MAY_BE_REJECTED =
+  /doesn't want to|^user rejected |requested permission|^permission |hook error|hook (blocked|denied)|cancelled by|^aborted by user/i;
+/** The ERROR_OUTPUT patterns as one regex (any of them): one scan, mostly from line start to line start. */
+const ANY_ERROR_OUTPUT = new RegExp(ERROR_OUTPUT.map((pattern) => `(?:${pattern.source})`).join('|'));
 
 export function exitCodeFromText(text: string): number | undefined {
   for (const pattern of EXIT_PATTERNS) {
@@ -130,29 +134,32 @@ export function classifyResult(facts: ResultFacts): ResultVerdict {
   const start = head(text.trimStart(), 600);
   if (facts.interrupted === true || INTERRUPTED.test(start)) return { kind: 'interruption' };
   if (facts.cancelled === true) return { kind: 'rejection' };
-  if (REJECTED.some((pattern) => pattern.test(start))) return { kind: 'rejection' };
+  if (MAY_BE_REJECTED.test(start) && REJECTED.some((pattern) => pattern.test(start)))
+    return { kind: 'rejection' };
 
   const exitCode =
     facts.exitCode ?? (/xit/.test(head(text, 4000)) ? exitCodeFromText(head(text, 4000)) : undefined);
   const shell = isShellTool(facts.tool);
   const fail = (failure: FailureSignal): ResultVerdict => ({ kind: 'result', ok: false, failure, exitCode });
 
+  // Shell output without an exit code gets every text rule, so one pass over its sample decides
+  // whether any can apply; other results only need the timeout test.
+  const sample = head(text, 3000);
+  const shellText = shell && exitCode === undefined;
+  const suspect = shellText ? MAY_STALL.test(sample) : undefined;
   const early = head(text, 2000);
-  if (MAY_TIME_OUT.test(early) && TIMEOUT.some((pattern) => pattern.test(early))) return fail('timeout');
+  if ((suspect ?? MAY_TIME_OUT.test(early)) && TIMEOUT.some((pattern) => pattern.test(early)))
+    return fail('timeout');
   if (start.includes('<tool_use_error>')) return fail('tool-use-error');
   if (exitCode !== undefined && exitCode !== 0) return fail('exit-code');
   if (facts.errorFlag === true) return fail('error-flag');
   if (facts.errorPrefix === true) return fail('error-prefix');
-  if (shell && exitCode === undefined) {
-    const sample = head(text, 3000);
-    if (
-      MAY_PROMPT.test(sample) &&
-      INTERACTIVE.some((pattern) => pattern.test(sample)) &&
-      !COMPLETED.test(text.slice(-2000))
-    )
-      return fail('interactive-prompt');
-    if (MAY_FAIL.test(sample) && ERROR_OUTPUT.some((pattern) => pattern.test(sample)))
-      return fail('error-output');
-  }
+  if (
+    suspect === true &&
+    INTERACTIVE.some((pattern) => pattern.test(sample)) &&
+    !COMPLETED.test(text.slice(-2000))
+  )
+    return fail('interactive-prompt');
+  if (shellText && ANY_ERROR_OUTPUT.test(sample)) return fail('error-output');
   return { kind: 'result', ok: true, failure: 'none', exitCode };
 }
