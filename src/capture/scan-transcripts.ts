@@ -11,15 +11,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Problem } from '../core/errors.js';
-import type { Agent, TranscriptEvent } from '../core/capture/events.js';
+import type { Agent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
 import type { DetectorOptions } from '../core/capture/detect-episodes.js';
-import { redactDeep } from '../core/capture/redact.js';
 import type { RedactOptions } from '../core/capture/redact.js';
 import { writeFileAtomic } from '../store/fs-atomic.js';
 import { READERS, detectAgent, walk } from './readers.js';
-import { scanFile, signatureMatches } from './scan-file.js';
-import type { FileState } from './scan-file.js';
+import { signatureMatches } from './scan-file.js';
+import type { FileScan, FileState } from './scan-file.js';
+import { scanInWorkers } from './scan-in-workers.js';
+import { runScanJob } from './scan-job.js';
+import type { ScanJob } from './scan-job.js';
 
 export type ScanRoot = { path: string; agent?: Agent; shownAs?: string };
 
@@ -33,6 +35,11 @@ export type ScanOptions = {
   detector: DetectorOptions;
   redact: RedactOptions;
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
+  /**
+   * Worker threads: `auto` (default) for a scan with at least 32 MB to read, `never`, or `always`
+   * (whenever the compiled worker script is there; for tests).
+   */
+  threads?: 'auto' | 'never' | 'always';
   /** Takes each file's episodes as they are found; they are then not kept in the report. */
   onEpisodes?: (episodes: Episode[]) => void;
 };
@@ -57,8 +64,6 @@ type Detail = Pick<FileState, 'carry' | 'recent'>;
 /** Both files carry the same generation; a detail file of another generation is ignored. */
 type StoredSignatures = { version: 2; generation: string; files: Record<string, Signature> };
 type StoredDetails = { version: 2; generation: string; files: Record<string, Detail> };
-
-const TEXT_KEPT = 600;
 
 /** Where the carried details of a state file live. */
 export function detailPathOf(statePath: string): string {
@@ -117,26 +122,6 @@ function findFiles(roots: readonly ScanRoot[], source: Agent | undefined, state:
   return [...found.values()];
 }
 
-function shorten(event: TranscriptEvent, redact: RedactOptions): TranscriptEvent {
-  const copy = { ...event } as TranscriptEvent & { text?: string; input?: Record<string, unknown> };
-  if (typeof copy.text === 'string' && copy.text.length > TEXT_KEPT)
-    copy.text = copy.text.slice(0, TEXT_KEPT);
-  if (copy.input !== undefined) {
-    const text = JSON.stringify(copy.input);
-    if (text.length > TEXT_KEPT * 4) {
-      const command = copy.input.command ?? copy.input.cmd;
-      const path = copy.input.file_path ?? copy.input.path;
-      copy.input = {
-        ...(typeof command === 'string' ? { command: command.slice(0, TEXT_KEPT) } : {}),
-        ...(typeof path === 'string' ? { file_path: path } : {}),
-        truncated: true,
-      };
-    }
-  }
-  // A fresh copy: a slice of a parsed string would keep the whole (maybe 50 KB) original alive.
-  return JSON.parse(JSON.stringify(redactDeep(copy, redact))) as TranscriptEvent;
-}
-
 export function scanTranscripts(options: ScanOptions): ScanReport {
   const state = loadSignatures(options.statePath);
   const detailPath = detailPathOf(options.statePath);
@@ -155,7 +140,8 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     episodes: [],
     episodeCount: 0,
   };
-  let dirty = false;
+  // Which files changed since the last scan (one stat each); only they are opened.
+  const jobs: (ScanJob & { file: number })[] = [];
   files.forEach((file, index) => {
     const signature = state.files[file.path];
     const stat = statSync(file.path, { throwIfNoEntry: false });
@@ -166,20 +152,28 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     const previous: FileState | undefined = signature
       ? { ...signature, carry: detail?.carry ?? {}, recent: detail?.recent ?? [] }
       : undefined;
-    const scan = scanFile({
-      reader: READERS[file.agent],
+    jobs.push({
+      file: index,
+      agent: file.agent,
       path: file.path,
       shown: file.shown,
       previous,
       detector: options.detector,
       ...(options.since !== undefined ? { since: options.since } : {}),
-      keep: (event) => shorten(event, options.redact),
+      redact: options.redact,
+      bytes: Math.max(0, stat.size - (previous?.offset ?? 0)),
     });
+  });
+
+  let dirty = false;
+  const consume = (at: number, scan: FileScan) => {
+    const job = jobs[at] as ScanJob & { file: number };
+    const previous = job.previous;
     if (!scan.changed) return;
     dirty = true;
     const { carry, recent, ...where } = scan.state;
-    state.files[file.path] = { ...where, agent: file.agent };
-    detailsOf()[file.path] = { carry, recent };
+    state.files[job.path] = { ...where, agent: job.agent };
+    detailsOf()[job.path] = { carry, recent };
     report.changedFiles += 1;
     report.bytes += scan.bytes;
     report.lines += scan.lines;
@@ -192,8 +186,13 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     if (options.onEpisodes) options.onEpisodes(scan.episodes);
     else report.episodes.push(...scan.episodes);
     report.episodeCount += scan.episodes.length;
-    options.onProgress?.({ done: index + 1, total: files.length, bytes: report.bytes });
-  });
+    options.onProgress?.({ done: job.file + 1, total: files.length, bytes: report.bytes });
+  };
+  // A large scan runs on worker threads; a small one (and what the workers leave) runs here.
+  const threads = options.threads ?? 'auto';
+  const inWorkers =
+    threads === 'never' ? 0 : scanInWorkers(jobs, consume, threads === 'always' ? 0 : undefined);
+  for (let at = inWorkers; at < jobs.length; at += 1) consume(at, runScanJob(jobs[at] as ScanJob));
   if (dirty) {
     // The details first: a crash between the two writes leaves a generation mismatch, and the
     // old signatures with no details only cost a little context on the next scan.

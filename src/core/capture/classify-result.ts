@@ -131,7 +131,8 @@ function head(text: string, size: number): string {
 
 export function classifyResult(facts: ResultFacts): ResultVerdict {
   const text = facts.text;
-  const start = head(text.trimStart(), 600);
+  const first = text.search(/\S/);
+  const start = first <= 0 ? head(text, 600) : text.slice(first, first + 600);
   if (facts.interrupted === true || INTERRUPTED.test(start)) return { kind: 'interruption' };
   if (facts.cancelled === true) return { kind: 'rejection' };
   if (MAY_BE_REJECTED.test(start) && REJECTED.some((pattern) => pattern.test(start)))
