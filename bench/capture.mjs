@@ -197,6 +197,7 @@ async function child(mode) {
       files: report.files,
       changed: report.changedFiles,
       episodes: report.episodeCount,
+      workers: report.workers ?? 0,
       maxRssMb: process.resourceUsage().maxRSS / 1024,
     }),
   );
@@ -232,13 +233,16 @@ function summarize(full, rescan) {
     rescanMsRange: spread(rescan.map((r) => r.ms)),
     rescanChanged: rescan[0].changed,
     episodes: full[0].episodes,
+    workers: full[0].workers,
   };
 }
 
 function print(label, r) {
   const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
   console.log(`\n${label}`);
-  console.log(`  corpus:        ${r.corpusMb} MB in ${r.files} files, ${r.episodes} episodes`);
+  console.log(
+    `  corpus:        ${r.corpusMb} MB in ${r.files} files, ${r.episodes} episodes, ${r.workers} worker thread(s)`,
+  );
   console.log(
     `  full scan:     ${r.fullScanMbPerS.toFixed(0)} MB/s wall (runs ${r.fullScanMbPerSRange}; ${(r.fullScanMs / 1000).toFixed(2)} s), ` +
       `${r.fullScanCpuMbPerS.toFixed(0)} MB/s of CPU time   target >= 300 MB/s: ${verdict(r.fullScanMbPerS >= 300)}`,

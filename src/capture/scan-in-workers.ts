@@ -32,17 +32,18 @@ type PoolWorker = { worker: Worker; port: MessagePort; busy: number };
 
 /**
  * Scans `jobs` on worker threads, calling `consume` for each in order. Returns how many jobs
- * were consumed: all of them, or fewer when workers were not worth it, not available, or failed;
- * the caller scans the rest itself.
+ * were consumed (all of them, or fewer when workers were not worth it, not available, or failed;
+ * the caller scans the rest itself) and how many workers ran.
  */
 export function scanInWorkers(
   jobs: readonly ScanJob[],
   consume: (index: number, scan: FileScan) => void,
   minBytes = PARALLEL_SCAN_MIN_BYTES,
-): number {
+): { done: number; workers: number } {
   const script = new URL('./scan-worker.js', import.meta.url);
   const bytes = jobs.reduce((sum, job) => sum + job.bytes, 0);
-  if (jobs.length === 0 || bytes < minBytes || !existsSync(fileURLToPath(script))) return 0;
+  if (jobs.length === 0 || bytes < minBytes || !existsSync(fileURLToPath(script)))
+    return { done: 0, workers: 0 };
   const count = Math.min(MAX_SCAN_WORKERS, Math.max(1, availableParallelism() - 1), jobs.length);
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const pool: PoolWorker[] = [];
@@ -66,7 +67,7 @@ export function scanInWorkers(
     }
   } catch {
     stop();
-    return 0; // workers could not start: this thread scans everything
+    return { done: 0, workers: 0 }; // workers could not start: this thread scans everything
   }
   let done = 0;
   try {
@@ -95,7 +96,7 @@ export function scanInWorkers(
           const reply = message.message as ScanReply;
           member.busy -= 1;
           received = true;
-          if ('error' in reply) return done; // this thread scans the rest, and meets the error itself
+          if ('error' in reply) return { done, workers: count }; // this thread scans the rest, and meets the error itself
           results.set(reply.index, reply.scan);
         }
       }
@@ -106,9 +107,9 @@ export function scanInWorkers(
       }
       dispatch();
       if (!received && done < jobs.length && Atomics.wait(signal, 0, seen, STALL_MS) === 'timed-out')
-        return done;
+        return { done, workers: count };
     }
-    return done;
+    return { done, workers: count };
   } finally {
     stop();
   }

@@ -55,6 +55,8 @@ export type ScanReport = {
   /** Every episode, unless `onEpisodes` took them. */
   episodes: Episode[];
   episodeCount: number;
+  /** Worker threads that scanned files (0: all in this thread). */
+  workers: number;
 };
 
 /** What every scan reads: where each file was left. */
@@ -139,6 +141,7 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     events: 0,
     episodes: [],
     episodeCount: 0,
+    workers: 0,
   };
   // Which files changed since the last scan (one stat each); only they are opened.
   const jobs: (ScanJob & { file: number })[] = [];
@@ -190,9 +193,12 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
   };
   // A large scan runs on worker threads; a small one (and what the workers leave) runs here.
   const threads = options.threads ?? 'auto';
-  const inWorkers =
-    threads === 'never' ? 0 : scanInWorkers(jobs, consume, threads === 'always' ? 0 : undefined);
-  for (let at = inWorkers; at < jobs.length; at += 1) consume(at, runScanJob(jobs[at] as ScanJob));
+  const pool =
+    threads === 'never'
+      ? { done: 0, workers: 0 }
+      : scanInWorkers(jobs, consume, threads === 'always' ? 0 : undefined);
+  report.workers = pool.workers;
+  for (let at = pool.done; at < jobs.length; at += 1) consume(at, runScanJob(jobs[at] as ScanJob));
   if (dirty) {
     // The details first: a crash between the two writes leaves a generation mismatch, and the
     // old signatures with no details only cost a little context on the next scan.

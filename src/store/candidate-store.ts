@@ -85,12 +85,12 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
       });
     },
     create(render) {
+      mkdirSync(dir, { recursive: true });
       if (!ignored) {
         // Repositories set up by an older lore get `candidates/` into their .gitignore here.
         ensureGitignore(layout.dir);
         ignored = true;
       }
-      mkdirSync(dir, { recursive: true });
       for (let attempt = 0; attempt < 16; attempt += 1) {
         const id = createLessonId(randomBytes(ID_RANDOM_BYTES));
         if (!claimDirectory(join(dir, id))) continue;

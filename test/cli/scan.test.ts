@@ -1,4 +1,4 @@
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -99,5 +99,25 @@ describe('lore scan and candidates', () => {
       started: false,
       reason: 'ran-recently',
     });
+  });
+});
+
+describe('candidates stay out of git', () => {
+  it('lore init ignores candidates/; an older .gitignore gets it from the first scan, once', () => {
+    const sandbox = createSandbox();
+    const gitignore = join(sandbox.repo, '.lore', '.gitignore');
+    expect(readFileSync(gitignore, 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['cache/', 'candidates/']),
+    );
+
+    writeFileSync(gitignore, '# mine\ncache/\n*.bak');
+    expect(sandbox.run(['scan', '--path', join(fixtures, 'gemini')]).code).toBe(0);
+    const updated = readFileSync(gitignore, 'utf8');
+    expect(updated.startsWith('# mine\ncache/\n*.bak\n')).toBe(true);
+    expect(updated.split('\n').filter((line) => line === 'candidates/')).toHaveLength(1);
+
+    const init = sandbox.run(['init', '--json']).json<{ created: string[]; updated: string[] }>();
+    expect([...init.created, ...init.updated]).toEqual([]);
+    expect(readFileSync(gitignore, 'utf8')).toBe(updated);
   });
 });
