@@ -62,7 +62,7 @@ describe('tool results', () => {
     ['[Request interrupted by user for tool use]', 'interruption'],
     ['  \n[Request interrupted by user]', 'interruption'],
     ['User rejected write to src/a.ts', 'rejection'],
-    ['Claude requested permissions to write to /etc/x, but you haven\'t granted it yet.', 'rejection'],
+    ["Claude requested permissions to write to /etc/x, but you haven't granted it yet.", 'rejection'],
     ['The operation was cancelled by the user.', 'rejection'],
   ])('%s is a %s, not a mistake', (text, kind) => {
     expect(classifyResult({ tool: 'Bash', text, errorFlag: true }).kind).toBe(kind);
