@@ -8,16 +8,13 @@ import { userInfo } from 'node:os';
 import { basename, resolve, sep } from 'node:path';
 import type { Agent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
-import { draftCandidate } from '../core/capture/draft-candidate.js';
-import { mergeCandidate } from '../core/capture/merge-candidate.js';
 import type { CandidateRecord, ScoringConfig } from '../core/capture/merge-candidate.js';
 import { redactDeep } from '../core/capture/redact.js';
 import type { Tier } from '../core/lesson/schema.js';
-import { openCandidateStore } from '../store/candidate-store.js';
 import type { CandidateStore, StoredCandidate } from '../store/candidate-store.js';
 import { withLocks } from '../store/lock.js';
 import type { Workspace } from '../store/workspace.js';
-import { scanTranscripts } from './scan-transcripts.js';
+import { countChanges, scanTranscripts } from './scan-transcripts.js';
 import type { ScanReport, ScanRoot } from './scan-transcripts.js';
 
 export type CaptureOptions = {
@@ -63,9 +60,31 @@ export function localNames(home: string): string[] {
   return [...names].filter((name) => name !== '');
 }
 
-export function captureCandidates(ws: Workspace, options: CaptureOptions): CaptureResult {
+export async function captureCandidates(ws: Workspace, options: CaptureOptions): Promise<CaptureResult> {
   const names = localNames(options.home);
   const statePath = resolve(ws.cacheDir, 'capture', 'scan-state.json');
+  const where = {
+    roots: options.roots,
+    ...(options.source ? { source: options.source } : {}),
+    ...(options.since ? { since: options.since } : {}),
+    statePath,
+  };
+  // Nothing new since the last scan (the usual answer to a background scan): say so without
+  // loading the drafting, schema and YAML code.
+  const changes = countChanges(where);
+  if (changes.changed === 0) {
+    const report: ScanReport = {
+      files: changes.files,
+      ...{ changedFiles: 0, bytes: 0, lines: 0, skipped: 0, problems: [], events: 0 },
+      ...{ episodes: [], episodeCount: 0, workers: 0 },
+    };
+    return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0 };
+  }
+  const [{ draftCandidate }, { mergeCandidate }, { openCandidateStore }] = await Promise.all([
+    import('../core/capture/draft-candidate.js'),
+    import('../core/capture/merge-candidate.js'),
+    import('../store/candidate-store.js'),
+  ]);
   return withLocks([resolve(ws.cacheDir, 'locks', 'capture-scan.lock')], () => {
     const scoring = scoringOf(ws);
     const nowIso = new Date(options.nowMs).toISOString();
@@ -134,10 +153,7 @@ export function captureCandidates(ws: Workspace, options: CaptureOptions): Captu
       });
     };
     const report = scanTranscripts({
-      roots: options.roots,
-      ...(options.source ? { source: options.source } : {}),
-      ...(options.since ? { since: options.since } : {}),
-      statePath,
+      ...where,
       detector: { window: ws.config.capture.window },
       redact: { names },
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),

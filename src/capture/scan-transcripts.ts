@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Problem } from '../core/errors.js';
 import type { Agent } from '../core/capture/events.js';
@@ -124,6 +125,31 @@ function findFiles(roots: readonly ScanRoot[], source: Agent | undefined, state:
   return [...found.values()];
 }
 
+/** Is this file new or changed since the last scan (and not older than `since`)? */
+function needsScan(signature: Signature | undefined, stat: Stats | undefined, sinceMs: number | undefined) {
+  if (!stat) return false;
+  if (sinceMs !== undefined && stat.mtimeMs < sinceMs) return false;
+  return !(signature && signatureMatches(signature, stat));
+}
+
+/**
+ * How many transcript files there are and how many changed since the last scan: the directory
+ * walk and stats of a scan, without opening anything. `lore scan` asks first, so a scan with
+ * nothing new loads none of the drafting and storing code.
+ */
+export function countChanges(options: Pick<ScanOptions, 'roots' | 'source' | 'since' | 'statePath'>): {
+  files: number;
+  changed: number;
+} {
+  const state = loadSignatures(options.statePath);
+  const files = findFiles(options.roots, options.source, state);
+  const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
+  const changed = files.filter((file) =>
+    needsScan(state.files[file.path], statSync(file.path, { throwIfNoEntry: false }), sinceMs),
+  ).length;
+  return { files: files.length, changed };
+}
+
 export function scanTranscripts(options: ScanOptions): ScanReport {
   const state = loadSignatures(options.statePath);
   const detailPath = detailPathOf(options.statePath);
@@ -148,9 +174,7 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
   files.forEach((file, index) => {
     const signature = state.files[file.path];
     const stat = statSync(file.path, { throwIfNoEntry: false });
-    if (!stat) return;
-    if (sinceMs !== undefined && stat.mtimeMs < sinceMs) return;
-    if (signature && signatureMatches(signature, stat)) return;
+    if (!stat || !needsScan(signature, stat, sinceMs)) return;
     const detail = signature ? detailsOf()[file.path] : undefined;
     const previous: FileState | undefined = signature
       ? { ...signature, carry: detail?.carry ?? {}, recent: detail?.recent ?? [] }

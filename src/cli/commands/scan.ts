@@ -132,7 +132,7 @@ export const command: Command = {
         ctx.isTTY && !ctx.json && ctx.env.LORE_SCAN_BACKGROUND_CHILD !== '1' ? progressBar() : undefined;
       let result;
       try {
-        result = captureCandidates(ws, {
+        result = await captureCandidates(ws, {
           roots: roots ?? defaultRoots(ctx.env, home, source),
           explicit: roots !== undefined,
           ...(source ? { source } : {}),
