@@ -126,21 +126,23 @@ export const command: Command = {
       }
       const roots =
         paths.length > 0 ? paths.map((p) => ({ path: resolve(ctx.cwd, p), shownAs: p })) : undefined;
-      const { captureCandidates } = await import('../../capture/capture-candidates.js');
+      const capture = await import('../../capture/capture-candidates.js');
       const { defaultRoots } = await import('../../capture/scan-transcripts.js');
       const bar =
         ctx.isTTY && !ctx.json && ctx.env.LORE_SCAN_BACKGROUND_CHILD !== '1' ? progressBar() : undefined;
+      const target = capture.captureTargetOf(ws);
+      const options = {
+        roots: roots ?? defaultRoots(ctx.env, home, source),
+        explicit: roots !== undefined,
+        ...(source ? { source } : {}),
+        ...(since ? { since } : {}),
+        nowMs: ctx.now(),
+        home,
+        ...(bar ? { onProgress: bar.update } : {}),
+      };
       let result;
       try {
-        result = await captureCandidates(ws, {
-          roots: roots ?? defaultRoots(ctx.env, home, source),
-          explicit: roots !== undefined,
-          ...(source ? { source } : {}),
-          ...(since ? { since } : {}),
-          nowMs: ctx.now(),
-          home,
-          ...(bar ? { onProgress: bar.update } : {}),
-        });
+        result = await capture.captureCandidates(target, options);
       } finally {
         bar?.done();
       }
