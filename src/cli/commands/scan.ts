@@ -78,7 +78,7 @@ export const command: Command = {
       'lore scan [--source claude-code|codex|gemini] [--path DIR]... [--since DATE] [--background] [--json]',
     description:
       'Mines agent transcripts for mistake -> fix episodes and #lesson blocks, and stores them as candidates\n' +
-      'for review (.lore/candidates/, or the user tier for transcripts of other projects). Only bytes added\n' +
+      'for review (.lore/candidates/, kept out of git, or the user tier for transcripts of other projects). Only bytes added\n' +
       'since the last scan are read. Default folders: $CLAUDE_CONFIG_DIR/projects (~/.claude/projects),\n' +
       '$CODEX_HOME/sessions (~/.codex/sessions), ~/.gemini/tmp. Secrets are redacted before anything is written.',
     options: {
