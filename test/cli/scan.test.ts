@@ -1,5 +1,5 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
@@ -21,6 +21,22 @@ type ScanJson = {
     evidence: { file: string; line: number }[];
   }[];
 };
+/** Resolves once `file` contains `text`, woken by changes to its folder (no timer). */
+function waitForText(file: string, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const has = () => existsSync(file) && readFileSync(file, 'utf8').includes(text);
+    const watcher = watch(dirname(file), () => {
+      if (!has()) return;
+      watcher.close();
+      resolve();
+    });
+    if (has()) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
+
 type ListJson = {
   candidates: { id: string; occurrences: number; userCorrected: boolean; needsReview: boolean }[];
 };
@@ -90,8 +106,9 @@ describe('lore scan and candidates', () => {
     expect(sandbox.run(['review']).code).toBe(2);
   });
 
-  it('--background starts at most once per interval', () => {
+  it('--background starts at most once per interval', async () => {
     const sandbox = createSandbox();
+    const log = join(sandbox.repo, '.lore', 'cache', 'capture', 'background.log');
     const first = sandbox.run(['scan', '--background', '--path', join(fixtures, 'gemini'), '--json']);
     expect(first.json<{ started: boolean }>().started).toBe(true);
     const second = sandbox.run(['scan', '--background', '--json']);
@@ -99,6 +116,10 @@ describe('lore scan and candidates', () => {
       started: false,
       reason: 'ran-recently',
     });
+    // The detached scan prints its summary when it is done writing: wait for that before the
+    // sandbox is removed under it.
+    await waitForText(log, 'found ');
+    expect(readFileSync(log, 'utf8')).toMatch(/scanned \d+ transcript file/);
   });
 });
 

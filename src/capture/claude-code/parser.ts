@@ -12,9 +12,26 @@ import type { LineParser, ParserContext } from '../reader.js';
 
 /** The top-level `"type"` key; its value decides whether the line is decoded at all. */
 const TYPE_KEY = Buffer.from('"type":');
-const WANTED_TYPES = [Buffer.from('"user"'), Buffer.from('"assistant"')];
+const USER_TYPE = Buffer.from('"user"');
+const ASSISTANT_TYPE = Buffer.from('"assistant"');
 const SYSTEM_TYPE = Buffer.from('"system"');
 const COMPACT = Buffer.from('"compact_boundary"');
+const THINKING = [Buffer.from('"type":"thinking"'), Buffer.from('"type":"redacted_thinking"')];
+const SPOKEN = [
+  Buffer.from('"type":"text"'),
+  Buffer.from('"type":"tool_use"'),
+  Buffer.from('"type": "text"'),
+  Buffer.from('"type": "tool_use"'),
+];
+
+/**
+ * An assistant line with thinking and nothing else (newer versions write each block of a reply
+ * on its own line): nothing to mine, and thinking blocks carry kilobytes of text and signature.
+ * Inside a JSON string every quote is escaped, so these markers only match real block types.
+ */
+function thinkingOnly(line: Buffer): boolean {
+  return THINKING.some((marker) => line.includes(marker)) && !SPOKEN.some((marker) => line.includes(marker));
+}
 
 function startsAt(window: Buffer, at: number, bytes: Buffer): boolean {
   return (
@@ -22,13 +39,17 @@ function startsAt(window: Buffer, at: number, bytes: Buffer): boolean {
   );
 }
 
-/** Does this window hold `"type": "user"`, `"assistant"` or a compaction? One search per key. */
+/**
+ * Does this window hold `"type": "user"`, `"assistant"` (more than thinking) or a compaction?
+ * One search per key.
+ */
 function hasWantedType(window: Buffer, line: Buffer): boolean {
   for (let at = window.indexOf(TYPE_KEY); at >= 0; at = window.indexOf(TYPE_KEY, at + TYPE_KEY.length)) {
     let value = at + TYPE_KEY.length;
     while (window[value] === 0x20) value += 1;
     if (window[value] !== 0x22) continue;
-    for (const type of WANTED_TYPES) if (startsAt(window, value, type)) return true;
+    if (startsAt(window, value, USER_TYPE)) return true;
+    if (startsAt(window, value, ASSISTANT_TYPE)) return !thinkingOnly(line);
     if (startsAt(window, value, SYSTEM_TYPE)) return line.includes(COMPACT);
   }
   return false;
