@@ -1,39 +1,35 @@
-// Capture benchmark: `node bench/capture.mjs [--mb 520] [--files 1000] [--runs 3]` (after `npm run build`).
+// Capture benchmark: `node bench/capture.mjs [--mb 520] [--files 1000] [--runs 5] [--baseline DIST]`
+// (after `npm run build`).
 //
-// Generates (once, cached in bench/.data/capture-corpus/, gitignored) a transcript-shaped corpus:
+// Generates (once, cached in bench/.data/capture-corpus-*/, gitignored) a transcript-shaped corpus:
 // Claude Code sessions with the real line mix (attachments and request blobs that the prefilter
 // skips, assistant text and tool calls, tool results from 100 bytes to 50 KB, failures and their
-// fixes), spread over --files files under a projects folder. Then, each in a fresh process:
-// a full scan (MB/s and peak RSS), and a rescan with nothing changed. Figures are medians.
+// fixes), spread over --files files under a projects folder. Then, --runs times, each in a fresh
+// process: a full scan (MB/s, CPU time, peak RSS), and a rescan with nothing changed. It prints
+// the medians, the spread, the machine's load average and a verdict per target. With
+// `--baseline DIST` (another build's dist/ folder, e.g. main's), the same runs are made with that
+// build too, interleaved with this one, so both see the same machine load.
 import { spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dataDir = join(here, '.data');
 
 function parseArgs(argv) {
-  const options = { mb: 520, files: 1000, runs: 3 };
+  const options = { mb: 520, files: 1000, runs: 5, baseline: undefined };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split('=');
     const value = () => Number(inline ?? argv[++i]);
     if (flag === '--mb') options.mb = value();
     else if (flag === '--files') options.files = value();
     else if (flag === '--runs') options.runs = value();
+    else if (flag === '--baseline') options.baseline = inline ?? argv[++i];
     else if (flag === '--child') options.child = inline ?? argv[++i];
     else if (flag === '--help' || flag === '-h') {
-      console.log('usage: node bench/capture.mjs [--mb 520] [--files 1000] [--runs 3]');
+      console.log('usage: node bench/capture.mjs [--mb 520] [--files 1000] [--runs 5] [--baseline DIST]');
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]}`);
   }
@@ -180,8 +176,9 @@ function ensureCorpus(mb, files) {
 }
 
 async function child(mode) {
-  const { scanTranscripts } = await import('../dist/capture/scan-transcripts.js');
-  const [corpus, statePath] = mode.split('|');
+  const [corpus, statePath, dist] = mode.split('|');
+  const { scanTranscripts } = await import(pathToFileURL(join(dist, 'capture', 'scan-transcripts.js')).href);
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const report = scanTranscripts({
     roots: [{ path: join(corpus, 'projects'), agent: 'claude-code' }],
@@ -191,22 +188,25 @@ async function child(mode) {
     onEpisodes: () => undefined,
   });
   const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   process.stdout.write(
     JSON.stringify({
       ms,
+      cpuMs: (used.user + used.system) / 1000,
       bytes: report.bytes,
       files: report.files,
       changed: report.changedFiles,
       episodes: report.episodeCount,
+      workers: report.workers ?? 0,
       maxRssMb: process.resourceUsage().maxRSS / 1024,
     }),
   );
 }
 
-function runChild(corpus, statePath) {
+function runChild(corpus, statePath, dist) {
   const result = spawnSync(
     process.execPath,
-    [fileURLToPath(import.meta.url), '--child', `${corpus}|${statePath}`],
+    [fileURLToPath(import.meta.url), '--child', `${corpus}|${statePath}|${dist}`],
     { encoding: 'utf8' },
   );
   if (result.status !== 0) throw new Error(result.stderr);
@@ -214,41 +214,79 @@ function runChild(corpus, statePath) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const spread = (values) => `${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)}`;
+const load = () => os.loadavg()[0].toFixed(1);
+
+function summarize(full, rescan) {
+  const mbps = full.map((r) => r.bytes / 1048576 / (r.ms / 1000));
+  const cpuMbps = full.map((r) => r.bytes / 1048576 / (r.cpuMs / 1000));
+  return {
+    corpusMb: Math.round(full[0].bytes / 1048576),
+    files: full[0].files,
+    fullScanMbPerS: median(mbps),
+    fullScanMbPerSRange: spread(mbps),
+    fullScanMs: median(full.map((r) => r.ms)),
+    fullScanCpuMbPerS: median(cpuMbps),
+    peakRssMb: median(full.map((r) => r.maxRssMb)),
+    peakRssMbMax: Math.max(...full.map((r) => r.maxRssMb)),
+    rescanMs: median(rescan.map((r) => r.ms)),
+    rescanMsRange: spread(rescan.map((r) => r.ms)),
+    rescanChanged: rescan[0].changed,
+    episodes: full[0].episodes,
+    workers: full[0].workers,
+  };
+}
+
+function print(label, r) {
+  const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
+  console.log(`\n${label}`);
+  console.log(
+    `  corpus:        ${r.corpusMb} MB in ${r.files} files, ${r.episodes} episodes, ${r.workers} worker thread(s)`,
+  );
+  console.log(
+    `  full scan:     ${r.fullScanMbPerS.toFixed(0)} MB/s wall (runs ${r.fullScanMbPerSRange}; ${(r.fullScanMs / 1000).toFixed(2)} s), ` +
+      `${r.fullScanCpuMbPerS.toFixed(0)} MB/s of CPU time   target >= 300 MB/s: ${verdict(r.fullScanMbPerS >= 300)}`,
+  );
+  console.log(
+    `  peak RSS:      ${r.peakRssMb.toFixed(0)} MB (max ${r.peakRssMbMax.toFixed(0)})   target < 150 MB: ${verdict(r.peakRssMbMax < 150)}`,
+  );
+  console.log(
+    `  no-change rescan of ${r.files} files: ${r.rescanMs.toFixed(1)} ms (runs ${r.rescanMsRange}; ${r.rescanChanged} files re-read)   target < 100 ms: ${verdict(r.rescanMs < 100)}`,
+  );
+}
 
 export async function runCaptureBench(argv = []) {
   const options = parseArgs(argv);
   const corpus = ensureCorpus(options.mb, options.files);
-  const full = [];
-  const rescan = [];
+  const builds = [{ name: 'this build', dist: join(here, '..', 'dist') }];
+  if (options.baseline)
+    builds.push({ name: `baseline (${options.baseline})`, dist: resolve(options.baseline) });
+  const runs = builds.map(() => ({ full: [], rescan: [] }));
+  const loadBefore = load();
   for (let run = 0; run < options.runs; run += 1) {
-    const statePath = join(dataDir, `capture-state-${process.pid}.json`);
-    rmSync(statePath, { force: true });
-    full.push(runChild(corpus, statePath));
-    rescan.push(runChild(corpus, statePath));
-    rmSync(statePath, { force: true });
+    builds.forEach((build, b) => {
+      const statePath = join(dataDir, `capture-state-${process.pid}.json`);
+      rmSync(statePath, { force: true });
+      rmSync(statePath.replace(/\.json$/, '-detail.json'), { force: true });
+      runs[b].full.push(runChild(corpus, statePath, build.dist));
+      runs[b].rescan.push(runChild(corpus, statePath, build.dist));
+      rmSync(statePath, { force: true });
+      rmSync(statePath.replace(/\.json$/, '-detail.json'), { force: true });
+    });
   }
-  const mbps = full.map((r) => r.bytes / 1048576 / (r.ms / 1000));
+  const machine = `${os.cpus().length} cores, ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}, load average ${loadBefore} -> ${load()}`;
+  const results = builds.map((build, b) => ({
+    build: build.name,
+    ...summarize(runs[b].full, runs[b].rescan),
+  }));
+  console.log(`\ncapture benchmark: medians of ${options.runs} runs (${machine})`);
+  results.forEach((r) => print(r.build, r));
   const result = {
-    machine: `${os.cpus().length} cores, ${os.cpus()[0]?.model ?? '?'}, Node ${process.version}`,
-    corpusMb: Math.round(full[0].bytes / 1048576),
-    files: full[0].files,
-    fullScanMbPerS: median(mbps),
-    fullScanMs: median(full.map((r) => r.ms)),
-    peakRssMb: median(full.map((r) => r.maxRssMb)),
-    rescanMs: median(rescan.map((r) => r.ms)),
-    rescanChanged: rescan[0].changed,
-    episodes: full[0].episodes,
+    machine,
     runs: options.runs,
+    ...results[0],
+    ...(results[1] ? { baseline: results[1] } : {}),
   };
-  console.log('\ncapture benchmark (medians)');
-  console.log(`  corpus:        ${result.corpusMb} MB in ${result.files} files`);
-  console.log(
-    `  full scan:     ${result.fullScanMbPerS.toFixed(0)} MB/s (${(result.fullScanMs / 1000).toFixed(2)} s; target >= 300 MB/s)`,
-  );
-  console.log(`  peak RSS:      ${result.peakRssMb.toFixed(0)} MB (target < 150 MB)`);
-  console.log(
-    `  no-change rescan of ${result.files} files: ${result.rescanMs.toFixed(1)} ms (target < 100 ms; ${result.rescanChanged} files re-read)`,
-  );
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'capture-last-run.json'), `${JSON.stringify(result, null, 2)}\n`);
   return result;
@@ -260,4 +298,3 @@ if (direct) {
   if (options.child) await child(options.child);
   else await runCaptureBench(process.argv.slice(2));
 }
-void readFileSync;

@@ -8,16 +8,14 @@ import { userInfo } from 'node:os';
 import { basename, resolve, sep } from 'node:path';
 import type { Agent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
-import { draftCandidate } from '../core/capture/draft-candidate.js';
-import { mergeCandidate } from '../core/capture/merge-candidate.js';
 import type { CandidateRecord, ScoringConfig } from '../core/capture/merge-candidate.js';
 import { redactDeep } from '../core/capture/redact.js';
-import type { Tier } from '../core/lesson/schema.js';
-import { openCandidateStore } from '../store/candidate-store.js';
+import type { Config, Tier } from '../core/lesson/schema.js';
 import type { CandidateStore, StoredCandidate } from '../store/candidate-store.js';
 import { withLocks } from '../store/lock.js';
+import type { TierLayout } from '../store/paths.js';
 import type { Workspace } from '../store/workspace.js';
-import { scanTranscripts } from './scan-transcripts.js';
+import { countChanges, scanTranscripts } from './scan-transcripts.js';
 import type { ScanReport, ScanRoot } from './scan-transcripts.js';
 
 export type CaptureOptions = {
@@ -28,8 +26,38 @@ export type CaptureOptions = {
   since?: string;
   nowMs: number;
   home: string;
+  /** Worker threads for the scan itself (see scanTranscripts). */
+  threads?: 'auto' | 'never' | 'always';
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
 };
+
+/** What a capture needs of the workspace: its capture settings and where things live. */
+export type CaptureTarget = {
+  capture: Config['capture'];
+  cacheDir: string;
+  projectRoot: string | undefined;
+  /** Where each tier keeps its candidates (no project tier outside a repository). */
+  layouts: { project?: TierLayout; user: TierLayout };
+};
+
+export function captureTargetOf(ws: Workspace): CaptureTarget {
+  return {
+    capture: ws.config.capture,
+    cacheDir: ws.cacheDir,
+    projectRoot: ws.projectRoot,
+    layouts: { ...(ws.project ? { project: ws.project.layout } : {}), user: ws.user.layout },
+  };
+}
+
+/** Where the scan state lives, and what to scan: shared by `countChanges` and the scan. */
+function scanWhere(target: CaptureTarget, options: CaptureOptions) {
+  return {
+    roots: options.roots,
+    ...(options.source ? { source: options.source } : {}),
+    ...(options.since ? { since: options.since } : {}),
+    statePath: resolve(target.cacheDir, 'capture', 'scan-state.json'),
+  };
+}
 
 export type TouchedCandidate = StoredCandidate & {
   tier: Tier;
@@ -47,8 +75,7 @@ export type CaptureResult = {
   decided: number;
 };
 
-export function scoringOf(ws: Workspace): ScoringConfig {
-  const capture = ws.config.capture;
+export function scoringOf(capture: Config['capture']): ScoringConfig {
   return { floor: capture.confidenceFloor, confidence: capture.confidence, priority: capture.priority };
 }
 
@@ -63,29 +90,51 @@ export function localNames(home: string): string[] {
   return [...names].filter((name) => name !== '');
 }
 
-export function captureCandidates(ws: Workspace, options: CaptureOptions): CaptureResult {
+export async function captureCandidates(
+  target: CaptureTarget,
+  options: CaptureOptions,
+): Promise<CaptureResult> {
   const names = localNames(options.home);
-  const statePath = resolve(ws.cacheDir, 'capture', 'scan-state.json');
-  return withLocks([resolve(ws.cacheDir, 'locks', 'capture-scan.lock')], () => {
-    const scoring = scoringOf(ws);
+  const where = scanWhere(target, options);
+  // Nothing new since the last scan (the usual answer to a background scan): say so without
+  // loading the drafting, schema and YAML code.
+  const changes = countChanges(where);
+  if (changes.changed === 0) {
+    const report: ScanReport = {
+      files: changes.files,
+      ...{ changedFiles: 0, bytes: 0, lines: 0, skipped: 0, problems: [], events: 0 },
+      ...{ episodes: [], episodeCount: 0, workers: 0 },
+    };
+    return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0 };
+  }
+  const [{ draftCandidate }, { mergeCandidate }, { openCandidateStore }] = await Promise.all([
+    import('../core/capture/draft-candidate.js'),
+    import('../core/capture/merge-candidate.js'),
+    import('../store/candidate-store.js'),
+  ]);
+  return withLocks([resolve(target.cacheDir, 'locks', 'capture-scan.lock')], () => {
+    const scoring = scoringOf(target.capture);
     const nowIso = new Date(options.nowMs).toISOString();
     const stores = new Map<
       Tier,
-      { store: CandidateStore; byHash: Map<string, StoredCandidate>; decided: Set<string> }
+      { store: CandidateStore; byHash: Map<string, string>; decided: Set<string> }
     >();
     const open = (tier: Tier) => {
       let entry = stores.get(tier);
       if (!entry) {
-        const store = openCandidateStore(ws.store(tier).layout);
-        const byHash = new Map(store.list().map((c) => [c.record.contentHash, c] as const));
+        const layout = tier === 'project' ? target.layouts.project : target.layouts.user;
+        if (layout === undefined) throw new Error('no project tier to store candidates in');
+        const store = openCandidateStore(layout);
+        // Content hash to id: the record itself is read again under its lock when merging.
+        const byHash = new Map(store.list().map((c) => [c.record.contentHash, c.id] as const));
         entry = { store, byHash, decided: new Set(store.decisions().keys()) };
         stores.set(tier, entry);
       }
       return entry;
     };
-    const projectRoot = ws.projectRoot;
+    const projectRoot = target.projectRoot;
     const tierOf = (project: string | undefined): Tier => {
-      if (ws.project === undefined) return 'user';
+      if (target.layouts.project === undefined) return 'user';
       if (options.explicit || projectRoot === undefined) return 'project';
       const inside =
         project !== undefined && (project === projectRoot || resolve(project).startsWith(projectRoot + sep));
@@ -108,7 +157,7 @@ export function captureCandidates(ws: Workspace, options: CaptureOptions): Captu
       let change: 'new' | 'merged';
       if (existing) {
         let result: 'merged' | 'unchanged' | 'new' = 'unchanged';
-        stored = entry.store.update(existing.id, (current: CandidateRecord) => {
+        stored = entry.store.update(existing, (current: CandidateRecord) => {
           const merged = mergeCandidate(draft, current, { id: current.id, nowIso, tier, scoring });
           result = merged.change;
           return merged.record;
@@ -123,7 +172,7 @@ export function captureCandidates(ws: Workspace, options: CaptureOptions): Captu
         change = 'new';
         newCount += 1;
       }
-      entry.byHash.set(draft.contentHash, stored);
+      entry.byHash.set(draft.contentHash, stored.id);
       const key = `${tier}:${stored.id}`;
       const before = touched.get(key);
       touched.set(key, {
@@ -134,12 +183,10 @@ export function captureCandidates(ws: Workspace, options: CaptureOptions): Captu
       });
     };
     const report = scanTranscripts({
-      roots: options.roots,
-      ...(options.source ? { source: options.source } : {}),
-      ...(options.since ? { since: options.since } : {}),
-      statePath,
-      detector: { window: ws.config.capture.window },
+      ...where,
+      detector: { window: target.capture.window },
       redact: { names },
+      ...(options.threads ? { threads: options.threads } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       onEpisodes: (episodes) => episodes.forEach(handle),
     });

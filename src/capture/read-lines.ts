@@ -3,13 +3,20 @@
  * bytes, split on `\n` with `indexOf`, a caller's byte test before any UTF-8 decoding or
  * JSON.parse. A last line without its newline is left for the next scan (the offset stops before
  * it). `.zst` files are decompressed as a stream (fzstd, pure JS: Node 20 has no zstd), skipping
- * the bytes before the offset. Memory stays at a chunk plus the longest line.
+ * the bytes before the offset. Memory stays at one shared chunk plus the longest line.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { Decompress } from 'fzstd';
 
 export const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 0x0a;
+
+/** One read buffer for every file: reads are synchronous and never nest. */
+let shared: Buffer | undefined;
+function chunkBuffer(): Buffer {
+  shared ??= Buffer.allocUnsafe(CHUNK_SIZE);
+  return shared;
+}
 
 export type LineSink = (line: Buffer, lineNumber: number) => void;
 
@@ -61,7 +68,7 @@ function createSplitter(startOffset: number, startLine: number, sink: LineSink):
 /** Complete lines of a plain file from `offset` (which must be a line start) to its end. */
 export function readLinesFrom(path: string, offset: number, line: number, sink: LineSink): ReadResult {
   const fd = openSync(path, 'r');
-  const buffer = Buffer.allocUnsafe(CHUNK_SIZE);
+  const buffer = chunkBuffer();
   const splitter = createSplitter(offset, line, sink);
   let position = offset;
   try {
@@ -80,7 +87,7 @@ export function readLinesFrom(path: string, offset: number, line: number, sink: 
 /** Complete lines of a zstd-compressed file, skipping the first `offset` decompressed bytes. */
 export function readZstdLinesFrom(path: string, offset: number, line: number, sink: LineSink): ReadResult {
   const fd = openSync(path, 'r');
-  const buffer = Buffer.allocUnsafe(CHUNK_SIZE);
+  const buffer = chunkBuffer();
   const splitter = createSplitter(offset, line, sink);
   let skip = offset;
   let compressed = 0;

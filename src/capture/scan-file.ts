@@ -11,6 +11,7 @@ import type { TranscriptEvent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
 import { createEpisodeDetector } from '../core/capture/detect-episodes.js';
 import type { DetectorOptions } from '../core/capture/detect-episodes.js';
+import { decodeLine } from './compact-line.js';
 import { readLinesFrom, readZstdLinesFrom } from './read-lines.js';
 import type { ParserCarry, TranscriptReader } from './reader.js';
 
@@ -55,7 +56,7 @@ export type ScanFileOptions = {
 };
 
 export function signatureMatches(
-  previous: FileState | undefined,
+  previous: Pick<FileState, 'size' | 'mtimeMs' | 'ino'> | undefined,
   stat: { size: number; mtimeMs: number; ino: number },
 ): boolean {
   return (
@@ -158,7 +159,7 @@ export function scanFile(options: ScanFileOptions): FileScan {
       }
       let record: unknown;
       try {
-        record = JSON.parse(line.toString('utf8'));
+        record = JSON.parse(decodeLine(line));
       } catch (error) {
         malformedCount += 1;
         if (malformed.length < 20)

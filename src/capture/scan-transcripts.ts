@@ -1,22 +1,28 @@
 /**
  * A scan over many transcript files: find them (the agents' default folders, or `--path`
  * folders), match each to its reader, scan each incrementally against the state of the last
- * scan, and return the episodes found plus what was read. The state lives in one JSON file in the
- * derived cache; only files whose signature changed are opened, so a scan with nothing new costs
- * a directory walk and a stat per file.
+ * scan, and return the episodes found plus what was read. The state lives in the derived cache in
+ * two JSON files: the signatures and offsets of every file (small, read by every scan) and, apart,
+ * what each file's parser and detector carry over (the newest events, a few KB a file), read only
+ * when a file changed. A scan with nothing new costs a directory walk, a stat per file and the
+ * signatures file; only files whose signature changed are opened.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Problem } from '../core/errors.js';
-import type { Agent, TranscriptEvent } from '../core/capture/events.js';
+import type { Agent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
 import type { DetectorOptions } from '../core/capture/detect-episodes.js';
-import { redactDeep } from '../core/capture/redact.js';
 import type { RedactOptions } from '../core/capture/redact.js';
 import { writeFileAtomic } from '../store/fs-atomic.js';
 import { READERS, detectAgent, walk } from './readers.js';
-import { scanFile, signatureMatches } from './scan-file.js';
-import type { FileState } from './scan-file.js';
+import { signatureMatches } from './scan-file.js';
+import type { FileScan, FileState } from './scan-file.js';
+import { scanInWorkers } from './scan-in-workers.js';
+import { runScanJob } from './scan-job.js';
+import type { ScanJob } from './scan-job.js';
 
 export type ScanRoot = { path: string; agent?: Agent; shownAs?: string };
 
@@ -30,6 +36,11 @@ export type ScanOptions = {
   detector: DetectorOptions;
   redact: RedactOptions;
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
+  /**
+   * Worker threads: `auto` (default) for a scan with at least 32 MB to read, `never`, or `always`
+   * (whenever the compiled worker script is there; for tests).
+   */
+  threads?: 'auto' | 'never' | 'always';
   /** Takes each file's episodes as they are found; they are then not kept in the report. */
   onEpisodes?: (episodes: Episode[]) => void;
 };
@@ -45,20 +56,43 @@ export type ScanReport = {
   /** Every episode, unless `onEpisodes` took them. */
   episodes: Episode[];
   episodeCount: number;
+  /** Worker threads that scanned files (0: all in this thread). */
+  workers: number;
 };
 
-type StoredState = { version: 1; files: Record<string, FileState & { agent: Agent }> };
+/** What every scan reads: where each file was left. */
+type Signature = Omit<FileState, 'carry' | 'recent'> & { agent: Agent };
+/** What only a changed file needs: its parser's carry and the detector's newest events. */
+type Detail = Pick<FileState, 'carry' | 'recent'>;
+/** Both files carry the same generation; a detail file of another generation is ignored. */
+type StoredSignatures = { version: 2; generation: string; files: Record<string, Signature> };
+type StoredDetails = { version: 2; generation: string; files: Record<string, Detail> };
 
-const TEXT_KEPT = 600;
+/** Where the carried details of a state file live. */
+export function detailPathOf(statePath: string): string {
+  return statePath.replace(/(\.json)?$/, '-detail.json');
+}
 
-function loadState(path: string): StoredState {
+function readJson(path: string): unknown {
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as StoredState;
-    if (parsed.version === 1 && typeof parsed.files === 'object') return parsed;
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
   } catch {
-    // no state yet, or a damaged one: scan everything again
+    return undefined; // no state yet, or a damaged one: those files are scanned again
   }
-  return { version: 1, files: {} };
+}
+
+function loadSignatures(path: string): StoredSignatures {
+  const parsed = readJson(path) as Partial<StoredSignatures> | undefined;
+  if (parsed?.version === 2 && typeof parsed.files === 'object' && typeof parsed.generation === 'string')
+    return parsed as StoredSignatures;
+  return { version: 2, generation: '', files: {} };
+}
+
+function loadDetails(path: string, generation: string): Record<string, Detail> {
+  const parsed = readJson(path) as Partial<StoredDetails> | undefined;
+  if (parsed?.version === 2 && parsed.generation === generation && typeof parsed.files === 'object')
+    return parsed.files;
+  return {};
 }
 
 /** The default folders of every reader (or of one), from the environment. */
@@ -69,7 +103,7 @@ export function defaultRoots(env: NodeJS.ProcessEnv, home: string, source?: Agen
 
 type Found = { path: string; shown: string; agent: Agent };
 
-function findFiles(roots: readonly ScanRoot[], source: Agent | undefined, state: StoredState): Found[] {
+function findFiles(roots: readonly ScanRoot[], source: Agent | undefined, state: StoredSignatures): Found[] {
   const found = new Map<string, Found>();
   for (const root of roots) {
     const base = resolve(root.path);
@@ -91,28 +125,36 @@ function findFiles(roots: readonly ScanRoot[], source: Agent | undefined, state:
   return [...found.values()];
 }
 
-function shorten(event: TranscriptEvent, redact: RedactOptions): TranscriptEvent {
-  const copy = { ...event } as TranscriptEvent & { text?: string; input?: Record<string, unknown> };
-  if (typeof copy.text === 'string' && copy.text.length > TEXT_KEPT)
-    copy.text = copy.text.slice(0, TEXT_KEPT);
-  if (copy.input !== undefined) {
-    const text = JSON.stringify(copy.input);
-    if (text.length > TEXT_KEPT * 4) {
-      const command = copy.input.command ?? copy.input.cmd;
-      const path = copy.input.file_path ?? copy.input.path;
-      copy.input = {
-        ...(typeof command === 'string' ? { command: command.slice(0, TEXT_KEPT) } : {}),
-        ...(typeof path === 'string' ? { file_path: path } : {}),
-        truncated: true,
-      };
-    }
-  }
-  // A fresh copy: a slice of a parsed string would keep the whole (maybe 50 KB) original alive.
-  return JSON.parse(JSON.stringify(redactDeep(copy, redact))) as TranscriptEvent;
+/** Is this file new or changed since the last scan (and not older than `since`)? */
+function needsScan(signature: Signature | undefined, stat: Stats | undefined, sinceMs: number | undefined) {
+  if (!stat) return false;
+  if (sinceMs !== undefined && stat.mtimeMs < sinceMs) return false;
+  return !(signature && signatureMatches(signature, stat));
+}
+
+/**
+ * How many transcript files there are and how many changed since the last scan: the directory
+ * walk and stats of a scan, without opening anything. `lore scan` asks first, so a scan with
+ * nothing new loads none of the drafting and storing code.
+ */
+export function countChanges(options: Pick<ScanOptions, 'roots' | 'source' | 'since' | 'statePath'>): {
+  files: number;
+  changed: number;
+} {
+  const state = loadSignatures(options.statePath);
+  const files = findFiles(options.roots, options.source, state);
+  const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
+  const changed = files.filter((file) =>
+    needsScan(state.files[file.path], statSync(file.path, { throwIfNoEntry: false }), sinceMs),
+  ).length;
+  return { files: files.length, changed };
 }
 
 export function scanTranscripts(options: ScanOptions): ScanReport {
-  const state = loadState(options.statePath);
+  const state = loadSignatures(options.statePath);
+  const detailPath = detailPathOf(options.statePath);
+  let details: Record<string, Detail> | undefined;
+  const detailsOf = () => (details ??= loadDetails(detailPath, state.generation));
   const files = findFiles(options.roots, options.source, state);
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
   const report: ScanReport = {
@@ -125,26 +167,40 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     events: 0,
     episodes: [],
     episodeCount: 0,
+    workers: 0,
   };
-  let dirty = false;
+  // Which files changed since the last scan (one stat each); only they are opened.
+  const jobs: (ScanJob & { file: number })[] = [];
   files.forEach((file, index) => {
-    const previous = state.files[file.path];
+    const signature = state.files[file.path];
     const stat = statSync(file.path, { throwIfNoEntry: false });
-    if (!stat) return;
-    if (sinceMs !== undefined && stat.mtimeMs < sinceMs) return;
-    if (previous && signatureMatches(previous, stat)) return;
-    const scan = scanFile({
-      reader: READERS[file.agent],
+    if (!stat || !needsScan(signature, stat, sinceMs)) return;
+    const detail = signature ? detailsOf()[file.path] : undefined;
+    const previous: FileState | undefined = signature
+      ? { ...signature, carry: detail?.carry ?? {}, recent: detail?.recent ?? [] }
+      : undefined;
+    jobs.push({
+      file: index,
+      agent: file.agent,
       path: file.path,
       shown: file.shown,
       previous,
       detector: options.detector,
       ...(options.since !== undefined ? { since: options.since } : {}),
-      keep: (event) => shorten(event, options.redact),
+      redact: options.redact,
+      bytes: Math.max(0, stat.size - (previous?.offset ?? 0)),
     });
+  });
+
+  let dirty = false;
+  const consume = (at: number, scan: FileScan) => {
+    const job = jobs[at] as ScanJob & { file: number };
+    const previous = job.previous;
     if (!scan.changed) return;
     dirty = true;
-    state.files[file.path] = { ...scan.state, agent: file.agent };
+    const { carry, recent, ...where } = scan.state;
+    state.files[job.path] = { ...where, agent: job.agent };
+    detailsOf()[job.path] = { carry, recent };
     report.changedFiles += 1;
     report.bytes += scan.bytes;
     report.lines += scan.lines;
@@ -157,11 +213,24 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     if (options.onEpisodes) options.onEpisodes(scan.episodes);
     else report.episodes.push(...scan.episodes);
     report.episodeCount += scan.episodes.length;
-    options.onProgress?.({ done: index + 1, total: files.length, bytes: report.bytes });
-  });
+    options.onProgress?.({ done: job.file + 1, total: files.length, bytes: report.bytes });
+  };
+  // A large scan runs on worker threads; a small one (and what the workers leave) runs here.
+  const threads = options.threads ?? 'auto';
+  const pool =
+    threads === 'never'
+      ? { done: 0, workers: 0 }
+      : scanInWorkers(jobs, consume, threads === 'always' ? 0 : undefined);
+  report.workers = pool.workers;
+  for (let at = pool.done; at < jobs.length; at += 1) consume(at, runScanJob(jobs[at] as ScanJob));
   if (dirty) {
+    // The details first: a crash between the two writes leaves a generation mismatch, and the
+    // old signatures with no details only cost a little context on the next scan.
+    const generation = randomBytes(6).toString('hex');
     mkdirSync(dirname(options.statePath), { recursive: true });
-    writeFileAtomic(options.statePath, JSON.stringify(state));
+    const stored: StoredDetails = { version: 2, generation, files: detailsOf() };
+    writeFileAtomic(detailPath, JSON.stringify(stored));
+    writeFileAtomic(options.statePath, JSON.stringify({ ...state, generation }));
   }
   return report;
 }

@@ -15,6 +15,7 @@ import { createLessonId, ID_RANDOM_BYTES } from '../core/lesson/lesson-id.js';
 import { LESSON_SCHEMA_COMMENT } from '../core/lesson/lesson-yaml.js';
 import type { CandidateRecord } from '../core/capture/merge-candidate.js';
 import { appendLine, claimDirectory, writeFileAtomic } from './fs-atomic.js';
+import { ensureGitignore } from './gitignore.js';
 import { lessonLockPath, withLocks } from './lock.js';
 import type { TierLayout } from './paths.js';
 
@@ -56,6 +57,7 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
     }
   };
   const lockOf = (id: string) => lessonLockPath(layout.cacheDir, `candidate-${id}`);
+  let ignored = false;
   const store: CandidateStore = {
     dir,
     list() {
@@ -84,6 +86,11 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
     },
     create(render) {
       mkdirSync(dir, { recursive: true });
+      if (!ignored) {
+        // Repositories set up by an older lore get `candidates/` into their .gitignore here.
+        ensureGitignore(layout.dir);
+        ignored = true;
+      }
       for (let attempt = 0; attempt < 16; attempt += 1) {
         const id = createLessonId(randomBytes(ID_RANDOM_BYTES));
         if (!claimDirectory(join(dir, id))) continue;

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderConfigTemplate } from '../core/lesson/config-yaml.js';
 import { writeFileAtomic } from './fs-atomic.js';
+import { ensureGitignore } from './gitignore.js';
 import type { TierLayout } from './paths.js';
 
 export const SCHEMA_FILES = ['lesson.schema.json', 'config.schema.json'] as const;
@@ -15,10 +16,6 @@ export const SCHEMA_FILES = ['lesson.schema.json', 'config.schema.json'] as cons
 export const PACKAGE_SCHEMA_DIR = new URL('../../schema/', import.meta.url);
 
 export type InitReport = { created: string[]; updated: string[]; kept: string[] };
-
-const GITIGNORE = `# Derived files: the index, manifests and state. lore rebuilds them from the lessons.
-cache/
-`;
 
 export function initTier(layout: TierLayout): InitReport {
   const report: InitReport = { created: [], updated: [], kept: [] };
@@ -40,7 +37,9 @@ export function initTier(layout: TierLayout): InitReport {
   };
   ensureDir(layout.dir);
   ensureDir(layout.lessonsDir);
-  ensureFile(join(layout.dir, '.gitignore'), GITIGNORE, false);
+  const gitignore = join(layout.dir, '.gitignore');
+  const ignored = ensureGitignore(layout.dir);
+  report[ignored].push(gitignore);
   ensureFile(layout.configFile, renderConfigTemplate(), false);
   mkdirSync(layout.schemaDir, { recursive: true });
   for (const name of SCHEMA_FILES) {

@@ -50,6 +50,28 @@ function eventsOf(path: string): { events: TranscriptEvent[]; lines: number } {
   return { events, lines: scan.state.line };
 }
 
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined; // a broken line: the scanner counts it, the parser never sees it
+  }
+}
+
+/** Events the parser would make of the lines its byte prefilter skips (there must be none). */
+function hiddenEvents(file: string): string[] {
+  const reader = READERS[detectAgent(file) ?? 'claude-code'];
+  const parser = reader.createParser({ file, sidechain: false, project: undefined, carry: {} });
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((text, index) => {
+      const record = text === '' || parser.wants(Buffer.from(text)) ? undefined : parsed(text);
+      return record === undefined
+        ? []
+        : parser.parse(record, index + 1).map((e) => `${file}:${index + 1} ${e.kind}`);
+    });
+}
+
 const cases = (Object.keys(READERS) as (keyof typeof READERS)[]).map((agent) => {
   const files = walk(join(root, agent)).filter((path) => detectAgent(path) === agent);
   return [agent, files] as const;
@@ -77,6 +99,10 @@ describe.each(cases)('%s reader contract', (agent, files) => {
       expect(results.every((r) => calls.has((r as { callId: string }).callId))).toBe(true);
     },
   );
+  it('its byte prefilter never hides an event: a line it skips parses to nothing', () => {
+    const hidden = files.filter((file) => !READERS[agent].isDocument(file)).flatMap(hiddenEvents);
+    expect(hidden).toEqual([]);
+  });
   it("never mines hook-injected text (the fixtures' MARK_ markers)", () => {
     const texts = files.flatMap((file) =>
       eventsOf(file).events.flatMap((e) =>
@@ -118,6 +144,33 @@ describe('Claude Code specifics', () => {
     expect(main.some((e) => e.kind === 'compaction' && e.line === 76)).toBe(true);
     const deny = eventsOf(join(current, '56e6f324-fb4e-42f1-9b27-123615b83bbf.jsonl')).events;
     expect(deny.filter((e) => e.kind === 'rejection').map((e) => e.line)).toEqual([22, 30, 36]);
+  });
+  it.each([
+    ['{"type":"user","message":{"role":"user","content":"hi"}}', true],
+    [
+      '{"message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{}}]},"type":"assistant"}',
+      true,
+    ],
+    ['{"message":{"content":[{"type":"text","text":"ok"}]},"type": "assistant"}', true],
+    ['{"type":"system","subtype":"compact_boundary"}', true],
+    [
+      '{"message":{"content":[{"type":"thinking","thinking":"\\"type\\":\\"text\\"","signature":"x"}]},"type":"assistant"}',
+      false,
+    ],
+    [
+      '{"type":"attachment","attachment":{"type":"hook_additional_context","content":["\\"type\\":\\"user\\""]}}',
+      false,
+    ],
+    ['{"type":"system","subtype":"api_error"}', false],
+    ['{"type":"api-request-blob","blob":[{"type":"text","text":"x"}]}', false],
+  ])('the byte prefilter decodes %s: %s', (line, wanted) => {
+    const parser = READERS['claude-code'].createParser({
+      file: 'x.jsonl',
+      sidechain: false,
+      project: undefined,
+      carry: {},
+    });
+    expect(parser.wants(Buffer.from(line))).toBe(wanted);
   });
   it("counts broken lines the owner's redaction left (as SOURCES.md lists them)", () => {
     const file = join(

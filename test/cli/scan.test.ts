@@ -1,5 +1,5 @@
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
@@ -21,6 +21,22 @@ type ScanJson = {
     evidence: { file: string; line: number }[];
   }[];
 };
+/** Resolves once `file` contains `text`, woken by changes to its folder (no timer). */
+function waitForText(file: string, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const has = () => existsSync(file) && readFileSync(file, 'utf8').includes(text);
+    const watcher = watch(dirname(file), () => {
+      if (!has()) return;
+      watcher.close();
+      resolve();
+    });
+    if (has()) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
+
 type ListJson = {
   candidates: { id: string; occurrences: number; userCorrected: boolean; needsReview: boolean }[];
 };
@@ -90,8 +106,9 @@ describe('lore scan and candidates', () => {
     expect(sandbox.run(['review']).code).toBe(2);
   });
 
-  it('--background starts at most once per interval', () => {
+  it('--background starts at most once per interval', async () => {
     const sandbox = createSandbox();
+    const log = join(sandbox.repo, '.lore', 'cache', 'capture', 'background.log');
     const first = sandbox.run(['scan', '--background', '--path', join(fixtures, 'gemini'), '--json']);
     expect(first.json<{ started: boolean }>().started).toBe(true);
     const second = sandbox.run(['scan', '--background', '--json']);
@@ -99,5 +116,29 @@ describe('lore scan and candidates', () => {
       started: false,
       reason: 'ran-recently',
     });
+    // The detached scan prints its summary when it is done writing: wait for that before the
+    // sandbox is removed under it.
+    await waitForText(log, 'found ');
+    expect(readFileSync(log, 'utf8')).toMatch(/scanned \d+ transcript file/);
+  });
+});
+
+describe('candidates stay out of git', () => {
+  it('lore init ignores candidates/; an older .gitignore gets it from the first scan, once', () => {
+    const sandbox = createSandbox();
+    const gitignore = join(sandbox.repo, '.lore', '.gitignore');
+    expect(readFileSync(gitignore, 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['cache/', 'candidates/']),
+    );
+
+    writeFileSync(gitignore, '# mine\ncache/\n*.bak');
+    expect(sandbox.run(['scan', '--path', join(fixtures, 'gemini')]).code).toBe(0);
+    const updated = readFileSync(gitignore, 'utf8');
+    expect(updated.startsWith('# mine\ncache/\n*.bak\n')).toBe(true);
+    expect(updated.split('\n').filter((line) => line === 'candidates/')).toHaveLength(1);
+
+    const init = sandbox.run(['init', '--json']).json<{ created: string[]; updated: string[] }>();
+    expect([...init.created, ...init.updated]).toEqual([]);
+    expect(readFileSync(gitignore, 'utf8')).toBe(updated);
   });
 });

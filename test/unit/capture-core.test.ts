@@ -39,6 +39,18 @@ describe('tool results', () => {
     [{ tool: 'Bash', text: '? Would you like to use Turbopack? › No / Yes' }, 'interactive-prompt'],
     [{ tool: 'run_shell_command', text: 'Output: x\nExit Code: 1' }, 'exit-code'],
     [{ tool: 'Bash', text: 'all good' }, 'none'],
+    // The one-pass gates in front of the pattern lists must let every one of these through.
+    [{ tool: 'Bash', text: 'build ok\nERROR: COMMAND TIMED OUT AFTER 120 SECONDS' }, 'timeout'],
+    [{ tool: 'Read', text: 'rpc error: DEADLINE EXCEEDED while reading' }, 'timeout'],
+    [{ tool: 'Bash', text: 'Overwrite existing files (y/n)' }, 'interactive-prompt'],
+    [{ tool: 'Bash', text: 'Are you sure you want to continue connecting (yes/no)' }, 'interactive-prompt'],
+    [{ tool: 'Bash', text: '[sudo] password for dev: ' }, 'interactive-prompt'],
+    [{ tool: 'Bash', text: 'PASSWORD:' }, 'interactive-prompt'],
+    [{ tool: 'Bash', text: 'added 3 packages\nnpm error code ERESOLVE' }, 'error-output'],
+    [{ tool: 'Bash', text: 'x\nModuleNotFoundError: No module named foo' }, 'error-output'],
+    [{ tool: 'Bash', text: "'tsc' is not recognized as an internal or external command," }, 'error-output'],
+    [{ tool: 'Bash', text: 'ran it; npm error is a word here, Timeout a class name' }, 'none'],
+    [{ tool: 'Read', text: 'bash: foo: command not found' }, 'none'],
   ])('%j is %s', (facts, failure) => {
     expect(classifyResult(facts)).toMatchObject({ kind: 'result', failure });
   });
@@ -48,6 +60,10 @@ describe('tool results', () => {
     ['Permission to use Bash has been auto-denied in dontAsk mode.', 'rejection'],
     ['PreToolUse:Bash hook error: LESSON: never rm -rf', 'rejection'],
     ['[Request interrupted by user for tool use]', 'interruption'],
+    ['  \n[Request interrupted by user]', 'interruption'],
+    ['User rejected write to src/a.ts', 'rejection'],
+    ["Claude requested permissions to write to /etc/x, but you haven't granted it yet.", 'rejection'],
+    ['The operation was cancelled by the user.', 'rejection'],
   ])('%s is a %s, not a mistake', (text, kind) => {
     expect(classifyResult({ tool: 'Bash', text, errorFlag: true }).kind).toBe(kind);
   });

@@ -10,13 +10,50 @@ import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js'
 import { contentText, isObject, str, stripInjected, trimCalls } from '../reader.js';
 import type { LineParser, ParserContext } from '../reader.js';
 
-const WANTED = [
-  Buffer.from('"type":"user"'),
-  Buffer.from('"type":"assistant"'),
-  Buffer.from('"compact_boundary"'),
-  Buffer.from('"type": "user"'),
-  Buffer.from('"type": "assistant"'),
+/** The top-level `"type"` key; its value decides whether the line is decoded at all. */
+const TYPE_KEY = Buffer.from('"type":');
+const USER_TYPE = Buffer.from('"user"');
+const ASSISTANT_TYPE = Buffer.from('"assistant"');
+const SYSTEM_TYPE = Buffer.from('"system"');
+const COMPACT = Buffer.from('"compact_boundary"');
+const THINKING = [Buffer.from('"type":"thinking"'), Buffer.from('"type":"redacted_thinking"')];
+const SPOKEN = [
+  Buffer.from('"type":"text"'),
+  Buffer.from('"type":"tool_use"'),
+  Buffer.from('"type": "text"'),
+  Buffer.from('"type": "tool_use"'),
 ];
+
+/**
+ * An assistant line with thinking and nothing else (newer versions write each block of a reply
+ * on its own line): nothing to mine, and thinking blocks carry kilobytes of text and signature.
+ * Inside a JSON string every quote is escaped, so these markers only match real block types.
+ */
+function thinkingOnly(line: Buffer): boolean {
+  return THINKING.some((marker) => line.includes(marker)) && !SPOKEN.some((marker) => line.includes(marker));
+}
+
+function startsAt(window: Buffer, at: number, bytes: Buffer): boolean {
+  return (
+    at + bytes.length <= window.length && window.compare(bytes, 0, bytes.length, at, at + bytes.length) === 0
+  );
+}
+
+/**
+ * Does this window hold `"type": "user"`, `"assistant"` (more than thinking) or a compaction?
+ * One search per key.
+ */
+function hasWantedType(window: Buffer, line: Buffer): boolean {
+  for (let at = window.indexOf(TYPE_KEY); at >= 0; at = window.indexOf(TYPE_KEY, at + TYPE_KEY.length)) {
+    let value = at + TYPE_KEY.length;
+    while (window[value] === 0x20) value += 1;
+    if (window[value] !== 0x22) continue;
+    if (startsAt(window, value, USER_TYPE)) return true;
+    if (startsAt(window, value, ASSISTANT_TYPE)) return !thinkingOnly(line);
+    if (startsAt(window, value, SYSTEM_TYPE)) return line.includes(COMPACT);
+  }
+  return false;
+}
 
 const HEAD = 1024;
 const TAIL = 4096;
@@ -66,12 +103,13 @@ export function createClaudeParser(context: ParserContext): LineParser {
     const messageId = str(message.id) ?? str(record.uuid) ?? String(line);
     blocks.forEach((block: unknown, index) => {
       if (!isObject(block)) return;
-      if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') {
+      if (block.type === 'text' && typeof block.text === 'string' && /\S/.test(block.text)) {
         if (once(`t:${messageId}:${index}:${block.text.length}`))
           events.push({ ...origin(record, line), kind: 'assistant-text', text: block.text });
       } else if (block.type === 'tool_use' && typeof block.name === 'string') {
         const callId = str(block.id) ?? `${messageId}:${index}`;
         calls.set(callId, block.name);
+        if (calls.size > 256) calls.delete(calls.keys().next().value as string);
         if (once(`c:${callId}`))
           events.push({
             ...origin(record, line),
@@ -90,12 +128,14 @@ export function createClaudeParser(context: ParserContext): LineParser {
     const content = message.content;
     const events: TranscriptEvent[] = [];
     const toolUseResult = record.toolUseResult;
+    let at: EventOrigin | undefined;
     if (Array.isArray(content) && content.some((b) => isObject(b) && b.type === 'tool_result')) {
       for (const block of content) {
         if (!isObject(block) || block.type !== 'tool_result') continue;
         const callId = str(block.tool_use_id) ?? `line${line}`;
         if (!once(`r:${callId}`)) continue;
         const tool = calls.get(callId);
+        calls.delete(callId);
         const text = contentText(block.content);
         const verdict = classifyResult({
           tool,
@@ -104,7 +144,7 @@ export function createClaudeParser(context: ParserContext): LineParser {
           errorPrefix: typeof toolUseResult === 'string' && toolUseResult.startsWith('Error'),
           interrupted: isObject(toolUseResult) && toolUseResult.interrupted === true,
         });
-        const at = origin(record, line);
+        at ??= origin(record, line);
         if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });
         else if (verdict.kind === 'rejection') events.push({ ...at, kind: 'rejection', callId, text });
         else
@@ -135,11 +175,9 @@ export function createClaudeParser(context: ParserContext): LineParser {
     wants(line) {
       // The top-level type sits near the start (user lines) or after the message, near the end
       // (assistant lines): look there only, never through a 50 KB tool output or attachment.
-      const head = line.length > HEAD + TAIL ? line.subarray(0, HEAD) : line;
-      if (WANTED.some((marker) => head.includes(marker))) return true;
-      if (line.length <= HEAD + TAIL) return false;
-      const tail = line.subarray(line.length - TAIL);
-      return WANTED.some((marker) => tail.includes(marker));
+      if (line.length <= HEAD + TAIL) return hasWantedType(line, line);
+      if (hasWantedType(line.subarray(0, HEAD), line)) return true;
+      return hasWantedType(line.subarray(line.length - TAIL), line);
     },
     parse(value, line) {
       if (!isObject(value)) return [];

@@ -80,7 +80,7 @@ export function createCodexParser(context: ParserContext): LineParser {
     switch (item.type) {
       case 'message': {
         const text = contentText(item.content);
-        if (item.role === 'assistant' && text.trim() !== '')
+        if (item.role === 'assistant' && /\S/.test(text))
           events.push({ ...at, kind: 'assistant-text', text });
         else if (item.role === 'user' && !SYNTHETIC_USER.test(text.trimStart())) {
           const own = stripInjected(text);
@@ -103,6 +103,7 @@ export function createCodexParser(context: ParserContext): LineParser {
         const command = codexCommand(input);
         if (command !== undefined) input = { ...input, command };
         calls.set(callId, tool);
+        if (calls.size > 256) calls.delete(calls.keys().next().value as string);
         events.push({ ...at, kind: 'tool-call', callId, tool, input });
         break;
       }
@@ -111,6 +112,7 @@ export function createCodexParser(context: ParserContext): LineParser {
       case 'local_shell_call_output': {
         const callId = str(item.call_id) ?? `line${line}`;
         const tool = calls.get(callId);
+        calls.delete(callId);
         const { text, exitCode } = readOutput(item.output);
         const verdict = classifyResult({ tool, text, exitCode });
         if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });

@@ -79,7 +79,7 @@ function createEmitter(context: ParserContext): Emitter {
       }
       if (record.type !== 'gemini') return events;
       const text = contentText(record.content);
-      if (text.trim() !== '' && !seen.has(`t:${id}:${text.length}`)) {
+      if (/\S/.test(text) && !seen.has(`t:${id}:${text.length}`)) {
         seen.add(`t:${id}:${text.length}`);
         events.push({ ...origin(record.timestamp, line), kind: 'assistant-text', text });
       }

@@ -15,8 +15,9 @@ export const command: Command = {
     usage: 'lore init [--tier project|user] [--root DIR] [--json]',
     description:
       'Creates .lore/ at the repository root (the nearest directory with .git, else the working directory):\n' +
-      'lessons/, config.yaml, schema/ for editor completion, and a .gitignore for derived files.\n' +
-      'Running it again changes nothing but refreshing the schemas. --tier user sets up $LORE_HOME instead.',
+      'lessons/, config.yaml, schema/ for editor completion, and a .gitignore for derived files and candidates.\n' +
+      'Running it again changes nothing but refreshing the schemas and adding .gitignore entries an older lore\n' +
+      'did not write. --tier user sets up $LORE_HOME instead.',
     options: {
       tier: { type: 'string', value: 'project|user', description: 'which tier to set up (default project)' },
     },

@@ -78,7 +78,7 @@ export const command: Command = {
       'lore scan [--source claude-code|codex|gemini] [--path DIR]... [--since DATE] [--background] [--json]',
     description:
       'Mines agent transcripts for mistake -> fix episodes and #lesson blocks, and stores them as candidates\n' +
-      'for review (.lore/candidates/, or the user tier for transcripts of other projects). Only bytes added\n' +
+      'for review (.lore/candidates/, kept out of git, or the user tier for transcripts of other projects). Only bytes added\n' +
       'since the last scan are read. Default folders: $CLAUDE_CONFIG_DIR/projects (~/.claude/projects),\n' +
       '$CODEX_HOME/sessions (~/.codex/sessions), ~/.gemini/tmp. Secrets are redacted before anything is written.',
     options: {
@@ -126,21 +126,23 @@ export const command: Command = {
       }
       const roots =
         paths.length > 0 ? paths.map((p) => ({ path: resolve(ctx.cwd, p), shownAs: p })) : undefined;
-      const { captureCandidates } = await import('../../capture/capture-candidates.js');
+      const capture = await import('../../capture/capture-candidates.js');
       const { defaultRoots } = await import('../../capture/scan-transcripts.js');
       const bar =
         ctx.isTTY && !ctx.json && ctx.env.LORE_SCAN_BACKGROUND_CHILD !== '1' ? progressBar() : undefined;
+      const target = capture.captureTargetOf(ws);
+      const options = {
+        roots: roots ?? defaultRoots(ctx.env, home, source),
+        explicit: roots !== undefined,
+        ...(source ? { source } : {}),
+        ...(since ? { since } : {}),
+        nowMs: ctx.now(),
+        home,
+        ...(bar ? { onProgress: bar.update } : {}),
+      };
       let result;
       try {
-        result = captureCandidates(ws, {
-          roots: roots ?? defaultRoots(ctx.env, home, source),
-          explicit: roots !== undefined,
-          ...(source ? { source } : {}),
-          ...(since ? { since } : {}),
-          nowMs: ctx.now(),
-          home,
-          ...(bar ? { onProgress: bar.update } : {}),
-        });
+        result = await capture.captureCandidates(target, options);
       } finally {
         bar?.done();
       }

@@ -103,6 +103,20 @@ const ERROR_OUTPUT = [
   /is not recognized as an internal or external command/,
 ];
 
+/**
+ * Cheap first tests, so the lists above run only on text that could match them. Each is implied by
+ * every pattern it stands for (a literal that pattern requires, matched case-insensitively), so it
+ * never hides a match; ordinary output is classified after two scans instead of twenty.
+ */
+const MAY_TIME_OUT = /timed out|timeouterror|deadline exceeded/i;
+/** For shell output without an exit code: timeouts and prompts in one pass. */
+const MAY_STALL =
+  /timed out|timeouterror|deadline exceeded|\?|assword|press |\[y\/|\(y\/n\)|continue connecting/i;
+const MAY_BE_REJECTED =
+  /doesn't want to|^user rejected |requested permission|^permission |hook error|hook (blocked|denied)|cancelled by|^aborted by user/i;
+/** The ERROR_OUTPUT patterns as one regex (any of them): one scan, mostly from line start to line start. */
+const ANY_ERROR_OUTPUT = new RegExp(ERROR_OUTPUT.map((pattern) => `(?:${pattern.source})`).join('|'));
+
 export function exitCodeFromText(text: string): number | undefined {
   for (const pattern of EXIT_PATTERNS) {
     const match = pattern.exec(text);
@@ -117,36 +131,36 @@ function head(text: string, size: number): string {
 
 export function classifyResult(facts: ResultFacts): ResultVerdict {
   const text = facts.text;
-  const start = head(text.trimStart(), 600);
+  const first = text.search(/\S/);
+  const start = first <= 0 ? head(text, 600) : text.slice(first, first + 600);
   if (facts.interrupted === true || INTERRUPTED.test(start)) return { kind: 'interruption' };
   if (facts.cancelled === true) return { kind: 'rejection' };
-  if (REJECTED.some((pattern) => pattern.test(start))) return { kind: 'rejection' };
+  if (MAY_BE_REJECTED.test(start) && REJECTED.some((pattern) => pattern.test(start)))
+    return { kind: 'rejection' };
 
   const exitCode =
     facts.exitCode ?? (/xit/.test(head(text, 4000)) ? exitCodeFromText(head(text, 4000)) : undefined);
   const shell = isShellTool(facts.tool);
   const fail = (failure: FailureSignal): ResultVerdict => ({ kind: 'result', ok: false, failure, exitCode });
 
+  // Shell output without an exit code gets every text rule, so one pass over its sample decides
+  // whether any can apply; other results only need the timeout test.
+  const sample = head(text, 3000);
+  const shellText = shell && exitCode === undefined;
+  const suspect = shellText ? MAY_STALL.test(sample) : undefined;
   const early = head(text, 2000);
-  if (/imed out|Timeout|deadline/i.test(early) && TIMEOUT.some((pattern) => pattern.test(early)))
+  if ((suspect ?? MAY_TIME_OUT.test(early)) && TIMEOUT.some((pattern) => pattern.test(early)))
     return fail('timeout');
   if (start.includes('<tool_use_error>')) return fail('tool-use-error');
   if (exitCode !== undefined && exitCode !== 0) return fail('exit-code');
   if (facts.errorFlag === true) return fail('error-flag');
   if (facts.errorPrefix === true) return fail('error-prefix');
-  if (shell && exitCode === undefined) {
-    const sample = head(text, 3000);
-    if (
-      /[?]|assword|Press |\[y\//.test(sample) &&
-      INTERACTIVE.some((pattern) => pattern.test(sample)) &&
-      !COMPLETED.test(text.slice(-2000))
-    )
-      return fail('interactive-prompt');
-    if (
-      /not found|Traceback|rror|fatal|ERR|not recognized|No such file/.test(sample) &&
-      ERROR_OUTPUT.some((pattern) => pattern.test(sample))
-    )
-      return fail('error-output');
-  }
+  if (
+    suspect === true &&
+    INTERACTIVE.some((pattern) => pattern.test(sample)) &&
+    !COMPLETED.test(text.slice(-2000))
+  )
+    return fail('interactive-prompt');
+  if (shellText && ANY_ERROR_OUTPUT.test(sample)) return fail('error-output');
   return { kind: 'result', ok: true, failure: 'none', exitCode };
 }

@@ -190,11 +190,14 @@ function baseName(path: string): string {
 }
 
 /** A later successful call that deals with the same file another way (Read, a heredoc, ls). */
-function touchesSameFile(pending: Pending, call: ToolCall): boolean {
+function touchesSameFile(
+  pending: Pending,
+  call: ToolCall,
+  target: { family: string; keys: string[] },
+): boolean {
   if (pending.family !== 'edit' && pending.family !== 'read') return false;
   const path = pending.keys[0];
   if (path === undefined || path === '?') return false;
-  const target = targetOf(call);
   if ((target.family === 'edit' || target.family === 'read') && target.keys.includes(path)) return true;
   const name = baseName(path);
   const command = commandOf(call);
@@ -318,9 +321,11 @@ export function createEpisodeDetector(options: DetectorOptions = DEFAULT_DETECTO
     if (!call) return [];
     calls.delete(result.callId);
     lastCall = { call, result };
-    if (result.ok && targetOf(call).family === 'edit')
-      for (const p of pending) if (p.family === 'shell') edited.add(p);
+    // A success with no failure waiting for its fix changes nothing else (the common case).
+    if (result.ok && pending.length === 0) return [];
     const target = targetOf(call);
+    if (result.ok && target.family === 'edit')
+      for (const p of pending) if (p.family === 'shell') edited.add(p);
     const out: Episode[] = [];
     if (!result.ok) {
       if (isNoise(call, result)) return out;
@@ -366,11 +371,11 @@ export function createEpisodeDetector(options: DetectorOptions = DEFAULT_DETECTO
     pending = pending.filter((p) => {
       const last = (p.attempts[p.attempts.length - 1] as Attempt).call;
       if (!related(p, target, call.tool)) {
-        if (touchesSameFile(p, call)) {
+        if (touchesSameFile(p, call, target)) {
           out.push(fromPending(p, 'error-fix', call, result));
           return false;
         }
-        if (target.family === p.family || touchesSameFile(p, call)) p.enabler = call;
+        if (target.family === p.family) p.enabler = call;
         else if (isShellTool(call.tool) && p.family === 'shell' && !isProbe(call)) p.enabler = call;
         else if (p.family !== 'shell') p.enabler = call;
         if (isShellTool(call.tool) && call.tool === last.tool && p.family === 'shell') edited.delete(p);

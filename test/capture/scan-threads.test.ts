@@ -1,0 +1,42 @@
+// A scan on worker threads must find exactly what a scan in one thread finds, in the same order,
+// and leave the same state. The worker script only exists in the build, so this runs the built
+// scanner (dist/), forced onto workers whatever the size.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type * as ScanModule from '../../src/capture/scan-transcripts.js';
+
+const fixtures = fileURLToPath(new URL('../fixtures/transcripts/', import.meta.url));
+const built = new URL('../../dist/capture/scan-transcripts.js', import.meta.url).href;
+const dir = mkdtempSync(join(tmpdir(), 'lore-threads-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function scan(threads: 'never' | 'always') {
+  const { scanTranscripts, detailPathOf } = (await import(built)) as typeof ScanModule;
+  const statePath = join(dir, `${threads}.json`);
+  const report = scanTranscripts({
+    roots: [{ path: fixtures, shownAs: 'fixtures' }],
+    statePath,
+    detector: { window: 40 },
+    redact: { names: [] },
+    threads,
+  });
+  const state = JSON.parse(readFileSync(statePath, 'utf8')) as { files: unknown };
+  const detail = JSON.parse(readFileSync(detailPathOf(statePath), 'utf8')) as { files: unknown };
+  return { report, files: state.files, detail: detail.files };
+}
+
+describe('scanning on worker threads', () => {
+  it('finds the same episodes in the same order and leaves the same state as one thread', async () => {
+    const one = await scan('never');
+    const workers = await scan('always');
+    expect(one.report.episodeCount).toBeGreaterThan(10);
+    expect(one.report.workers).toBe(0);
+    expect(workers.report.workers).toBeGreaterThan(0);
+    expect({ ...workers.report, workers: 0 }).toEqual(one.report);
+    expect(workers.files).toEqual(one.files);
+    expect(workers.detail).toEqual(one.detail);
+  });
+});

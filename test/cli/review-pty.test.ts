@@ -1,0 +1,98 @@
+// `lore review` on a real pseudo-terminal: util-linux `script` runs the built lore on a pty, so
+// its stdin and stderr are TTYs as in a person's terminal. The test types each answer only after
+// the prompt has appeared on the terminal (it waits on output, never on a timer), then checks the
+// stores: one candidate became a lesson, one was rejected, the rest are still waiting.
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createSandbox, LORE_BIN } from '../helpers/cli.js';
+
+const fixtures = fileURLToPath(new URL('../fixtures/transcripts/', import.meta.url));
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux');
+
+const PROMPT = '[a]pprove  [e]dit summary  [r]eject  [s]kip  [q]uit > ';
+
+type ListJson = { candidates: { id: string }[] };
+
+/** Everything the terminal showed so far, and a way to wait until it shows something. */
+function watchTerminal(child: ChildProcess) {
+  let screen = '';
+  const waiting: { test: (screen: string) => boolean; resolve: () => void }[] = [];
+  let exited: (code: number | null) => void = () => undefined;
+  const exit = new Promise<number | null>((resolve) => (exited = resolve));
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    screen += chunk;
+    for (const waiter of waiting.splice(0)) {
+      if (waiter.test(screen)) waiter.resolve();
+      else waiting.push(waiter);
+    }
+  });
+  child.on('close', (code) => exited(code));
+  return {
+    screen: () => screen,
+    exit,
+    /** Resolves once `text` has appeared `times` times in all; fails if the program ends first. */
+    until(text: string, times = 1): Promise<void> {
+      const test = (s: string) => s.split(text).length - 1 >= times;
+      const shown = new Promise<void>((resolve) =>
+        test(screen) ? resolve() : waiting.push({ test, resolve }),
+      );
+      const ended = exit.then((code) => {
+        throw new Error(`lore review ended (${code}) before showing ${JSON.stringify(text)}:\n${screen}`);
+      });
+      return Promise.race([shown, ended]);
+    },
+  };
+}
+
+const shellQuote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+describe.skipIf(!hasScript)('lore review on a pseudo-terminal', () => {
+  it('approves one candidate, rejects one, quits; the stores reflect it', async () => {
+    const sandbox = createSandbox();
+    expect(sandbox.run(['scan', '--path', join(fixtures, 'claude-code')]).code).toBe(0);
+    const before = sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates;
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    const [first, second] = before;
+
+    const command = [process.execPath, LORE_BIN, 'review'].map(shellQuote).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: sandbox.repo,
+      env: { ...sandbox.env, TERM: 'dumb' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const terminal = watchTerminal(child);
+
+    await terminal.until(PROMPT, 1);
+    expect(terminal.screen()).toContain(`[1/${before.length}] ${first?.id}`);
+    child.stdin?.write('a\n');
+    await terminal.until('approved as lesson ');
+    await terminal.until(PROMPT, 2);
+    expect(terminal.screen()).toContain(`[2/${before.length}] ${second?.id}`);
+    child.stdin?.write('r\n');
+    await terminal.until('rejected\r\n');
+    await terminal.until(PROMPT, 3);
+    child.stdin?.write('q\n');
+    await terminal.until('reviewed: 1 approved, 1 rejected, 0 skipped');
+    expect(await terminal.exit).toBe(0);
+    child.stdin?.end();
+
+    const lessonId = /approved as lesson (\w+)/.exec(terminal.screen())?.[1] ?? '';
+    const lesson = sandbox.run(['show', lessonId, '--json']).json<{ lesson: { needsReview: boolean } }>();
+    expect(lesson.lesson.needsReview).toBe(false);
+    const after = sandbox
+      .run(['candidates', 'list', '--json'])
+      .json<ListJson>()
+      .candidates.map((c) => c.id);
+    expect(after).toEqual(before.slice(2).map((c) => c.id));
+    expect(existsSync(join(sandbox.repo, '.lore', 'candidates', first?.id ?? '', 'lesson.yaml'))).toBe(false);
+    const decisions = readFileSync(join(sandbox.repo, '.lore', 'candidates', 'decisions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { decision: string }).decision);
+    expect(decisions).toEqual(['approved', 'rejected']);
+  }, 60_000);
+});
