@@ -162,6 +162,44 @@ export default tseslint.config(
     },
   })),
   {
+    files: ['src/adapters/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/cli/**',
+                '**/adapters/claude-code/**',
+                '**/adapters/codex/**',
+                '**/adapters/mcp/**',
+              ],
+              message:
+                'the HTTP adapter calls the store like the CLI does, but never the CLI or another adapter: move shared code down to src/store or src/core',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', '**/src/**'],
+              message: 'web/ is the browser bundle: it talks to lore only through the HTTP API',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['*.config.ts', '*.config.js', '**/vitest.config.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },

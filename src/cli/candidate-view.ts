@@ -1,60 +1,11 @@
-/** How candidates look in `lore scan`, `lore candidates` and `lore review`: as data and as text. */
+/** How candidates look in `lore scan`, `lore candidates` and `lore review`: as text (data: core/capture/candidate-json.ts). */
 import type { CandidateRecord } from '../core/capture/merge-candidate.js';
+import type { ListedCandidateJson } from '../core/capture/candidate-json.js';
 import type { Tier } from '../core/lesson/schema.js';
 import { truncate } from './output.js';
 
-/** The candidate shape of `lore scan --json` (the issue's contract), plus nothing. */
-export type ScanCandidateJson = {
-  id: string;
-  tool: string | null;
-  trigger: string;
-  summary: string;
-  confidence: number;
-  priority: number;
-  tier: 1 | 2;
-  evidence: { file: string; line: number }[];
-};
-
-export function scanCandidateJson(
-  record: CandidateRecord,
-  evidence?: { file: string; line: number }[],
-): ScanCandidateJson {
-  return {
-    id: record.id,
-    tool: record.capture.tool ?? null,
-    trigger: record.capture.trigger,
-    summary: record.summary,
-    confidence: record.confidence,
-    priority: record.priority,
-    tier: record.capture.tier,
-    evidence: evidence ?? record.capture.evidence,
-  };
-}
-
-export type ListedCandidateJson = ScanCandidateJson & {
-  kind: string;
-  store: Tier;
-  file: string;
-  occurrences: number;
-  sessions: number;
-  projects: number;
-  userCorrected: boolean;
-  needsReview: boolean;
-};
-
-export function listedCandidateJson(record: CandidateRecord, store: Tier, file: string): ListedCandidateJson {
-  return {
-    ...scanCandidateJson(record),
-    kind: record.capture.kind,
-    store,
-    file,
-    occurrences: record.occurrences,
-    sessions: record.sourceSessions.length,
-    projects: record.capture.projects.length,
-    userCorrected: record.capture.signals.userCorrection,
-    needsReview: record.needsReview,
-  };
-}
+export { listedCandidateJson, scanCandidateJson } from '../core/capture/candidate-json.js';
+export type { ListedCandidateJson, ScanCandidateJson } from '../core/capture/candidate-json.js';
 
 export function formatCandidateRow(c: ListedCandidateJson): string {
   const flags = [

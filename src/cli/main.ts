@@ -13,6 +13,10 @@ type Entry = { summary: string; load: () => Promise<{ command: Command }> };
 
 /** Every verb, in the order `lore --help` lists them. Modules load on use. */
 export const COMMANDS: Record<string, Entry> = {
+  up: {
+    summary: "scan this machine's agent transcripts and open the dashboard",
+    load: () => import('./commands/up.js'),
+  },
   demo: {
     summary: 'try lore on a throw-away repository with real-world lessons',
     load: () => import('./commands/demo.js'),
@@ -84,6 +88,10 @@ export const COMMANDS: Record<string, Entry> = {
     summary: "remove lore's hooks from Claude Code or Codex settings",
     load: () => import('./commands/uninstall.js'),
   },
+  serve: {
+    summary: 'serve the HTTP API and the dashboard (loopback; a token elsewhere)',
+    load: () => import('./commands/serve.js'),
+  },
   'migrate-layout': {
     summary: 'move lessons/<id>.yaml files into lessons/<id>/lesson.yaml',
     load: () => import('./commands/migrate-layout.js'),
@@ -114,7 +122,7 @@ function mainHelp(): string {
     '',
     'Every command takes --help; read commands take --json.',
     'Global options: --root DIR (repository root holding .lore/).',
-    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG, LORE_DISABLED.',
+    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG, LORE_DISABLED, LORE_TOKEN.',
     '',
   ].join('\n');
 }

@@ -4,6 +4,7 @@ import { createSandbox, seedLessons } from '../helpers/cli.js';
 import type { ErrorJson } from '../helpers/cli.js';
 
 const VERBS = [
+  'up',
   'demo',
   'init',
   'add',
@@ -27,6 +28,7 @@ const VERBS = [
   'enable',
   'install',
   'uninstall',
+  'serve',
   'migrate-layout',
 ] as const;
 
@@ -265,9 +267,9 @@ describe('--json of every verb prints parseable JSON', () => {
       return { args, code: run.code, hasKey: Object.hasOwn(run.json<object>(), key), stderr: run.stderr };
     });
     expect(results).toEqual(steps.map(({ args }) => ({ args, code: 0, hasKey: true, stderr: '' })));
-    // review is interactive only (a terminal, no --json).
+    // review is interactive only (a terminal, no --json); serve and up run a server until Ctrl-C.
     expect(new Set(steps.map((step) => step.verb))).toEqual(
-      new Set(VERBS.filter((verb) => verb !== 'demo' && verb !== 'review')),
+      new Set(VERBS.filter((verb) => !['demo', 'review', 'serve', 'up'].includes(verb))),
     );
   });
 

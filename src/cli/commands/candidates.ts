@@ -4,7 +4,12 @@ import { LoreError } from '../../core/errors.js';
 import { LESSON_OPTIONS, draftFromArgs } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { formatCandidateDetail, formatCandidateRow, listedCandidateJson } from '../candidate-view.js';
-import { approveCandidate, findCandidate, listCandidates, rejectCandidate } from '../candidate-actions.js';
+import {
+  approveCandidate,
+  findCandidate,
+  listCandidates,
+  rejectCandidate,
+} from '../../store/candidate-actions.js';
 
 const ACTIONS = ['list', 'show', 'approve', 'reject'] as const;
 

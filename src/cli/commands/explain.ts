@@ -1,16 +1,10 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseHookPayload } from '../../core/inject/parse-hook-input.js';
-import { preambleFor, selectLessons } from '../../core/inject/select-lessons.js';
-import { formatDecision } from '../../core/inject/format-decision.js';
 import { HOOK_EVENTS, SESSION_SOURCES } from '../../core/inject/types.js';
-import type { HookEvent, HookEventName } from '../../core/inject/types.js';
-import { LoreError } from '../../core/errors.js';
+import { explainCall, explainEvent } from '../../store/explain-call.js';
+import type { ExplainRequest } from '../../store/explain-call.js';
 import { choiceOption, listOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { truncate } from '../output.js';
 import { noteProblems, openCommandWorkspace } from '../open-workspace.js';
-import { DISABLED_FILE, repoRelativePaths } from '../../hook/run-hook.js';
 
 export const command: Command = {
   spec: {
@@ -57,126 +51,51 @@ export const command: Command = {
   },
   async run(ctx, args) {
     const tool = stringOption(args, 'tool');
-    const commandText = stringOption(args, 'command');
     const prompt = stringOption(args, 'prompt');
-    const paths = listOption(args, 'path') ?? [];
-    const eventName: HookEventName =
-      choiceOption(args, 'event', HOOK_EVENTS) ??
-      (tool === undefined && prompt !== undefined ? 'UserPromptSubmit' : 'PreToolUse');
-    const source = choiceOption(args, 'source', SESSION_SOURCES) ?? 'startup';
-    if (eventName === 'PreToolUse' && tool === undefined) {
-      throw new LoreError(
-        'usage',
-        'lore explain needs --tool (with --command or --path), --prompt, or --event',
-        {
-          hint: 'e.g. lore explain --tool Bash --command "pytest -v"',
-        },
-      );
-    }
-    if (eventName === 'UserPromptSubmit' && prompt === undefined) {
-      throw new LoreError('usage', '--event UserPromptSubmit needs --prompt TEXT');
-    }
-    const cwd = resolve(ctx.cwd);
-    const toolInput: Record<string, unknown> = {};
-    if (commandText !== undefined) toolInput.command = commandText;
-    if (paths.length > 0) toolInput.paths = paths;
-    if (prompt !== undefined && eventName === 'PreToolUse') toolInput.prompt = prompt;
-    const payload: Record<string, unknown> = {
-      session_id: 'lore-explain',
-      cwd,
-      hook_event_name: eventName,
-      ...(eventName === 'PreToolUse' ? { tool_name: tool, tool_input: toolInput } : {}),
-      ...(eventName === 'UserPromptSubmit' ? { prompt } : {}),
-      ...(eventName === 'SessionStart' ? { source } : {}),
+    const request: ExplainRequest = {
+      cwd: ctx.cwd,
+      paths: listOption(args, 'path') ?? [],
+      source: choiceOption(args, 'source', SESSION_SOURCES) ?? 'startup',
     };
-    const event: HookEvent | undefined = parseHookPayload(payload);
-    if (event === undefined) {
-      throw new LoreError(
-        'usage',
-        `the hook ignores this call (${tool ?? eventName} without anything to match)`,
-        {
-          hint:
-            tool !== undefined && tool.toLowerCase() === 'bash'
-              ? 'pass --command CMD'
-              : 'pass --path P for file tools, or a tool lore handles (Bash, Read, Edit, Write, NotebookEdit, Glob, Grep, Agent, mcp__*)',
-        },
-      );
-    }
+    const event = choiceOption(args, 'event', HOOK_EVENTS);
+    const commandText = stringOption(args, 'command');
+    if (event !== undefined) request.event = event;
+    if (tool !== undefined) request.tool = tool;
+    if (commandText !== undefined) request.command = commandText;
+    if (prompt !== undefined) request.prompt = prompt;
+    explainEvent(request);
 
     const ws = await openCommandWorkspace(ctx);
     try {
-      const { workspaceManifest } = await import('../../store/manifest-build.js');
-      const manifest = await workspaceManifest(ws, ctx.now());
-      const root = ws.projectRoot ?? cwd;
-      const repoPaths = repoRelativePaths(event.paths ?? [], root);
-      const selection = selectLessons({
-        event,
-        head: manifest.head,
-        readBlock: (n) => manifest.blocks[n],
-        readTexts: (n) => manifest.texts[n],
-        words: manifest.words,
-        repoPaths,
-        state: { seen: new Set(), shownCount: 0, stateAvailable: true },
-        settings: manifest.head.settings,
-      });
-      const decision = formatDecision(event.event, selection.decision.plan, preambleFor(event.event));
-      const disabled = existsSync(join(ws.cacheDir, DISABLED_FILE));
+      const { summaries, ...explained } = await explainCall(ws, request, ctx.now());
       const problems = await noteProblems(ctx, ws);
-      const plan = decision.plan;
-      const summaryOf = new Map(
-        selection.matches.map((m) => [m.lesson.id, (m.text?.summary ?? '').replace(/^\[lore \w+\] /, '')]),
-      );
       const row = (id: string, label: string, matchedBy: readonly string[]) =>
-        `  ${id}  ${label.padEnd(14)}  ${truncate(summaryOf.get(id) ?? '', 70)}${matchedBy.length > 0 ? `  <- ${matchedBy.join(', ')}` : ''}`;
+        `  ${id}  ${label.padEnd(14)}  ${truncate(summaries[id] ?? '', 70)}${matchedBy.length > 0 ? `  <- ${matchedBy.join(', ')}` : ''}`;
       const lines = [
-        `event ${event.event}${event.tool ? `, tool ${event.tool}` : ''}${event.command ? `, command ${JSON.stringify(event.command)}` : ''}${repoPaths.length > 0 ? `, paths ${repoPaths.join(' ')}` : ''}`,
-        `stack: ${manifest.head.stack.join(', ') || '(none detected)'}; ${manifest.head.lessonCount} lesson(s) in the manifest, ${selection.candidates} read as candidates, ${selection.matches.length} matched`,
+        `event ${explained.event}${explained.tool ? `, tool ${explained.tool}` : ''}${explained.command ? `, command ${JSON.stringify(explained.command)}` : ''}${explained.paths.length > 0 ? `, paths ${explained.paths.join(' ')}` : ''}`,
+        `stack: ${explained.stack.join(', ') || '(none detected)'}; ${explained.lessons} lesson(s) in the manifest, ${explained.candidates} read as candidates, ${explained.matched} matched`,
       ];
-      if (disabled)
+      if (explained.disabled)
         lines.push(
           'note: lore is disabled in this project (`lore enable` turns it back on): the hook prints {}',
         );
-      if (plan.denied.length > 0)
-        lines.push('denied by guard:', ...plan.denied.map((d) => row(d.id, 'deny', d.matchedBy)));
-      if (plan.included.length > 0)
-        lines.push('injected:', ...plan.included.map((i) => row(i.id, i.form, i.matchedBy)));
-      if (plan.skipped.length > 0)
-        lines.push('dropped:', ...plan.skipped.map((s) => row(s.id, s.reason, s.matchedBy)));
-      if (plan.denied.length + plan.included.length + plan.skipped.length === 0)
+      if (explained.denied.length > 0)
+        lines.push('denied by guard:', ...explained.denied.map((d) => row(d.id, 'deny', d.matched_by)));
+      if (explained.included.length > 0)
+        lines.push('injected:', ...explained.included.map((i) => row(i.id, i.form, i.matched_by)));
+      if (explained.dropped.length > 0)
+        lines.push('dropped:', ...explained.dropped.map((s) => row(s.id, s.reason, s.matched_by)));
+      if (explained.denied.length + explained.included.length + explained.dropped.length === 0)
         lines.push('no lesson matches this call');
-      const shown = decision.deny ?? decision.context;
-      if (shown !== undefined)
+      const denied = explained.permissionDecisionReason;
+      const shown = denied ?? explained.additionalContext;
+      if (shown !== null)
         lines.push(
           '',
-          `--- the agent would receive (${decision.deny ? 'permissionDecisionReason' : 'additionalContext'}, ${shown.length} chars) ---`,
+          `--- the agent would receive (${denied !== null ? 'permissionDecisionReason' : 'additionalContext'}, ${shown.length} chars) ---`,
           shown,
         );
-      return {
-        data: {
-          event: event.event,
-          tool: event.tool ?? null,
-          command: event.command ?? null,
-          prompt: event.prompt ?? null,
-          paths: repoPaths,
-          stack: manifest.head.stack,
-          disabled,
-          lessons: manifest.head.lessonCount,
-          candidates: selection.candidates,
-          matched: selection.matches.length,
-          included: plan.included.map((i) => ({
-            id: i.id,
-            form: i.form,
-            matched_by: i.matchedBy,
-            chars: i.text.length,
-          })),
-          denied: plan.denied.map((d) => ({ id: d.id, matched_by: d.matchedBy })),
-          dropped: plan.skipped.map((s) => ({ id: s.id, reason: s.reason, matched_by: s.matchedBy })),
-          additionalContext: decision.context ?? null,
-          permissionDecisionReason: decision.deny ?? null,
-          problems,
-        },
-        text: lines.join('\n'),
-      };
+      return { data: { ...explained, problems }, text: lines.join('\n') };
     } finally {
       ws.close();
     }

@@ -7,12 +7,12 @@ import { compareCandidates } from '../core/capture/merge-candidate.js';
 import type { CandidateRecord } from '../core/capture/merge-candidate.js';
 import { LoreError } from '../core/errors.js';
 import type { Category, LessonSeverity, Tier } from '../core/lesson/schema.js';
-import { openCandidateStore } from '../store/candidate-store.js';
-import type { CandidateStore, StoredCandidate } from '../store/candidate-store.js';
-import { addLesson, author } from '../store/lesson-writes.js';
-import type { LessonDraft, ResolvedLesson } from '../store/lesson-writes.js';
-import { initTier } from '../store/init-tier.js';
-import type { Workspace } from '../store/workspace.js';
+import { openCandidateStore } from './candidate-store.js';
+import type { CandidateStore, StoredCandidate } from './candidate-store.js';
+import { addLesson, author } from './lesson-writes.js';
+import type { LessonDraft, ResolvedLesson } from './lesson-writes.js';
+import { initTier } from './init-tier.js';
+import type { Workspace } from './workspace.js';
 
 export type FoundCandidate = StoredCandidate & { tier: Tier; store: CandidateStore };
 

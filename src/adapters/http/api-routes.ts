@@ -1,0 +1,490 @@
+/**
+ * The API's routes. Each translates a request into the same store calls the CLI makes
+ * (lesson-writes, lesson-index, candidate-actions, feedback, explain-call, audit-read) and their
+ * result into JSON, and nothing more.
+ */
+import { execFile } from 'node:child_process';
+import { dirname } from 'node:path';
+import { lessonSource, summarizeUsage } from '../../core/analytics/summarize-usage.js';
+import { listedCandidateJson } from '../../core/capture/candidate-json.js';
+import { STATUSES, TIERS } from '../../core/lesson/constants.js';
+import { HOOK_EVENTS } from '../../core/inject/types.js';
+import { toRepoPath } from '../../core/match/repo-path.js';
+import { summarizeVotes } from '../../core/rank/votes.js';
+import { readAuditLog } from '../../store/audit-read.js';
+import {
+  approveCandidate,
+  findCandidate,
+  listCandidates,
+  rejectCandidate,
+} from '../../store/candidate-actions.js';
+import { explainCall } from '../../store/explain-call.js';
+import type { ExplainRequest } from '../../store/explain-call.js';
+import { appendFeedback, readFeedback } from '../../store/feedback.js';
+import { initTier } from '../../store/init-tier.js';
+import type { ListedLesson } from '../../store/lesson-index.js';
+import {
+  addLesson,
+  author,
+  resolveLesson,
+  setStatus,
+  supersedeLesson,
+  updateLesson,
+  upvoteLesson,
+} from '../../store/lesson-writes.js';
+import type { Workspace } from '../../store/workspace.js';
+import { HttpError } from './http-error.js';
+import { OPENAPI_DOCUMENT } from './openapi.js';
+import { choiceParam, draftFromBody, intParam, parseJsonBody, stringField } from './request-body.js';
+import type { AppRequest } from './app-types.js';
+
+export type RouteContext = {
+  request: AppRequest;
+  params: Record<string, string>;
+  /** Opens the workspace (once per request) with its index refreshed. */
+  workspace(): Promise<Workspace>;
+  nowMs: number;
+  env: NodeJS.ProcessEnv;
+  /** Shown by GET /api/status: e.g. that this is the bundled sample corpus. */
+  notice: string | undefined;
+};
+
+export type RouteResult = { status?: number; body: unknown };
+export type Route = {
+  method: string;
+  path: string;
+  handler: (ctx: RouteContext) => Promise<RouteResult>;
+};
+
+function lessonJson(ws: Workspace, item: ListedLesson) {
+  return {
+    ...item.lesson,
+    file: ws.displayPath(item.file),
+    votes: { count: item.votes.count, lastVotedAt: item.votes.lastVotedAt, score: item.voteScore },
+    matchedBy: item.matchedBy,
+  };
+}
+
+function body(ctx: RouteContext): Record<string, unknown> {
+  return parseJsonBody(ctx.request.body);
+}
+
+async function settle(ws: Workspace): Promise<void> {
+  await ws.index.refresh().catch(() => undefined);
+}
+
+async function lessonStats(ws: Workspace, nowMs: number) {
+  const stats = await ws.index.stats();
+  const all = await ws.index.list({ status: 'any' }, nowMs, ws.halfLifeDays);
+  return {
+    total: stats.total,
+    active: stats.byStatus.active ?? 0,
+    superseded: stats.byStatus.superseded ?? 0,
+    archived: stats.byStatus.archived ?? 0,
+    needsReview: all.filter((item) => item.lesson.needsReview).length,
+    lastIndexed: stats.indexedAt,
+  };
+}
+
+const listLessons: Route['handler'] = async (ctx) => {
+  const q = ctx.request.query;
+  const ws = await ctx.workspace();
+  const status = choiceParam(q.get('status'), 'status', [...STATUSES, 'any'] as const) ?? 'active';
+  const tier = choiceParam(q.get('tier'), 'tier', TIERS);
+  const limit = intParam(q.get('limit'), 'limit', { min: 1, max: 1000 }) ?? 100;
+  const offset = intParam(q.get('offset'), 'offset', { min: 0, max: 1_000_000 }) ?? 0;
+  const rawPath = q.get('path');
+  const filter = {
+    status,
+    tags: q.getAll('tag').filter((t) => t !== ''),
+    tools: q.getAll('tool').filter((t) => t !== ''),
+    ...(tier ? { tier } : {}),
+    ...(rawPath ? { path: toRepoPath(rawPath) } : {}),
+  };
+  const text = q.get('q')?.trim() ?? '';
+  const found =
+    text === ''
+      ? await ws.index.list(filter, ctx.nowMs, ws.halfLifeDays)
+      : await ws.index.search(
+          text,
+          { ...filter, limit: offset + limit },
+          ws.config.search.weights,
+          ctx.nowMs,
+          ws.halfLifeDays,
+        );
+  return {
+    body: {
+      items: found.slice(offset, offset + limit).map((item) => lessonJson(ws, item)),
+      total: found.length,
+      offset,
+      limit,
+      stats: await lessonStats(ws, ctx.nowMs),
+    },
+  };
+};
+
+const search: Route['handler'] = async (ctx) => {
+  const q = ctx.request.query;
+  const text = q.get('q')?.trim() ?? '';
+  if (text === '') throw new HttpError(400, 'missing-parameter', 'search needs q=WORDS');
+  const ws = await ctx.workspace();
+  const status = choiceParam(q.get('status'), 'status', [...STATUSES, 'any'] as const) ?? 'active';
+  const tier = choiceParam(q.get('tier'), 'tier', TIERS);
+  const limit = intParam(q.get('limit'), 'limit', { min: 1, max: 1000 }) ?? ws.config.search.limit;
+  const results = await ws.index.search(
+    text,
+    { status, tags: q.getAll('tag'), ...(tier ? { tier } : {}), limit },
+    ws.config.search.weights,
+    ctx.nowMs,
+    ws.halfLifeDays,
+  );
+  return {
+    body: {
+      query: text,
+      results: results.map((r) => ({ ...lessonJson(ws, r), score: Number(r.relevance.toFixed(6)) })),
+    },
+  };
+};
+
+/** Commits that touched the lesson file, when the project is a git repository (best effort). */
+function gitHistory(file: string): Promise<{ at: string; kind: 'commit'; detail: string }[]> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['log', '-n', '20', '--format=%aI%x09%h %an: %s', '--', file],
+      { cwd: dirname(file), timeout: 3000, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      (error, stdout) => {
+        if (error) return resolve([]);
+        resolve(
+          stdout
+            .split('\n')
+            .filter((line) => line.includes('\t'))
+            .map((line) => {
+              const [at = '', detail = ''] = line.split('\t');
+              return { at, kind: 'commit' as const, detail };
+            }),
+        );
+      },
+    );
+  });
+}
+
+const showLesson: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  const target = await resolveLesson(ws, ctx.params.id ?? '');
+  const { votes } = ws.store(target.tier).readVotes(target.id);
+  const feedback = readFeedback(ws, target);
+  const fired = readAuditLog(ws.cacheDir)
+    .filter((record) => [...record.lessons, ...record.denied].some((item) => item.id === target.id))
+    .map((record) => {
+      const item = [...record.lessons, ...record.denied].find((i) => i.id === target.id);
+      return {
+        time: record.time,
+        host: record.host,
+        event: record.event,
+        tool: record.tool,
+        session: record.session,
+        denied: record.denied.some((i) => i.id === target.id),
+        matched_by: item?.matched_by ?? [],
+      };
+    });
+  const lesson = target.lesson;
+  const history: { at: string; kind: string; detail: string }[] = [
+    {
+      at: lesson.createdAt,
+      kind: 'created',
+      detail: `created${lesson.createdBy ? ` by ${lesson.createdBy}` : ''}`,
+    },
+    ...(lesson.updatedAt !== lesson.createdAt
+      ? [{ at: lesson.updatedAt, kind: 'updated', detail: `last changed (status ${lesson.status})` }]
+      : []),
+    ...votes.map((vote) => ({
+      at: vote.at,
+      kind: 'vote',
+      detail: `upvoted by ${vote.model} for ${vote.task}`,
+    })),
+    ...feedback.map((item) => ({
+      at: item.at,
+      kind: 'feedback',
+      detail: `${item.helpful ? 'helpful' : 'not helpful'} for ${item.task}`,
+    })),
+    ...(await gitHistory(target.file)),
+  ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  const related = async (ids: readonly string[]) =>
+    (
+      await Promise.all(
+        ids.map((id) =>
+          resolveLesson(ws, id).then(
+            (found) => ({ id: found.id, summary: found.lesson.summary, status: found.lesson.status }),
+            () => ({ id, summary: '(not found)', status: 'missing' }),
+          ),
+        ),
+      )
+    ).filter((item) => item !== undefined);
+  return {
+    body: {
+      lesson,
+      tier: target.tier,
+      file: ws.displayPath(target.file),
+      source: lessonSource(lesson),
+      votes: { ...summarizeVotes(votes, ctx.nowMs, ws.halfLifeDays), votes },
+      feedback: {
+        helpful: feedback.filter((f) => f.helpful).length,
+        notHelpful: feedback.filter((f) => !f.helpful).length,
+        items: feedback,
+      },
+      fires: { count: fired.length, recent: fired.slice(-20).reverse() },
+      history,
+      supersededBy: lesson.supersededBy ? (await related([lesson.supersededBy]))[0] : null,
+      supersedes: await related(lesson.supersedes),
+    },
+  };
+};
+
+const createLesson: Route['handler'] = async (ctx) => {
+  const input = body(ctx);
+  const ws = await ctx.workspace();
+  const tier = choiceParam(stringField(input, 'tier'), 'tier', TIERS) ?? (ws.project ? 'project' : 'user');
+  const draft = draftFromBody(input, ['tier']);
+  if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);
+  const added = await addLesson(ws, draft, { tier, nowMs: ctx.nowMs, createdBy: author(ctx.env) });
+  await settle(ws);
+  return {
+    status: 201,
+    body: {
+      id: added.id,
+      slug: added.lesson.slug,
+      tier,
+      file: ws.displayPath(added.file),
+      lesson: added.lesson,
+    },
+  };
+};
+
+const patchLesson: Route['handler'] = async (ctx) => {
+  const input = body(ctx);
+  const ws = await ctx.workspace();
+  const id = ctx.params.id ?? '';
+  const status = choiceParam(stringField(input, 'status'), 'status', ['active', 'archived'] as const);
+  const unset = input.unset;
+  if (unset !== undefined && (!Array.isArray(unset) || !unset.every((f) => typeof f === 'string')))
+    throw new HttpError(400, 'bad-field', 'unset must be a list of field names');
+  const draft = draftFromBody(input, ['status', 'unset']);
+  let result = await resolveLesson(ws, id);
+  if (Object.keys(draft).length > 0 || (unset as string[] | undefined)?.length) {
+    result = await updateLesson(ws, id, draft, { nowMs: ctx.nowMs, unset: (unset as string[]) ?? [] });
+  }
+  if (status !== undefined) result = await setStatus(ws, result.id, status, ctx.nowMs);
+  await settle(ws);
+  return {
+    body: { id: result.id, tier: result.tier, file: ws.displayPath(result.file), lesson: result.lesson },
+  };
+};
+
+const archiveLesson: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  const result = await setStatus(ws, ctx.params.id ?? '', 'archived', ctx.nowMs);
+  await settle(ws);
+  return { body: { id: result.id, changed: result.changed, lesson: result.lesson } };
+};
+
+const supersede: Route['handler'] = async (ctx) => {
+  const input = body(ctx);
+  const by = stringField(input, 'by', true) ?? '';
+  const ws = await ctx.workspace();
+  const { old, replacement } = await supersedeLesson(ws, ctx.params.id ?? '', by, ctx.nowMs);
+  await settle(ws);
+  return { body: { old: old.lesson, replacement: replacement.lesson } };
+};
+
+const feedback: Route['handler'] = async (ctx) => {
+  const input = body(ctx);
+  if (typeof input.helpful !== 'boolean')
+    throw new HttpError(400, 'bad-field', 'helpful must be true or false');
+  const task = stringField(input, 'taskId') ?? stringField(input, 'task') ?? '';
+  const model = stringField(input, 'model');
+  const ws = await ctx.workspace();
+  const at = new Date(ctx.nowMs).toISOString();
+  const target = await appendFeedback(ws, ctx.params.id ?? '', {
+    helpful: input.helpful,
+    task,
+    at,
+    ...(model ? { model } : {}),
+  });
+  const all = readFeedback(ws, target);
+  return {
+    status: 201,
+    body: {
+      id: target.id,
+      recorded: { helpful: input.helpful, task: task.trim(), at },
+      helpful: all.filter((f) => f.helpful).length,
+      notHelpful: all.filter((f) => !f.helpful).length,
+    },
+  };
+};
+
+const upvote: Route['handler'] = async (ctx) => {
+  const input = body(ctx);
+  const task = stringField(input, 'task') ?? stringField(input, 'taskId') ?? '';
+  const model = stringField(input, 'model') ?? 'human';
+  const ws = await ctx.workspace();
+  const at = new Date(ctx.nowMs).toISOString();
+  const { target, recorded } = await upvoteLesson(ws, ctx.params.id ?? '', {
+    model: model.trim(),
+    task: task.trim(),
+    at,
+  });
+  await settle(ws);
+  const summary = summarizeVotes(
+    ws.store(target.tier).readVotes(target.id).votes,
+    ctx.nowMs,
+    ws.halfLifeDays,
+  );
+  return { body: { id: target.id, recorded, votes: summary } };
+};
+
+const candidates: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  return {
+    body: {
+      candidates: listCandidates(ws).map((c) => ({
+        ...listedCandidateJson(c.record, c.tier, ws.displayPath(c.file)),
+        agents: c.record.capture.agents,
+        mistake: typeof c.record.mistake === 'string' ? c.record.mistake : null,
+        remediation: typeof c.record.remediation === 'string' ? c.record.remediation : null,
+        tools: Array.isArray(c.record.tools) ? c.record.tools : [],
+        commands: Array.isArray(c.record.commands) ? c.record.commands : [],
+        paths: Array.isArray(c.record.paths) ? c.record.paths : [],
+        tags: Array.isArray(c.record.tags) ? c.record.tags : [],
+        lastSeen: c.record.capture.lastSeen,
+      })),
+    },
+  };
+};
+
+const showCandidate: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  const found = findCandidate(ws, ctx.params.id ?? '');
+  return {
+    body: {
+      candidate: listedCandidateJson(found.record, found.tier, ws.displayPath(found.file)),
+      record: found.record,
+    },
+  };
+};
+
+const approve: Route['handler'] = async (ctx) => {
+  const input = body(ctx);
+  const tier = choiceParam(stringField(input, 'tier'), 'tier', TIERS);
+  const edits = draftFromBody(input, ['tier']);
+  const ws = await ctx.workspace();
+  const found = findCandidate(ws, ctx.params.id ?? '');
+  const added = await approveCandidate(ws, found, edits, {
+    ...(tier ? { tier } : {}),
+    nowMs: ctx.nowMs,
+    env: ctx.env,
+  });
+  await settle(ws);
+  return {
+    status: 201,
+    body: {
+      approved: found.id,
+      id: added.id,
+      slug: added.lesson.slug,
+      tier: added.tier,
+      file: ws.displayPath(added.file),
+      lesson: added.lesson,
+    },
+  };
+};
+
+const reject: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  const found = findCandidate(ws, ctx.params.id ?? '');
+  rejectCandidate(found, ctx.nowMs);
+  return { body: { rejected: found.id, contentHash: found.record.contentHash } };
+};
+
+const analytics: Route['handler'] = async (ctx) => {
+  const days = intParam(ctx.request.query.get('days'), 'days', { min: 1, max: 366 }) ?? 30;
+  const ws = await ctx.workspace();
+  const lessons = await ws.index.list({ status: 'any' }, ctx.nowMs, ws.halfLifeDays);
+  const feedbackItems = lessons.flatMap((item) =>
+    readFeedback(ws, { tier: item.lesson.tier ?? 'project', id: item.lesson.id }).map((f) => ({
+      id: item.lesson.id,
+      helpful: f.helpful,
+      at: f.at,
+    })),
+  );
+  const usage = summarizeUsage({
+    audit: readAuditLog(ws.cacheDir),
+    lessons: lessons.map((item) => ({
+      id: item.lesson.id,
+      tier: item.lesson.tier ?? 'project',
+      status: item.lesson.status,
+      summary: item.lesson.summary,
+      source: lessonSource(item.lesson),
+    })),
+    feedback: feedbackItems,
+    candidates: listCandidates(ws).map((c) => ({
+      agents: c.record.capture.agents,
+      kind: c.record.capture.kind,
+    })),
+    nowMs: ctx.nowMs,
+    days,
+  });
+  return { body: usage };
+};
+
+const explain: Route['handler'] = async (ctx) => {
+  const q = ctx.request.query;
+  const ws = await ctx.workspace();
+  const request: ExplainRequest = {
+    cwd: ws.projectRoot ?? ws.cwd,
+    paths: q.getAll('path').filter((p) => p !== ''),
+  };
+  const event = choiceParam(q.get('event'), 'event', HOOK_EVENTS);
+  const tool = q.get('tool') || undefined;
+  const command = q.get('command') || undefined;
+  const prompt = q.get('prompt') || undefined;
+  if (event) request.event = event;
+  if (command !== undefined) request.command = command;
+  if (prompt !== undefined) request.prompt = prompt;
+  // A command without a tool is a Bash call; a path without one, an Edit.
+  request.tool =
+    tool ?? (command !== undefined ? 'Bash' : (request.paths?.length ?? 0) > 0 ? 'Edit' : undefined);
+  if (request.tool === undefined) delete request.tool;
+  return { body: await explainCall(ws, request, ctx.nowMs) };
+};
+
+const status: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  return {
+    body: {
+      projectRoot: ws.projectRoot ?? null,
+      userTier: ws.displayPath(ws.user.layout.dir),
+      notice: ctx.notice ?? null,
+      tiers: ws.tiers.map((t) => t.tier),
+    },
+  };
+};
+
+export const ROUTES: readonly Route[] = [
+  { method: 'GET', path: '/api/status', handler: status },
+  { method: 'GET', path: '/api/lessons', handler: listLessons },
+  { method: 'POST', path: '/api/lessons', handler: createLesson },
+  { method: 'GET', path: '/api/lessons/:id', handler: showLesson },
+  { method: 'PATCH', path: '/api/lessons/:id', handler: patchLesson },
+  { method: 'DELETE', path: '/api/lessons/:id', handler: archiveLesson },
+  { method: 'POST', path: '/api/lessons/:id/supersede', handler: supersede },
+  { method: 'POST', path: '/api/lessons/:id/feedback', handler: feedback },
+  { method: 'POST', path: '/api/lessons/:id/upvote', handler: upvote },
+  { method: 'GET', path: '/api/search', handler: search },
+  { method: 'GET', path: '/api/candidates', handler: candidates },
+  { method: 'GET', path: '/api/candidates/:id', handler: showCandidate },
+  { method: 'POST', path: '/api/candidates/:id/approve', handler: approve },
+  { method: 'POST', path: '/api/candidates/:id/reject', handler: reject },
+  { method: 'GET', path: '/api/analytics', handler: analytics },
+  { method: 'GET', path: '/api/explain', handler: explain },
+  { method: 'GET', path: '/api/openapi.json', handler: async () => ({ body: OPENAPI_DOCUMENT }) },
+];

@@ -1,0 +1,272 @@
+/** The API described as OpenAPI 3.1, served at /api/openapi.json. */
+
+const error = { $ref: '#/components/responses/Error' };
+const id = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'id, unique id prefix or slug',
+};
+const query = (name: string, description: string, schema: object = { type: 'string' }) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  description,
+});
+const jsonBody = (schema: object, required = true) => ({
+  required,
+  content: { 'application/json': { schema } },
+});
+const ok = (description: string, schema: object = { type: 'object' }) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const draft = { $ref: '#/components/schemas/LessonDraft' };
+const lessonFilters = [
+  query('tag', 'only lessons with this tag (repeatable; a bare value matches category:value)'),
+  query('tool', 'only lessons scoped to this tool (repeatable)'),
+  query('status', 'active (default), superseded, archived or any', {
+    enum: ['active', 'superseded', 'archived', 'any'],
+  }),
+  query('tier', 'project or user', { enum: ['project', 'user'] }),
+];
+
+export const OPENAPI_DOCUMENT = {
+  openapi: '3.1.0',
+  info: {
+    title: 'lore API',
+    version: '1',
+    description:
+      'Lessons, candidates, explain and analytics of one lore workspace. Loopback needs no token; other addresses need `Authorization: Bearer <LORE_TOKEN>`. Mutating requests must send JSON and, from a browser, come from the same origin.',
+  },
+  security: [{}, { bearer: [] }],
+  paths: {
+    '/api/status': { get: { summary: 'the workspace being served', responses: { 200: ok('workspace') } } },
+    '/api/lessons': {
+      get: {
+        summary: 'list lessons (q: full-text search), with store statistics',
+        parameters: [
+          query('q', 'full-text query (BM25, as lore search)'),
+          ...lessonFilters,
+          query('path', 'only lessons whose path globs match this repo-relative path'),
+          query('limit', '1-1000, default 100', { type: 'integer' }),
+          query('offset', 'default 0', { type: 'integer' }),
+        ],
+        responses: {
+          200: ok('items and stats', {
+            type: 'object',
+            required: ['items', 'total', 'stats'],
+            properties: {
+              items: { type: 'array', items: { $ref: '#/components/schemas/Lesson' } },
+              total: { type: 'integer' },
+              offset: { type: 'integer' },
+              limit: { type: 'integer' },
+              stats: {
+                type: 'object',
+                properties: {
+                  total: { type: 'integer' },
+                  active: { type: 'integer' },
+                  superseded: { type: 'integer' },
+                  archived: { type: 'integer' },
+                  needsReview: { type: 'integer' },
+                  lastIndexed: { type: ['string', 'null'] },
+                },
+              },
+            },
+          }),
+          400: error,
+        },
+      },
+      post: {
+        summary: 'add a lesson (as lore add)',
+        requestBody: jsonBody({
+          allOf: [draft, { type: 'object', properties: { tier: { enum: ['project', 'user'] } } }],
+        }),
+        responses: { 201: ok('the new lesson'), 400: error, 422: error },
+      },
+    },
+    '/api/lessons/{id}': {
+      parameters: [id],
+      get: {
+        summary: 'one lesson with votes, feedback, firings from the audit log and history',
+        responses: { 200: ok('the lesson'), 404: error, 409: error },
+      },
+      patch: {
+        summary: 'change fields (as lore update); status active|archived; unset: field names to remove',
+        requestBody: jsonBody({
+          allOf: [
+            draft,
+            {
+              type: 'object',
+              properties: {
+                status: { enum: ['active', 'archived'] },
+                unset: { type: 'array', items: { type: 'string' } },
+              },
+            },
+          ],
+        }),
+        responses: { 200: ok('the changed lesson'), 400: error, 404: error, 422: error },
+      },
+      delete: {
+        summary: 'archive the lesson (as lore archive)',
+        responses: { 200: ok('archived'), 404: error },
+      },
+    },
+    '/api/lessons/{id}/supersede': {
+      parameters: [id],
+      post: {
+        summary: 'this lesson is replaced by `by` (as lore supersede ID --with BY)',
+        requestBody: jsonBody({ type: 'object', required: ['by'], properties: { by: { type: 'string' } } }),
+        responses: { 200: ok('both lessons'), 404: error, 409: error },
+      },
+    },
+    '/api/lessons/{id}/feedback': {
+      parameters: [id],
+      post: {
+        summary: 'record whether the lesson helped with a task (feedback.jsonl sidecar)',
+        requestBody: jsonBody({
+          type: 'object',
+          required: ['helpful', 'taskId'],
+          properties: { helpful: { type: 'boolean' }, taskId: { type: 'string' }, model: { type: 'string' } },
+        }),
+        responses: { 201: ok('counts after the report'), 400: error, 404: error },
+      },
+    },
+    '/api/lessons/{id}/upvote': {
+      parameters: [id],
+      post: {
+        summary: 'one vote per (lesson, model, task), as lore upvote; model defaults to "human"',
+        requestBody: jsonBody({
+          type: 'object',
+          required: ['task'],
+          properties: { task: { type: 'string' }, model: { type: 'string' } },
+        }),
+        responses: { 200: ok('whether it was recorded, and the vote summary'), 400: error, 404: error },
+      },
+    },
+    '/api/search': {
+      get: {
+        summary: 'ranked full-text search (as lore search)',
+        parameters: [
+          { ...query('q', 'the words'), required: true },
+          ...lessonFilters.filter((p) => p.name !== 'tool'),
+          query('limit', '1-1000', { type: 'integer' }),
+        ],
+        responses: { 200: ok('results with matchedBy and score'), 400: error },
+      },
+    },
+    '/api/candidates': {
+      get: {
+        summary: 'the review queue, repeated and user-corrected first',
+        responses: { 200: ok('candidates') },
+      },
+    },
+    '/api/candidates/{id}': {
+      parameters: [id],
+      get: { summary: 'one candidate and its full record', responses: { 200: ok('candidate'), 404: error } },
+    },
+    '/api/candidates/{id}/approve': {
+      parameters: [id],
+      post: {
+        summary: 'make the candidate a lesson; body fields edit it on the way (as lore candidates approve)',
+        requestBody: jsonBody(
+          { allOf: [draft, { type: 'object', properties: { tier: { enum: ['project', 'user'] } } }] },
+          false,
+        ),
+        responses: { 201: ok('the new lesson'), 404: error, 422: error },
+      },
+    },
+    '/api/candidates/{id}/reject': {
+      parameters: [id],
+      post: {
+        summary: 'drop the candidate; its pattern is never proposed again',
+        responses: { 200: ok('rejected'), 404: error },
+      },
+    },
+    '/api/analytics': {
+      get: {
+        summary:
+          'injections per day, top lessons, helpful ratio, fire counts, lessons and candidates by source',
+        parameters: [query('days', '1-366, default 30', { type: 'integer' })],
+        responses: { 200: ok('analytics') },
+      },
+    },
+    '/api/explain': {
+      get: {
+        summary: 'dry-run the hook for one call (as lore explain): what would be injected or denied, and why',
+        parameters: [
+          query('tool', 'Bash, Edit, Read, ... (default Bash with a command, Edit with a path)'),
+          query('command', 'the shell command'),
+          query('path', 'a repo-relative path (repeatable)'),
+          query('prompt', 'a user prompt'),
+          query('event', 'PreToolUse, UserPromptSubmit, SessionStart, SubagentStart'),
+        ],
+        responses: { 200: ok('the explanation'), 400: error },
+      },
+    },
+    '/api/openapi.json': { get: { summary: 'this document', responses: { 200: ok('OpenAPI 3.1') } } },
+  },
+  components: {
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    responses: {
+      Error: {
+        description: 'an error',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['error'],
+              properties: {
+                error: {
+                  type: 'object',
+                  required: ['code', 'message'],
+                  properties: {
+                    code: { type: 'string' },
+                    message: { type: 'string' },
+                    hint: { type: ['string', 'null'] },
+                    details: {},
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    schemas: {
+      LessonDraft: {
+        type: 'object',
+        description: 'the fields of lore add / lore update (schema/lesson.schema.json has their rules)',
+        properties: {
+          summary: { type: 'string', maxLength: 280 },
+          slug: { type: 'string' },
+          body: { type: 'string' },
+          mistake: { type: 'string' },
+          remediation: { type: 'string' },
+          context: { type: 'string' },
+          observation: { type: 'string' },
+          implication: { type: 'string' },
+          action: { type: 'string' },
+          tools: { type: 'array', items: { type: 'string' } },
+          commands: { type: 'array', items: { type: 'string' } },
+          paths: { type: 'array', items: { type: 'string' } },
+          tags: { type: 'array', items: { type: 'string' } },
+          stack: { type: 'array', items: { type: 'string' } },
+          category: { type: 'string' },
+          severity: { enum: ['low', 'medium', 'high', 'critical'] },
+          type: { enum: ['hint', 'guard'] },
+          priority: { type: 'integer', minimum: 1, maximum: 10 },
+          confidence: { type: 'number', minimum: 0, maximum: 1 },
+          needsReview: { type: 'boolean' },
+          evidence: { type: 'array', items: { type: 'object' } },
+        },
+      },
+      Lesson: {
+        type: 'object',
+        description: 'a lesson record plus file, votes {count, lastVotedAt, score} and matchedBy',
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,183 @@
+/// <reference lib="dom" />
+/**
+ * The dashboard in a real browser: Debian's chromium driven by playwright-core, against the built
+ * dashboard (dist/web, from `npm run build`) served by the real node:http server on loopback.
+ * Screenshots go to test-artifacts/browser/ (gitignored), kept for people to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
+import { createApp } from '../../src/adapters/http/create-app.js';
+import { appendAudit } from '../../src/store/audit-log.js';
+import { createAppSandbox, NOW } from '../helpers/http.js';
+import type { AppSandbox } from '../helpers/http.js';
+
+const WEB = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+const SHOTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
+const CHROMIUM = process.env.LORE_CHROMIUM ?? '/usr/bin/chromium';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Serves the sandbox's repository with the built dashboard; returns its URL. */
+async function serve(sandbox: AppSandbox): Promise<string> {
+  const app = createApp({
+    cwd: sandbox.repo,
+    env: sandbox.env,
+    policy: { token: undefined },
+    assetsDir: WEB,
+    now: () => NOW,
+  });
+  const server: Server = createHttpServer(app);
+  const port = await listen(server, 0, '127.0.0.1');
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${port}/`;
+}
+
+/** A page that records console errors and CSP violations, closed after the test. */
+async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 860 }, colorScheme });
+  onTestFinished(() => context.close());
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors };
+}
+
+describe('dashboard in chromium', () => {
+  it('approves a candidate end to end, and it becomes a lesson', async () => {
+    const sandbox = createAppSandbox();
+    await sandbox.scanFixture();
+    const url = await serve(sandbox);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}#/review`);
+    const first = page.locator('.queue li').first();
+    await first.waitFor();
+    const queued = await page.locator('.queue li').count();
+    expect(queued).toBeGreaterThanOrEqual(2);
+    const summary = page.locator('.candidate input[name=summary]');
+    await summary.fill('Read a file before editing it (approved in the browser)');
+    await summary.press('Escape');
+    await page.keyboard.press('a');
+    await page.locator('.toast', { hasText: 'approved as lesson' }).waitFor();
+    await page.waitForFunction((n) => document.querySelectorAll('.queue li').length === n - 1, queued);
+    await page.screenshot({ path: `${SHOTS}review-after-approve.png`, fullPage: true });
+
+    await page.keyboard.press('r');
+    await page.locator('.toast', { hasText: 'rejected' }).waitFor();
+    await page.waitForFunction((n) => document.querySelectorAll('.queue li').length === n - 2, queued);
+
+    await page.goto(`${url}#/lessons`);
+    const row = page.locator('table.lessons tbody tr', { hasText: 'approved in the browser' });
+    await row.waitFor();
+    await row.locator('a').click();
+    await page.locator('#lesson-summary', { hasText: 'approved in the browser' }).waitFor();
+    await page.locator('.pill', { hasText: 'source: capture' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}lesson-from-candidate.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('supersedes a lesson from its page', async () => {
+    const sandbox = createAppSandbox();
+    const oldId = await sandbox.add({
+      summary: 'pytest hangs: run it with CI=1',
+      commands: ['\\bpytest\\b'],
+    });
+    const newId = await sandbox.add({
+      summary: 'pytest hangs on a TTY: run CI=1 pytest -p no:cacheprovider',
+      commands: ['\\bpytest\\b'],
+    });
+    const url = await serve(sandbox);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}#/lessons/${oldId}`);
+    await page.locator('input[name=by]').fill(newId.slice(0, 6));
+    await page.locator('button[name=supersede]').click();
+    await page.locator('.notice.inline', { hasText: 'Superseded by' }).waitFor();
+    await page.locator('.pill.status-superseded').waitFor();
+    await page.screenshot({ path: `${SHOTS}lesson-superseded.png`, fullPage: true });
+    await page.locator('.notice.inline a').click();
+    await page.locator('#lesson-summary', { hasText: 'no:cacheprovider' }).waitFor();
+    await page.locator('a', { hasText: 'pytest hangs: run it with CI=1' }).waitFor();
+
+    await page.goto(`${url}#/lessons`);
+    await page.locator('table.lessons tbody tr').first().waitFor();
+    expect(await page.locator('table.lessons tbody tr').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('draws the analytics charts from the audit log (light and dark)', async () => {
+    const sandbox = createAppSandbox();
+    const id = await sandbox.add({ summary: 'git stash drops untracked files: use git stash -u' });
+    const ws = await sandbox.open();
+    for (let day = 0; day < 10; day += 1) {
+      for (let n = 0; n <= day % 4; n += 1) {
+        appendAudit(ws.cacheDir, {
+          time: new Date(NOW - day * 86_400_000 - n * 60_000).toISOString(),
+          host: 'claude-code',
+          session: `s${day}`,
+          agent: '',
+          event: 'PreToolUse',
+          tool: 'Bash',
+          source: null,
+          lessons: [{ id, matched_by: ['command:git stash'], form: 'full' }],
+          denied: [],
+          bytes: 100,
+          dropped: [],
+          dropped_count: 0,
+        });
+      }
+    }
+    ws.close();
+    const url = await serve(sandbox);
+    for (const scheme of ['light', 'dark'] as const) {
+      const { page, errors } = await openPage(scheme);
+      await page.goto(`${url}#/analytics`);
+      const bars = page.locator('#injections-chart svg rect.bar');
+      await bars.last().waitFor();
+      expect(await bars.count()).toBe(30);
+      const tallest = await bars.evaluateAll((rects) =>
+        Math.max(...rects.map((r) => (r as SVGRectElement).getBBox().height)),
+      );
+      expect(tallest).toBeGreaterThan(50);
+      await page.locator('.ranks li', { hasText: 'git stash drops untracked' }).waitFor();
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe(scheme === 'dark' ? 'rgb(21, 23, 27)' : 'rgb(247, 247, 245)');
+      await page.screenshot({ path: `${SHOTS}analytics-${scheme}.png`, fullPage: true });
+      expect(errors).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,263 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/adapters/http/api-routes.js';
+import { appendAudit } from '../../src/store/audit-log.js';
+import { createAppSandbox, NOW } from '../helpers/http.js';
+
+type Lesson = { id: string; summary: string; status: string; supersededBy?: string; supersedes: string[] };
+type ListBody = {
+  items: (Lesson & { votes: { count: number }; matchedBy: string[] })[];
+  total: number;
+  stats: {
+    total: number;
+    active: number;
+    superseded: number;
+    needsReview: number;
+    lastIndexed: string | null;
+  };
+};
+type ErrorBody = { error: { code: string; message: string; hint: string | null } };
+
+const PYTEST = {
+  summary: 'pytest hangs on a TTY in agent shells: run CI=1 pytest -p no:cacheprovider',
+  tools: ['Bash'],
+  commands: ['(^|\\s)pytest\\b'],
+  tags: ['lang:python'],
+};
+
+describe('HTTP API, in-process', () => {
+  it('adds, lists, searches, shows, edits, archives and restores lessons through the store', async () => {
+    const { app, repo } = createAppSandbox();
+    const created = await app.request('/api/lessons', { method: 'POST', body: PYTEST });
+    expect(created.status).toBe(201);
+    const { id, file } = created.json<{ id: string; file: string }>();
+    expect(file).toBe(`.lore/lessons/${id}/lesson.yaml`);
+    expect(readFileSync(join(repo, file), 'utf8')).toContain('pytest hangs on a TTY');
+    await app.request('/api/lessons', {
+      method: 'POST',
+      body: { summary: 'git stash drops untracked files: use git stash -u', tags: ['tool:git'] },
+    });
+
+    const list = await app.request('/api/lessons?limit=1&offset=0');
+    expect(list.status).toBe(200);
+    const listed = list.json<ListBody>();
+    expect(listed.items).toHaveLength(1);
+    expect(listed.total).toBe(2);
+    expect(listed.stats).toMatchObject({ total: 2, active: 2, superseded: 0, needsReview: 0 });
+    expect(listed.stats.lastIndexed).not.toBeNull();
+
+    const byText = (await app.request('/api/lessons?q=pytest+hangs')).json<ListBody>();
+    expect(byText.items.map((l) => l.id)).toEqual([id]);
+    expect(byText.items[0]?.matchedBy).toContain('text:summary');
+    const byTag = (await app.request('/api/lessons?tag=git')).json<ListBody>();
+    expect(byTag.items.map((l) => l.summary)).toEqual(['git stash drops untracked files: use git stash -u']);
+    const search = (await app.request('/api/search?q=pytest')).json<{ results: { id: string }[] }>();
+    expect(search.results.map((r) => r.id)).toEqual([id]);
+
+    const shown = (await app.request(`/api/lessons/${id.slice(0, 5)}`)).json<{
+      lesson: Lesson;
+      history: { kind: string }[];
+    }>();
+    expect(shown.lesson.id).toBe(id);
+    expect(shown.history.map((h) => h.kind)).toContain('created');
+
+    const patched = await app.request(`/api/lessons/${id}`, {
+      method: 'PATCH',
+      body: { summary: 'pytest hangs without CI=1', priority: 9 },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.json<{ lesson: Lesson & { priority: number } }>().lesson).toMatchObject({
+      summary: 'pytest hangs without CI=1',
+      priority: 9,
+    });
+
+    expect((await app.request(`/api/lessons/${id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await app.request('/api/lessons')).json<ListBody>().items.map((l) => l.id)).not.toContain(id);
+    const archived = (await app.request('/api/lessons?status=archived')).json<ListBody>();
+    expect(archived.items.map((l) => l.id)).toEqual([id]);
+    await app.request(`/api/lessons/${id}`, { method: 'PATCH', body: { status: 'active' } });
+    expect((await app.request('/api/lessons')).json<ListBody>().stats.active).toBe(2);
+  });
+
+  it('supersedes, upvotes and records feedback; analytics counts firings from the audit log', async () => {
+    const sandbox = createAppSandbox();
+    const { app } = sandbox;
+    const oldId = await sandbox.add(PYTEST);
+    const newId = await sandbox.add({
+      ...PYTEST,
+      summary: 'run pytest as CI=1 pytest -p no:cacheprovider -q',
+    });
+
+    const superseded = await app.request(`/api/lessons/${oldId}/supersede`, {
+      method: 'POST',
+      body: { by: newId },
+    });
+    expect(superseded.status).toBe(200);
+    expect(superseded.json<{ old: Lesson; replacement: Lesson }>()).toMatchObject({
+      old: { status: 'superseded', supersededBy: newId },
+      replacement: { supersedes: [oldId] },
+    });
+
+    const noTask = await app.request(`/api/lessons/${newId}/upvote`, { method: 'POST', body: {} });
+    expect(noTask.status).toBe(400);
+    expect(noTask.json<ErrorBody>().error.code).toBe('usage');
+    const voted = await app.request(`/api/lessons/${newId}/upvote`, {
+      method: 'POST',
+      body: { task: 'PROJ-1' },
+    });
+    expect(voted.json()).toMatchObject({ recorded: true, votes: { count: 1 } });
+    const again = await app.request(`/api/lessons/${newId}/upvote`, {
+      method: 'POST',
+      body: { task: 'PROJ-1' },
+    });
+    expect(again.json()).toMatchObject({ recorded: false, votes: { count: 1 } });
+
+    for (const helpful of [true, true, false]) {
+      const response = await app.request(`/api/lessons/${newId}/feedback`, {
+        method: 'POST',
+        body: { helpful, taskId: 'PROJ-2' },
+      });
+      expect(response.status).toBe(201);
+    }
+    const ws = await sandbox.open();
+    const sidecar = join(ws.project!.lessonDir(newId).dir, 'feedback.jsonl');
+    expect(readFileSync(sidecar, 'utf8').trim().split('\n')).toHaveLength(3);
+    for (const [days, ids] of [
+      [0, [newId]],
+      [0, [newId]],
+      [2, [oldId]],
+    ] as const) {
+      appendAudit(ws.cacheDir, {
+        time: new Date(NOW - days * 86_400_000).toISOString(),
+        host: 'claude-code',
+        session: `s${days}`,
+        agent: '',
+        event: 'PreToolUse',
+        tool: 'Bash',
+        source: null,
+        lessons: ids.map((id) => ({ id, matched_by: ['command:pytest'], form: 'full' })),
+        denied: [],
+        bytes: 10,
+        dropped: [],
+        dropped_count: 0,
+      });
+    }
+    ws.close();
+
+    const analytics = (await app.request('/api/analytics?days=7')).json<{
+      injectionsPerDay: { day: string; injections: number }[];
+      topLessons: { id: string; fires: number; helpful: number }[];
+      fires: Record<string, number>;
+      helpful: { helpful: number; notHelpful: number; ratio: number };
+      lessonsByTier: { tier: string; active: number; superseded: number }[];
+    }>();
+    expect(analytics.injectionsPerDay).toHaveLength(7);
+    expect(analytics.injectionsPerDay.at(-1)).toEqual({ day: '2026-11-22', injections: 2, denials: 0 });
+    expect(analytics.fires).toEqual({ [newId]: 2, [oldId]: 1 });
+    expect(analytics.topLessons[0]).toMatchObject({ id: newId, fires: 2, helpful: 2 });
+    expect(analytics.helpful).toEqual({ helpful: 2, notHelpful: 1, ratio: 2 / 3 });
+    expect(analytics.lessonsByTier).toEqual([{ tier: 'project', active: 1, superseded: 1, archived: 0 }]);
+
+    const detail = (await app.request(`/api/lessons/${newId}`)).json<{
+      fires: { count: number };
+      feedback: { helpful: number; notHelpful: number };
+      supersedes: { id: string }[];
+    }>();
+    expect(detail).toMatchObject({ fires: { count: 2 }, feedback: { helpful: 2, notHelpful: 1 } });
+    expect(detail.supersedes.map((s) => s.id)).toEqual([oldId]);
+  });
+
+  it('approves a candidate (with edits) into a lesson and rejects another', async () => {
+    const sandbox = createAppSandbox();
+    await sandbox.scanFixture();
+    const { app } = sandbox;
+    const queue = (await app.request('/api/candidates')).json<{
+      candidates: { id: string; summary: string }[];
+    }>().candidates;
+    expect(queue.length).toBeGreaterThanOrEqual(2);
+    const [first, second] = queue;
+
+    const approved = await app.request(`/api/candidates/${first!.id}/approve`, {
+      method: 'POST',
+      body: { summary: 'Read a file before editing it', tags: ['tool:edit'] },
+    });
+    expect(approved.status).toBe(201);
+    const lesson = approved.json<{ id: string; lesson: { summary: string; contentHash: string } }>();
+    expect(lesson.lesson.summary).toBe('Read a file before editing it');
+    expect(lesson.lesson.contentHash).toMatch(/./);
+    const listed = (await app.request('/api/lessons')).json<ListBody>();
+    expect(listed.items.map((l) => l.id)).toEqual([lesson.id]);
+
+    const rejected = await app.request(`/api/candidates/${second!.id}/reject`, { method: 'POST' });
+    expect(rejected.status).toBe(200);
+    const left = (await app.request('/api/candidates')).json<{ candidates: { id: string }[] }>().candidates;
+    expect(left.map((c) => c.id)).not.toContain(first!.id);
+    expect(left.map((c) => c.id)).not.toContain(second!.id);
+    expect(left).toHaveLength(queue.length - 2);
+    const ws = await sandbox.open();
+    expect(readFileSync(join(sandbox.repo, '.lore', 'candidates', 'decisions.jsonl'), 'utf8')).toContain(
+      '"rejected"',
+    );
+    expect(existsSync(join(sandbox.repo, '.lore', 'candidates', second!.id))).toBe(false);
+    ws.close();
+  });
+
+  it('explains a call with the hook pipeline, as lore explain does', async () => {
+    const sandbox = createAppSandbox();
+    const id = await sandbox.add(PYTEST);
+    const explained = await sandbox.app.request('/api/explain?tool=Bash&command=pytest+-v+tests%2F');
+    expect(explained.status).toBe(200);
+    expect(explained.json()).toMatchObject({
+      event: 'PreToolUse',
+      tool: 'Bash',
+      included: [{ id, form: 'full', matched_by: ['command:(^|\\s)pytest\\b'] }],
+      summaries: { [id]: PYTEST.summary },
+    });
+    expect(explained.json<{ additionalContext: string }>().additionalContext).toContain('pytest hangs');
+    const none = await sandbox.app.request('/api/explain');
+    expect(none.status).toBe(400);
+    expect(none.json<ErrorBody>().error.code).toBe('usage');
+  });
+
+  it('answers every failure with JSON carrying a code, a message and the right status', async () => {
+    const { app } = createAppSandbox();
+    const cases: [string, { method?: string; body?: string | object }, number, string][] = [
+      ['/api/nope', {}, 404, 'not-found'],
+      ['/api/lessons', { method: 'PUT', body: {} }, 405, 'method-not-allowed'],
+      ['/api/lessons', { method: 'POST', body: '{not json' }, 400, 'bad-json'],
+      ['/api/lessons', { method: 'POST', body: { summary: 'x', colour: 'red' } }, 400, 'unknown-field'],
+      ['/api/lessons', { method: 'POST', body: { summary: 'x', tags: 'a' } }, 400, 'bad-field'],
+      ['/api/lessons', { method: 'POST', body: { summary: 'x', priority: 11 } }, 422, 'invalid'],
+      ['/api/lessons?limit=0', {}, 400, 'bad-parameter'],
+      ['/api/lessons/zzzz', {}, 404, 'not-found'],
+      ['/api/candidates/zzzz/approve', { method: 'POST' }, 404, 'not-found'],
+      ['/api/search', {}, 400, 'missing-parameter'],
+    ];
+    for (const [url, init, status, code] of cases) {
+      const response = await app.request(url, init);
+      expect({ url, status: response.status, code: response.json<ErrorBody>().error.code }).toEqual({
+        url,
+        status,
+        code,
+      });
+      expect(response.json<ErrorBody>().error.message).not.toBe('');
+      expect(response.headers['content-type']).toContain('application/json');
+    }
+  });
+
+  it('describes every route in /api/openapi.json', async () => {
+    const { app } = createAppSandbox();
+    const doc = (await app.request('/api/openapi.json')).json<{
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    expect(doc.openapi).toBe('3.1.0');
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((key) => key !== 'parameters')
+        .map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    expect(documented.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  });
+});
