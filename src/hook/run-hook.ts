@@ -176,7 +176,12 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
     readTexts: createTextReader(cacheDir, head),
     words: event.event === 'UserPromptSubmit' ? readManifestWords(cacheDir, head) : undefined,
     repoPaths,
-    state: { seen: state.seen, shownCount: state.entries.size, stateAvailable: state.available },
+    state: {
+      seen: state.seen,
+      seenElsewhere: state.seenElsewhere,
+      shownCount: state.seen.size,
+      stateAvailable: state.available,
+    },
     settings,
   });
   const plan = applyClaims(selection.decision.plan, (id, priority) => state.claim(id, priority));

@@ -61,7 +61,7 @@ describe('Claude Code PreToolUse', () => {
     expect(runs.filter((run) => run.stdout.includes(id))).toHaveLength(1);
   });
 
-  it('a subagent has its own dedup scope', () => {
+  it('a subagent has its own scope, but a lesson shown in the session is not shown again', () => {
     const { sandbox, id } = pytestSandbox();
     expect(runHookBundle(sandbox, bash(sandbox, 'pytest')).stdout).toContain(id);
     const sub = { agent_id: 'aa862d010cae1a731', agent_type: 'general-purpose' };
@@ -77,8 +77,22 @@ describe('Claude Code PreToolUse', () => {
       hookEventName: 'SubagentStart',
       additionalContext: expect.stringContaining('#lesson\ntool: Bash'),
     });
-    expect(runHookBundle(sandbox, bash(sandbox, 'pytest', sub)).stdout).toContain(id);
-    expect(runHookBundle(sandbox, bash(sandbox, 'pytest', sub)).stdout.trim()).toBe('{}');
+    const again = runHookBundle(sandbox, bash(sandbox, 'pytest', sub), { env: { LORE_DEBUG: '1' } });
+    expect(again.stdout.trim()).toBe('{}');
+    const log = readFileSync(join(sandbox.repo, '.lore', 'cache', 'hook-debug.log'), 'utf8');
+    expect(log).toContain(`{"id":"${id}","reason":"shown-to-other-agent"`);
+  });
+
+  it('two parallel subagents of one session: exactly one injects the lesson', async () => {
+    const { sandbox, id } = pytestSandbox();
+    const agents = ['a1b2c3d4e5f600001', 'a1b2c3d4e5f600002', 'a1b2c3d4e5f600003', 'a1b2c3d4e5f600004'];
+    const runs = await Promise.all(
+      agents.map((agent) =>
+        runHookAsync(sandbox, bash(sandbox, 'pytest', { agent_id: agent, agent_type: 'general-purpose' })),
+      ),
+    );
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 0]);
+    expect(runs.filter((run) => run.stdout.includes(id))).toHaveLength(1);
   });
 
   it('edits: a path glob matches the repo-relative path of file_path', () => {

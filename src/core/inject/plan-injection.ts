@@ -1,16 +1,19 @@
 /**
  * Stage 5, plan: which ranked lessons go out, in what form, and why each other one does not.
  * Relevance gates (needs-review, low confidence), then guards (a matching guard denies the call,
- * every time), then dedup (already shown in this agent's context), the per-session cap, the
- * per-call count and the character budget. The first lesson always fits: its summary stands in
+ * every time), then dedup (already shown in this session: to this agent, or to another one), the
+ * per-context cap, the per-call count and the character budget. The first lesson always fits: its summary stands in
  * when the full text is too long, and is cut when even that is.
  */
 import { HARD_MAX_CHARS } from './types.js';
 import type { Included, InjectionPlan, InjectSettings, Match, Skip } from './types.js';
 
 export type PlanState = {
+  /** Lessons already shown in this agent's context. */
   seen: ReadonlySet<string>;
-  /** Lessons already shown in this context (the per-session cap counts these). */
+  /** Lessons shown to another agent of the session: claims are session-wide, so held back too. */
+  seenElsewhere?: ReadonlySet<string>;
+  /** Lessons already shown in this context (the per-context cap, `sessionLessons`, counts these). */
   shownCount: number;
   /** False when the session state could not be read or written: advice is held back. */
   stateAvailable: boolean;
@@ -90,6 +93,10 @@ export function planInjection(
     }
     if (state.seen.has(lesson.id)) {
       skip('already-shown');
+      continue;
+    }
+    if (state.seenElsewhere?.has(lesson.id) === true) {
+      skip('shown-to-other-agent');
       continue;
     }
     if (state.shownCount + included.length >= settings.sessionLessons) {

@@ -18,7 +18,7 @@ export type Host = (typeof HOSTS)[number];
 export type HookEvent = {
   event: HookEventName;
   sessionId: string;
-  /** The agent whose context this is: `main`, or a subagent's id. Dedup is kept per agent. */
+  /** The agent whose context this is: `main`, or a subagent's id (its scope in the seen-set). */
   agentId: string;
   cwd: string;
   /** PreToolUse */
@@ -149,6 +149,7 @@ export type Match = {
 
 export const SKIP_REASONS = [
   'already-shown',
+  'shown-to-other-agent',
   'over-count',
   'over-budget',
   'over-session',
