@@ -74,10 +74,14 @@ function emptyHead(projectRoot: string | null): ManifestHead {
     sources: [],
     blockSize: 1,
     lessonCount: 0,
+    guards: 0,
+    ranked: 0,
     literals: {},
     keys: {},
-    always: [],
+    always: '',
     startup: [],
+    startupScores: [],
+    patched: {},
   };
 }
 
@@ -189,9 +193,10 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
 
   const shown = new Set([...plan.included, ...plan.denied].map((item) => item.id));
   if (
-    selection.matches.some(
-      ({ lesson, text }) => shown.has(lesson.id) && text !== undefined && fileSig(text.file) !== text.sig,
-    )
+    selection.matches.some(({ lesson }) => {
+      const text = selection.texts.get(lesson.n);
+      return shown.has(lesson.id) && text !== undefined && fileSig(text.file) !== text.sig;
+    })
   ) {
     deps.requestRebuild({ start, cacheDir, reason: 'lesson-changed', onlyIfChanged: false });
   }

@@ -118,6 +118,7 @@ export const command: Command = {
         repoPaths,
         state: { seen: new Set(), shownCount: 0, stateAvailable: true },
         settings: manifest.head.settings,
+        exhaustive: true,
       });
       const decision = formatDecision(event.event, selection.decision.plan, preambleFor(event.event));
       const disabled = existsSync(join(ws.cacheDir, DISABLED_FILE));
