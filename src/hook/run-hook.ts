@@ -6,7 +6,7 @@
  * Imports Node built-ins and lore's own files only (eslint enforces it): this is bundled into
  * plugin/bin/lore-hook.cjs, which must start as fast as a bare `node`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { claudeCodeAdapter } from '../adapters/claude-code/hook-adapter.js';
 import { codexAdapter, isCodexPayload } from '../adapters/codex/hook-adapter.js';
@@ -41,6 +41,14 @@ export type RebuildRequest = {
   onlyIfChanged: boolean;
 };
 
+/** `lore scan --background` from the SessionStart hook: where, and from which directory. */
+export type ScanRequest = { cwd: string };
+
+/** Where `lore scan --background` leaves its stamp (see src/cli/commands/scan.ts). */
+export function scanStamp(cacheDir: string): string {
+  return join(cacheDir, 'capture', 'background.stamp');
+}
+
 export type HookDeps = {
   argv: readonly string[];
   env: NodeJS.ProcessEnv;
@@ -49,6 +57,8 @@ export type HookDeps = {
   uid: number | string;
   home?: string;
   requestRebuild(request: RebuildRequest): void;
+  /** Starts a detached `lore scan --background`; false when the lore CLI cannot be found. */
+  startScan?(request: ScanRequest): boolean;
 };
 
 export type HookRun = { stdout: string; debug: Record<string, unknown> };
@@ -114,6 +124,20 @@ export function serializeOutput(adapter: HookAdapter, decision: HookDecision): s
   return EMPTY_OUTPUT;
 }
 
+/**
+ * Transcript capture in the background, at most once per interval: one stat of the stamp that
+ * `lore scan --background` writes decides, so most session starts cost nothing more.
+ */
+function maybeStartScan(deps: HookDeps, cacheDir: string, cwd: string, intervalHours: number): string {
+  const last = statSync(scanStamp(cacheDir), { throwIfNoEntry: false })?.mtimeMs;
+  if (last !== undefined && deps.nowMs - last < intervalHours * 3_600_000) return 'ran recently';
+  try {
+    return deps.startScan?.({ cwd }) === true ? 'started' : 'no lore CLI next to the hook';
+  } catch {
+    return 'could not start';
+  }
+}
+
 export function runHook(stdin: string, deps: HookDeps): HookRun {
   const debug: Record<string, unknown> = {};
   if (deps.env.LORE_DISABLED === '1') return { stdout: EMPTY_OUTPUT, debug: { skipped: 'LORE_DISABLED=1' } };
@@ -161,6 +185,9 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   }
   const settings = { ...head.settings, maxChars: Math.min(head.settings.maxChars, adapter.maxChars) };
 
+  if (event.event === 'SessionStart' && deps.startScan !== undefined) {
+    debug.scan = maybeStartScan(deps, cacheDir, projectRoot ?? event.cwd, head.scanIntervalHours ?? 24);
+  }
   if (event.event === 'SessionStart' && event.source === 'clear')
     wipeSession(deps.tmpdir, event.sessionId, deps.uid);
   const state = openSessionState(deps.tmpdir, event.sessionId, event.agentId, deps.uid);

@@ -5,7 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { payload } from '../helpers/hook-payloads.js';
-import { fileAppears, fileDisappears, inRepo, output, runHookAsync, runHookBundle } from '../helpers/hook.js';
+import { spawnSync } from 'node:child_process';
+import {
+  fileAppears,
+  fileDisappears,
+  HOOK_BUNDLE,
+  hookEnv,
+  inRepo,
+  output,
+  runHookAsync,
+  runHookBundle,
+} from '../helpers/hook.js';
 
 const PYTEST = 'pytest hangs on a TTY in agent shells: run CI=1 pytest -p no:cacheprovider';
 
@@ -238,6 +248,45 @@ describe('SessionStart', () => {
     expect(call('pytest').stdout.trim()).toBe('{}');
     const cleared = start('clear').stdout;
     expect([cleared.includes(high), cleared.includes(low)]).toEqual([true, true]);
+  });
+});
+
+describe('background scan', () => {
+  it('SessionStart starts `lore scan --background` once per interval, without waiting for it', async () => {
+    const sandbox = createSandbox();
+    sandbox.add(['--summary', 'any lesson so the manifest exists', '--command', 'make']);
+    const stamp = join(sandbox.repo, '.lore', 'cache', 'capture', 'background.stamp');
+    const start = (session: string) =>
+      runHookBundle(sandbox, inRepo(sandbox, payload('claude', 'SessionStart'), { session_id: session }), {
+        env: { LORE_DEBUG: '1' },
+      });
+    const appeared = fileAppears(stamp);
+    expect(start('scan-1').code).toBe(0);
+    await appeared;
+    expect(start('scan-2').code).toBe(0);
+    const scans = readFileSync(join(sandbox.repo, '.lore', 'cache', 'hook-debug.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { scan?: string }).scan);
+    expect(scans).toEqual(['started', 'ran recently']);
+  });
+
+  it('no lore CLI next to the hook: nothing starts, the answer is the same', () => {
+    const sandbox = createSandbox();
+    const lonely = join(sandbox.base, 'plugin-copy', 'bin');
+    cpSync(HOOK_BUNDLE, join(lonely, 'lore-hook.cjs'));
+    const result = spawnSync(process.execPath, [join(lonely, 'lore-hook.cjs')], {
+      input: JSON.stringify(inRepo(sandbox, payload('claude', 'SessionStart'), { session_id: 'scan-3' })),
+      env: hookEnv(sandbox, { LORE_DEBUG: '1' }),
+      encoding: 'utf8',
+    });
+    expect(
+      output({ code: result.status, stdout: result.stdout, stderr: '', ms: 0 }).hookSpecificOutput
+        ?.hookEventName,
+    ).toBe('SessionStart');
+    const log = readFileSync(join(sandbox.repo, '.lore', 'cache', 'hook-debug.log'), 'utf8');
+    expect(log).toContain('"scan":"no lore CLI next to the hook"');
+    expect(existsSync(join(sandbox.repo, '.lore', 'cache', 'capture', 'background.stamp'))).toBe(false);
   });
 });
 

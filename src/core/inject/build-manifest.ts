@@ -27,6 +27,8 @@ export type ManifestInput = {
   /** Project tier first: on an id or slug conflict the first one wins. */
   lessons: readonly ManifestSource[];
   settings: InjectSettings;
+  /** `capture.backgroundIntervalHours` of the config. */
+  scanIntervalHours?: number;
   stack: readonly string[];
   projectRoot: string | null;
   sources: SourceStamp[];
@@ -248,6 +250,7 @@ export function buildManifest(input: ManifestInput): Manifest {
       always: encodePostings(always),
       startup: startup.map((e) => e.lesson.n),
       startupScores: startup.map((e) => e.lesson.score),
+      ...(input.scanIntervalHours === undefined ? {} : { scanIntervalHours: input.scanIntervalHours }),
       patched: {},
     },
     words: postingsOf(wordOrdinals),

@@ -135,6 +135,8 @@ export type ManifestHead = {
   /** SessionStart: the top project lessons, best first (ordinals), with their scores. */
   startup: number[];
   startupScores: number[];
+  /** `capture.backgroundIntervalHours`: SessionStart starts `lore scan --background` at most this often. */
+  scanIntervalHours?: number;
   /** Blocks rewritten by incremental writes: block number -> the file name that holds it now. */
   patched: Record<string, string>;
 };
