@@ -1,6 +1,6 @@
 // The committed hook bundle, spawned as Claude Code and Codex spawn it, on recorded payloads.
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
@@ -252,41 +252,68 @@ describe('SessionStart', () => {
 });
 
 describe('background scan', () => {
-  it('SessionStart starts `lore scan --background` once per interval, without waiting for it', async () => {
-    const sandbox = createSandbox();
-    sandbox.add(['--summary', 'any lesson so the manifest exists', '--command', 'make']);
-    const stamp = join(sandbox.repo, '.lore', 'cache', 'capture', 'background.stamp');
-    const start = (session: string) =>
-      runHookBundle(sandbox, inRepo(sandbox, payload('claude', 'SessionStart'), { session_id: session }), {
-        env: { LORE_DEBUG: '1' },
-      });
-    const appeared = fileAppears(stamp);
-    expect(start('scan-1').code).toBe(0);
-    await appeared;
-    expect(start('scan-2').code).toBe(0);
-    const scans = readFileSync(join(sandbox.repo, '.lore', 'cache', 'hook-debug.log'), 'utf8')
+  /** The hook bundle in a package layout, with a stand-in lore CLI that records how it was started. */
+  function packaged(sandbox: Sandbox, withCli: boolean): string {
+    const hook = join(sandbox.base, 'pkg', 'plugin', 'bin', 'lore-hook.cjs');
+    cpSync(HOOK_BUNDLE, hook);
+    if (withCli) {
+      const cli = join(sandbox.base, 'pkg', 'dist', 'cli', 'bin.js');
+      mkdirSync(dirname(cli), { recursive: true });
+      const marker = JSON.stringify(join(sandbox.base, 'scan-started.json'));
+      writeFileSync(
+        cli,
+        `const fs = require('node:fs');\nfs.writeFileSync(${marker} + '.tmp', JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));\nfs.renameSync(${marker} + '.tmp', ${marker});\n`,
+      );
+    }
+    return hook;
+  }
+
+  function sessionStart(sandbox: Sandbox, hook: string, session: string) {
+    const result = spawnSync(process.execPath, [hook], {
+      input: JSON.stringify(inRepo(sandbox, payload('claude', 'SessionStart'), { session_id: session })),
+      env: hookEnv(sandbox, { LORE_DEBUG: '1', LORE_NO_SCAN: '' }),
+      encoding: 'utf8',
+    });
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr, ms: 0 };
+  }
+
+  function scanLog(sandbox: Sandbox): (string | undefined)[] {
+    return readFileSync(join(sandbox.repo, '.lore', 'cache', 'hook-debug.log'), 'utf8')
       .trim()
       .split('\n')
       .map((line) => (JSON.parse(line) as { scan?: string }).scan);
-    expect(scans).toEqual(['started', 'ran recently']);
+  }
+
+  it('SessionStart starts `lore scan --background` detached, unless the stamp is recent', async () => {
+    const sandbox = createSandbox();
+    sandbox.add(['--summary', 'any lesson so the manifest exists', '--command', 'make']);
+    const hook = packaged(sandbox, true);
+    const marker = join(sandbox.base, 'scan-started.json');
+    const started = fileAppears(marker);
+    expect(output(sessionStart(sandbox, hook, 'scan-1')).hookSpecificOutput?.hookEventName).toBe(
+      'SessionStart',
+    );
+    await started;
+    expect(JSON.parse(readFileSync(marker, 'utf8'))).toEqual({
+      argv: ['scan', '--background'],
+      cwd: sandbox.repo,
+    });
+    // what `lore scan --background` leaves behind: a fresh stamp
+    const stamp = join(sandbox.repo, '.lore', 'cache', 'capture', 'background.stamp');
+    mkdirSync(dirname(stamp), { recursive: true });
+    writeFileSync(stamp, '1\n');
+    expect(sessionStart(sandbox, hook, 'scan-2').code).toBe(0);
+    expect(scanLog(sandbox)).toEqual(['started', 'ran recently']);
   });
 
   it('no lore CLI next to the hook: nothing starts, the answer is the same', () => {
     const sandbox = createSandbox();
-    const lonely = join(sandbox.base, 'plugin-copy', 'bin');
-    cpSync(HOOK_BUNDLE, join(lonely, 'lore-hook.cjs'));
-    const result = spawnSync(process.execPath, [join(lonely, 'lore-hook.cjs')], {
-      input: JSON.stringify(inRepo(sandbox, payload('claude', 'SessionStart'), { session_id: 'scan-3' })),
-      env: hookEnv(sandbox, { LORE_DEBUG: '1' }),
-      encoding: 'utf8',
-    });
-    expect(
-      output({ code: result.status, stdout: result.stdout, stderr: '', ms: 0 }).hookSpecificOutput
-        ?.hookEventName,
-    ).toBe('SessionStart');
-    const log = readFileSync(join(sandbox.repo, '.lore', 'cache', 'hook-debug.log'), 'utf8');
-    expect(log).toContain('"scan":"no lore CLI next to the hook"');
-    expect(existsSync(join(sandbox.repo, '.lore', 'cache', 'capture', 'background.stamp'))).toBe(false);
+    sandbox.add(['--summary', 'any lesson so the manifest exists', '--command', 'make']);
+    const hook = packaged(sandbox, false);
+    expect(output(sessionStart(sandbox, hook, 'scan-3')).hookSpecificOutput?.hookEventName).toBe(
+      'SessionStart',
+    );
+    expect(scanLog(sandbox)).toEqual(['no lore CLI next to the hook']);
   });
 });
 
