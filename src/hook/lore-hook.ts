@@ -7,7 +7,7 @@ import { appendFileSync, readSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { INPUT_LIMITS } from '../core/inject/parse-hook-input.js';
-import { createRebuildStarter } from './request-rebuild.js';
+import { createRebuildStarter, createScanStarter } from './request-rebuild.js';
 import { EMPTY_OUTPUT, runHook } from './run-hook.js';
 
 /** Reads stdin whole, up to the input limit; beyond it the rest is drained and `undefined` returned. */
@@ -67,6 +67,7 @@ function main(): void {
         tmpdir: temp,
         uid: process.getuid?.() ?? 'user',
         requestRebuild: createRebuildStarter(builder, env, nowMs),
+        startScan: env.LORE_NO_SCAN === '1' ? undefined : createScanStarter(process.argv[1] ?? '.', env),
       });
       stdout = run.stdout;
       debug = run.debug;

@@ -4,10 +4,10 @@
  * minute). The hook never waits for it. node:child_process is loaded only here, when needed: it
  * costs ~5 ms to load, more than the rest of the hook.
  */
-import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { manifestDir } from '../store/manifest-files.js';
-import type { RebuildRequest } from './run-hook.js';
+import type { RebuildRequest, ScanRequest } from './run-hook.js';
 
 export const REBUILD_LOCK = 'rebuild.lock';
 const LOCK_STALE_MS = 60_000;
@@ -67,5 +67,34 @@ export function createRebuildStarter(
     } catch {
       // a rebuild that cannot start costs freshness, never the hook's answer
     }
+  };
+}
+
+/**
+ * Starts `lore scan --background` detached, with stdio ignored, if the lore CLI sits next to the
+ * hook: `<plugin>/bin/lore-hook.cjs` in the npm package (or a built checkout) has
+ * `<package>/dist/cli/bin.js` two levels up. A plugin copied on its own (a marketplace install)
+ * has no CLI next to it: then nothing starts. The CLI checks its stamp again and writes it.
+ */
+export function createScanStarter(
+  hookFile: string,
+  env: NodeJS.ProcessEnv,
+): (request: ScanRequest) => boolean {
+  return (request) => {
+    const cli = join(dirname(hookFile), '..', '..', 'dist', 'cli', 'bin.js');
+    if (!existsSync(cli)) return false;
+    void import('node:child_process')
+      .then(({ spawn }) => {
+        const child = spawn(process.execPath, [cli, 'scan', '--background'], {
+          cwd: request.cwd,
+          detached: true,
+          stdio: 'ignore',
+          env: { ...env, NODE_EXTRA_CA_CERTS: '' },
+        });
+        child.on('error', () => undefined);
+        child.unref();
+      })
+      .catch(() => undefined);
+    return true;
   };
 }

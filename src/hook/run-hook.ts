@@ -6,7 +6,7 @@
  * Imports Node built-ins and lore's own files only (eslint enforces it): this is bundled into
  * plugin/bin/lore-hook.cjs, which must start as fast as a bare `node`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { claudeCodeAdapter } from '../adapters/claude-code/hook-adapter.js';
 import { codexAdapter, isCodexPayload } from '../adapters/codex/hook-adapter.js';
@@ -41,6 +41,14 @@ export type RebuildRequest = {
   onlyIfChanged: boolean;
 };
 
+/** `lore scan --background` from the SessionStart hook: where, and from which directory. */
+export type ScanRequest = { cwd: string };
+
+/** Where `lore scan --background` leaves its stamp (see src/cli/commands/scan.ts). */
+export function scanStamp(cacheDir: string): string {
+  return join(cacheDir, 'capture', 'background.stamp');
+}
+
 export type HookDeps = {
   argv: readonly string[];
   env: NodeJS.ProcessEnv;
@@ -49,6 +57,8 @@ export type HookDeps = {
   uid: number | string;
   home?: string;
   requestRebuild(request: RebuildRequest): void;
+  /** Starts a detached `lore scan --background`; false when the lore CLI cannot be found. */
+  startScan?(request: ScanRequest): boolean;
 };
 
 export type HookRun = { stdout: string; debug: Record<string, unknown> };
@@ -74,10 +84,14 @@ function emptyHead(projectRoot: string | null): ManifestHead {
     sources: [],
     blockSize: 1,
     lessonCount: 0,
+    guards: 0,
+    ranked: 0,
     literals: {},
     keys: {},
-    always: [],
+    always: '',
     startup: [],
+    startupScores: [],
+    patched: {},
   };
 }
 
@@ -108,6 +122,20 @@ export function serializeOutput(adapter: HookAdapter, decision: HookDecision): s
     };
   }
   return EMPTY_OUTPUT;
+}
+
+/**
+ * Transcript capture in the background, at most once per interval: one stat of the stamp that
+ * `lore scan --background` writes decides, so most session starts cost nothing more.
+ */
+function maybeStartScan(deps: HookDeps, cacheDir: string, cwd: string, intervalHours: number): string {
+  const last = statSync(scanStamp(cacheDir), { throwIfNoEntry: false })?.mtimeMs;
+  if (last !== undefined && deps.nowMs - last < intervalHours * 3_600_000) return 'ran recently';
+  try {
+    return deps.startScan?.({ cwd }) === true ? 'started' : 'no lore CLI next to the hook';
+  } catch {
+    return 'could not start';
+  }
 }
 
 export function runHook(stdin: string, deps: HookDeps): HookRun {
@@ -157,6 +185,9 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   }
   const settings = { ...head.settings, maxChars: Math.min(head.settings.maxChars, adapter.maxChars) };
 
+  if (event.event === 'SessionStart' && deps.startScan !== undefined) {
+    debug.scan = maybeStartScan(deps, cacheDir, projectRoot ?? event.cwd, head.scanIntervalHours ?? 24);
+  }
   if (event.event === 'SessionStart' && event.source === 'clear')
     wipeSession(deps.tmpdir, event.sessionId, deps.uid);
   const state = openSessionState(deps.tmpdir, event.sessionId, event.agentId, deps.uid);
@@ -176,7 +207,12 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
     readTexts: createTextReader(cacheDir, head),
     words: event.event === 'UserPromptSubmit' ? readManifestWords(cacheDir, head) : undefined,
     repoPaths,
-    state: { seen: state.seen, shownCount: state.entries.size, stateAvailable: state.available },
+    state: {
+      seen: state.seen,
+      seenElsewhere: state.seenElsewhere,
+      shownCount: state.seen.size,
+      stateAvailable: state.available,
+    },
     settings,
   });
   const plan = applyClaims(selection.decision.plan, (id, priority) => state.claim(id, priority));
@@ -184,9 +220,10 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
 
   const shown = new Set([...plan.included, ...plan.denied].map((item) => item.id));
   if (
-    selection.matches.some(
-      ({ lesson, text }) => shown.has(lesson.id) && text !== undefined && fileSig(text.file) !== text.sig,
-    )
+    selection.matches.some(({ lesson }) => {
+      const text = selection.texts.get(lesson.n);
+      return shown.has(lesson.id) && text !== undefined && fileSig(text.file) !== text.sig;
+    })
   ) {
     deps.requestRebuild({ start, cacheDir, reason: 'lesson-changed', onlyIfChanged: false });
   }

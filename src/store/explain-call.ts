@@ -107,6 +107,7 @@ export async function explainCall(
     repoPaths,
     state: { seen: new Set(), shownCount: 0, stateAvailable: true },
     settings: manifest.head.settings,
+    exhaustive: true,
   });
   const decision = formatDecision(event.event, selection.decision.plan, preambleFor(event.event));
   const plan = decision.plan;

@@ -96,6 +96,7 @@ function finish(
   const manifest = buildManifest({
     lessons,
     settings: injectSettings(config),
+    scanIntervalHours: config.capture.backgroundIntervalHours,
     stack: readStack(target.projectRoot),
     projectRoot: target.projectRoot,
     sources,

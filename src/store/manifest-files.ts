@@ -2,7 +2,9 @@
  * The hook manifest on disk, under a tier's derived cache (never committed):
  *
  *   <cache>/manifest/head.json            settings, stack, key tables, source stamps (written last)
- *   <cache>/manifest/<generation>/b<n>.json  blocks of precompiled lessons
+ *   <cache>/manifest/<generation>/b<n>.json  blocks of precompiled lessons, in rank order
+ *   <cache>/manifest/<generation>/t<n>.json  their texts (read only for what gets injected)
+ *   <cache>/manifest/<generation>/b<n>-<patch>.json  a block rewritten by an incremental write
  *   <cache>/manifest/<generation>/words.json summary words, for prompts
  *   <cache>/manifest/checked              touched by each full freshness check
  *   <cache>/manifest/rebuild.lock         a background rebuild is running (O_EXCL)
@@ -72,34 +74,35 @@ export function readManifestHead(cacheDir: string): ManifestHead | undefined {
   }
 }
 
+/** The file of block `n` (`b` lessons, `t` texts): as the full build wrote it, or as a write patched it. */
+export function blockFile(head: Pick<ManifestHead, 'patched'>, kind: 'b' | 't', n: number): string {
+  const patch = head.patched[String(n)];
+  return patch === undefined ? `${kind}${n}.json` : `${kind}${n}-${patch}.json`;
+}
+
+function readArray<T>(path: string): T[] | undefined {
+  try {
+    const value = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return Array.isArray(value) ? (value as T[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createBlockReader(
   cacheDir: string,
   head: ManifestHead,
-): (block: number) => ManifestLesson[] | undefined {
+): (block: number) => (ManifestLesson | null)[] | undefined {
   const dir = join(manifestDir(cacheDir), head.generation);
-  return (block) => {
-    try {
-      const lessons = JSON.parse(readFileSync(join(dir, `b${block}.json`), 'utf8')) as unknown;
-      return Array.isArray(lessons) ? (lessons as ManifestLesson[]) : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  return (block) => readArray<ManifestLesson | null>(join(dir, blockFile(head, 'b', block)));
 }
 
 export function createTextReader(
   cacheDir: string,
   head: ManifestHead,
-): (block: number) => ManifestText[] | undefined {
+): (block: number) => (ManifestText | null)[] | undefined {
   const dir = join(manifestDir(cacheDir), head.generation);
-  return (block) => {
-    try {
-      const texts = JSON.parse(readFileSync(join(dir, `t${block}.json`), 'utf8')) as unknown;
-      return Array.isArray(texts) ? (texts as ManifestText[]) : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  return (block) => readArray<ManifestText | null>(join(dir, blockFile(head, 't', block)));
 }
 
 export function readManifestWords(cacheDir: string, head: ManifestHead): ManifestWords | undefined {

@@ -1,12 +1,16 @@
 /**
  * Per-session dedup state of the hook, in the OS temp directory, keyed by a hash of the session
- * id, one scope per agent context (the main agent, each subagent):
+ * id. Claims are session-wide; the seen-set records which agent context each lesson went to:
  *
- *   <tmp>/lore-hook-<uid>/<fnv(session)>/<agent>/seen         "id priority" lines, O_APPEND
- *   <tmp>/lore-hook-<uid>/<fnv(session)>/<agent>/claims/<id>  created with O_EXCL
+ *   <tmp>/lore-hook-<uid>/<fnv(session)>/seen         "id priority scope" lines, O_APPEND
+ *   <tmp>/lore-hook-<uid>/<fnv(session)>/claims/<id>  created with O_EXCL
  *
  * A lesson goes out only to the process that creates its claim file, so two hook processes
- * running in parallel in one context (parallel tool calls) never inject the same lesson twice.
+ * running in parallel anywhere in one session (parallel tool calls, two subagents) never inject
+ * the same lesson twice. The scope (`main`, or `agent-<fnv(agent id)>` for a subagent) is each
+ * agent's own view: what this context was shown (the per-context cap counts it) and, for the
+ * audit log and `lore explain`, whether a lesson was held back because another agent of the
+ * session got it. Nothing is created until the first claim: most calls only read one file.
  * Node built-ins only: the hook imports this.
  */
 import {
@@ -22,14 +26,17 @@ import {
 import { join } from 'node:path';
 
 export type SessionState = {
-  /** False when the directory cannot be created or read: no dedup is possible. */
+  /** False when the state cannot be read or written: no dedup is possible. */
   available: boolean;
+  /** Lesson ids already shown in this agent's context. */
   seen: Set<string>;
-  /** id -> priority of what this context has been shown. */
+  /** Lesson ids shown to other agents of the session (held back here too). */
+  seenElsewhere: Set<string>;
+  /** id -> priority of everything shown in the session, any agent. */
   entries: Map<string, number>;
-  /** Claims a lesson for this context; false if it was already claimed (or cannot be). */
+  /** Claims a lesson for the session; false if it was already claimed (or cannot be). */
   claim(id: string, priority: number): boolean;
-  /** Forgets lessons (after a compaction they may be shown again). */
+  /** Forgets lessons session-wide (after a compaction they may be shown again). */
   forget(ids: readonly string[]): void;
 };
 
@@ -54,11 +61,12 @@ export function sessionRoot(tmp: string, sessionId: string, uid: number | string
   return join(tmp, `lore-hook-${uid}`, hash(sessionId));
 }
 
-function scopeName(agentId: string): string {
+/** The name an agent context is recorded under in the seen-set. */
+export function scopeName(agentId: string): string {
   return agentId === 'main' ? 'main' : `agent-${hash(agentId)}`;
 }
 
-/** Removes every scope of a session (`/clear`). */
+/** Removes the whole session's state (`/clear`). */
 export function wipeSession(tmp: string, sessionId: string, uid: number | string): void {
   try {
     rmSync(sessionRoot(tmp, sessionId, uid), { recursive: true, force: true });
@@ -67,54 +75,73 @@ export function wipeSession(tmp: string, sessionId: string, uid: number | string
   }
 }
 
+const ID = /^[0-9a-z]{1,32}$/;
+
 export function openSessionState(
   tmp: string,
   sessionId: string,
   agentId: string,
   uid: number | string,
 ): SessionState {
-  const dir = join(sessionRoot(tmp, sessionId, uid), scopeName(agentId));
+  const dir = sessionRoot(tmp, sessionId, uid);
   const claims = join(dir, 'claims');
   const seenFile = join(dir, 'seen');
+  const scope = scopeName(agentId);
   const entries = new Map<string, number>();
+  const scopes = new Map<string, string>();
   let available = true;
   try {
-    mkdirSync(claims, { recursive: true, mode: 0o700 });
-    let text = '';
-    try {
-      text = readFileSync(seenFile, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    for (const line of readFileSync(seenFile, 'utf8').split('\n')) {
+      const [id, priority, owner] = line.split(' ');
+      if (id === undefined || !ID.test(id)) continue;
+      entries.set(id, Number(priority) || 0);
+      scopes.set(id, owner || 'main');
     }
-    for (const line of text.split('\n')) {
-      const [id, priority] = line.split(' ');
-      if (id !== undefined && /^[0-9a-z]{1,32}$/.test(id)) entries.set(id, Number(priority) || 0);
-    }
-  } catch {
-    available = false;
+  } catch (error) {
+    // No file yet is the common case: nothing shown in this session.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') available = false;
   }
-  const seen = new Set(entries.keys());
+  const seen = new Set<string>();
+  const seenElsewhere = new Set<string>();
+  for (const [id, owner] of scopes) (owner === scope ? seen : seenElsewhere).add(id);
+  let created = false;
+  const ensureDir = () => {
+    if (!created) mkdirSync(claims, { recursive: true, mode: 0o700 });
+    created = true;
+  };
   return {
-    available,
+    get available() {
+      return available;
+    },
     seen,
+    seenElsewhere,
     entries,
     claim(id, priority) {
-      if (!available || !/^[0-9a-z]{1,32}$/.test(id)) return false;
+      if (!available || !ID.test(id)) return false;
+      try {
+        ensureDir();
+      } catch {
+        available = false;
+        return false;
+      }
       try {
         closeSync(openSync(join(claims, id), 'wx', 0o600));
-        appendFileSync(seenFile, `${id} ${priority}\n`);
+        appendFileSync(seenFile, `${id} ${priority} ${scope}\n`);
       } catch {
         return false;
       }
       seen.add(id);
       entries.set(id, priority);
+      scopes.set(id, scope);
       return true;
     },
     forget(ids) {
       if (!available || ids.length === 0) return;
       for (const id of ids) {
         entries.delete(id);
+        scopes.delete(id);
         seen.delete(id);
+        seenElsewhere.delete(id);
         try {
           unlinkSync(join(claims, id));
         } catch {
@@ -122,7 +149,10 @@ export function openSessionState(
         }
       }
       try {
-        writeFileSync(seenFile, [...entries].map(([id, p]) => `${id} ${p}\n`).join(''));
+        writeFileSync(
+          seenFile,
+          [...entries].map(([id, p]) => `${id} ${p} ${scopes.get(id) ?? 'main'}\n`).join(''),
+        );
       } catch {
         available = false;
       }

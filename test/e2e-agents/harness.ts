@@ -81,6 +81,8 @@ export function createWorkspace(): Workspace {
     PATH: `${bin}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
     TMPDIR: join(base, 'tmp'),
     NODE_EXTRA_CA_CERTS: '',
+    // No background transcript scan from SessionStart: it would outlive the run and its temp HOME.
+    LORE_NO_SCAN: '1',
     GIT_CONFIG_NOSYSTEM: '1',
   };
   mkdirSync(env.TMPDIR!);

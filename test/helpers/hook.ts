@@ -18,7 +18,8 @@ export type HookOptions = { env?: Record<string, string>; args?: readonly string
 export function hookEnv(sandbox: Sandbox, extra: Record<string, string> = {}): Record<string, string> {
   const tmp = join(sandbox.base, 'tmp');
   mkdirSync(tmp, { recursive: true });
-  return { ...sandbox.env, TMPDIR: tmp, NODE_EXTRA_CA_CERTS: '', ...extra };
+  // LORE_NO_SCAN: SessionStart would start a real background scan that outlives the test.
+  return { ...sandbox.env, TMPDIR: tmp, NODE_EXTRA_CA_CERTS: '', LORE_NO_SCAN: '1', ...extra };
 }
 
 export function runHookBundle(

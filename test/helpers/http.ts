@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 import { createApp } from '../../src/adapters/http/create-app.js';
 import type { App } from '../../src/adapters/http/create-app.js';
-import { captureCandidates } from '../../src/capture/capture-candidates.js';
+import { captureCandidates, captureTargetOf } from '../../src/capture/capture-candidates.js';
 import { initTier } from '../../src/store/init-tier.js';
 import { addLesson } from '../../src/store/lesson-writes.js';
 import type { LessonDraft } from '../../src/store/lesson-writes.js';
@@ -76,7 +76,12 @@ export function createAppSandbox(
     async scanFixture() {
       const ws = await open();
       try {
-        captureCandidates(ws, { roots: [{ path: FIXTURE_TRANSCRIPT }], explicit: true, nowMs: NOW, home });
+        await captureCandidates(captureTargetOf(ws), {
+          roots: [{ path: FIXTURE_TRANSCRIPT }],
+          explicit: true,
+          nowMs: NOW,
+          home,
+        });
       } finally {
         ws.close();
       }

@@ -1,11 +1,21 @@
 // The committed hook bundle, spawned as Claude Code and Codex spawn it, on recorded payloads.
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { payload } from '../helpers/hook-payloads.js';
-import { fileAppears, fileDisappears, inRepo, output, runHookAsync, runHookBundle } from '../helpers/hook.js';
+import { spawnSync } from 'node:child_process';
+import {
+  fileAppears,
+  fileDisappears,
+  HOOK_BUNDLE,
+  hookEnv,
+  inRepo,
+  output,
+  runHookAsync,
+  runHookBundle,
+} from '../helpers/hook.js';
 
 const PYTEST = 'pytest hangs on a TTY in agent shells: run CI=1 pytest -p no:cacheprovider';
 
@@ -61,7 +71,7 @@ describe('Claude Code PreToolUse', () => {
     expect(runs.filter((run) => run.stdout.includes(id))).toHaveLength(1);
   });
 
-  it('a subagent has its own dedup scope', () => {
+  it('a subagent has its own scope, but a lesson shown in the session is not shown again', () => {
     const { sandbox, id } = pytestSandbox();
     expect(runHookBundle(sandbox, bash(sandbox, 'pytest')).stdout).toContain(id);
     const sub = { agent_id: 'aa862d010cae1a731', agent_type: 'general-purpose' };
@@ -77,8 +87,22 @@ describe('Claude Code PreToolUse', () => {
       hookEventName: 'SubagentStart',
       additionalContext: expect.stringContaining('#lesson\ntool: Bash'),
     });
-    expect(runHookBundle(sandbox, bash(sandbox, 'pytest', sub)).stdout).toContain(id);
-    expect(runHookBundle(sandbox, bash(sandbox, 'pytest', sub)).stdout.trim()).toBe('{}');
+    const again = runHookBundle(sandbox, bash(sandbox, 'pytest', sub), { env: { LORE_DEBUG: '1' } });
+    expect(again.stdout.trim()).toBe('{}');
+    const log = readFileSync(join(sandbox.repo, '.lore', 'cache', 'hook-debug.log'), 'utf8');
+    expect(log).toContain(`{"id":"${id}","reason":"shown-to-other-agent"`);
+  });
+
+  it('two parallel subagents of one session: exactly one injects the lesson', async () => {
+    const { sandbox, id } = pytestSandbox();
+    const agents = ['a1b2c3d4e5f600001', 'a1b2c3d4e5f600002', 'a1b2c3d4e5f600003', 'a1b2c3d4e5f600004'];
+    const runs = await Promise.all(
+      agents.map((agent) =>
+        runHookAsync(sandbox, bash(sandbox, 'pytest', { agent_id: agent, agent_type: 'general-purpose' })),
+      ),
+    );
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 0]);
+    expect(runs.filter((run) => run.stdout.includes(id))).toHaveLength(1);
   });
 
   it('edits: a path glob matches the repo-relative path of file_path', () => {
@@ -224,6 +248,72 @@ describe('SessionStart', () => {
     expect(call('pytest').stdout.trim()).toBe('{}');
     const cleared = start('clear').stdout;
     expect([cleared.includes(high), cleared.includes(low)]).toEqual([true, true]);
+  });
+});
+
+describe('background scan', () => {
+  /** The hook bundle in a package layout, with a stand-in lore CLI that records how it was started. */
+  function packaged(sandbox: Sandbox, withCli: boolean): string {
+    const hook = join(sandbox.base, 'pkg', 'plugin', 'bin', 'lore-hook.cjs');
+    cpSync(HOOK_BUNDLE, hook);
+    if (withCli) {
+      const cli = join(sandbox.base, 'pkg', 'dist', 'cli', 'bin.js');
+      mkdirSync(dirname(cli), { recursive: true });
+      const marker = JSON.stringify(join(sandbox.base, 'scan-started.json'));
+      writeFileSync(
+        cli,
+        `const fs = require('node:fs');\nfs.writeFileSync(${marker} + '.tmp', JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));\nfs.renameSync(${marker} + '.tmp', ${marker});\n`,
+      );
+    }
+    return hook;
+  }
+
+  function sessionStart(sandbox: Sandbox, hook: string, session: string) {
+    const result = spawnSync(process.execPath, [hook], {
+      input: JSON.stringify(inRepo(sandbox, payload('claude', 'SessionStart'), { session_id: session })),
+      env: hookEnv(sandbox, { LORE_DEBUG: '1', LORE_NO_SCAN: '' }),
+      encoding: 'utf8',
+    });
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr, ms: 0 };
+  }
+
+  function scanLog(sandbox: Sandbox): (string | undefined)[] {
+    return readFileSync(join(sandbox.repo, '.lore', 'cache', 'hook-debug.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { scan?: string }).scan);
+  }
+
+  it('SessionStart starts `lore scan --background` detached, unless the stamp is recent', async () => {
+    const sandbox = createSandbox();
+    sandbox.add(['--summary', 'any lesson so the manifest exists', '--command', 'make']);
+    const hook = packaged(sandbox, true);
+    const marker = join(sandbox.base, 'scan-started.json');
+    const started = fileAppears(marker);
+    expect(output(sessionStart(sandbox, hook, 'scan-1')).hookSpecificOutput?.hookEventName).toBe(
+      'SessionStart',
+    );
+    await started;
+    expect(JSON.parse(readFileSync(marker, 'utf8'))).toEqual({
+      argv: ['scan', '--background'],
+      cwd: sandbox.repo,
+    });
+    // what `lore scan --background` leaves behind: a fresh stamp
+    const stamp = join(sandbox.repo, '.lore', 'cache', 'capture', 'background.stamp');
+    mkdirSync(dirname(stamp), { recursive: true });
+    writeFileSync(stamp, '1\n');
+    expect(sessionStart(sandbox, hook, 'scan-2').code).toBe(0);
+    expect(scanLog(sandbox)).toEqual(['started', 'ran recently']);
+  });
+
+  it('no lore CLI next to the hook: nothing starts, the answer is the same', () => {
+    const sandbox = createSandbox();
+    sandbox.add(['--summary', 'any lesson so the manifest exists', '--command', 'make']);
+    const hook = packaged(sandbox, false);
+    expect(output(sessionStart(sandbox, hook, 'scan-3')).hookSpecificOutput?.hookEventName).toBe(
+      'SessionStart',
+    );
+    expect(scanLog(sandbox)).toEqual(['no lore CLI next to the hook']);
   });
 });
 

@@ -320,6 +320,7 @@ function fakeLesson(
     stack: [],
     words: [],
     score: 50,
+    strength: 3,
     ...rest,
     text: {
       slug: id,
@@ -514,7 +515,7 @@ describe('select: the whole pipeline', () => {
     const sameSlug = lesson({ slug: 'same', summary: 'user same slug', tier: 'user', paths: ['x/**'] });
     const sameTier = lesson({ slug: 'same', summary: 'project same slug', paths: ['x/**'] });
     const merged = manifestOf([project, sameTier, copy, sameSlug]);
-    expect(merged.texts.flat().map((t) => t.summary.replace(/^\[lore \w+\] /, ''))).toEqual([
+    expect(merged.texts.flat().map((t) => (t?.summary ?? '').replace(/^\[lore \w+\] /, ''))).toEqual([
       'project copy',
       'project same slug',
     ]);

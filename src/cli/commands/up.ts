@@ -29,9 +29,9 @@ async function scan(
   home: string,
   roots?: string[],
 ): Promise<ScanSummary> {
-  const { captureCandidates } = await import('../../capture/capture-candidates.js');
+  const { captureCandidates, captureTargetOf } = await import('../../capture/capture-candidates.js');
   const { defaultRoots } = await import('../../capture/scan-transcripts.js');
-  const result = captureCandidates(ws, {
+  const result = await captureCandidates(captureTargetOf(ws), {
     roots: roots ? roots.map((path) => ({ path })) : defaultRoots(ctx.env, home),
     explicit: roots !== undefined,
     nowMs: ctx.now(),

@@ -8,17 +8,12 @@ import { compileGlob } from '../match/glob.js';
 import { requiredGlobLiteral } from '../match/glob-literal.js';
 import { requiredRegexLiterals } from '../match/regex-literals.js';
 import { LANGUAGE_EXTENSIONS } from './detect-stack.js';
+import { encodePostings } from './postings.js';
+import { compareEntries, deniesCalls } from './rank-matches.js';
 import { renderLesson } from './render-lesson.js';
 import { normalizeTool } from './tool-names.js';
 import { MANIFEST_VERSION } from './types.js';
-import type {
-  InjectSettings,
-  Manifest,
-  ManifestLesson,
-  ManifestText,
-  ManifestWords,
-  SourceStamp,
-} from './types.js';
+import type { InjectSettings, Manifest, ManifestLesson, ManifestText, SourceStamp } from './types.js';
 
 export type ManifestSource = {
   lesson: Lesson;
@@ -32,11 +27,14 @@ export type ManifestInput = {
   /** Project tier first: on an id or slug conflict the first one wins. */
   lessons: readonly ManifestSource[];
   settings: InjectSettings;
+  /** `capture.backgroundIntervalHours` of the config. */
+  scanIntervalHours?: number;
   stack: readonly string[];
   projectRoot: string | null;
   sources: SourceStamp[];
   nowMs: number;
   generation: string;
+  /** Lessons per block file; small, since a call reads only the blocks of its top candidates. */
   blockSize?: number;
 };
 
@@ -110,20 +108,88 @@ export function tagTriggers(tags: readonly string[]): string[] {
   return out;
 }
 
-function toRanges(ordinals: readonly number[]): number[] {
-  const sorted = [...new Set(ordinals)].sort((a, b) => a - b);
-  const out: number[] = [];
-  for (const n of sorted) {
-    const last = out.length - 2;
-    if (last >= 0 && (out[last] as number) + (out[last + 1] as number) === n)
-      out[last + 1] = (out[last + 1] as number) + 1;
-    else out.push(n, 1);
+/** The strength every tool-call match of a lesson has: see `ManifestLesson.strength`. */
+export function staticStrength(lesson: Pick<Lesson, 'commands' | 'paths' | 'tags'>): number {
+  if (lesson.commands.length > 0 || lesson.paths.length > 0) return 3;
+  return lesson.tags.some((tag) => tag.startsWith('tool:') || tag.startsWith('lang:')) ? 2 : 1;
+}
+
+/** One lesson, precompiled: what the hook matches, what it injects, and how it is found. */
+export type ManifestEntry = {
+  lesson: ManifestLesson;
+  text: ManifestText;
+  literals: string[];
+  keys: string[];
+  always: boolean;
+};
+
+export function manifestEntry(
+  { lesson, file, sig, voteScore }: ManifestSource,
+  stack: readonly string[],
+  compile: (glob: string) => string = compileGlob,
+): ManifestEntry {
+  const rendered = renderLesson(lesson);
+  const entry: ManifestLesson = {
+    id: lesson.id,
+    n: 0,
+    tier: lesson.tier,
+    priority: lesson.priority,
+    confidence: lesson.confidence,
+    needsReview: lesson.needsReview,
+    guard: lesson.type === 'guard',
+    tools: lesson.tools.map(normalizeTool),
+    commands: lesson.commands,
+    paths: lesson.paths,
+    pathRegexes: lesson.paths.map(compile),
+    tags: lesson.tags,
+    stack: lesson.stack.map((s) => s.toLowerCase()),
+    words: summaryWords(lesson.summary),
+    score: Math.round(rankBase(lesson, voteScore, stack) * 100) / 100,
+    strength: staticStrength(lesson),
+  };
+  const text: ManifestText = {
+    slug: lesson.slug,
+    text: rendered.text,
+    summary: rendered.summary,
+    ...(lesson.type === 'guard' ? { reason: rendered.reason } : {}),
+    sig,
+    file,
+  };
+  return { lesson: entry, text, ...lessonKeys(lesson) };
+}
+
+/** Whether a lesson opens sessions (SessionStart): project tier, reviewed, not a guard. */
+export function startsSessions(lesson: ManifestLesson): boolean {
+  return lesson.tier === 'project' && !lesson.needsReview && !lesson.guard;
+}
+
+export const STARTUP_LESSONS = 20;
+
+/** Which user-tier lessons a project shadows, and which lessons go into the manifest at all. */
+export function chooseSources(lessons: readonly ManifestSource[]): ManifestSource[] {
+  // Merge tiers: a user-tier lesson whose id or slug a project lesson has is left out (project
+  // wins). Within one tier every lesson stays (a shared slug is only a `lore check` warning).
+  const projectIds = new Set<string>();
+  const projectSlugs = new Set<string>();
+  const seenIds = new Set<string>();
+  for (const { lesson } of lessons) {
+    if (lesson.tier !== 'project' || lesson.status !== 'active') continue;
+    projectIds.add(lesson.id);
+    projectSlugs.add(lesson.slug);
   }
-  return out;
+  const chosen: ManifestSource[] = [];
+  for (const source of lessons) {
+    const { lesson } = source;
+    if (lesson.status !== 'active' || seenIds.has(`${lesson.tier}:${lesson.id}`)) continue;
+    if (lesson.tier !== 'project' && (projectIds.has(lesson.id) || projectSlugs.has(lesson.slug))) continue;
+    seenIds.add(`${lesson.tier}:${lesson.id}`);
+    chosen.push(source);
+  }
+  return chosen;
 }
 
 export function buildManifest(input: ManifestInput): Manifest {
-  const blockSize = input.blockSize ?? 32;
+  const blockSize = input.blockSize ?? 16;
   const globCache = new Map<string, string>();
   const compile = (glob: string) => {
     let source = globCache.get(glob);
@@ -133,80 +199,8 @@ export function buildManifest(input: ManifestInput): Manifest {
     }
     return source;
   };
-
-  // Merge tiers: a user-tier lesson whose id or slug a project lesson has is left out (project
-  // wins). Within one tier every lesson stays (a shared slug is only a `lore check` warning).
-  const projectIds = new Set<string>();
-  const projectSlugs = new Set<string>();
-  const seenIds = new Set<string>();
-  for (const { lesson } of input.lessons) {
-    if (lesson.tier !== 'project' || lesson.status !== 'active') continue;
-    projectIds.add(lesson.id);
-    projectSlugs.add(lesson.slug);
-  }
-  const chosen: ManifestSource[] = [];
-  for (const source of input.lessons) {
-    const { lesson } = source;
-    if (lesson.status !== 'active' || seenIds.has(`${lesson.tier}:${lesson.id}`)) continue;
-    if (lesson.tier !== 'project' && (projectIds.has(lesson.id) || projectSlugs.has(lesson.slug))) continue;
-    seenIds.add(`${lesson.tier}:${lesson.id}`);
-    chosen.push(source);
-  }
-
-  type Entry = {
-    lesson: ManifestLesson;
-    text: ManifestText;
-    literals: string[];
-    keys: string[];
-    always: boolean;
-    primary: string;
-  };
-  const entries: Entry[] = chosen.map(({ lesson, file, sig, voteScore }) => {
-    const rendered = renderLesson(lesson);
-    const keys = lessonKeys(lesson);
-    const entry: ManifestLesson = {
-      id: lesson.id,
-      n: 0,
-      tier: lesson.tier,
-      priority: lesson.priority,
-      confidence: lesson.confidence,
-      needsReview: lesson.needsReview,
-      guard: lesson.type === 'guard',
-      tools: lesson.tools.map(normalizeTool),
-      commands: lesson.commands,
-      paths: lesson.paths,
-      pathRegexes: lesson.paths.map(compile),
-      tags: lesson.tags,
-      stack: lesson.stack.map((s) => s.toLowerCase()),
-      words: summaryWords(lesson.summary),
-      score: Math.round(rankBase(lesson, voteScore, input.stack) * 100) / 100,
-    };
-    const text: ManifestText = {
-      slug: lesson.slug,
-      text: rendered.text,
-      summary: rendered.summary,
-      ...(lesson.type === 'guard' ? { reason: rendered.reason } : {}),
-      sig,
-      file,
-    };
-    return { lesson: entry, text, ...keys, primary: '' };
-  });
-
-  // File each lesson with its least common key, so lessons sharing a key share blocks.
-  const frequency = new Map<string, number>();
-  for (const e of entries)
-    for (const k of [...e.literals, ...e.keys]) frequency.set(k, (frequency.get(k) ?? 0) + 1);
-  for (const e of entries) {
-    const all = [...e.literals, ...e.keys];
-    all.sort((a, b) => (frequency.get(b) ?? 0) - (frequency.get(a) ?? 0) || (a < b ? -1 : 1));
-    e.primary = e.always ? '\u0000always' : (all[0] ?? '\uffffnone');
-  }
-  entries.sort(
-    (a, b) =>
-      (a.primary < b.primary ? -1 : a.primary > b.primary ? 1 : 0) ||
-      b.lesson.score - a.lesson.score ||
-      (a.lesson.id < b.lesson.id ? -1 : 1),
-  );
+  const entries = chooseSources(input.lessons).map((source) => manifestEntry(source, input.stack, compile));
+  entries.sort((a, b) => compareEntries(a.lesson, b.lesson));
 
   const literalOrdinals = new Map<string, number[]>();
   const keyOrdinals = new Map<string, number[]>();
@@ -217,8 +211,10 @@ export function buildManifest(input: ManifestInput): Manifest {
     if (list) list.push(n);
     else map.set(key, [n]);
   };
+  let guards = 0;
   entries.forEach((e, n) => {
     e.lesson.n = n;
+    if (deniesCalls(e.lesson)) guards = n + 1;
     if (e.always) always.push(n);
     for (const literal of e.literals) push(literalOrdinals, literal, n);
     for (const key of e.keys) push(keyOrdinals, key, n);
@@ -226,11 +222,9 @@ export function buildManifest(input: ManifestInput): Manifest {
   });
 
   const startup = entries
-    .map((e, n) => ({ e, n }))
-    .filter(({ e }) => e.lesson.tier === 'project' && !e.lesson.needsReview && !e.lesson.guard)
-    .sort((a, b) => b.e.lesson.score - a.e.lesson.score || (a.e.lesson.id < b.e.lesson.id ? -1 : 1))
-    .slice(0, 20)
-    .map(({ n }) => n);
+    .filter((e) => startsSessions(e.lesson))
+    .sort((a, b) => b.lesson.score - a.lesson.score || (a.lesson.id < b.lesson.id ? -1 : 1))
+    .slice(0, STARTUP_LESSONS);
 
   const blocks: ManifestLesson[][] = [];
   const texts: ManifestText[][] = [];
@@ -238,12 +232,6 @@ export function buildManifest(input: ManifestInput): Manifest {
     blocks.push(entries.slice(i, i + blockSize).map((e) => e.lesson));
     texts.push(entries.slice(i, i + blockSize).map((e) => e.text));
   }
-
-  const rangesOf = (map: Map<string, number[]>) =>
-    Object.fromEntries(
-      [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, toRanges(v)]),
-    );
-  const words: ManifestWords = rangesOf(wordOrdinals);
   return {
     head: {
       version: MANIFEST_VERSION,
@@ -255,13 +243,25 @@ export function buildManifest(input: ManifestInput): Manifest {
       sources: input.sources,
       blockSize,
       lessonCount: entries.length,
-      literals: rangesOf(literalOrdinals),
-      keys: rangesOf(keyOrdinals),
-      always: toRanges(always),
-      startup,
+      guards,
+      ranked: entries.length,
+      literals: postingsOf(literalOrdinals),
+      keys: postingsOf(keyOrdinals),
+      always: encodePostings(always),
+      startup: startup.map((e) => e.lesson.n),
+      startupScores: startup.map((e) => e.lesson.score),
+      ...(input.scanIntervalHours === undefined ? {} : { scanIntervalHours: input.scanIntervalHours }),
+      patched: {},
     },
-    words,
+    words: postingsOf(wordOrdinals),
     blocks,
     texts,
   };
+}
+
+/** A key -> ordinals map as sorted posting lists. */
+export function postingsOf(map: ReadonlyMap<string, readonly number[]>): Record<string, string> {
+  return Object.fromEntries(
+    [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, encodePostings(v)]),
+  );
 }

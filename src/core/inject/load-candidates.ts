@@ -1,14 +1,17 @@
 /**
- * Stage 2, load: the lessons worth matching for this event, read from the manifest. Only blocks
- * holding lessons whose literals occur in the input (or whose exact keys it names, or that sit in
- * the always-checked set) are read; `readBlock` does the I/O.
+ * Stage 2, load: the lessons worth matching for this event, read from the manifest. Only lessons
+ * whose literals occur in the input (or whose exact keys it names, or that sit in the
+ * always-checked set) are candidates; their blocks are read on demand (`readBlock` does the I/O),
+ * so a caller that walks them in rank order and stops early reads only the first few.
  */
+import { decodePostings } from './postings.js';
 import { normalizeTool } from './tool-names.js';
 import type {
   BlockReader,
   HookEvent,
   ManifestHead,
   ManifestLesson,
+  ManifestText,
   ManifestWords,
   Match,
   TextReader,
@@ -27,16 +30,39 @@ export function promptWords(prompt: string): Set<string> {
   return new Set(prompt.toLowerCase().match(/[a-z0-9][a-z0-9_.-]*[a-z0-9]/g) ?? []);
 }
 
-function addRanges(out: Set<number>, ranges: readonly number[] | undefined): void {
-  if (ranges === undefined) return;
-  for (let i = 0; i + 1 < ranges.length; i += 2) {
-    const start = ranges[i] as number;
-    const count = ranges[i + 1] as number;
-    for (let n = start; n < start + count; n += 1) out.add(n);
-  }
-}
-
 export type Candidates = { lessons: ManifestLesson[]; blocksRead: number };
+
+/** The ordinals of every lesson worth matching for this event, ascending. */
+export function candidateOrdinals(
+  event: HookEvent,
+  head: ManifestHead,
+  repoPaths: readonly string[],
+  words?: ManifestWords,
+): number[] {
+  const out: number[] = [];
+  if (event.event === 'PreToolUse' || event.event === 'UserPromptSubmit') {
+    const haystack = eventHaystack(event, repoPaths);
+    for (const literal in head.literals) {
+      if (haystack.includes(literal)) decodePostings(head.literals[literal], out);
+    }
+    decodePostings(head.always, out);
+    if (event.tool !== undefined) decodePostings(head.keys[`tool:${normalizeTool(event.tool)}`], out);
+    if (event.prompt !== undefined && words !== undefined && event.event === 'UserPromptSubmit') {
+      for (const word of promptWords(event.prompt)) {
+        if (Object.hasOwn(words, word)) decodePostings(words[word], out);
+      }
+    }
+  } else if (event.event === 'SessionStart') {
+    out.push(...head.startup);
+  }
+  out.sort((a, b) => a - b);
+  let unique = 0;
+  for (let i = 0; i < out.length; i += 1) {
+    if (i === 0 || out[i] !== out[i - 1]) out[unique++] = out[i] as number;
+  }
+  out.length = unique;
+  return out;
+}
 
 export function loadCandidates(
   event: HookEvent,
@@ -45,59 +71,59 @@ export function loadCandidates(
   readBlock: BlockReader,
   words?: ManifestWords,
 ): Candidates {
-  const ordinals = new Set<number>();
-  if (event.event === 'PreToolUse' || event.event === 'UserPromptSubmit') {
-    const haystack = eventHaystack(event, repoPaths);
-    for (const literal in head.literals) {
-      if (haystack.includes(literal)) addRanges(ordinals, head.literals[literal]);
-    }
-    addRanges(ordinals, head.always);
-    if (event.tool !== undefined) addRanges(ordinals, head.keys[`tool:${normalizeTool(event.tool)}`]);
-    if (event.prompt !== undefined && words !== undefined && event.event === 'UserPromptSubmit') {
-      for (const word of promptWords(event.prompt)) {
-        if (Object.hasOwn(words, word)) addRanges(ordinals, words[word]);
-      }
-    }
-  } else if (event.event === 'SessionStart') {
-    for (const n of head.startup) ordinals.add(n);
-  }
-  return readOrdinals(
-    [...ordinals].sort((a, b) => a - b),
-    head.blockSize,
-    readBlock,
-  );
+  return readOrdinals(candidateOrdinals(event, head, repoPaths, words), head.blockSize, readBlock);
 }
 
-/** Lessons at `ordinals` (sorted), reading each block once. */
+/** Reads blocks on demand, each once; `read` counts them. */
+export function createLessonCursor(blockSize: number, readBlock: BlockReader) {
+  let current = -1;
+  let block: (ManifestLesson | null)[] | undefined;
+  const cursor = {
+    blocksRead: 0,
+    at(n: number): ManifestLesson | undefined {
+      const b = Math.floor(n / blockSize);
+      if (b !== current) {
+        current = b;
+        block = readBlock(b);
+        cursor.blocksRead += 1;
+      }
+      const lesson = block?.[n - b * blockSize];
+      return lesson === null || lesson === undefined || lesson.n !== n ? undefined : lesson;
+    },
+  };
+  return cursor;
+}
+
+/** Lessons at `ordinals` (sorted), reading each block once; holes are left out. */
 export function readOrdinals(
   ordinals: readonly number[],
   blockSize: number,
   readBlock: BlockReader,
 ): Candidates {
+  const cursor = createLessonCursor(blockSize, readBlock);
   const lessons: ManifestLesson[] = [];
-  let current = -1;
-  let block: ManifestLesson[] | undefined;
-  let blocksRead = 0;
   for (const n of ordinals) {
-    const b = Math.floor(n / blockSize);
-    if (b !== current) {
-      current = b;
-      block = readBlock(b);
-      blocksRead += 1;
-    }
-    const lesson = block?.[n - b * blockSize];
+    const lesson = cursor.at(n);
     if (lesson !== undefined) lessons.push(lesson);
   }
-  return { lessons, blocksRead };
+  return { lessons, blocksRead: cursor.blocksRead };
+}
+
+/** Reads the texts of lessons on demand, each text block once. */
+export function createTextCursor(blockSize: number, readTexts: TextReader) {
+  const cache = new Map<number, ReturnType<TextReader>>();
+  return (n: number): ManifestText | undefined => {
+    const block = Math.floor(n / blockSize);
+    if (!cache.has(block)) cache.set(block, readTexts(block));
+    return cache.get(block)?.[n - block * blockSize] ?? undefined;
+  };
 }
 
 /** The texts of matched lessons, from the text blocks (read only for these). */
 export function attachTexts(matches: readonly Match[], blockSize: number, readTexts: TextReader): Match[] {
-  const cache = new Map<number, ReturnType<TextReader>>();
+  const textAt = createTextCursor(blockSize, readTexts);
   return matches.map((match) => {
-    const block = Math.floor(match.lesson.n / blockSize);
-    if (!cache.has(block)) cache.set(block, readTexts(block));
-    const text = cache.get(block)?.[match.lesson.n - block * blockSize];
+    const text = textAt(match.lesson.n);
     return text === undefined ? match : { ...match, text };
   });
 }

@@ -141,6 +141,39 @@ function matchOne(
   return reasons;
 }
 
+/** Whether an event's text is matched as a prompt (UserPromptSubmit, or an Agent/Task call). */
+export function isPromptEvent(event: HookEvent): boolean {
+  return (
+    event.event === 'UserPromptSubmit' ||
+    event.tool?.toLowerCase() === 'agent' ||
+    event.tool?.toLowerCase() === 'task'
+  );
+}
+
+export type LessonMatcher = (lesson: ManifestLesson) => { match?: Match; skip?: Skip } | undefined;
+
+/** Matches one lesson at a time against an event (what `matchLessons` does for a list). */
+export function createMatcher(event: HookEvent, ctx: MatchContext): LessonMatcher {
+  const programs = event.command !== undefined ? commandPrograms(event.command) : new Set<string>();
+  const promptText = isPromptEvent(event) ? event.prompt : undefined;
+  const prompt =
+    promptText === undefined
+      ? undefined
+      : { words: promptWords(promptText), lines: promptCommands(promptText), paths: promptPaths(promptText) };
+  return (lesson) => {
+    if (event.event === 'PreToolUse' && !toolAllowed(lesson.tools, event.tool)) return undefined;
+    const matchedBy = matchOne(lesson, event, ctx, programs, prompt);
+    if (matchedBy.length === 0) return undefined;
+    if (!stackAllows(lesson.stack, ctx.stack)) {
+      return { skip: { id: lesson.id, reason: 'stack-mismatch', matchedBy } };
+    }
+    const strength = Math.max(
+      ...matchedBy.map((reason) => STRENGTH[reason.slice(0, reason.indexOf(':'))] ?? 0),
+    );
+    return { match: { lesson, matchedBy, strength } };
+  };
+}
+
 export function matchLessons(
   event: HookEvent,
   candidates: readonly ManifestLesson[],
@@ -148,32 +181,14 @@ export function matchLessons(
 ): MatchResult {
   const matches: Match[] = [];
   const skipped: Skip[] = [];
-  const programs = event.command !== undefined ? commandPrograms(event.command) : new Set<string>();
-  const promptText =
-    event.event === 'UserPromptSubmit' ||
-    event.tool?.toLowerCase() === 'agent' ||
-    event.tool?.toLowerCase() === 'task'
-      ? event.prompt
-      : undefined;
-  const prompt =
-    promptText === undefined
-      ? undefined
-      : { words: promptWords(promptText), lines: promptCommands(promptText), paths: promptPaths(promptText) };
+  const matcher = createMatcher(event, ctx);
   const seen = new Set<string>();
   for (const lesson of candidates) {
     if (seen.has(lesson.id)) continue;
     seen.add(lesson.id);
-    if (event.event === 'PreToolUse' && !toolAllowed(lesson.tools, event.tool)) continue;
-    const matchedBy = matchOne(lesson, event, ctx, programs, prompt);
-    if (matchedBy.length === 0) continue;
-    if (!stackAllows(lesson.stack, ctx.stack)) {
-      skipped.push({ id: lesson.id, reason: 'stack-mismatch', matchedBy });
-      continue;
-    }
-    const strength = Math.max(
-      ...matchedBy.map((reason) => STRENGTH[reason.slice(0, reason.indexOf(':'))] ?? 0),
-    );
-    matches.push({ lesson, matchedBy, strength });
+    const result = matcher(lesson);
+    if (result?.match) matches.push(result.match);
+    if (result?.skip) skipped.push(result.skip);
   }
   return { matches, skipped };
 }

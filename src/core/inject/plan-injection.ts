@@ -1,16 +1,19 @@
 /**
  * Stage 5, plan: which ranked lessons go out, in what form, and why each other one does not.
  * Relevance gates (needs-review, low confidence), then guards (a matching guard denies the call,
- * every time), then dedup (already shown in this agent's context), the per-session cap, the
- * per-call count and the character budget. The first lesson always fits: its summary stands in
+ * every time; at most `maxLessons` reasons; a denied call gets no advice), then dedup (already shown in this session: to this agent, or to another one), the
+ * per-context cap, the per-call count and the character budget. The first lesson always fits: its summary stands in
  * when the full text is too long, and is cut when even that is.
  */
 import { HARD_MAX_CHARS } from './types.js';
-import type { Included, InjectionPlan, InjectSettings, Match, Skip } from './types.js';
+import type { Included, InjectionPlan, InjectSettings, ManifestText, Match, Skip } from './types.js';
 
 export type PlanState = {
+  /** Lessons already shown in this agent's context. */
   seen: ReadonlySet<string>;
-  /** Lessons already shown in this context (the per-session cap counts these). */
+  /** Lessons shown to another agent of the session: claims are session-wide, so held back too. */
+  seenElsewhere?: ReadonlySet<string>;
+  /** Lessons already shown in this context (the per-context cap, `sessionLessons`, counts these). */
   shownCount: number;
   /** False when the session state could not be read or written: advice is held back. */
   stateAvailable: boolean;
@@ -25,6 +28,14 @@ export type PlanOptions = {
   /** Overrides settings.maxLessons / maxChars (SessionStart uses its own small budget). */
   maxLessons?: number;
   maxChars?: number;
+  /**
+   * Stop reading `ranked` once the plan is settled (the call is denied by `maxLessons` guards, or
+   * the per-call or per-context count is reached): with a lazily matched, rank-ordered stream the
+   * hook never looks at lessons that could not make it. What was not looked at is not listed.
+   */
+  stopWhenFull?: boolean;
+  /** The texts of a match, fetched only for lessons that get as far as the budget (default: `match.text`). */
+  textOf?: (match: Match) => ManifestText | undefined;
 };
 
 export const SEPARATOR = '\n\n';
@@ -42,7 +53,7 @@ function isTrigger(reason: string): boolean {
 }
 
 export function planInjection(
-  ranked: readonly Match[],
+  ranked: Iterable<Match>,
   state: PlanState,
   options: PlanOptions,
 ): InjectionPlan {
@@ -54,10 +65,19 @@ export function planInjection(
   const skipped: Skip[] = [];
   let used = 0;
   let denyUsed = 0;
+  const textOf = options.textOf ?? ((match: Match) => match.text);
+  const adviceFull = () =>
+    included.length >= maxLessons || state.shownCount + included.length >= settings.sessionLessons;
 
-  for (const { lesson, matchedBy, text: texts } of ranked) {
-    const full = texts?.text ?? `[lore ${lesson.id}]`;
-    const summary = texts?.summary ?? `[lore ${lesson.id}]`;
+  for (const match of ranked) {
+    const { lesson, matchedBy } = match;
+    const denies = lesson.guard && settings.guards && options.allowDeny && matchedBy.some(isTrigger);
+    // A rank-ordered stream brings the guards that can deny first: past them, a denied call or a
+    // full plan is settled.
+    if (options.stopWhenFull === true) {
+      if (denied.length >= maxLessons) break;
+      if (!denies && (denied.length > 0 || adviceFull())) break;
+    }
     const skip = (reason: Skip['reason']) => skipped.push({ id: lesson.id, reason, matchedBy });
     if (lesson.needsReview) {
       skip('needs-review');
@@ -67,8 +87,13 @@ export function planInjection(
       skip('low-confidence');
       continue;
     }
-    if (lesson.guard && settings.guards && options.allowDeny && matchedBy.some(isTrigger)) {
-      const reason = texts?.reason ?? summary;
+    if (denies) {
+      if (denied.length >= maxLessons) {
+        skip('over-count');
+        continue;
+      }
+      const texts = textOf(match);
+      const reason = texts?.reason ?? texts?.summary ?? `[lore ${lesson.id}]`;
       const room =
         effectiveMaxChars(settings.maxChars) - denyUsed - (denied.length > 0 ? SEPARATOR.length : 0);
       if (denied.length === 0 || reason.length <= room) {
@@ -92,6 +117,10 @@ export function planInjection(
       skip('already-shown');
       continue;
     }
+    if (state.seenElsewhere?.has(lesson.id) === true) {
+      skip('shown-to-other-agent');
+      continue;
+    }
     if (state.shownCount + included.length >= settings.sessionLessons) {
       skip('over-session');
       continue;
@@ -100,6 +129,9 @@ export function planInjection(
       skip('over-count');
       continue;
     }
+    const texts = textOf(match);
+    const full = texts?.text ?? `[lore ${lesson.id}]`;
+    const summary = texts?.summary ?? `[lore ${lesson.id}]`;
     const room = budget - used - (included.length > 0 ? SEPARATOR.length : 0);
     let text: string | undefined;
     let form: Included['form'] = 'full';
@@ -117,6 +149,11 @@ export function planInjection(
     }
     used += text.length + (included.length > 0 ? SEPARATOR.length : 0);
     included.push({ id: lesson.id, matchedBy, text, form, priority: lesson.priority });
+  }
+  // A denied call does not run: advice about it would never reach the agent, so none is sent.
+  if (denied.length > 0 && included.length > 0) {
+    for (const item of included.splice(0))
+      skipped.push({ id: item.id, reason: 'call-denied', matchedBy: item.matchedBy });
   }
   return { included, denied, skipped };
 }

@@ -3,7 +3,7 @@
  * word or a tool name), then the rank base precomputed in the manifest (priority, confidence,
  * votes, severity, stack), then id for a stable order.
  */
-import type { Match } from './types.js';
+import type { ManifestLesson, Match } from './types.js';
 
 export function rankMatches(matches: readonly Match[]): Match[] {
   return [...matches].sort(
@@ -11,5 +11,20 @@ export function rankMatches(matches: readonly Match[]): Match[] {
       b.strength - a.strength ||
       b.lesson.score - a.lesson.score ||
       (a.lesson.id < b.lesson.id ? -1 : a.lesson.id > b.lesson.id ? 1 : 0),
+  );
+}
+
+/** A guard that can deny a call: it has commands or paths. These come first in the rank order. */
+export function deniesCalls(lesson: ManifestLesson): boolean {
+  return lesson.guard && lesson.strength === 3;
+}
+
+/** The rank order of the manifest: guards that can deny first, then strength, score, id. */
+export function compareEntries(a: ManifestLesson, b: ManifestLesson): number {
+  return (
+    Number(deniesCalls(b)) - Number(deniesCalls(a)) ||
+    b.strength - a.strength ||
+    b.score - a.score ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   );
 }

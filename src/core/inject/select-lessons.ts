@@ -1,14 +1,16 @@
 /**
  * The hook's pipeline, top to bottom: load → match → rank → plan → format. Pure given the
- * manifest head, a block reader and the session state; `lore explain` runs the same function.
+ * manifest head, a block reader and the session state; `lore explain` runs the same function
+ * (exhaustively). On a tool call the stages run as a stream: candidates are read and matched in
+ * rank order and planned as they come, until the plan is settled.
  */
 import { stackAllows } from './detect-stack.js';
 import { formatDecision, headerOverhead } from './format-decision.js';
-import { attachTexts, loadCandidates } from './load-candidates.js';
-import { matchLessons } from './match-lessons.js';
+import { attachTexts, candidateOrdinals, createLessonCursor, createTextCursor } from './load-candidates.js';
+import { createMatcher, isPromptEvent } from './match-lessons.js';
 import { planInjection } from './plan-injection.js';
 import type { PlanState } from './plan-injection.js';
-import { rankMatches } from './rank-matches.js';
+import { deniesCalls, rankMatches } from './rank-matches.js';
 import { LESSON_PROTOCOL } from './session-protocol.js';
 import type {
   BlockReader,
@@ -17,6 +19,8 @@ import type {
   InjectionPlan,
   InjectSettings,
   ManifestHead,
+  ManifestLesson,
+  ManifestText,
   ManifestWords,
   Match,
   Skip,
@@ -35,66 +39,193 @@ export type SelectInput = {
   state: PlanState;
   /** The manifest's settings, possibly narrowed by the host adapter. */
   settings: InjectSettings;
+  /**
+   * Match every candidate and attach every match's text (`lore explain`). Otherwise a tool call
+   * walks its candidates in rank order and stops once the plan is settled, and texts are read only
+   * for the lessons that get as far as the budget.
+   */
+  exhaustive?: boolean;
 };
 
 export type Selection = {
   decision: HookDecision;
+  /** Lessons read and matched. */
   candidates: number;
   blocksRead: number;
+  /** Matches looked at, best first (with texts when exhaustive). */
   matches: Match[];
+  /** The texts read, by ordinal. */
+  texts: Map<number, ManifestText>;
 };
+
+const EMPTY_PLAN = (): InjectionPlan => ({ included: [], denied: [], skipped: [] });
+
+function compareMatches(a: Match, b: Match): number {
+  return (
+    b.strength - a.strength ||
+    b.lesson.score - a.lesson.score ||
+    (a.lesson.id < b.lesson.id ? -1 : a.lesson.id > b.lesson.id ? 1 : 0)
+  );
+}
+
+/**
+ * Matches of the ordinals `from <= n < to` of `ordinals`, lazily and in order, merged with the
+ * already sorted `eager` matches.
+ */
+function* mergeRange(
+  ordinals: readonly number[],
+  from: number,
+  to: number,
+  at: (n: number) => ManifestLesson | undefined,
+  match: (lesson: ManifestLesson) => Match | undefined,
+  eager: readonly Match[],
+): Generator<Match> {
+  let e = 0;
+  for (const n of ordinals) {
+    if (n < from) continue;
+    if (n >= to) break;
+    const lesson = at(n);
+    const found = lesson === undefined ? undefined : match(lesson);
+    if (found === undefined) continue;
+    while (e < eager.length && compareMatches(eager[e] as Match, found) < 0) yield eager[e++] as Match;
+    yield found;
+  }
+  while (e < eager.length) yield eager[e++] as Match;
+}
 
 export function selectLessons(input: SelectInput): Selection {
   const { event, head, settings } = input;
+  const textCursor = createTextCursor(head.blockSize, input.readTexts);
+  const texts = new Map<number, ManifestText>();
+  const textOf = (match: Match) => {
+    const text = match.text ?? textCursor(match.lesson.n);
+    if (text !== undefined) texts.set(match.lesson.n, text);
+    return text;
+  };
   if (event.event === 'SubagentStart') {
     return {
-      decision: formatDecision(event.event, { included: [], denied: [], skipped: [] }, LESSON_PROTOCOL),
+      decision: formatDecision(event.event, EMPTY_PLAN(), LESSON_PROTOCOL),
       candidates: 0,
       blocksRead: 0,
       matches: [],
+      texts,
     };
   }
-  const loaded = loadCandidates(event, head, input.repoPaths, input.readBlock, input.words);
+  const ordinals = candidateOrdinals(event, head, input.repoPaths, input.words);
+  const cursor = createLessonCursor(head.blockSize, input.readBlock);
+  const withTexts = (matches: Match[]) =>
+    input.exhaustive === true ? attachTexts(matches, head.blockSize, input.readTexts) : matches;
+
   if (event.event === 'SessionStart') {
     const skipped: Skip[] = [];
     const matches: Match[] = [];
-    for (const lesson of loaded.lessons) {
+    for (const n of ordinals) {
+      const lesson = cursor.at(n);
+      if (lesson === undefined) continue;
       if (stackAllows(lesson.stack, head.stack))
         matches.push({ lesson, matchedBy: ['startup'], strength: 0 });
       else skipped.push({ id: lesson.id, reason: 'stack-mismatch', matchedBy: ['startup'] });
     }
-    const ranked = attachTexts(rankMatches(matches), head.blockSize, input.readTexts);
+    const ranked = withTexts(rankMatches(matches));
     const plan = planInjection(ranked, input.state, {
       settings,
       overhead: headerOverhead(event.event),
       allowDeny: false,
       maxLessons: settings.startupLessons,
       maxChars: settings.startupChars,
+      textOf,
     });
     plan.skipped.push(...skipped);
     return {
       decision: formatDecision(event.event, plan, LESSON_PROTOCOL),
-      candidates: loaded.lessons.length,
-      blocksRead: loaded.blocksRead,
+      candidates: matches.length + skipped.length,
+      blocksRead: cursor.blocksRead,
       matches: ranked,
+      texts,
     };
   }
-  const { matches, skipped } = matchLessons(event, loaded.lessons, {
-    repoPaths: input.repoPaths,
-    stack: head.stack,
-  });
-  const ranked = attachTexts(rankMatches(matches), head.blockSize, input.readTexts);
-  const plan = planInjection(ranked, input.state, {
+
+  const matcher = createMatcher(event, { repoPaths: input.repoPaths, stack: head.stack });
+  const skipped: Skip[] = [];
+  let candidates = 0;
+  const seenIds = new Set<string>();
+  const match = (lesson: ManifestLesson): Match | undefined => {
+    if (seenIds.has(lesson.id)) return undefined;
+    seenIds.add(lesson.id);
+    candidates += 1;
+    const result = matcher(lesson);
+    if (result?.skip) skipped.push(result.skip);
+    return result?.match;
+  };
+  const options = {
     settings,
     overhead: headerOverhead(event.event),
     allowDeny: event.event === 'PreToolUse',
-  });
+    textOf,
+  };
+
+  // Prompts match with strengths the rank order cannot know in advance: match everything.
+  if (input.exhaustive === true || isPromptEvent(event) || event.event !== 'PreToolUse') {
+    const matches: Match[] = [];
+    for (const n of ordinals) {
+      const lesson = cursor.at(n);
+      const found = lesson === undefined ? undefined : match(lesson);
+      if (found !== undefined) matches.push(found);
+    }
+    const ranked = withTexts(rankMatches(matches));
+    const plan = planInjection(ranked, input.state, options);
+    plan.skipped.push(...skipped);
+    return {
+      decision: formatDecision(event.event, plan),
+      candidates,
+      blocksRead: cursor.blocksRead,
+      matches: ranked,
+      texts,
+    };
+  }
+
+  // A tool call: every match has its lesson's static strength, so the ordinals are the rank
+  // order. Lessons changed since the last full build (the overflow) are matched first, in full.
+  const overflow: Match[] = [];
+  for (const n of ordinals) {
+    if (n < head.ranked) continue;
+    const lesson = cursor.at(n);
+    const found = lesson === undefined ? undefined : match(lesson);
+    if (found !== undefined) overflow.push(found);
+  }
+  overflow.sort(compareMatches);
+  const looked: Match[] = [];
+  const at = (n: number) => cursor.at(n);
+  const record = (stream: Iterable<Match>) =>
+    (function* () {
+      for (const m of stream) {
+        looked.push(m);
+        yield m;
+      }
+    })();
+  let stream: Iterable<Match>;
+  if (settings.guards) {
+    // Guards that can deny come first; past them a denied call is settled.
+    const denying = overflow.filter((m) => deniesCalls(m.lesson));
+    const rest = overflow.filter((m) => !deniesCalls(m.lesson));
+    stream = (function* () {
+      yield* mergeRange(ordinals, 0, head.guards, at, match, denying);
+      yield* mergeRange(ordinals, head.guards, head.ranked, at, match, rest);
+    })();
+  } else {
+    // Guards are advice: rank them with the rest (all of them are matched).
+    const guards = [...mergeRange(ordinals, 0, head.guards, at, match, [])];
+    const eager = [...guards, ...overflow].sort(compareMatches);
+    stream = mergeRange(ordinals, head.guards, head.ranked, at, match, eager);
+  }
+  const plan = planInjection(record(stream), input.state, { ...options, stopWhenFull: true });
   plan.skipped.push(...skipped);
   return {
     decision: formatDecision(event.event, plan),
-    candidates: loaded.lessons.length,
-    blocksRead: loaded.blocksRead,
-    matches: ranked,
+    candidates,
+    blocksRead: cursor.blocksRead,
+    matches: looked,
+    texts,
   };
 }
 

@@ -3,7 +3,7 @@
  * hands to the next. Plain JSON-friendly shapes: the hook bundle imports nothing but these and
  * Node built-ins.
  */
-export const MANIFEST_VERSION = 2;
+export const MANIFEST_VERSION = 3;
 
 export const HOOK_EVENTS = ['PreToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -18,7 +18,7 @@ export type Host = (typeof HOSTS)[number];
 export type HookEvent = {
   event: HookEventName;
   sessionId: string;
-  /** The agent whose context this is: `main`, or a subagent's id. Dedup is kept per agent. */
+  /** The agent whose context this is: `main`, or a subagent's id (its scope in the seen-set). */
   agentId: string;
   cwd: string;
   /** PreToolUse */
@@ -81,6 +81,11 @@ export type ManifestLesson = {
   words: string[];
   /** Precomputed rank base: priority, confidence, votes, stack boost. Higher first. */
   score: number;
+  /**
+   * The strength any tool-call match of this lesson has (3: command or path, 2: tool or lang tag,
+   * 1: tool name only); with `score` and `id` it fixes the lesson's place in the rank order.
+   */
+  strength: number;
 };
 
 /** What a matched lesson says, read only for lessons that matched (text blocks). */
@@ -109,33 +114,47 @@ export type ManifestHead = {
   stack: string[];
   /** Cheap staleness check: stats of these (lessons dirs, configs, generation files). */
   sources: SourceStamp[];
-  /** Lessons are stored once, in blocks of this many, ordered so that lessons sharing a key sit together. */
+  /** Lessons are stored once, in blocks of this many (ordinal `n` is in block `n / blockSize`). */
   blockSize: number;
   lessonCount: number;
-  /** literal -> ordinals of the lessons filed under it, as [start, count, start, count, ...]. */
-  literals: Record<string, number[]>;
-  /** exact keys (`tool:<name>`) -> ordinal ranges. */
-  keys: Record<string, number[]>;
-  /** Lessons checked on every tool call (no usable literal): ordinal ranges. */
-  always: number[];
-  /** SessionStart: the top project lessons, best first (ordinals). */
+  /**
+   * The rank order: ordinals [0, guards) are the guards that can deny (they have commands or
+   * paths), [guards, ranked) every other lesson, each region sorted by strength, score and id, so
+   * the hook can stop reading once the top lessons are settled. [ranked, lessonCount) is the
+   * overflow: lessons added or changed by writes since the last full build, in no order (always
+   * matched in full). Holes (archived since) are `null` in their block.
+   */
+  guards: number;
+  ranked: number;
+  /** literal -> ordinals of the lessons filed under it (posting lists: see postings.ts). */
+  literals: Record<string, string>;
+  /** exact keys (`tool:<name>`) -> ordinals. */
+  keys: Record<string, string>;
+  /** Lessons checked on every tool call (no usable literal). */
+  always: string;
+  /** SessionStart: the top project lessons, best first (ordinals), with their scores. */
   startup: number[];
+  startupScores: number[];
+  /** `capture.backgroundIntervalHours`: SessionStart starts `lore scan --background` at most this often. */
+  scanIntervalHours?: number;
+  /** Blocks rewritten by incremental writes: block number -> the file name that holds it now. */
+  patched: Record<string, string>;
 };
 
-/** Lowercase summary word -> ordinal ranges, for prompts (a separate file, read only for prompts). */
-export type ManifestWords = Record<string, number[]>;
+/** Lowercase summary word -> ordinals, for prompts (a separate file, read only for prompts). */
+export type ManifestWords = Record<string, string>;
 
 export type Manifest = {
   head: ManifestHead;
   words: ManifestWords;
-  blocks: ManifestLesson[][];
-  texts: ManifestText[][];
+  blocks: (ManifestLesson | null)[][];
+  texts: (ManifestText | null)[][];
 };
 
-/** Reads one block of lessons; the load stage is pure given this. */
-export type BlockReader = (block: number) => ManifestLesson[] | undefined;
+/** Reads one block of lessons (`null` marks a hole); the load stage is pure given this. */
+export type BlockReader = (block: number) => (ManifestLesson | null)[] | undefined;
 /** Reads one block of texts (same numbering as the lesson blocks). */
-export type TextReader = (block: number) => ManifestText[] | undefined;
+export type TextReader = (block: number) => (ManifestText | null)[] | undefined;
 
 /** Why a lesson was shown. */
 export type MatchReason = string;
@@ -149,8 +168,10 @@ export type Match = {
 
 export const SKIP_REASONS = [
   'already-shown',
+  'shown-to-other-agent',
   'over-count',
   'over-budget',
+  'call-denied',
   'over-session',
   'low-confidence',
   'needs-review',
