@@ -17,7 +17,6 @@ import {
   TIERS,
 } from './constants.js';
 import { findBacktrackingRisk } from '../match/regex-safety.js';
-import { DEFAULT_CONFIDENCE_WEIGHTS, DEFAULT_PRIORITY_WEIGHTS } from '../capture/score.js';
 
 export {
   CATEGORIES,
@@ -141,8 +140,26 @@ export type Vote = z.infer<typeof VoteSchema>;
 const weight = z.number().min(0).max(100);
 const weight01 = z.number().min(0).max(1);
 const priorityWeight = z.number().int().min(-10).max(10);
-const CONFIDENCE_DEFAULTS = { ...DEFAULT_CONFIDENCE_WEIGHTS };
-const PRIORITY_DEFAULTS = { ...DEFAULT_PRIORITY_WEIGHTS };
+const CONFIDENCE_DEFAULTS = {
+  base: 0.4,
+  tier1: 0.85,
+  fixConfirmed: 0.2,
+  userCorrection: 0.15,
+  multiSession: 0.1,
+  multiProject: 0.1,
+  causal: 0.05,
+};
+const PRIORITY_DEFAULTS = {
+  base: 3,
+  multiSession: 2,
+  multiProject: 1,
+  hang: 1,
+  dataLoss: 1,
+  userCorrection: 1,
+  fixConfirmed: 1,
+  selfReported: 1,
+  singleOccurrence: -1,
+};
 
 export const ConfigSchema = z.looseObject({
   search: z
