@@ -4,20 +4,11 @@
  * `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
  * "permissionDecisionReason"}}`. Every hookSpecificOutput names its event, or Claude Code rejects it.
  */
+import { toHookSpecificOutput } from '../../core/inject/format-decision.js';
 import type { HookAdapter, HookDecision } from '../../core/inject/types.js';
 
 export function toClaudeOutput(decision: HookDecision): Record<string, unknown> {
-  if (decision.deny !== undefined && decision.event === 'PreToolUse') {
-    return {
-      hookSpecificOutput: {
-        hookEventName: 'PreToolUse',
-        permissionDecision: 'deny',
-        permissionDecisionReason: decision.deny,
-      },
-    };
-  }
-  if (decision.context === undefined) return {};
-  return { hookSpecificOutput: { hookEventName: decision.event, additionalContext: decision.context } };
+  return toHookSpecificOutput(decision);
 }
 
 export const claudeCodeAdapter: HookAdapter = {

@@ -6,6 +6,7 @@
  * - file edits arrive as `apply_patch` with the patch text in `tool_input.command`: the paths
  *   named in its `*** Add/Update/Delete File:` lines become an `Edit` call's paths.
  */
+import { toHookSpecificOutput } from '../../core/inject/format-decision.js';
 import type { HookAdapter, HookDecision } from '../../core/inject/types.js';
 
 const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm;
@@ -43,17 +44,7 @@ export function normalizeCodexPayload(raw: unknown): unknown {
 
 export function toCodexOutput(decision: HookDecision): Record<string, unknown> {
   if (decision.event === 'SubagentStart') return {};
-  if (decision.deny !== undefined && decision.event === 'PreToolUse') {
-    return {
-      hookSpecificOutput: {
-        hookEventName: 'PreToolUse',
-        permissionDecision: 'deny',
-        permissionDecisionReason: decision.deny,
-      },
-    };
-  }
-  if (decision.context === undefined) return {};
-  return { hookSpecificOutput: { hookEventName: decision.event, additionalContext: decision.context } };
+  return toHookSpecificOutput(decision);
 }
 
 export const codexAdapter: HookAdapter = {

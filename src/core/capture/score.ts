@@ -2,6 +2,7 @@
  * Confidence and priority of a candidate, from the signals of its episodes and how often it was
  * seen. The weights come from the config file (`capture.confidence`, `capture.priority`).
  */
+import { CAPTURE_CONFIDENCE_DEFAULTS, CAPTURE_PRIORITY_DEFAULTS } from '../lesson/constants.js';
 import type { EpisodeSignals } from './episode.js';
 
 export type ConfidenceWeights = {
@@ -26,27 +27,9 @@ export type PriorityWeights = {
   singleOccurrence: number;
 };
 
-export const DEFAULT_CONFIDENCE_WEIGHTS: ConfidenceWeights = {
-  base: 0.4,
-  tier1: 0.85,
-  fixConfirmed: 0.2,
-  userCorrection: 0.15,
-  multiSession: 0.1,
-  multiProject: 0.1,
-  causal: 0.05,
-};
+export const DEFAULT_CONFIDENCE_WEIGHTS: ConfidenceWeights = CAPTURE_CONFIDENCE_DEFAULTS;
 
-export const DEFAULT_PRIORITY_WEIGHTS: PriorityWeights = {
-  base: 3,
-  multiSession: 2,
-  multiProject: 1,
-  hang: 1,
-  dataLoss: 1,
-  userCorrection: 1,
-  fixConfirmed: 1,
-  selfReported: 1,
-  singleOccurrence: -1,
-};
+export const DEFAULT_PRIORITY_WEIGHTS: PriorityWeights = CAPTURE_PRIORITY_DEFAULTS;
 
 export type Spread = { tier: 1 | 2; sessions: number; projects: number; occurrences: number };
 

@@ -27,3 +27,22 @@ export function formatDecision(event: HookEventName, plan: InjectionPlan, preamb
   else if (parts.length > 0) decision.context = parts.join(SEPARATOR);
   return decision;
 }
+
+/**
+ * The Claude-shaped hook output (Claude Code, and Codex, which reads the same keys): a deny with
+ * its reason on PreToolUse, else additional context, else `{}`. Every hookSpecificOutput names
+ * its event, or Claude Code rejects it.
+ */
+export function toHookSpecificOutput(decision: HookDecision): Record<string, unknown> {
+  if (decision.deny !== undefined && decision.event === 'PreToolUse') {
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: decision.deny,
+      },
+    };
+  }
+  if (decision.context === undefined) return {};
+  return { hookSpecificOutput: { hookEventName: decision.event, additionalContext: decision.context } };
+}

@@ -35,3 +35,27 @@ export const EVIDENCE_KINDS = ['task', 'commit', 'session', 'file', 'url', 'issu
 export const ID_PATTERN = /^[0-9abcdefghjkmnpqrstvwxyz]{10}$/;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SUMMARY_MAX = 280;
+
+/** Default weights of a capture candidate's confidence (config `capture.confidence`). */
+export const CAPTURE_CONFIDENCE_DEFAULTS = {
+  base: 0.4,
+  tier1: 0.85,
+  fixConfirmed: 0.2,
+  userCorrection: 0.15,
+  multiSession: 0.1,
+  multiProject: 0.1,
+  causal: 0.05,
+} as const;
+
+/** Default weights of a capture candidate's priority (config `capture.priority`). */
+export const CAPTURE_PRIORITY_DEFAULTS = {
+  base: 3,
+  multiSession: 2,
+  multiProject: 1,
+  hang: 1,
+  dataLoss: 1,
+  userCorrection: 1,
+  fixConfirmed: 1,
+  selfReported: 1,
+  singleOccurrence: -1,
+} as const;

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 
 import {
+  CAPTURE_CONFIDENCE_DEFAULTS,
+  CAPTURE_PRIORITY_DEFAULTS,
   CATEGORIES,
   EVIDENCE_KINDS,
   ID_PATTERN,
@@ -140,26 +142,8 @@ export type Vote = z.infer<typeof VoteSchema>;
 const weight = z.number().min(0).max(100);
 const weight01 = z.number().min(0).max(1);
 const priorityWeight = z.number().int().min(-10).max(10);
-const CONFIDENCE_DEFAULTS = {
-  base: 0.4,
-  tier1: 0.85,
-  fixConfirmed: 0.2,
-  userCorrection: 0.15,
-  multiSession: 0.1,
-  multiProject: 0.1,
-  causal: 0.05,
-};
-const PRIORITY_DEFAULTS = {
-  base: 3,
-  multiSession: 2,
-  multiProject: 1,
-  hang: 1,
-  dataLoss: 1,
-  userCorrection: 1,
-  fixConfirmed: 1,
-  selfReported: 1,
-  singleOccurrence: -1,
-};
+const CONFIDENCE_DEFAULTS = { ...CAPTURE_CONFIDENCE_DEFAULTS };
+const PRIORITY_DEFAULTS = { ...CAPTURE_PRIORITY_DEFAULTS };
 
 export const ConfigSchema = z.looseObject({
   search: z
