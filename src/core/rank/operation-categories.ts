@@ -1,0 +1,28 @@
+/**
+ * What kind of work an agent is about to do, and the lesson categories that matter for it.
+ * `lore prompt --operation` and the curated lists (`--operation` on list views) share this one
+ * mapping, so an operation means the same everywhere.
+ */
+import type { Category } from '../lesson/constants.js';
+
+export const OPERATIONS = ['plan', 'implement', 'test', 'review', 'deploy', 'verify', 'optimize'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export const OPERATION_CATEGORIES: Readonly<Record<Operation, readonly Category[]>> = {
+  plan: ['architecture', 'process', 'collaboration', 'anti-pattern'],
+  implement: ['technical', 'anti-pattern', 'architecture', 'security', 'tooling'],
+  test: ['testing', 'technical', 'tooling', 'anti-pattern'],
+  review: ['anti-pattern', 'architecture', 'security', 'performance', 'collaboration'],
+  deploy: ['process', 'tooling', 'security', 'collaboration'],
+  verify: ['testing', 'process', 'technical'],
+  optimize: ['performance', 'technical', 'architecture'],
+};
+
+export function isOperation(value: string): value is Operation {
+  return (OPERATIONS as readonly string[]).includes(value);
+}
+
+/** The categories an operation maps to; every category when no operation is given. */
+export function categoriesForOperation(operation: Operation | undefined): ReadonlySet<Category> | undefined {
+  return operation === undefined ? undefined : new Set(OPERATION_CATEGORIES[operation]);
+}
