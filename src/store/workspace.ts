@@ -21,6 +21,8 @@ export type WorkspaceOptions = {
   root?: string;
   env: NodeJS.ProcessEnv;
   home?: string;
+  /** Where a write's non-fatal trouble (a view that could not be rewritten) is told; default stderr. */
+  warn?: (line: string) => void;
 };
 
 export type Workspace = {
@@ -126,6 +128,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     async afterWrite(tier) {
       index.invalidate();
       const store = tier === 'user' ? user : (project ?? user);
+      await refreshViews(ws, options.warn ?? ((line) => process.stderr.write(`${line}\n`)));
       try {
         const { bumpGeneration } = await import('./manifest-files.js');
         bumpGeneration(store.layout.cacheDir, `${Date.now().toString(36)}-${process.pid}`);
@@ -140,6 +143,17 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     },
   };
   return ws;
+}
+
+/** `views.render` / `aggregate.enabled`: the derived files follow every write, failure-tolerant. */
+async function refreshViews(ws: Workspace, warn: (line: string) => void): Promise<void> {
+  if (!ws.config.views.render && !ws.config.aggregate.enabled) return;
+  try {
+    const { refreshDerivedFiles } = await import('./workspace-views.js');
+    await refreshDerivedFiles(ws, Date.now(), warn);
+  } catch (error) {
+    warn(`lore: the lesson was saved, but the views were not updated: ${(error as Error).message}`);
+  }
 }
 
 function parseHalfLife(value: string | undefined): number | undefined {
