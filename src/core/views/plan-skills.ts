@@ -72,17 +72,18 @@ function compareSeverityFirst(a: SkillLesson, b: SkillLesson): number {
 }
 
 /**
- * One skill per tool with at least `threshold` of the given (active) lessons, by name. Tools whose
- * names map to the same skill name count together under the first spelling in sort order.
+ * One skill per tool with at least `threshold` of the given (active) lessons, by name. Spellings
+ * that map to the same skill name (`tool:PyTest`, `tool:pytest`) count together, under the most
+ * common one.
  */
 export function planSkills(lessons: readonly SkillLesson[], threshold: number): SkillPlan[] {
-  const byName = new Map<string, { tool: string; lessons: Map<string, SkillLesson> }>();
+  const byName = new Map<string, { spellings: Map<string, number>; lessons: Map<string, SkillLesson> }>();
   for (const lesson of lessons) {
     for (const tool of lessonTools(lesson)) {
       const name = skillName(tool);
       if (name === undefined) continue;
-      const entry = byName.get(name) ?? { tool, lessons: new Map<string, SkillLesson>() };
-      if (tool < entry.tool) entry.tool = tool;
+      const entry = byName.get(name) ?? { spellings: new Map<string, number>(), lessons: new Map() };
+      entry.spellings.set(tool, (entry.spellings.get(tool) ?? 0) + 1);
       entry.lessons.set(lesson.id, lesson);
       byName.set(name, entry);
     }
@@ -91,8 +92,11 @@ export function planSkills(lessons: readonly SkillLesson[], threshold: number): 
   for (const [name, entry] of byName) {
     if (entry.lessons.size < threshold) continue;
     const sorted = [...entry.lessons.values()].sort(compareSeverityFirst);
+    const spellings = [...entry.spellings].sort(
+      (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
+    );
     plans.push({
-      tool: entry.tool,
+      tool: spellings[0]?.[0] ?? name,
       name,
       lessons: sorted,
       commands: [...new Set(sorted.flatMap((l) => l.commands))],
@@ -162,7 +166,7 @@ export function renderSkill(plan: SkillPlan): string {
     );
     if (lesson.mistake !== undefined) lines.push(`Mistake: ${oneLine(lesson.mistake)}`, '');
     const fix = lesson.remediation ?? lesson.action;
-    lines.push(fix === undefined ? `Fix: ${oneLine(lesson.summary)}` : `Fix: ${oneLine(fix)}`, '');
+    if (fix !== undefined) lines.push(`Fix: ${oneLine(fix)}`, '');
   }
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
