@@ -138,10 +138,13 @@ export async function workspaceSkillPlans(ws: Workspace, nowMs: number): Promise
   );
 }
 
-/** Brings the skills folder in line with the lessons (or with `dryRun`, says what it would do). */
+/**
+ * Brings the skills folder in line with the lessons (or with `dryRun`, says what it would do); with
+ * `rebuildManifest`, the hook manifest follows when a skill came or went.
+ */
 export async function aggregateSkills(
   ws: Workspace,
-  options: { dryRun: boolean; nowMs: number },
+  options: { dryRun: boolean; nowMs: number; rebuildManifest?: boolean },
 ): Promise<AggregateReport> {
   const root = ws.projectRoot;
   if (root === undefined) {
@@ -157,6 +160,14 @@ export async function aggregateSkills(
   const plans = await workspaceSkillPlans(ws, options.nowMs);
   const changes = planSkillFiles(dir, plans);
   if (!options.dryRun) applySkillFiles(changes, plans);
+  if (
+    options.rebuildManifest === true &&
+    changes.some((c) => c.action === 'write' || c.action === 'remove')
+  ) {
+    // the hook points at present skills only: it learns of these from the manifest
+    const { rebuildWorkspaceManifest } = await import('./manifest-build.js');
+    await rebuildWorkspaceManifest(ws, options.nowMs);
+  }
   return { dir, threshold: ws.config.aggregate.threshold, changes };
 }
 

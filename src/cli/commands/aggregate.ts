@@ -31,7 +31,7 @@ export const command: Command = {
     const dryRun = flagOption(args, 'dry-run');
     const ws = await openCommandWorkspace(ctx);
     try {
-      const report = await aggregateSkills(ws, { dryRun, nowMs: ctx.now() });
+      const report = await aggregateSkills(ws, { dryRun, nowMs: ctx.now(), rebuildManifest: !dryRun });
       const changes = report.changes.map((change) => ({ ...change, path: ws.displayPath(change.path) }));
       const lines = changes.map(
         (change) =>

@@ -105,6 +105,22 @@ export function planSkills(lessons: readonly SkillLesson[], threshold: number): 
   return plans.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/**
+ * The skill (of `names`, the skills present) that holds `lesson`: aggregated skills hold active
+ * project lessons only, so user-tier lessons are never covered by one.
+ */
+export function lessonSkill(
+  lesson: Pick<Lesson, 'tags' | 'tier'>,
+  names: ReadonlySet<string>,
+): string | undefined {
+  if (lesson.tier !== 'project' || names.size === 0) return undefined;
+  for (const tool of lessonTools(lesson)) {
+    const name = skillName(tool);
+    if (name !== undefined && names.has(name)) return name;
+  }
+  return undefined;
+}
+
 /** When to use the skill, with the command patterns; within the 1,024 characters skills allow. */
 export function skillDescription(plan: SkillPlan): string {
   const head = `Lessons this project learned the hard way about ${plan.tool} (${plan.lessons.length}). Use before running, configuring or debugging ${plan.tool}`;
