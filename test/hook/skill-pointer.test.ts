@@ -1,6 +1,10 @@
 // The committed hook bundle with an aggregated tool skill: one pointer to the skill instead of the
 // tool's lessons, once per session; `lore explain` says the skill stood in and why.
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSessionState } from '../../src/store/session-state.js';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { payload } from '../helpers/hook-payloads.js';
@@ -58,6 +62,12 @@ describe('aggregated tool skills in the hook', () => {
     expect(runHookBundle(sandbox, { ...bash(sandbox, 'pytest -k slow'), ...session }).stdout.trim()).toBe(
       '{}',
     );
+    const audit = readFileSync(sandbox.inRepo('.lore', 'cache', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(JSON.parse(audit.at(-1) ?? '{}')).toMatchObject({
+      lessons: [{ id: 'lore-pytest', form: 'full', covers: ids }],
+    });
   });
 
   it('lore explain shows the skill standing in for the lessons, and the lessons it covered', () => {
@@ -86,5 +96,20 @@ describe('aggregated tool skills in the hook', () => {
       [ids[3], 'in-skill', 'lore-pytest'],
       [ids[4], 'in-skill', 'lore-pytest'],
     ]);
+  });
+});
+
+describe('the session state claims skill pointers like lessons', () => {
+  const base = mkdtempSync(join(tmpdir(), 'lore-skill-state-'));
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  it('a skill name is claimed once per session and survives a reopening; unsafe names are refused', () => {
+    const state = openSessionState(base, 's1', 'main', 0);
+    expect([state.claim('lore-pytest', 8), state.claim('lore-pytest', 8)]).toEqual([true, false]);
+    expect(openSessionState(base, 's1', 'main', 0).seen.has('lore-pytest')).toBe(true);
+    expect(openSessionState(base, 's1', 'agent-2', 0).seenElsewhere.has('lore-pytest')).toBe(true);
+    expect(
+      ['../x', 'a/b', '-lead', 'A-b', 'a.b', `a${'-'.repeat(64)}`].map((id) => state.claim(id, 1)),
+    ).toEqual([false, false, false, false, false, false]);
   });
 });
