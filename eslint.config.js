@@ -184,6 +184,28 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/adapters/mcp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/cli/**',
+                '**/adapters/claude-code/**',
+                '**/adapters/codex/**',
+                '**/adapters/http/**',
+              ],
+              message:
+                'the MCP adapter calls the store like the CLI does, but never the CLI or another adapter: move shared code down to src/store or src/core',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['web/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -92,6 +92,10 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'serve the HTTP API and the dashboard (loopback; a token elsewhere)',
     load: () => import('./commands/serve.js'),
   },
+  mcp: {
+    summary: "run lore's MCP server on stdio (tools, lesson resources, learnings sidecar)",
+    load: () => import('./commands/mcp.js'),
+  },
   'migrate-layout': {
     summary: 'move lessons/<id>.yaml files into lessons/<id>/lesson.yaml',
     load: () => import('./commands/migrate-layout.js'),

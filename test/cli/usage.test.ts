@@ -29,6 +29,7 @@ const VERBS = [
   'install',
   'uninstall',
   'serve',
+  'mcp',
   'migrate-layout',
 ] as const;
 
