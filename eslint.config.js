@@ -11,6 +11,8 @@ const HOOK_FILES = [
   'src/hook/lore-hook.ts',
   'src/hook/run-hook.ts',
   'src/hook/request-rebuild.ts',
+  'src/hook/stop-markers.ts',
+  'src/core/feedback/feedback-markers.ts',
   'src/store/manifest-files.ts',
   'src/store/session-state.ts',
   'src/store/audit-log.ts',
