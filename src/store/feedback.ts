@@ -117,3 +117,41 @@ export function summarizeFeedback(items: readonly Feedback[]): FeedbackSummary {
     lastAt,
   };
 }
+
+export type MarkerFeedback = { ref: string; helpful: boolean; session: string };
+
+/**
+ * Records agents' `LEARNING_HELPFUL:` / `LEARNING_NOT_HELPFUL:` markers (from `lore scan`), once per
+ * session and verdict: a rescan of the same transcript records nothing new. Markers naming no
+ * lesson of this workspace (another repository's, a typo) are counted and skipped.
+ */
+export async function recordMarkerFeedback(
+  ws: Workspace,
+  markers: readonly MarkerFeedback[],
+  nowMs: number,
+  source: FeedbackSource,
+): Promise<{ recorded: number; repeated: number; unknown: number }> {
+  const counts = { recorded: 0, repeated: 0, unknown: 0 };
+  const once = new Map(markers.map((m) => [`${m.session}\u0000${m.ref}\u0000${m.helpful}`, m] as const));
+  for (const marker of once.values()) {
+    if (marker.session.trim() === '') {
+      counts.unknown += 1;
+      continue;
+    }
+    try {
+      const result = await appendFeedback(ws, marker.ref, {
+        helpful: marker.helpful,
+        task: marker.session,
+        session: marker.session,
+        at: new Date(nowMs).toISOString(),
+        source,
+      });
+      if (result.recorded) counts.recorded += 1;
+      else counts.repeated += 1;
+    } catch (error) {
+      if (!(error instanceof LoreError)) throw error;
+      counts.unknown += 1;
+    }
+  }
+  return counts;
+}
