@@ -37,7 +37,9 @@ function readText(path: string): string | undefined {
     return readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    throw new LoreError('io', `cannot read ${path}: ${(error as Error).message}`, {
+      hint: 'check the path (views.out, --out, views.agentFiles) and its permissions',
+    });
   }
 }
 
@@ -74,8 +76,14 @@ export function sectionText(lessons: readonly ViewLesson[], limit: number): stri
 function settle(path: string, next: string, current: string | undefined, check: boolean): ViewFile['status'] {
   const status = current === undefined ? 'created' : current === next ? 'unchanged' : 'updated';
   if (!check && status !== 'unchanged') {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileAtomic(path, next);
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileAtomic(path, next);
+    } catch (error) {
+      throw new LoreError('io', `cannot write ${path}: ${(error as Error).message}`, {
+        hint: 'check the path (views.out, --out) and its permissions',
+      });
+    }
   }
   return status;
 }

@@ -73,6 +73,9 @@ describe('lore render', () => {
     expect(run.code).toBe(0);
     expect(read(sandbox.inRepo('docs', 'L.md'))).toContain('a lesson');
     expect(existsSync(sandbox.inRepo('LEARNINGS.md'))).toBe(false);
+    const dir = sandbox.run(['render', '--out', 'docs']);
+    expect(dir.code).toBe(1);
+    expect(dir.stderr).toContain(`cannot read ${sandbox.inRepo('docs')}: EISDIR`);
   });
 
   it('views.render and views.agentFiles: every write renders the view and the managed sections', () => {
