@@ -13,6 +13,7 @@ import type { ViewLesson } from '../core/views/render-learnings.js';
 import { planSkills } from '../core/views/plan-skills.js';
 import type { SkillPlan } from '../core/views/plan-skills.js';
 import { writeFileAtomic } from './fs-atomic.js';
+import { lessonLockPath, withLocksAsync } from './lock.js';
 import { mkdirSync } from 'node:fs';
 import { applySkillFiles, planSkillFiles, skillsDir } from './skill-files.js';
 import type { SkillFileChange } from './skill-files.js';
@@ -97,6 +98,21 @@ export async function renderViews(
   ws: Workspace,
   options: { out?: string; check: boolean; nowMs: number },
 ): Promise<ViewsReport> {
+  return withLocksAsync([viewsLock(ws)], () => renderViewsLocked(ws, options));
+}
+
+/**
+ * One writer of the derived files at a time: each reads the lessons after taking the lock, so
+ * of two concurrent writes the later render sees both, and the files never go back in time.
+ */
+function viewsLock(ws: Workspace): string {
+  return lessonLockPath(ws.cacheDir, 'views');
+}
+
+async function renderViewsLocked(
+  ws: Workspace,
+  options: { out?: string; check: boolean; nowMs: number },
+): Promise<ViewsReport> {
   const root = ws.projectRoot;
   if (options.out === undefined && root === undefined) {
     throw new LoreError('no-project', 'no repository with .lore/ found to write LEARNINGS.md into', {
@@ -151,6 +167,13 @@ export async function workspaceSkillPlans(ws: Workspace, nowMs: number): Promise
  * `rebuildManifest`, the hook manifest follows when a skill came or went.
  */
 export async function aggregateSkills(
+  ws: Workspace,
+  options: { dryRun: boolean; nowMs: number; rebuildManifest?: boolean },
+): Promise<AggregateReport> {
+  return withLocksAsync([viewsLock(ws)], () => aggregateSkillsLocked(ws, options));
+}
+
+async function aggregateSkillsLocked(
   ws: Workspace,
   options: { dryRun: boolean; nowMs: number; rebuildManifest?: boolean },
 ): Promise<AggregateReport> {

@@ -125,6 +125,32 @@ describe('lore render', () => {
   });
 });
 
+describe('concurrent writes with views.render', () => {
+  it('the view and the skill hold every lesson once the writers are done', async () => {
+    const sandbox = createSandbox();
+    config(
+      sandbox,
+      'views:\n  render: true\n  agentFiles: [AGENTS.md]\naggregate:\n  enabled: true\n  threshold: 2\n',
+    );
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, (_, n) =>
+        sandbox.runAsync(['add', '--summary', `concurrent lesson ${n}`, '--tag', 'tool:make', '--json']),
+      ),
+    );
+    expect(runs.map((run) => [run.code, run.stderr])).toEqual(runs.map(() => [0, '']));
+    const ids = runs.map((run) => run.json<{ id: string }>().id);
+    const page = read(sandbox.inRepo('LEARNINGS.md'));
+    const section = read(sandbox.inRepo('AGENTS.md'));
+    const skill = read(sandbox.inRepo('.claude', 'skills', 'lore-make', 'SKILL.md'));
+    for (const id of ids) {
+      expect(page).toContain(id);
+      expect(section).toContain(id);
+      expect(skill).toContain(id);
+    }
+    expect(existsSync(sandbox.inRepo('.lore', 'cache', 'locks', 'views.lock'))).toBe(false);
+  });
+});
+
 describe('lore aggregate', () => {
   const pytest = (sandbox: Sandbox, n: number, extra: string[] = []) =>
     sandbox.add([
