@@ -107,9 +107,9 @@ export function createTextReader(
 
 export function readManifestWords(cacheDir: string, head: ManifestHead): ManifestWords | undefined {
   try {
-    return JSON.parse(
-      readFileSync(join(manifestDir(cacheDir), head.generation, 'words.json'), 'utf8'),
-    ) as ManifestWords;
+    const patch = head.patched.words;
+    const name = patch === undefined ? 'words.json' : `words-${patch}.json`;
+    return JSON.parse(readFileSync(join(manifestDir(cacheDir), head.generation, name), 'utf8')) as ManifestWords;
   } catch {
     return undefined;
   }
