@@ -8,11 +8,17 @@
  *   <cache>/manifest/state.json   the writer's state (see ManifestState): ordinals, shadowed
  *                                 user lessons, content signature parts; never read by the hook
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { entryKey, patchManifest } from '../core/inject/patch-manifest.js';
 import type { LessonChange, ManifestState } from '../core/inject/patch-manifest.js';
-import type { ManifestHead, ManifestLesson, ManifestText, ManifestWords, SourceStamp } from '../core/inject/types.js';
+import type {
+  ManifestHead,
+  ManifestLesson,
+  ManifestText,
+  ManifestWords,
+  SourceStamp,
+} from '../core/inject/types.js';
 import type { Tier } from '../core/lesson/schema.js';
 import { parseVotes, voteScore } from '../core/rank/votes.js';
 import { unlinkQuietly, writeFileAtomic } from './fs-atomic.js';
@@ -53,16 +59,23 @@ export function writeManifestState(cacheDir: string, state: ManifestState): void
   writeFileAtomic(join(manifestDir(cacheDir), STATE_FILE), JSON.stringify(state));
 }
 
+/** A file's stamp in the content signature: `<mtime µs>:<size>` (as the index's scan keeps it), or `-`. */
+function contentStamp(path: string): string {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat === undefined ? '-' : `${Math.round(stat.mtimeMs * 1000)}:${stat.size}`;
+}
+
 /** One lesson directory's part of the content signature. */
 export function lessonFilesPart(yamlPath: string, votesPath: string): string {
-  return `${fileSig(yamlPath)}|${fileSig(votesPath)}`;
+  return `${contentStamp(yamlPath)}|${contentStamp(votesPath)}`;
 }
 
 /** Every lesson directory's signature part, by `tier:id` (two stats per lesson). */
 export function contentFiles(tiers: readonly TierStore[]): Record<string, string> {
   const files: Record<string, string> = {};
   for (const tier of tiers) {
-    for (const dir of tier.list().dirs) files[entryKey(tier.tier, dir.id)] = lessonFilesPart(dir.yamlPath, dir.votesPath);
+    for (const dir of tier.list().dirs)
+      files[entryKey(tier.tier, dir.id)] = lessonFilesPart(dir.yamlPath, dir.votesPath);
   }
   return files;
 }
@@ -98,14 +111,32 @@ export type PatchTarget = {
   halfLifeDays: number;
   /** The manifest's source stamps as this process saw them before it wrote anything. */
   sourcesBefore: readonly SourceStamp[];
+  /**
+   * Every lesson directory's content stamps as they are now, after the write (the index's scan,
+   * see `LessonIndex.contentParts`): the patched manifest must account for exactly these, or
+   * something else changed the store too and only a full build sees what.
+   */
+  contentNow: Readonly<Record<string, string>>;
   /** Parses a lesson file (the YAML parser, loaded by the caller). */
-  parse(text: string, file: string): { ok: true; lesson: import('../core/lesson/schema.js').Lesson } | { ok: false };
+  parse(
+    text: string,
+    file: string,
+  ): { ok: true; lesson: import('../core/lesson/schema.js').Lesson } | { ok: false };
 };
 
 export type PatchResult = { patched: true; head: ManifestHead } | { patched: false; reason: string };
 
 function sameStamps(a: readonly SourceStamp[], b: readonly SourceStamp[]): boolean {
   return a.length === b.length && a.every((s, i) => s.path === b[i]?.path && s.sig === b[i]?.sig);
+}
+
+function sameParts(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  let count = 0;
+  for (const key in a) {
+    if (a[key] !== b[key]) return false;
+    count += 1;
+  }
+  return count === Object.keys(b).length;
 }
 
 function readJson<T>(path: string): T | undefined {
@@ -135,7 +166,8 @@ export function patchManifestFiles(
     }
     // The manifest must have been current when this process started (before its own writes):
     // otherwise something else changed the store, and only a full build sees what.
-    if (!sameStamps(head.sources, target.sourcesBefore)) return { patched: false, reason: 'manifest was stale' };
+    if (!sameStamps(head.sources, target.sourcesBefore))
+      return { patched: false, reason: 'manifest was stale' };
     const paths = sourcePaths(target.tiers.map((tier) => tier.layout.dir));
 
     const changes: LessonChange[] = [];
@@ -199,6 +231,9 @@ export function patchManifestFiles(
       },
     });
     if ('full' in result) return { patched: false, reason: result.full };
+    if (!sameParts(result.state.files, target.contentNow)) {
+      return { patched: false, reason: 'lesson files changed elsewhere' };
+    }
 
     // Files the previous patch replaced are unused by now; what this one replaces goes next time.
     for (const name of state.garbage) unlinkQuietly(join(dir, name));
@@ -215,8 +250,8 @@ export function patchManifestFiles(
       garbage.push(patch === undefined ? 'words.json' : `words-${patch}.json`);
       writeFileSync(join(dir, `words-${token}.json`), JSON.stringify(result.words));
     }
-    const newHead: ManifestHead = { ...result.head, sources: stampSources(paths) };
     const newState: ManifestState = { ...result.state, garbage };
+    const newHead: ManifestHead = { ...result.head, sources: stampSources(paths) };
     writeManifestState(cacheDir, newState);
     writeFileAtomic(join(manifestDir(cacheDir), SIGNATURE_FILE), `${signatureOfFiles(newState.files)}\n`);
     writeFileAtomic(join(manifestDir(cacheDir), 'head.json'), JSON.stringify(newHead));

@@ -137,13 +137,16 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
       const store = tier === 'user' ? user : (project ?? user);
       try {
         bumpGeneration(store.layout.cacheDir, `${Date.now().toString(36)}-${process.pid}`);
-        if (changed !== undefined) {
+        // The index sees every lesson file as it is now; what it saw is what the patch must match.
+        await index.refresh();
+        const contentNow = index.contentParts();
+        if (changed !== undefined && contentNow !== undefined) {
           const [{ patchManifestFiles }, { parseLessonYaml }] = await Promise.all([
             import('./manifest-patch.js'),
             import('../core/lesson/lesson-yaml.js'),
           ]);
           const result = patchManifestFiles(
-            { cacheDir, tiers, halfLifeDays, sourcesBefore, parse: parseLessonYaml },
+            { cacheDir, tiers, halfLifeDays, sourcesBefore, contentNow, parse: parseLessonYaml },
             changed,
             Date.now(),
           );

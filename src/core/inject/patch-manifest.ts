@@ -136,7 +136,8 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
   const blockAt = (b: number) => {
     let block = blocks.get(b);
     if (block === undefined) {
-      block = input.readBlock(b) ?? (b * blockSize >= head.lessonCount ? { lessons: [], texts: [] } : undefined);
+      block =
+        input.readBlock(b) ?? (b * blockSize >= head.lessonCount ? { lessons: [], texts: [] } : undefined);
       if (block === undefined) return undefined;
       block = { lessons: [...block.lessons], texts: [...block.texts] };
       blocks.set(b, block);
@@ -193,10 +194,7 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
   const startup = entries
     .map((entry, n) => ({ entry, n }))
     .filter((x): x is { entry: StateEntry; n: number } => x.entry !== null && x.entry[3] === 1)
-    .sort(
-      (a, b) =>
-        b.entry[2] - a.entry[2] || (idOf(a.entry) < idOf(b.entry) ? -1 : 1),
-    )
+    .sort((a, b) => b.entry[2] - a.entry[2] || (idOf(a.entry) < idOf(b.entry) ? -1 : 1))
     .slice(0, STARTUP_LESSONS);
 
   const patched = { ...head.patched };
