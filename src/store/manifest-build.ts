@@ -106,7 +106,11 @@ function finish(
     generation,
   });
   manifest.head.revision = generation;
-  const state = stateOf(manifest.blocks, manifest.texts, lessons, { generation, revision: generation, files });
+  const state = stateOf(manifest.blocks, manifest.texts, lessons, {
+    generation,
+    revision: generation,
+    files,
+  });
   withManifestLock(target.cacheDir, () => {
     writeManifest(target.cacheDir, manifest);
     writeManifestState(target.cacheDir, state);

@@ -19,7 +19,7 @@ import type {
   ManifestWords,
   SourceStamp,
 } from '../core/inject/types.js';
-import type { Tier } from '../core/lesson/schema.js';
+import type { Lesson, Tier } from '../core/lesson/schema.js';
 import { parseVotes, voteScore } from '../core/rank/votes.js';
 import { unlinkQuietly, writeFileAtomic } from './fs-atomic.js';
 import { withLocks } from './lock.js';
@@ -118,10 +118,7 @@ export type PatchTarget = {
    */
   contentNow: Readonly<Record<string, string>>;
   /** Parses a lesson file (the YAML parser, loaded by the caller). */
-  parse(
-    text: string,
-    file: string,
-  ): { ok: true; lesson: import('../core/lesson/schema.js').Lesson } | { ok: false };
+  parse(text: string, file: string): { ok: true; lesson: Lesson } | { ok: false };
 };
 
 export type PatchResult = { patched: true; head: ManifestHead } | { patched: false; reason: string };
@@ -191,7 +188,7 @@ export function patchManifestFiles(
         changes.push({ tier: tierName, id });
         continue;
       }
-      let times: string[] = [];
+      let times: string[];
       try {
         times = parseVotes(readFileSync(dir.votesPath, 'utf8'), dir.votesPath).votes.map((vote) => vote.at);
       } catch {

@@ -77,17 +77,31 @@ async function inProcess<T>(box: Sandbox, fn: (ws: Workspace) => Promise<T>): Pr
 const PROBES: { event: HookEvent; repoPaths: string[] }[] = [
   ...['pytest -x tests/test_a.py', 'git push origin main', 'rm -rf build', 'npm test', 'ls -la'].map(
     (command) => ({
-      event: { event: 'PreToolUse', sessionId: 's', agentId: 'main', cwd: '/', tool: 'Bash', command },
+      event: {
+        event: 'PreToolUse' as const,
+        sessionId: 's',
+        agentId: 'main',
+        cwd: '/',
+        tool: 'Bash',
+        command,
+      },
       repoPaths: [],
     }),
   ),
   ...['src/gen/api.ts', 'tests/test_a.py', 'docs/guide.md'].map((path) => ({
-    event: { event: 'PreToolUse', sessionId: 's', agentId: 'main', cwd: '/', tool: 'Edit', paths: [path] },
+    event: {
+      event: 'PreToolUse' as const,
+      sessionId: 's',
+      agentId: 'main',
+      cwd: '/',
+      tool: 'Edit',
+      paths: [path],
+    },
     repoPaths: [path],
   })),
   {
     event: {
-      event: 'UserPromptSubmit',
+      event: 'UserPromptSubmit' as const,
       sessionId: 's',
       agentId: 'main',
       cwd: '/',
@@ -96,7 +110,7 @@ const PROBES: { event: HookEvent; repoPaths: string[] }[] = [
     repoPaths: [],
   },
   {
-    event: { event: 'SessionStart', sessionId: 's', agentId: 'main', cwd: '/', source: 'startup' },
+    event: { event: 'SessionStart' as const, sessionId: 's', agentId: 'main', cwd: '/', source: 'startup' },
     repoPaths: [],
   },
 ];
