@@ -204,14 +204,16 @@ async function aggregateSkillsLocked(
 
 /**
  * After a write, when enabled: the views and skills follow the lessons. A view that cannot be
- * written never fails the write; the reason goes to `warn`.
+ * written never fails the write; the reason goes to `warn`. True when a skill was written or
+ * removed (or might have been): the hook manifest's skills table needs a full build then.
  */
 export async function refreshDerivedFiles(
   ws: Workspace,
   nowMs: number,
   warn: (line: string) => void,
-): Promise<void> {
-  if (ws.projectRoot === undefined) return;
+): Promise<boolean> {
+  if (ws.projectRoot === undefined) return false;
+  let skillsChanged = false;
   if (ws.config.views.render) {
     try {
       await renderViews(ws, { check: false, nowMs });
@@ -221,11 +223,14 @@ export async function refreshDerivedFiles(
   }
   if (ws.config.aggregate.enabled) {
     try {
-      await aggregateSkills(ws, { dryRun: false, nowMs });
+      const report = await aggregateSkills(ws, { dryRun: false, nowMs });
+      skillsChanged = report.changes.some((c) => c.action === 'write' || c.action === 'remove');
     } catch (error) {
+      skillsChanged = true;
       warn(
         `lore: the lesson was saved, but the aggregated skills were not updated: ${(error as Error).message}`,
       );
     }
   }
+  return skillsChanged;
 }

@@ -12,6 +12,8 @@ import type { LessonIndex, RefreshReport } from './lesson-index.js';
 import { recoverWrites } from './journal.js';
 import { findProjectRoot, LORE_DIR, resolveLoreHome } from './paths.js';
 import { writeFileAtomic } from './fs-atomic.js';
+import { bumpGeneration, sourcePaths, stampSources } from './manifest-files.js';
+import type { SourceStamp } from '../core/inject/types.js';
 import { createTierStore } from './tier-store.js';
 import type { TierStore } from './tier-store.js';
 
@@ -47,9 +49,12 @@ export type Workspace = {
   ready(): Promise<RefreshReport>;
   /**
    * After a write to `tier`: marks the tier changed (other repositories' manifests notice) and
-   * rebuilds this workspace's hook manifest, so the hook never answers from an old one.
+   * brings this workspace's hook manifest up to date, so the hook never answers from an old one.
+   * With `changed` (every lesson the write touched, in any tier) only their part of the manifest
+   * is rewritten when the manifest was current before this process wrote; otherwise, or without
+   * `changed`, it is rebuilt in full.
    */
-  afterWrite(tier: Tier): Promise<void>;
+  afterWrite(tier: Tier, changed?: readonly { tier: Tier; id: string }[]): Promise<void>;
   close(): void;
 };
 
@@ -89,6 +94,9 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   const index = openLessonIndex(join(cacheDir, 'index.db'), tiers, displayPath);
 
   let readyReport: RefreshReport | undefined;
+  // The manifest's source stamps before this process writes anything: a patch applies only to a
+  // manifest that was current then (see manifest-patch.ts).
+  let sourcesBefore: SourceStamp[] = stampSources(sourcePaths(tiers.map((tier) => tier.layout.dir)));
   const ws: Workspace = {
     cwd,
     projectRoot,
@@ -112,7 +120,8 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     },
     async ready() {
       if (readyReport) return readyReport;
-      recoverWrites(join(cacheDir, 'journal'));
+      // A replayed change of a process that died before updating the manifest: build in full.
+      if (recoverWrites(join(cacheDir, 'journal')) > 0) sourcesBefore = [];
       const report = await index.refresh();
       if (report.legacyFiles.length > 0) {
         const shown = report.legacyFiles.slice(0, 3).map(displayPath).join(', ');
@@ -125,15 +134,36 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
       readyReport = report;
       return report;
     },
-    async afterWrite(tier) {
+    async afterWrite(tier, changed) {
       index.invalidate();
       const store = tier === 'user' ? user : (project ?? user);
-      await refreshViews(ws, options.warn ?? ((line) => process.stderr.write(`${line}\n`)));
+      // a skill that came or went changes the manifest's skills table: that takes a full build
+      const skillsChanged = await refreshViews(
+        ws,
+        options.warn ?? ((line) => process.stderr.write(`${line}\n`)),
+      );
       try {
-        const { bumpGeneration } = await import('./manifest-files.js');
         bumpGeneration(store.layout.cacheDir, `${Date.now().toString(36)}-${process.pid}`);
+        // The index sees every lesson file as it is now; what it saw is what the patch must match.
+        await index.refresh();
+        const contentNow = index.contentParts();
+        if (changed !== undefined && contentNow !== undefined && !skillsChanged) {
+          const [{ patchManifestFiles }, { parseLessonYaml }] = await Promise.all([
+            import('./manifest-patch.js'),
+            import('../core/lesson/lesson-yaml.js'),
+          ]);
+          const result = patchManifestFiles(
+            { cacheDir, tiers, halfLifeDays, sourcesBefore, contentNow, parse: parseLessonYaml },
+            changed,
+            Date.now(),
+          );
+          if (result.patched) {
+            sourcesBefore = result.head.sources;
+            return;
+          }
+        }
         const { rebuildWorkspaceManifest } = await import('./manifest-build.js');
-        await rebuildWorkspaceManifest(ws, Date.now());
+        sourcesBefore = (await rebuildWorkspaceManifest(ws, Date.now())).head.sources;
       } catch {
         // the hook notices the changed generation and rebuilds in the background
       }
@@ -146,13 +176,14 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
 }
 
 /** `views.render` / `aggregate.enabled`: the derived files follow every write, failure-tolerant. */
-async function refreshViews(ws: Workspace, warn: (line: string) => void): Promise<void> {
-  if (!ws.config.views.render && !ws.config.aggregate.enabled) return;
+async function refreshViews(ws: Workspace, warn: (line: string) => void): Promise<boolean> {
+  if (!ws.config.views.render && !ws.config.aggregate.enabled) return false;
   try {
     const { refreshDerivedFiles } = await import('./workspace-views.js');
-    await refreshDerivedFiles(ws, Date.now(), warn);
+    return await refreshDerivedFiles(ws, Date.now(), warn);
   } catch (error) {
     warn(`lore: the lesson was saved, but the views were not updated: ${(error as Error).message}`);
+    return true;
   }
 }
 
