@@ -51,7 +51,8 @@ const HEADING_KEYWORDS: readonly [RegExp, string][] = [
   [/tool/, 'tooling'],
 ];
 
-const STRUCTURED = /^[-*] \*\*\[(critical|high|medium|low)\] (.+?)\*\*(?: \((W?L-\d+)(?:, (\d{4}-\d{2}-\d{2}))?\))?\s*$/;
+const STRUCTURED =
+  /^[-*] \*\*\[(critical|high|medium|low)\] (.+?)\*\*(?: \((W?L-\d+)(?:, (\d{4}-\d{2}-\d{2}))?\))?\s*$/;
 const BULLET = /^[-*] (.*)$/;
 const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2}):?\s+/;
 const SEVERITY_PREFIX = /^\[(critical|high|medium|low)\]\s+/;
@@ -63,7 +64,8 @@ export const addMarkdownFormat: InteropFormat = {
   claims: (file) =>
     file.text !== undefined &&
     (/(?:^|\/)(?:learnings|library)\.md$/.test(file.path) ||
-      (file.path.endsWith('.md') && /^# (?:Project Learnings|ADD Cross-Project Knowledge Library)/m.test(file.text))),
+      (file.path.endsWith('.md') &&
+        /^# (?:Project Learnings|ADD Cross-Project Knowledge Library)/m.test(file.text))),
   parse: parseAddMarkdown,
   render: renderAddMarkdown,
 };
@@ -85,7 +87,9 @@ function parseAddMarkdown(files: readonly SourceFile[], options: ParseOptions): 
     if (!addMarkdownFormat.claims(file)) continue;
     const read = readEntries(file, problems);
     const library = isLibraryFile(file.path);
-    const used = new Set(read.entries.map((entry) => entry.id).filter((id): id is string => id !== undefined));
+    const used = new Set(
+      read.entries.map((entry) => entry.id).filter((id): id is string => id !== undefined),
+    );
     const fileDate = options.fileDates?.[file.path] ?? options.nowIso.slice(0, 10);
     for (const raw of read.entries) {
       const id = raw.id ?? nextNumberedId(library ? 'WL-' : 'L-', 3, used);
@@ -240,9 +244,24 @@ function firstSentence(text: string): string {
   return match?.[1] ?? text;
 }
 
+/** `learnings.md` for the project's lessons, `library.md` for the user tier's (as ADD keeps them). */
 export function renderAddMarkdown(lessons: readonly ExportLesson[], options: RenderOptions): Rendered {
   const ids = assignAddIds(lessons);
-  const library = lessons.length > 0 && lessons.every((lesson) => lesson.tier === 'user');
+  const files: Rendered['files'] = [];
+  for (const tier of ['project', 'user'] as const) {
+    const group = lessons.filter((lesson) => lesson.tier === tier);
+    if (group.length > 0 || (tier === 'project' && lessons.length === 0))
+      files.push(renderMarkdownFile(group, ids, tier === 'user', options));
+  }
+  return { files, skipped: [] };
+}
+
+function renderMarkdownFile(
+  lessons: readonly ExportLesson[],
+  ids: ReadonlyMap<string, string>,
+  library: boolean,
+  options: RenderOptions,
+): Rendered['files'][number] {
   const out: string[] = library
     ? [
         '# ADD Cross-Project Knowledge Library',
@@ -272,12 +291,20 @@ export function renderAddMarkdown(lessons: readonly ExportLesson[], options: Ren
     for (const lesson of group) {
       const fields = originFields(lesson, ADD_FORMATS);
       const date = typeof fields.date === 'string' ? fields.date : lesson.createdAt.slice(0, 10);
-      out.push(`- **[${lesson.severity}] ${restoreSummary(lesson, ADD_FORMATS)}** (${ids.get(lesson.id)}, ${date})`);
-      for (const line of (lesson.body ?? '').split('\n')) if (lesson.body !== undefined) out.push(line === '' ? '' : `  ${line}`);
+      out.push(
+        `- **[${lesson.severity}] ${restoreSummary(lesson, ADD_FORMATS)}** (${ids.get(lesson.id)}, ${date})`,
+      );
+      for (const line of (lesson.body ?? '').split('\n'))
+        if (lesson.body !== undefined) out.push(line === '' ? '' : `  ${line}`);
     }
   }
-  out.push('', '---', `*${lessons.length} entries. Last updated: ${options.nowIso.slice(0, 10)}. Source: lore*`, '');
-  return { files: [{ path: library ? 'library.md' : 'learnings.md', text: out.join('\n') }], skipped: [] };
+  out.push(
+    '',
+    '---',
+    `*${lessons.length} entries. Last updated: ${options.nowIso.slice(0, 10)}. Source: lore*`,
+    '',
+  );
+  return { path: library ? 'library.md' : 'learnings.md', text: out.join('\n') };
 }
 
 function titleCase(text: string): string {
@@ -319,8 +346,10 @@ export function confirmAddMarkdown(
   const mismatches: string[] = [];
   for (const entry of imported) {
     const id = entry.lesson.origin?.id;
-    if (back.get(id) !== key(entry.lesson)) mismatches.push(`${entry.where}: reads back differently from the rendered view`);
+    if (back.get(id) !== key(entry.lesson))
+      mismatches.push(`${entry.where}: reads back differently from the rendered view`);
   }
-  for (const problem of again.problems) mismatches.push(`rendered view line ${problem.line ?? '?'}: ${problem.message}`);
+  for (const problem of again.problems)
+    mismatches.push(`rendered view line ${problem.line ?? '?'}: ${problem.message}`);
   return { text, mismatches };
 }

@@ -15,7 +15,13 @@
 import type { Problem } from '../errors.js';
 import { CATEGORIES, SEVERITIES } from '../lesson/schema.js';
 import type { Category, Lesson, LessonSeverity, Tier } from '../lesson/schema.js';
-import { createImportedLesson, isoOfDate, originFields, originId, restoreSummary } from './imported-lesson.js';
+import {
+  createImportedLesson,
+  isoOfDate,
+  originFields,
+  originId,
+  restoreSummary,
+} from './imported-lesson.js';
 import type { ImportDraft } from './imported-lesson.js';
 import type {
   ExportLesson,
@@ -68,7 +74,8 @@ function readJson(text: string | undefined): unknown {
 
 function entryList(document: unknown): unknown[] | undefined {
   if (!isRecord(document) || !Array.isArray(document.entries)) return undefined;
-  if (typeof document.$schema === 'string' && document.$schema.includes('learnings.schema')) return document.entries;
+  if (typeof document.$schema === 'string' && document.$schema.includes('learnings.schema'))
+    return document.entries;
   const first = document.entries.find(isRecord);
   return first === undefined || (typeof first.id === 'string' && ENTRY_ID.test(first.id) && 'title' in first)
     ? document.entries
@@ -91,7 +98,12 @@ function parseAdd(files: readonly SourceFile[], options: { nowIso: string }): Pa
     (entryList(document) ?? []).forEach((entry, index) => {
       const label = `entries[${index}]`;
       if (!isRecord(entry)) {
-        problems.push({ file: file.path, field: label, message: 'not a learning entry; skipped', severity: 'error' });
+        problems.push({
+          file: file.path,
+          field: label,
+          message: 'not a learning entry; skipped',
+          severity: 'error',
+        });
         return;
       }
       const id = typeof entry.id === 'string' ? entry.id : undefined;
@@ -148,7 +160,9 @@ export function createAddLesson(entry: AddEntry): ReturnType<typeof createImport
   if (entry.keys) fields.keys = entry.keys;
   if (entry.wrapper) fields.wrapper = entry.wrapper;
   fields.file = entry.library ? 'library' : 'learnings';
-  const category = (CATEGORIES as readonly unknown[]).includes(entry.category) ? (entry.category as Category) : undefined;
+  const category = (CATEGORIES as readonly unknown[]).includes(entry.category)
+    ? (entry.category as Category)
+    : undefined;
   if (entry.category !== undefined && category === undefined) fields.category = entry.category;
   const severity = (SEVERITIES as readonly unknown[]).includes(entry.severity)
     ? (entry.severity as LessonSeverity)
@@ -159,7 +173,13 @@ export function createAddLesson(entry: AddEntry): ReturnType<typeof createImport
   if (entry.archived !== undefined && typeof entry.archived !== 'boolean') fields.archived = entry.archived;
   const scope = entry.extra.scope;
   const tier: Tier =
-    scope === 'workstation' || scope === 'universal' ? 'user' : scope === 'project' ? 'project' : entry.library ? 'user' : 'project';
+    scope === 'workstation' || scope === 'universal'
+      ? 'user'
+      : scope === 'project'
+        ? 'project'
+        : entry.library
+          ? 'user'
+          : 'project';
   const draft: ImportDraft = {
     file: entry.file,
     entry: entry.entry,
@@ -221,7 +241,8 @@ export function toAddEntry(lesson: Lesson, id: string, options: RenderOptions): 
   if (lesson.status !== 'active') values.archived = fields.archived ?? true;
   else if (keys.includes('archived')) values.archived = fields.archived ?? false;
   // An entry that came from ADD keeps its keys and their order; others get ADD's full set.
-  const order = keys.length > 0 ? [...keys, 'archived'] : [...ADD_DEFAULT_KEYS, ...Object.keys(extra), 'archived'];
+  const order =
+    keys.length > 0 ? [...keys, 'archived'] : [...ADD_DEFAULT_KEYS, ...Object.keys(extra), 'archived'];
   const record: Record<string, unknown> = {};
   for (const key of order) if (key in values && !(key in record)) record[key] = values[key];
   return record;

@@ -17,8 +17,21 @@
  */
 import type { Problem } from '../errors.js';
 import type { Lesson } from '../lesson/schema.js';
-import { createImportedLesson, originFields, originId, restoreSummary, restoreTags } from './imported-lesson.js';
-import type { ExportLesson, ImportedLesson, InteropFormat, ParsedSource, Rendered, SourceFile } from './interop-format.js';
+import {
+  createImportedLesson,
+  originFields,
+  originId,
+  restoreSummary,
+  restoreTags,
+} from './imported-lesson.js';
+import type {
+  ExportLesson,
+  ImportedLesson,
+  InteropFormat,
+  ParsedSource,
+  Rendered,
+  SourceFile,
+} from './interop-format.js';
 import { isRecord, stringList } from './record-shape.js';
 
 const FORMATS = ['coia'];
@@ -91,8 +104,22 @@ export const COIA_TABLE_SQL = `CREATE TABLE IF NOT EXISTS learnings (
 export const coiaFormat: InteropFormat = {
   name: 'coia',
   title: 'COIA learnings: a JSON export or the learnings table of their SQLite database',
-  carries: ['summary', 'context', 'observation', 'implication', 'action', 'tags', 'confidence', 'status', 'createdAt', 'updatedAt'],
-  claims: (file) => (file.rows !== undefined ? true : file.path.endsWith('.json') && rowList(readJson(file.text)) !== undefined),
+  carries: [
+    'summary',
+    'context',
+    'observation',
+    'implication',
+    'action',
+    'tags',
+    'confidence',
+    'status',
+    'createdAt',
+    'updatedAt',
+  ],
+  claims: (file) =>
+    file.rows !== undefined
+      ? true
+      : file.path.endsWith('.json') && rowList(readJson(file.text)) !== undefined,
   parse: parseCoia,
   render: renderCoia,
 };
@@ -125,7 +152,12 @@ function parseCoia(files: readonly SourceFile[], options: { nowIso: string }): P
     rows.forEach((row, index) => {
       const label = table ? `learnings row ${index + 1}` : `[${index}]`;
       if (!isRecord(row)) {
-        problems.push({ file: file.path, field: label, message: 'not a learning object; skipped', severity: 'error' });
+        problems.push({
+          file: file.path,
+          field: label,
+          message: 'not a learning object; skipped',
+          severity: 'error',
+        });
         return;
       }
       const result = toImported(file.path, label, row, table, options.nowIso);
@@ -136,7 +168,13 @@ function parseCoia(files: readonly SourceFile[], options: { nowIso: string }): P
   return { lessons, problems };
 }
 
-function toImported(path: string, label: string, row: Record<string, unknown>, table: boolean, nowIso: string) {
+function toImported(
+  path: string,
+  label: string,
+  row: Record<string, unknown>,
+  table: boolean,
+  nowIso: string,
+) {
   const id = typeof row.id === 'string' && row.id !== '' ? row.id : undefined;
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row)) if (!MAPPED_KEYS.has(key)) extra[key] = value;
@@ -144,7 +182,9 @@ function toImported(path: string, label: string, row: Record<string, unknown>, t
   if (Object.keys(extra).length > 0) fields.extra = extra;
   const fromContent = typeof row.content === 'string' ? readCoiaMarkdown(row.content) : {};
   const text = (key: string): string | undefined =>
-    typeof row[key] === 'string' ? (row[key] as string) : (fromContent as Record<string, string | undefined>)[key];
+    typeof row[key] === 'string'
+      ? (row[key] as string)
+      : (fromContent as Record<string, string | undefined>)[key];
   let tags: string[] = stringList(row.tags);
   if (typeof row.tags === 'string') {
     const parsed = readJson(row.tags);
@@ -158,7 +198,8 @@ function toImported(path: string, label: string, row: Record<string, unknown>, t
   if (typeof row.created_at === 'string' && created !== undefined) fields.timeText = true;
   const status = row.status === 'archived' || row.status === 'superseded' ? row.status : 'active';
   if (row.status !== undefined && row.status !== null && status !== row.status) fields.status = row.status;
-  const task = typeof row.source_task_id === 'string' && row.source_task_id !== '' ? row.source_task_id : undefined;
+  const task =
+    typeof row.source_task_id === 'string' && row.source_task_id !== '' ? row.source_task_id : undefined;
   if (row.source_task_id !== undefined && task === undefined) fields.source_task_id = row.source_task_id;
   if (table) fields.table = true;
   if (row.superseded_by !== undefined) fields.superseded_by = row.superseded_by;
@@ -179,7 +220,9 @@ function toImported(path: string, label: string, row: Record<string, unknown>, t
     origin: { format: 'coia', ...(id === undefined ? {} : { id }), fields },
     links: {
       supersedes: [],
-      ...(typeof row.superseded_by === 'string' && row.superseded_by !== '' ? { supersededBy: row.superseded_by } : {}),
+      ...(typeof row.superseded_by === 'string' && row.superseded_by !== ''
+        ? { supersededBy: row.superseded_by }
+        : {}),
     },
   });
 }
@@ -199,7 +242,8 @@ function readCoiaMarkdown(content: string): Partial<Record<'title' | (typeof COI
 
 function timeOf(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))) return value;
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)))
+    return value;
   return undefined;
 }
 
@@ -234,7 +278,9 @@ export function toCoiaRow(lesson: Lesson, ids: ReadonlyMap<string, string>): Rec
     last_helpful_at: null,
     status: fields.status ?? lesson.status,
     superseded_by:
-      (lesson.supersededBy === undefined ? undefined : ids.get(lesson.supersededBy)) ?? fields.superseded_by ?? null,
+      (lesson.supersededBy === undefined ? undefined : ids.get(lesson.supersededBy)) ??
+      fields.superseded_by ??
+      null,
     ...extra,
   };
   const keys = stringList(fields.keys);

@@ -13,7 +13,14 @@
  */
 import type { Problem } from '../errors.js';
 import { createImportedLesson, originFields, originId, restoreSummary } from './imported-lesson.js';
-import type { ExportLesson, ImportedLesson, InteropFormat, ParsedSource, Rendered, SourceFile } from './interop-format.js';
+import type {
+  ExportLesson,
+  ImportedLesson,
+  InteropFormat,
+  ParsedSource,
+  Rendered,
+  SourceFile,
+} from './interop-format.js';
 import { foldSections, unfoldSections } from './lesson-sections.js';
 
 const FORMATS = ['cursor'];
@@ -21,7 +28,17 @@ const FORMATS = ['cursor'];
 export const cursorFormat: InteropFormat = {
   name: 'cursor',
   title: 'Cursor rules: .cursor/rules/*.mdc',
-  carries: ['summary', 'body', 'paths', 'mistake', 'remediation', 'context', 'observation', 'implication', 'action'],
+  carries: [
+    'summary',
+    'body',
+    'paths',
+    'mistake',
+    'remediation',
+    'context',
+    'observation',
+    'implication',
+    'action',
+  ],
   claims: (file) => file.text !== undefined && file.path.endsWith('.mdc'),
   parse: parseCursor,
   render: renderCursor,
@@ -44,7 +61,8 @@ function readFrontmatter(lines: readonly string[]): Frontmatter {
       continue;
     }
     const pair = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(line);
-    if (!pair) return { error: `frontmatter line is not "key: value": ${line.trim().slice(0, 60)}`, line: index + 1 };
+    if (!pair)
+      return { error: `frontmatter line is not "key: value": ${line.trim().slice(0, 60)}`, line: index + 1 };
     key = pair[1] ?? '';
     const value = (pair[2] ?? '').trim();
     values.set(key, value === '' ? [] : [value]);
@@ -77,7 +95,12 @@ function parseCursor(files: readonly SourceFile[], options: { nowIso: string }):
     const lines = (file.text ?? '').split('\n');
     const front = readFrontmatter(lines);
     if ('error' in front) {
-      problems.push({ file: file.path, line: front.line, message: `${front.error}; rule skipped`, severity: 'error' });
+      problems.push({
+        file: file.path,
+        line: front.line,
+        message: `${front.error}; rule skipped`,
+        severity: 'error',
+      });
       continue;
     }
     const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.mdc$/, '');

@@ -23,7 +23,14 @@ import {
   restoreSummary,
   restoreTags,
 } from './imported-lesson.js';
-import type { ExportLesson, ImportedLesson, InteropFormat, ParsedSource, Rendered, SourceFile } from './interop-format.js';
+import type {
+  ExportLesson,
+  ImportedLesson,
+  InteropFormat,
+  ParsedSource,
+  Rendered,
+  SourceFile,
+} from './interop-format.js';
 import { isRecord, stringList } from './record-shape.js';
 
 const FORMATS = ['lessons-learned'];
@@ -92,7 +99,9 @@ function lessonList(document: unknown): unknown[] | undefined {
   if (!isRecord(document) || !Array.isArray(document.lessons)) return undefined;
   if (document.type === LESSONS_LEARNED_TYPE) return document.lessons;
   const first = document.lessons.find(isRecord);
-  return first && ('mistake' in first || 'problem' in first) && ('remediation' in first || 'solution' in first)
+  return first &&
+    ('mistake' in first || 'problem' in first) &&
+    ('remediation' in first || 'solution' in first)
     ? document.lessons
     : undefined;
 }
@@ -108,7 +117,12 @@ function parseLessonsLearned(files: readonly SourceFile[], options: { nowIso: st
     (lessonList(document) ?? []).forEach((entry, index) => {
       const label = `lessons[${index}]`;
       if (!isRecord(entry)) {
-        problems.push({ file: file.path, field: label, message: 'not a lesson object; skipped', severity: 'error' });
+        problems.push({
+          file: file.path,
+          field: label,
+          message: 'not a lesson object; skipped',
+          severity: 'error',
+        });
         return;
       }
       const result = toImported(file.path, label, entry, wrapper, options.nowIso);
@@ -202,7 +216,9 @@ function toRecord(lesson: ExportLesson): Record<string, unknown> {
     id: originId(lesson, FORMATS) ?? ulidOf(lesson),
     slug: lesson.origin?.format === 'lessons-learned' ? lesson.slug : `${lesson.slug}-${lesson.id.slice(-4)}`,
     summary: restoreSummary(lesson, FORMATS),
-    ...(lesson.mistake === undefined ? {} : { [keys.includes('problem') ? 'problem' : 'mistake']: lesson.mistake }),
+    ...(lesson.mistake === undefined
+      ? {}
+      : { [keys.includes('problem') ? 'problem' : 'mistake']: lesson.mistake }),
     ...(lesson.remediation === undefined
       ? {}
       : { [keys.includes('solution') ? 'solution' : 'remediation']: lesson.remediation }),
@@ -224,7 +240,9 @@ function toRecord(lesson: ExportLesson): Record<string, unknown> {
     const triggerExtra = isRecord(fields.triggerExtra) ? fields.triggerExtra : {};
     const order = triggerKeys.length > 0 ? triggerKeys : [...TRIGGER_KEYS];
     const merged: Record<string, unknown> = { ...triggerValues, ...triggerExtra };
-    values.triggers = Object.fromEntries(order.filter((key) => key in merged).map((key) => [key, merged[key]]));
+    values.triggers = Object.fromEntries(
+      order.filter((key) => key in merged).map((key) => [key, merged[key]]),
+    );
   }
   const extra = isRecord(fields.extra) ? fields.extra : {};
   if (keys.length === 0) return { ...values, ...extra };

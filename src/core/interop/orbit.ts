@@ -100,13 +100,22 @@ function parseOrbit(files: readonly SourceFile[], options: { nowIso: string }): 
     }
     const raw = doc.toJS() as unknown;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      problems.push({ file: file.path, message: 'not a learning record (expected a YAML map); skipped', severity: 'error' });
+      problems.push({
+        file: file.path,
+        message: 'not a learning record (expected a YAML map); skipped',
+        severity: 'error',
+      });
       continue;
     }
     const record = raw as Record<string, unknown>;
     const id = typeof record.id === 'string' && record.id.trim() !== '' ? record.id.trim() : undefined;
     if (id === undefined) {
-      problems.push({ file: file.path, field: 'id', message: 'a learning needs an id; skipped', severity: 'error' });
+      problems.push({
+        file: file.path,
+        field: 'id',
+        message: 'a learning needs an id; skipped',
+        severity: 'error',
+      });
       continue;
     }
     const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/') + 1) : '';
@@ -119,13 +128,21 @@ function parseOrbit(files: readonly SourceFile[], options: { nowIso: string }): 
   return { lessons, problems };
 }
 
-function toImported(path: string, id: string, record: Record<string, unknown>, votes: Vote[], nowIso: string) {
+function toImported(
+  path: string,
+  id: string,
+  record: Record<string, unknown>,
+  votes: Vote[],
+  nowIso: string,
+) {
   const scope = isRecord(record.scope) ? record.scope : {};
   const { paths, tags, symbols, ...scopeExtra } = scope;
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) if (!KNOWN_KEYS.has(key)) extra[key] = value;
   const evidence = Array.isArray(record.evidence) ? record.evidence : [];
-  const validEvidence = evidence.filter(isLoreEvidence).map((e) => ({ kind: e.kind, ref: e.ref }) as Evidence);
+  const validEvidence = evidence
+    .filter(isLoreEvidence)
+    .map((e) => ({ kind: e.kind, ref: e.ref }) as Evidence);
   const fields: Record<string, unknown> = {};
   if (record.schemaVersion !== undefined) fields.schemaVersion = record.schemaVersion;
   if ('supersedes' in record) fields.supersedes = record.supersedes;
@@ -134,6 +151,8 @@ function toImported(path: string, id: string, record: Record<string, unknown>, v
   if (Object.keys(extra).length > 0) fields.extra = extra;
   if (validEvidence.length !== evidence.length) fields.evidence = evidence;
   const text = typeof record.body === 'string' ? record.body : '';
+  const trailing = /\s*$/.exec(text)?.[0] ?? '';
+  if (trailing !== '' && text.trim() !== '') fields.bodyTrailing = trailing;
   const { body, sections } = unfoldSections(text);
   const status = record.status === 'superseded' ? 'superseded' : 'active';
   if (record.status !== undefined && record.status !== 'active' && record.status !== 'superseded')
@@ -177,7 +196,14 @@ function parseOrbitVotes(file: SourceFile, problems: Problem[]): Vote[] {
     }
     const row = isRecord(value) ? value : {};
     const { voter_model: model, task_id: task, voted_at: at } = row;
-    if (typeof model === 'string' && typeof task === 'string' && typeof at === 'string' && model && task && !Number.isNaN(Date.parse(at))) {
+    if (
+      typeof model === 'string' &&
+      typeof task === 'string' &&
+      typeof at === 'string' &&
+      model &&
+      task &&
+      !Number.isNaN(Date.parse(at))
+    ) {
       votes.push({ model, task, at });
       return;
     }
@@ -204,7 +230,11 @@ function renderOrbit(lessons: readonly ExportLesson[]): Rendered {
     const id = ids.get(lesson.id) ?? lesson.id;
     const fields = originFields(lesson, FORMATS);
     const scopeExtra = isRecord(fields.scope) ? fields.scope : {};
-    const scope: Record<string, unknown> = { paths: lesson.paths, tags: restoreTags(lesson, FORMATS), ...scopeExtra };
+    const scope: Record<string, unknown> = {
+      paths: lesson.paths,
+      tags: restoreTags(lesson, FORMATS),
+      ...scopeExtra,
+    };
     if (lesson.symbols.length > 0) scope.symbols = lesson.symbols;
     const record: Record<string, unknown> = {
       id,
@@ -217,13 +247,17 @@ function renderOrbit(lessons: readonly ExportLesson[]): Rendered {
       summary: restoreSummary(lesson, FORMATS),
     };
     const body = foldSections(lesson.body, lesson);
-    if (body !== '') record.body = body;
+    if (body !== '')
+      record.body = `${body}${typeof fields.bodyTrailing === 'string' ? fields.bodyTrailing : ''}`;
     record.evidence = restoreEvidence(lesson, fields);
-    const supersedes = lesson.supersedes.map((old) => ids.get(old)).filter((v): v is string => v !== undefined);
+    const supersedes = lesson.supersedes
+      .map((old) => ids.get(old))
+      .filter((v): v is string => v !== undefined);
     record.supersedes = supersedes.length > 1 ? supersedes : (supersedes[0] ?? fields.supersedes ?? null);
     const by = lesson.supersededBy === undefined ? undefined : ids.get(lesson.supersededBy);
     if (by !== undefined) record.superseded_by = by;
-    else if (fields.superseded_by !== undefined && lesson.status === 'superseded') record.superseded_by = fields.superseded_by;
+    else if (fields.superseded_by !== undefined && lesson.status === 'superseded')
+      record.superseded_by = fields.superseded_by;
     if (isRecord(fields.extra)) Object.assign(record, fields.extra);
     const doc = new Document(record);
     files.push({ path: `learnings/${id}/learning.yaml`, text: doc.toString({ lineWidth: 0 }) });
@@ -231,7 +265,14 @@ function renderOrbit(lessons: readonly ExportLesson[]): Rendered {
       files.push({
         path: `learnings/${id}/votes.jsonl`,
         text: lesson.votes
-          .map((vote) => JSON.stringify({ learning_id: id, voter_model: vote.model, voted_at: vote.at, task_id: vote.task }))
+          .map((vote) =>
+            JSON.stringify({
+              learning_id: id,
+              voter_model: vote.model,
+              voted_at: vote.at,
+              task_id: vote.task,
+            }),
+          )
           .join('\n')
           .concat('\n'),
       });
