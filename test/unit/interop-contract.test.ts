@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { detectInteropFormat, INTEROP_FORMAT_LIST } from '../../src/core/interop/interop-formats.js';
-import type { ExportLesson, InteropFormatName, SourceFile } from '../../src/core/interop/interop-format.js';
+import type { ExportLesson, InteropFormatName } from '../../src/core/interop/interop-format.js';
 import { readSources } from '../../src/store/interop/read-sources.js';
 import type { Lesson } from '../../src/core/lesson/schema.js';
 

@@ -125,6 +125,7 @@ export function createImportedLesson(draft: ImportDraft): ImportResult {
     ok: true,
     imported: {
       where,
+      file: draft.file,
       lesson: parsed.data,
       votes: draft.votes ?? [],
       links: draft.links ?? { supersedes: [] },

@@ -24,6 +24,8 @@ export type SourceFile = {
 export type ImportedLesson = {
   /** `file` and the entry in it, for reports: `learnings.json entries[3] (L-004)`. */
   where: string;
+  /** The source file it came from. */
+  file: string;
   lesson: Lesson;
   votes: Vote[];
   /** Links to other lessons of the same import, by their ids in the source format. */

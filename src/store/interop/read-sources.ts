@@ -22,6 +22,8 @@ export type Sources = {
   fileDates: Record<string, string>;
   /** The directory the relative paths start from. */
   baseDir: string;
+  /** PATH was one file (its path is its name). */
+  single: boolean;
 };
 
 export function readSources(path: string, shown: string): Sources {
@@ -31,7 +33,7 @@ export function readSources(path: string, shown: string): Sources {
       hint: 'pass a file or a directory such as .orbit/, .add/ or .cursor/rules/',
     });
   }
-  const sources: Sources = { files: [], fileDates: {}, baseDir: path };
+  const sources: Sources = { files: [], fileDates: {}, baseDir: path, single: stat.isFile() };
   if (stat.isFile()) {
     sources.baseDir = join(path, '..');
     addFile(sources, path, basename(path), true);
