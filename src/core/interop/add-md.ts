@@ -84,7 +84,12 @@ function parseAddMarkdown(files: readonly SourceFile[], options: ParseOptions): 
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (!addMarkdownFormat.claims(file)) continue;
+    if (
+      !(options.explicit
+        ? file.text !== undefined || file.rows !== undefined
+        : addMarkdownFormat.claims(file))
+    )
+      continue;
     const read = readEntries(file, problems);
     const library = isLibraryFile(file.path);
     const used = new Set(

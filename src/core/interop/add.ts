@@ -28,6 +28,7 @@ import type {
   ImportedLesson,
   InteropFormat,
   ParsedSource,
+  ParseOptions,
   Rendered,
   RenderOptions,
   SourceFile,
@@ -87,15 +88,25 @@ export function isLibraryFile(path: string): boolean {
   return /(?:^|\/)library(?:-active)?\.(?:json|md)$/.test(path);
 }
 
-function parseAdd(files: readonly SourceFile[], options: { nowIso: string }): ParsedSource {
+function parseAdd(files: readonly SourceFile[], options: ParseOptions): ParsedSource {
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (!addFormat.claims(file)) continue;
-    const document = readJson(file.text) as Record<string, unknown>;
-    const { entries: _entries, ...wrapper } = document;
-    void _entries;
-    (entryList(document) ?? []).forEach((entry, index) => {
+    if (!(options.explicit ? file.text !== undefined || file.rows !== undefined : addFormat.claims(file)))
+      continue;
+    const document = readJson(file.text);
+    const list = entryList(document);
+    if (list === undefined) {
+      problems.push({
+        file: file.path,
+        message: 'not ADD learnings ({"entries": [...]} expected); skipped',
+        severity: 'error',
+      });
+      continue;
+    }
+    const { entries: _list, ...wrapper } = document as Record<string, unknown>;
+    void _list;
+    list.forEach((entry, index) => {
       const label = `entries[${index}]`;
       if (!isRecord(entry)) {
         problems.push({
@@ -262,7 +273,11 @@ function renderAdd(lessons: readonly ExportLesson[], options: RenderOptions): Re
       version: '1.0.0',
       project: tier === 'user' ? '_workstation' : options.projectName,
     };
-    const entries = group.map((lesson) => toAddEntry(lesson, ids.get(lesson.id) ?? lesson.id, options));
+    // ADD numbers its entries as it appends them: that number is the file's order.
+    const number = (lesson: Lesson) => Number(/\d+$/.exec(ids.get(lesson.id) ?? '')?.[0] ?? 0);
+    const entries = [...group]
+      .sort((a, b) => number(a) - number(b))
+      .map((lesson) => toAddEntry(lesson, ids.get(lesson.id) ?? lesson.id, options));
     files.push({ path: name, text: `${JSON.stringify({ ...wrapper, entries }, null, 2)}\n` });
   }
   return { files, skipped: [] };

@@ -29,6 +29,7 @@ import type {
   ImportedLesson,
   InteropFormat,
   ParsedSource,
+  ParseOptions,
   Rendered,
   SourceFile,
 } from './interop-format.js';
@@ -142,12 +143,21 @@ function rowList(document: unknown): unknown[] | undefined {
   return coia >= 2 || first.format === 'COIA' ? list : undefined;
 }
 
-function parseCoia(files: readonly SourceFile[], options: { nowIso: string }): ParsedSource {
+function parseCoia(files: readonly SourceFile[], options: ParseOptions): ParsedSource {
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (!coiaFormat.claims(file)) continue;
-    const rows = file.rows ?? rowList(readJson(file.text)) ?? [];
+    if (!(options.explicit ? file.text !== undefined || file.rows !== undefined : coiaFormat.claims(file)))
+      continue;
+    const rows = file.rows ?? rowList(readJson(file.text));
+    if (rows === undefined) {
+      problems.push({
+        file: file.path,
+        message: 'not COIA learnings (a list of learning objects expected); skipped',
+        severity: 'error',
+      });
+      continue;
+    }
     const table = file.rows !== undefined;
     rows.forEach((row, index) => {
       const label = table ? `learnings row ${index + 1}` : `[${index}]`;
@@ -247,8 +257,15 @@ function timeOf(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The COIA row of a lesson; `tags` stays a list (the SQLite writer stores it as JSON text). */
-export function toCoiaRow(lesson: Lesson, ids: ReadonlyMap<string, string>): Record<string, unknown> {
+/**
+ * The COIA row of a lesson; `tags` stays a list (the SQLite writer stores it as JSON text). A row
+ * keeps the keys its source had, unless `allColumns` (a table row needs every column).
+ */
+export function toCoiaRow(
+  lesson: Lesson,
+  ids: ReadonlyMap<string, string>,
+  allColumns = false,
+): Record<string, unknown> {
   const fields = originFields(lesson, FORMATS);
   const extra = isRecord(fields.extra) ? fields.extra : {};
   const task = lesson.evidence.find((evidence) => evidence.kind === 'task')?.ref;
@@ -284,7 +301,7 @@ export function toCoiaRow(lesson: Lesson, ids: ReadonlyMap<string, string>): Rec
     ...extra,
   };
   const keys = stringList(fields.keys);
-  const order = keys.length > 0 ? keys : [...COIA_COLUMNS];
+  const order = keys.length > 0 && !allColumns ? keys : [...COIA_COLUMNS, ...keys];
   const row: Record<string, unknown> = {};
   for (const key of order) if (key in values) row[key] = values[key];
   return row;
@@ -297,6 +314,8 @@ export function assignCoiaIds(lessons: readonly Lesson[]): Map<string, string> {
 
 function renderCoia(lessons: readonly ExportLesson[]): Rendered {
   const ids = assignCoiaIds(lessons);
-  const rows = lessons.map((lesson) => toCoiaRow(lesson, ids));
+  const rows = [...lessons]
+    .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : 1))
+    .map((lesson) => toCoiaRow(lesson, ids));
   return { files: [{ path: 'learnings.json', text: `${JSON.stringify(rows, null, 2)}\n` }], skipped: [] };
 }

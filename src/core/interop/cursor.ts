@@ -18,6 +18,7 @@ import type {
   ImportedLesson,
   InteropFormat,
   ParsedSource,
+  ParseOptions,
   Rendered,
   SourceFile,
 } from './interop-format.js';
@@ -87,11 +88,12 @@ function splitGlobs(values: readonly string[]): string[] {
   return out;
 }
 
-function parseCursor(files: readonly SourceFile[], options: { nowIso: string }): ParsedSource {
+function parseCursor(files: readonly SourceFile[], options: ParseOptions): ParsedSource {
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (!cursorFormat.claims(file)) continue;
+    if (!(options.explicit ? file.text !== undefined || file.rows !== undefined : cursorFormat.claims(file)))
+      continue;
     const lines = (file.text ?? '').split('\n');
     const front = readFrontmatter(lines);
     if ('error' in front) {

@@ -126,6 +126,7 @@ export function createImportedLesson(draft: ImportDraft): ImportResult {
     imported: {
       where,
       file: draft.file,
+      dated: draft.fields.createdAt !== undefined,
       lesson: parsed.data,
       votes: draft.votes ?? [],
       links: draft.links ?? { supersedes: [] },

@@ -26,6 +26,8 @@ export type ImportedLesson = {
   where: string;
   /** The source file it came from. */
   file: string;
+  /** False when the source gave no creation time (the import time stands in for it). */
+  dated: boolean;
   lesson: Lesson;
   votes: Vote[];
   /** Links to other lessons of the same import, by their ids in the source format. */
@@ -37,6 +39,8 @@ export type ParseOptions = {
   nowIso: string;
   /** Date (YYYY-MM-DD) for ADD markdown entries without one: the file's modification date. */
   fileDates?: Readonly<Record<string, string>>;
+  /** The user named this one file and its format (`--from`): read it whatever its name. */
+  explicit?: boolean;
 };
 
 /** A broken entry is a problem and no lesson; the other entries still import. */

@@ -28,6 +28,7 @@ import type {
   ImportedLesson,
   InteropFormat,
   ParsedSource,
+  ParseOptions,
   Rendered,
   SourceFile,
 } from './interop-format.js';
@@ -106,15 +107,29 @@ function lessonList(document: unknown): unknown[] | undefined {
     : undefined;
 }
 
-function parseLessonsLearned(files: readonly SourceFile[], options: { nowIso: string }): ParsedSource {
+function parseLessonsLearned(files: readonly SourceFile[], options: ParseOptions): ParsedSource {
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (!lessonsLearnedFormat.claims(file)) continue;
-    const document = readJson(file.text) as Record<string, unknown>;
-    const { lessons: _list, ...wrapper } = document;
+    if (
+      !(options.explicit
+        ? file.text !== undefined || file.rows !== undefined
+        : lessonsLearnedFormat.claims(file))
+    )
+      continue;
+    const document = readJson(file.text);
+    const list = lessonList(document);
+    if (list === undefined) {
+      problems.push({
+        file: file.path,
+        message: 'not a lessons-learned store ({"lessons": [...]} expected); skipped',
+        severity: 'error',
+      });
+      continue;
+    }
+    const { lessons: _list, ...wrapper } = document as Record<string, unknown>;
     void _list;
-    (lessonList(document) ?? []).forEach((entry, index) => {
+    list.forEach((entry, index) => {
       const label = `lessons[${index}]`;
       if (!isRecord(entry)) {
         problems.push({
@@ -196,7 +211,8 @@ function renderLessonsLearned(lessons: readonly ExportLesson[]): Rendered {
     type: LESSONS_LEARNED_TYPE,
     version: 1,
   };
-  const records = lessons.map(toRecord);
+  // ULIDs sort by creation time: the store's order.
+  const records = lessons.map(toRecord).sort((a, b) => String(a.id).localeCompare(String(b.id)));
   return {
     files: [{ path: 'lessons.json', text: `${JSON.stringify({ ...wrapper, lessons: records }, null, 2)}\n` }],
     skipped: [],

@@ -30,6 +30,7 @@ import type {
   ImportedLesson,
   InteropFormat,
   ParsedSource,
+  ParseOptions,
   Rendered,
   RenderedFile,
   SourceFile,
@@ -81,12 +82,13 @@ export const orbitFormat: InteropFormat = {
   render: renderOrbit,
 };
 
-function parseOrbit(files: readonly SourceFile[], options: { nowIso: string }): ParsedSource {
+function parseOrbit(files: readonly SourceFile[], options: ParseOptions): ParsedSource {
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   const byPath = new Map(files.map((file) => [file.path, file]));
   for (const file of files) {
-    if (!orbitFormat.claims(file)) continue;
+    if (!(options.explicit ? file.text !== undefined || file.rows !== undefined : orbitFormat.claims(file)))
+      continue;
     const doc = parseDocument(file.text ?? '', { uniqueKeys: true });
     if (doc.errors.length > 0) {
       const error = doc.errors[0];

@@ -126,10 +126,15 @@ export const LessonSchema = z.looseObject({
   aliases: z
     .array(z.string().min(1))
     .optional()
-    .describe('Other names that resolve to this lesson, e.g. the id it had in the tool it was imported from (ADD L-001).'),
+    .describe(
+      'Other names that resolve to this lesson, e.g. the id it had in the tool it was imported from (ADD L-001).',
+    ),
   origin: z
     .looseObject({
-      format: z.string().min(1).describe('The format it was imported from (orbit, lessons-learned, add, add-md, coia, cursor).'),
+      format: z
+        .string()
+        .min(1)
+        .describe('The format it was imported from (orbit, lessons-learned, add, add-md, coia, cursor).'),
       id: z.string().min(1).optional().describe('Its id in that format.'),
       fields: z
         .record(z.string(), z.unknown())

@@ -70,7 +70,8 @@ export async function importInterop(
   const sources = readSources(path, shown);
   const format = chooseFormat(sources.files, shown, options.from);
   const nowIso = new Date(options.nowMs).toISOString();
-  const parsed = format.parse(sources.files, { nowIso, fileDates: sources.fileDates });
+  const explicit = options.from !== undefined && sources.single;
+  const parsed = format.parse(sources.files, { nowIso, fileDates: sources.fileDates, explicit });
   const display = (file: string) => (sources.single ? shown : `${shown.replace(/\/+$/, '')}/${file}`);
   const report: InteropImportReport = {
     format: format.name,
@@ -112,6 +113,14 @@ export async function importInterop(
     if (sourceId !== undefined && !bySourceId.has(sourceId)) bySourceId.set(sourceId, value.lesson.id);
   }
   const records = linkLessons(planned, bySourceId);
+  // A source without dates (Cursor rules): a lesson imported before keeps the dates it got then.
+  for (const [index, plan] of planned.entries()) {
+    const record = records[index];
+    if (record && plan.match && !plan.entry.dated) {
+      record.createdAt = plan.match.lesson.createdAt;
+      record.updatedAt = plan.match.lesson.updatedAt;
+    }
+  }
 
   const touched = new Set<Tier>();
   for (const [index, plan] of planned.entries()) {
@@ -167,11 +176,10 @@ function chooseFormat(
 ): InteropFormat {
   if (from !== undefined) {
     const format = findInteropFormat(from);
-    const single = files.length === 1;
-    if (!single && !files.some((file) => format.claims(file))) {
+    if (files.length !== 1 && !files.some((file) => format.claims(file))) {
       throw new LoreError('invalid', `${shown} has no ${from} files`, { hint: format.title });
     }
-    return single ? { ...format, claims: () => true } : format;
+    return format;
   }
   const detection = detectInteropFormat(files);
   if (detection.ok) return detection.format;

@@ -85,7 +85,7 @@ function writeCoiaDatabase(path: string, lessons: readonly ExportLesson[]): void
     const ids = assignCoiaIds(lessons);
     db.transaction(() => {
       for (const lesson of lessons) {
-        const row = toCoiaRow(lesson, ids);
+        const row = toCoiaRow(lesson, ids, true);
         const keys = Object.keys(row).filter((key) => columns.has(key));
         db.run(
           `INSERT OR REPLACE INTO learnings (${keys.map((key) => `"${key}"`).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`,
