@@ -45,7 +45,7 @@ export const command: Command = {
     examples: [
       'lore import .orbit',
       'lore import .add --dry-run',
-      'lore import ~/.claude/add/library.json --tier user',
+      'lore import ~/.claude/add/library.json',
       'lore import learnings.db --from coia',
       'lore export --out lore.json && lore import lore.json',
     ],
