@@ -2,7 +2,7 @@
 // format's fixture imports (detected), twice without duplicates, with --dry-run writing nothing;
 // an export to each format imports into a fresh repository with the same lessons; ADD ids resolve
 // as aliases; ADD Markdown is backed up and rewritten; COIA goes through a SQLite database.
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -223,6 +223,17 @@ describe('detection', () => {
     const run = sandbox.run(['import', '.']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/no lessons lore can import/);
+  });
+
+  it('a bare list of lore lessons with COIA fields is still read as lore JSON, keeping ids', () => {
+    const source = createSandbox();
+    const id = source.add(['--summary', 'coia-shaped lore lesson']);
+    const lessons = exportLore(source).map((lesson) => ({ ...lesson, context: 'c', observation: 'o' }));
+    writeFileSync(join(source.base, 'bare.json'), JSON.stringify(lessons));
+    const target = createSandbox();
+    const run = target.run(['import', join(source.base, 'bare.json')]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(listIds(target)).toEqual([id]);
   });
 
   it("--from lore reads lore's own export as before", () => {

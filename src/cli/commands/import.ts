@@ -5,7 +5,7 @@ import { formatProblem } from '../../core/errors.js';
 import { detectInteropFormat } from '../../core/interop/interop-formats.js';
 import { INTEROP_FORMATS } from '../../core/interop/interop-format.js';
 import type { InteropFormatName } from '../../core/interop/interop-format.js';
-import { TIERS } from '../../core/lesson/constants.js';
+import { ID_PATTERN, TIERS } from '../../core/lesson/constants.js';
 import { choiceOption, flagOption } from '../command.js';
 import type { Command, CommandContext } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
@@ -92,6 +92,10 @@ function isLoreJson(ctx: CommandContext, source: string): boolean {
     return true;
   }
   if ((document as { format?: unknown } | null)?.format === 'lore') return true;
+  // a bare list of lore lessons (schemaVersion and a lore id), which COIA's lists could resemble
+  const first = Array.isArray(document) ? (document[0] as Record<string, unknown> | undefined) : undefined;
+  if (first?.schemaVersion !== undefined && typeof first.id === 'string' && ID_PATTERN.test(first.id))
+    return true;
   return !detectInteropFormat([{ path: basename(path), text }]).ok;
 }
 
