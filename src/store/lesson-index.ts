@@ -883,15 +883,21 @@ export function openLessonIndex(
     findRefs(ref) {
       return guarded((database) => {
         const wanted = ref.trim().toLowerCase();
-        return database.all<RefEntry>(
-          `SELECT id, slug, summary, tier FROM lessons
-           WHERE substr(id, 1, length(?)) = ? OR slug = ? OR instr(slug, ?) > 0
-           ORDER BY tier, id LIMIT 200`,
-          wanted,
-          wanted,
-          wanted,
-          wanted,
-        );
+        return database
+          .all<Omit<RefEntry, 'aliases'> & { aliases: string | null }>(
+            `SELECT id, slug, summary, tier, json_extract(record, '$.aliases') AS aliases FROM lessons
+             WHERE substr(id, 1, length(?)) = ? OR slug = ? OR instr(slug, ?) > 0
+               OR EXISTS (SELECT 1 FROM json_each(record, '$.aliases') WHERE lower(json_each.value) = ?)
+             ORDER BY tier, id LIMIT 200`,
+            wanted,
+            wanted,
+            wanted,
+            wanted,
+            wanted,
+          )
+          .map(({ aliases, ...entry }) =>
+            aliases === null ? entry : { ...entry, aliases: JSON.parse(aliases) as string[] },
+          );
       });
     },
 
