@@ -11,7 +11,15 @@ import { slugify } from '../core/lesson/lesson-id.js';
 import { resolveRef } from '../core/lesson/resolve-ref.js';
 import type { RefEntry } from '../core/lesson/resolve-ref.js';
 import { LessonSchema, SCHEMA_VERSION } from '../core/lesson/schema.js';
-import type { Evidence, Lesson, LessonSeverity, LessonType, Category, Tier } from '../core/lesson/schema.js';
+import type {
+  Classifier,
+  Evidence,
+  Lesson,
+  LessonSeverity,
+  LessonType,
+  Category,
+  Tier,
+} from '../core/lesson/schema.js';
 import type { Vote } from '../core/rank/votes.js';
 import { commitWrites } from './journal.js';
 import { lessonLockPath, withLocks } from './lock.js';
@@ -142,6 +150,8 @@ export async function addLesson(
       contentHash: string;
       evidence?: Evidence[];
     };
+    /** User tier: shared beyond this machine; and who chose the tier (capture's classifier). */
+    placement?: { universal?: boolean; classifiedBy?: Classifier };
   },
 ): Promise<ResolvedLesson> {
   const store = ws.store(options.tier);
@@ -162,6 +172,8 @@ export async function addLesson(
     severity: clean.severity ?? defaults.severity,
     type: clean.type ?? 'hint',
     tier: options.tier,
+    ...(options.placement?.universal === true && options.tier === 'user' ? { universal: true } : {}),
+    ...(options.placement?.classifiedBy ? { classifiedBy: options.placement.classifiedBy } : {}),
     priority: clean.priority ?? defaults.priority,
     confidence: clean.confidence ?? defaults.confidence,
     needsReview: clean.needsReview ?? false,
@@ -252,7 +264,7 @@ function formatCandidates(candidates: readonly RefEntry[]): string {
   return candidates.map((c) => `  ${c.id}  ${c.slug}  (${c.tier})  ${c.summary}`).join('\n');
 }
 
-function readForUpdate(ws: Workspace, target: ResolvedLesson): { text: string; lesson: Lesson } {
+export function readForUpdate(ws: Workspace, target: ResolvedLesson): { text: string; lesson: Lesson } {
   const store = ws.store(target.tier);
   const text = store.readLessonText(target.id);
   const shown = ws.displayPath(store.lessonDir(target.id).yamlPath);
@@ -269,7 +281,7 @@ function readForUpdate(ws: Workspace, target: ResolvedLesson): { text: string; l
 }
 
 /** Applies `patch` to the lesson; keys set to undefined are removed. */
-function applyPatch(
+export function applyPatch(
   ws: Workspace,
   target: ResolvedLesson,
   current: { text: string; lesson: Lesson },

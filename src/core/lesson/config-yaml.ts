@@ -118,5 +118,11 @@ export function renderConfigTemplate(): string {
 #   startupLessons: 3    # top lessons shown at session start
 #   startupChars: 1500
 #   guards: true         # false: guard lessons advise instead of denying the call
+# prune:                 # \`lore prune\`: stale lessons and the age rule
+#   maxAgeDays: 365      # lessons created longer ago than this may be archived by age (at least 30)
+#   maxSeverity: low     # ... if their severity is at most this (low or medium; never high or critical)
+#   taskPaths: []        # where evidence tasks live, e.g. ['docs/tasks/{task}.md']; empty: tasks never make a lesson stale
+# duplicates:
+#   threshold: 0.4       # similarity (0-1) from which lessons count as near-duplicates
 `;
 }
