@@ -4,8 +4,11 @@
  * - a library, framework or third-party tool: `user` (it follows the person across repositories);
  * - a process or method (how to work, not what to run): `universal`;
  * - nothing telling: `project` (the narrowest reach; promote it later).
- * Project signals win over library signals, which win over process signals: a lesson about a
- * library's use in one file still belongs to that repository. Pure: data in, a decision out.
+ * Project signals win over everything: a lesson about a library's use in one file still belongs
+ * to that repository. Then the advice decides (the remediation, or the summary when there is
+ * none): advice about how to work that names no library is `universal` even when the mistake
+ * happened in a tool (a user correcting how the agent commits); otherwise a library or tool named
+ * anywhere makes it `user`; process words anywhere make it `universal`. Pure.
  */
 import type { Category, ScopeClass } from '../lesson/constants.js';
 
@@ -34,7 +37,8 @@ const LIBRARIES: ReadonlySet<string> = new Set(
     'tokio serde go gofmt golangci-lint gradle maven mvn dotnet nuget bundle bundler gem rails rspec ' +
     'rubocop composer phpunit laravel mix elixir swift xcodebuild cocoapods docker docker-compose podman ' +
     'kubectl helm terraform ansible aws gcloud az gh git git-lfs curl wget jq sed awk grep rg find tar ' +
-    'ssh rsync psql mysql sqlite3 redis-cli mongosh ffmpeg openssl brew apt apt-get systemctl nginx'
+    'ssh rsync psql mysql sqlite3 redis-cli mongosh ffmpeg openssl brew apt apt-get systemctl nginx ' +
+    'python python3 ruby perl php java javac kotlin scala'
   ).split(' '),
 );
 
@@ -54,7 +58,10 @@ const PROJECT_FILE =
   /(?:^|[\s`'"(])(?:package\.json|tsconfig[\w.-]*\.json|pyproject\.toml|setup\.cfg|cargo\.toml|go\.mod|gemfile|makefile|dockerfile|docker-compose[\w.-]*\.ya?ml|compose\.ya?ml|\.env(?:\.\w+)?|[\w-]+\.config\.[cm]?[jt]s|\.[\w-]+rc(?:\.\w+)?|[\w./-]+\.(?:ya?ml|toml|ini|cfg|conf|sql|prisma|proto|graphql|lock))(?=$|[\s`'"),:;])/i;
 
 /** A repository-relative path with a directory part (`src/api/handlers.py`, `./scripts/x.sh`). */
-const RELATIVE_PATH = /(?:^|[\s`'"(])(?:\.\/)?[\w-]+(?:\/[\w.-]+)+\.\w{1,8}(?=$|[\s`'"),:;])/;
+const RELATIVE_PATH = /(?:^|[\s`'"(])(?:\.\/)?[\w-]+(?:\/[\w.-]+)+\.\w{1,8}(?=$|[\s`'"),:;])/g;
+
+/** Paths inside installed dependencies belong to a library, not to the repository. */
+const DEPENDENCY_PATH = /(?:^|\/)(?:node_modules|site-packages|dist-packages|vendor|\.venv|venv)\//;
 
 const PROJECT_WORDS =
   /\b(?:schemas?|migrations?|fixtures?|env(?:ironment)? var(?:iable)?s?|monorepo|this (?:repo|repository|project|codebase|service|app)|our (?:code|codebase|repo|repository|project|api|service|app|schema|config|ci|pipeline|build)|the (?:repo|repository|codebase)(?:'s)?)\b/i;
@@ -95,13 +102,19 @@ function projectSignal(input: ScopeInput, text: string): string | undefined {
     ?.trim()
     .replace(/^[`'"(]/, '');
   if (config !== undefined) return `it is about a config or schema file (${config})`;
-  const path = RELATIVE_PATH.exec(text)?.[0]
-    ?.trim()
-    .replace(/^[`'"(]/, '');
+  const path = [...text.matchAll(RELATIVE_PATH)]
+    .map((match) => match[0].trim().replace(/^[`'"(]/, ''))
+    .find((found) => !DEPENDENCY_PATH.test(found));
   if (path !== undefined) return `it names a path in the repository (${path})`;
   const words = PROJECT_WORDS.exec(text)?.[0];
   if (words !== undefined) return `it is about this repository ("${words}")`;
   return undefined;
+}
+
+function namedLibrary(text: string): string | undefined {
+  return (text.toLowerCase().match(WORD) ?? []).find(
+    (word) => LIBRARIES.has(word) && !AMBIGUOUS.has(word) && !AGENT_TOOLS.has(word),
+  );
 }
 
 function librarySignal(input: ScopeInput, text: string): string | undefined {
@@ -130,10 +143,15 @@ export function classifyScope(input: ScopeInput): ScopeDecision {
   const text = textOf(input);
   const project = projectSignal(input, text);
   if (project !== undefined) return { scope: 'project', reason: project };
+  const advice = input.remediation ?? input.summary;
+  const method = PROCESS_WORDS.exec(advice)?.[0];
+  if (method !== undefined && namedLibrary(advice) === undefined)
+    return { scope: 'universal', reason: `its advice is about how to work ("${method}")` };
   const library = librarySignal(input, text);
   if (library !== undefined) return { scope: 'user', reason: library };
-  const method = PROCESS_WORDS.exec(text)?.[0];
-  if (method !== undefined) return { scope: 'universal', reason: `it is about how to work ("${method}")` };
+  const anywhere = PROCESS_WORDS.exec(text)?.[0];
+  if (anywhere !== undefined)
+    return { scope: 'universal', reason: `it is about how to work ("${anywhere}")` };
   if (input.category === 'process') return { scope: 'universal', reason: 'it is a process lesson' };
   return { scope: 'project', reason: 'nothing says it holds beyond this repository' };
 }

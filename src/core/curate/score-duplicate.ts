@@ -82,6 +82,10 @@ function intersectionSize(a: ReadonlySet<string>, b: ReadonlySet<string>): numbe
   return shared;
 }
 
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && intersectionSize(a, b) === a.size;
+}
+
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 && b.size === 0) return 0;
   const shared = intersectionSize(a, b);
@@ -105,7 +109,7 @@ export function scoreShingles(a: Shingles, b: Shingles): DuplicateScore {
     1,
     0.45 * jaccard(a.words, b.words) + 0.15 * jaccard(a.pairs, b.pairs) + 0.4 * containment(a.words, b.words),
   );
-  const identical = a.words.size > 0 && jaccard(a.words, b.words) === 1 && jaccard(a.pairs, b.pairs) === 1;
+  const identical = a.words.size > 0 && sameSet(a.words, b.words) && sameSet(a.pairs, b.pairs);
   const textScore = identical ? 1 : text;
   if (a.scope.size === 0 || b.scope.size === 0)
     return { score: round(textScore), text: round(textScore), scope: null };
