@@ -435,7 +435,19 @@ export async function upvoteLesson(
     throw new LoreError('usage', 'a vote needs a model', { hint: 'pass --model NAME' });
   const target = await resolveLesson(ws, ref);
   const store = ws.store(target.tier);
-  const recorded = withLocks([lockOf(ws, target, '-votes')], () => store.appendVote(target.id, vote));
+  const recorded = withLocks([lockOf(ws, target, '-votes')], () => {
+    // A promote or demote that held the lock first may have moved the lesson to the other tier.
+    if (store.readLessonText(target.id) === undefined) {
+      throw new LoreError(
+        'conflict',
+        `lesson ${target.id} moved or vanished while voting; nothing was recorded`,
+        {
+          hint: 'run the command again',
+        },
+      );
+    }
+    return store.appendVote(target.id, vote);
+  });
   if (recorded) await ws.afterWrite(target.tier);
   else ws.index.invalidate();
   return { target, recorded };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, deadPid, exited, lessonDirs, LORE_MAIN_URL } from '../helpers/cli.js';
-import type { ListJson, Sandbox, ShowJson } from '../helpers/cli.js';
+import type { CheckJson, ListJson, Sandbox, ShowJson } from '../helpers/cli.js';
 
 type MoveJson = {
   id: string;
@@ -125,6 +125,17 @@ describe('promote and demote', () => {
     expect(readdirSync(copy)).toEqual(['lesson.yaml']);
     // Meanwhile the project copy wins: show resolves to it.
     expect(sandbox.run(['show', id, '--json']).json<ShowJson>().lesson.tier).toBe('project');
+  });
+
+  it('lore check warns about universal on a project lesson', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'marked by hand']);
+    writeFileSync(sandbox.lessonFile(id), `${readFileSync(sandbox.lessonFile(id), 'utf8')}universal: true\n`);
+    const check = sandbox.run(['check', '--json']);
+    expect(check.code).toBe(0);
+    expect(check.json<CheckJson>().problems).toEqual([
+      expect.objectContaining({ field: 'universal', severity: 'warning' }),
+    ]);
   });
 
   it('needs a project to demote into', () => {
