@@ -2,6 +2,7 @@
 // the properties any similarity must have.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { findDuplicatePairs, groupPairs } from '../../src/core/curate/find-duplicate-pairs.js';
 import { contentWords, scoreDuplicate, stem } from '../../src/core/curate/score-duplicate.js';
 import type { DuplicateInput } from '../../src/core/curate/score-duplicate.js';
 import { ConfigSchema } from '../../src/core/lesson/schema.js';
@@ -164,6 +165,80 @@ describe('properties', () => {
         const left = { summary: a.replace(/\w+/g, (w) => `${w}left`) };
         const right = { summary: b.replace(/\w+/g, (w) => `${w}right`) };
         expect(scoreDuplicate(left, right).score).toBe(0);
+      }),
+    );
+  });
+});
+
+describe('findDuplicatePairs', () => {
+  const items = [...DUPLICATES.flat(), ...DIFFERENT.flat()].map((summary, i) => ({
+    key: `k${String(i).padStart(2, '0')}`,
+    lesson: { summary },
+  }));
+  const unique = items.filter(
+    (item, i) => items.findIndex((other) => other.lesson.summary === item.lesson.summary) === i,
+  );
+
+  it('finds every pair of the alike table and none of the different one', () => {
+    const pairs = findDuplicatePairs(unique, { threshold: THRESHOLD });
+    const found = new Set(
+      pairs.map((pair) =>
+        [pair.a, pair.b]
+          .map((k) => unique.find((i) => i.key === k)?.lesson.summary)
+          .sort()
+          .join(' | '),
+      ),
+    );
+    for (const [a, b] of DUPLICATES) expect(found).toContain([a, b].sort().join(' | '));
+    for (const [a, b] of DIFFERENT) expect(found).not.toContain([a, b].sort().join(' | '));
+  });
+
+  it('groups connected pairs', () => {
+    expect(
+      groupPairs([
+        { a: 'a', b: 'b' },
+        { a: 'c', b: 'b' },
+        { a: 'x', b: 'y' },
+      ]),
+    ).toEqual([
+      ['a', 'b', 'c'],
+      ['x', 'y'],
+    ]);
+    expect(groupPairs([])).toEqual([]);
+  });
+
+  it('property: with a pool as large as the store it finds exactly what comparing all pairs finds', () => {
+    const word = fc.constantFrom(
+      'pytest',
+      'tty',
+      'docker',
+      'env',
+      'schema',
+      'react',
+      'cache',
+      'token',
+      'commit',
+      'lint',
+    );
+    const lessons = fc.array(
+      fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')),
+      { maxLength: 14 },
+    );
+    fc.assert(
+      fc.property(lessons, fc.constantFrom(0.3, 0.4, 0.7), (summaries, threshold) => {
+        const input = summaries.map((summary, i) => ({
+          key: `k${String(i).padStart(2, '0')}`,
+          lesson: { summary },
+        }));
+        const brute: string[] = [];
+        for (let i = 0; i < input.length; i += 1)
+          for (let j = i + 1; j < input.length; j += 1)
+            if (scoreDuplicate(input[i]!.lesson, input[j]!.lesson).score >= threshold)
+              brute.push(`${input[i]!.key}|${input[j]!.key}`);
+        const found = findDuplicatePairs(input, { threshold, pool: input.length }).map(
+          (pair) => `${pair.a}|${pair.b}`,
+        );
+        expect(found.sort()).toEqual(brute.sort());
       }),
     );
   });
