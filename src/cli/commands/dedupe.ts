@@ -30,8 +30,9 @@ export const command: Command = {
     description:
       'Lists groups of active lessons that say nearly the same thing, with a suggestion of which one to\n' +
       'keep and the commands to retire the others. Changes nothing. Similarity (0-1) compares the words of\n' +
-      'summary, mistake and remediation and, when both lessons have one, their scope; candidates come from\n' +
-      'the full-text index, so it stays fast on large stores. Default threshold: config duplicates.threshold (0.4).',
+      'summary, mistake and remediation and, when both lessons have one, their scope; each lesson is scored\n' +
+      'only against the lessons sharing the most words with it, so it stays fast on large stores.\n' +
+      'Default threshold: config duplicates.threshold (0.4).',
     options: {
       threshold: {
         type: 'string',
