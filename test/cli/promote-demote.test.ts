@@ -70,6 +70,8 @@ describe('promote and demote', () => {
     expect(universal.code).toBe(0);
     expect(universal.stdout).toContain('user -> universal');
     expect(yamlOf(join(userDir, 'lesson.yaml'))).toMatchObject({ tier: 'user', universal: true });
+    expect(sandbox.run(['show', id]).stdout).toContain('tier: user (universal) (classified by human)');
+    expect(sandbox.run(['list']).stdout).toContain('(universal)');
 
     const top = sandbox.run(['promote', id]);
     expect(top.code).toBe(2);
