@@ -195,7 +195,7 @@ export async function addLesson(
   }
   const checked = validate(base, 'lesson');
   const id = store.createLesson((newId) => serializeLesson({ ...checked, id: newId }));
-  await ws.afterWrite(options.tier);
+  await ws.afterWrite(options.tier, [{ tier: options.tier, id }]);
   const lesson = { ...checked, id };
   return { tier: options.tier, id, lesson, file: store.lessonDir(id).yamlPath };
 }
@@ -350,7 +350,7 @@ export async function updateLesson(
     store.writeLessonText(target.id, next.text);
     return next;
   });
-  await ws.afterWrite(target.tier);
+  await ws.afterWrite(target.tier, [target]);
   return { ...target, lesson: result.lesson };
 }
 
@@ -368,7 +368,7 @@ export async function setStatus(
     store.writeLessonText(target.id, next.text);
     return next;
   });
-  await ws.afterWrite(target.tier);
+  await ws.afterWrite(target.tier, [target]);
   return { ...target, lesson: result.lesson, changed: true };
 }
 
@@ -413,8 +413,8 @@ export async function supersedeLesson(
     ]);
     return { oldLesson: oldNext.lesson, newLesson: newNext.lesson };
   });
-  await ws.afterWrite(old.tier);
-  if (replacement.tier !== old.tier) await ws.afterWrite(replacement.tier);
+  await ws.afterWrite(old.tier, [old, replacement]);
+  if (replacement.tier !== old.tier) await ws.afterWrite(replacement.tier, []);
   return {
     old: { ...old, lesson: result.oldLesson },
     replacement: { ...replacement, lesson: result.newLesson },
@@ -448,7 +448,7 @@ export async function upvoteLesson(
     }
     return store.appendVote(target.id, vote);
   });
-  if (recorded) await ws.afterWrite(target.tier);
+  if (recorded) await ws.afterWrite(target.tier, [target]);
   else ws.index.invalidate();
   return { target, recorded };
 }
