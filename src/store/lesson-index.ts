@@ -78,8 +78,8 @@ export type LessonIndex = {
   refresh(): Promise<RefreshReport>;
   rebuild(): Promise<RefreshReport>;
   invalidate(): void;
-  /** Refreshes only when a write invalidated the index since the last refresh. */
-  settle(): Promise<void>;
+  /** Refreshes only when nothing has since this instance opened or a write invalidated it. */
+  settle(): Promise<RefreshReport>;
   /**
    * What the last refresh saw of every lesson directory, by `tier:id`: `<lesson.yaml>|<votes.jsonl>`
    * stamps (`<mtime µs>:<size>`, `-` when missing), the parts of the manifest's content signature.
@@ -708,9 +708,7 @@ export function openLessonIndex(
     invalidate: () => {
       lastReport = undefined;
     },
-    settle: async () => {
-      await guarded(() => undefined);
-    },
+    settle: () => guarded(() => lastReport as RefreshReport),
     contentParts: () => (lastScan === undefined ? undefined : contentPartsOf(lastScan)),
 
     list(filter, nowMs, halfLifeDays) {
