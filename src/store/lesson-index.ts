@@ -968,11 +968,14 @@ function addTextReasons(
 /** The words that at least half of the indexed lessons contain (BM25 IDF of zero). */
 function withoutZeroIdfWords(database: SqlDatabase, words: readonly string[]): string[] {
   const total = database.get<{ n: number }>('SELECT count(*) AS n FROM lessons')?.n ?? 0;
+  // Counting stops at half the lessons: past that the word is out, however common it is.
+  const half = Math.ceil(total / 2);
   return words.filter((word) => {
     const df =
       database.get<{ n: number }>(
-        'SELECT count(*) AS n FROM lessons_fts WHERE lessons_fts MATCH ?',
+        'SELECT count(*) AS n FROM (SELECT 1 FROM lessons_fts WHERE lessons_fts MATCH ? LIMIT ?)',
         `"${word}"`,
+        half,
       )?.n ?? 0;
     return df * 2 < total;
   });
