@@ -49,16 +49,27 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'record that a lesson helped (once per model and task)',
     load: () => import('./commands/upvote.js'),
   },
+  feedback: {
+    summary: 'record whether a lesson helped (moves its confidence)',
+    load: () => import('./commands/feedback.js'),
+  },
   sync: { summary: 'rebuild the index from the lesson files', load: () => import('./commands/sync.js') },
+  maintain: {
+    summary: 'periodic upkeep: lower the confidence of lessons unused for 30 days',
+    load: () => import('./commands/maintain.js'),
+  },
   check: {
     summary: 'validate every lesson file; exit 1 on any error',
     load: () => import('./commands/check.js'),
   },
   export: {
-    summary: "write every lesson and its votes as lore's JSON",
+    summary: "write lessons as lore's JSON or another tool's format (--to)",
     load: () => import('./commands/export.js'),
   },
-  import: { summary: "add lessons from lore's JSON export", load: () => import('./commands/import.js') },
+  import: {
+    summary: "add lessons from lore's JSON, Orbit, lessons-learned, ADD, COIA or Cursor rules",
+    load: () => import('./commands/import.js'),
+  },
   scan: {
     summary: 'mine agent transcripts for mistakes and #lesson blocks (new bytes only)',
     load: () => import('./commands/scan.js'),
@@ -68,6 +79,10 @@ export const COMMANDS: Record<string, Entry> = {
     load: () => import('./commands/candidates.js'),
   },
   review: { summary: 'review lesson candidates interactively', load: () => import('./commands/review.js') },
+  prompt: {
+    summary: "print a task's pre-prompt: the top lessons for its files, tags and text",
+    load: () => import('./commands/prompt.js'),
+  },
   explain: {
     summary: 'dry-run the hook for a call: which lessons it would inject or deny, and why',
     load: () => import('./commands/explain.js'),
@@ -91,6 +106,10 @@ export const COMMANDS: Record<string, Entry> = {
   serve: {
     summary: 'serve the HTTP API and the dashboard (loopback; a token elsewhere)',
     load: () => import('./commands/serve.js'),
+  },
+  mcp: {
+    summary: "run lore's MCP server on stdio (tools, lesson resources, learnings sidecar)",
+    load: () => import('./commands/mcp.js'),
   },
   'migrate-layout': {
     summary: 'move lessons/<id>.yaml files into lessons/<id>/lesson.yaml',
