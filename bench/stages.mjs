@@ -7,7 +7,7 @@ import { join } from 'node:path';
 const marks = [['node start (to first user code)', performance.now()]];
 const mark = (name) => marks.push([name, performance.now()]);
 
-await import('libsql');
+await import('../dist/store/sqlite.js'); // the driver, loaded the way lore loads it
 mark('load libsql (native)');
 const { openWorkspace } = await import('../dist/store/workspace.js');
 await import('../dist/cli/main.js');

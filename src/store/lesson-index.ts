@@ -80,8 +80,8 @@ export type LessonIndex = {
   refresh(): Promise<RefreshReport>;
   rebuild(): Promise<RefreshReport>;
   invalidate(): void;
-  /** Refreshes only when a write invalidated the index since the last refresh. */
-  settle(): Promise<void>;
+  /** Refreshes only when nothing has since this instance opened or a write invalidated it. */
+  settle(): Promise<RefreshReport>;
   /**
    * What the last refresh saw of every lesson directory, by `tier:id`: `<lesson.yaml>|<votes.jsonl>`
    * stamps (`<mtime µs>:<size>`, `-` when missing), the parts of the manifest's content signature.
@@ -739,9 +739,7 @@ export function openLessonIndex(
     invalidate: () => {
       lastReport = undefined;
     },
-    settle: async () => {
-      await guarded(() => undefined);
-    },
+    settle: () => guarded(() => lastReport as RefreshReport),
     contentParts: () => (lastScan === undefined ? undefined : contentPartsOf(lastScan)),
 
     list(filter, nowMs, halfLifeDays) {
@@ -1012,11 +1010,14 @@ function addTextReasons(
 /** The words that at least half of the indexed lessons contain (BM25 IDF of zero). */
 function withoutZeroIdfWords(database: SqlDatabase, words: readonly string[]): string[] {
   const total = database.get<{ n: number }>('SELECT count(*) AS n FROM lessons')?.n ?? 0;
+  // Counting stops at half the lessons: past that the word is out, however common it is.
+  const half = Math.ceil(total / 2);
   return words.filter((word) => {
     const df =
       database.get<{ n: number }>(
-        'SELECT count(*) AS n FROM lessons_fts WHERE lessons_fts MATCH ?',
+        'SELECT count(*) AS n FROM (SELECT 1 FROM lessons_fts WHERE lessons_fts MATCH ? LIMIT ?)',
         `"${word}"`,
+        half,
       )?.n ?? 0;
     return df * 2 < total;
   });

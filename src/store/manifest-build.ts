@@ -10,7 +10,7 @@ import { buildManifest } from '../core/inject/build-manifest.js';
 import { stateOf } from '../core/inject/patch-manifest.js';
 import type { ManifestSource } from '../core/inject/build-manifest.js';
 import { detectStack } from '../core/inject/detect-stack.js';
-import type { InjectSettings, Manifest, ManifestSkill } from '../core/inject/types.js';
+import type { InjectSettings, Manifest, ManifestSkill, SourceStamp } from '../core/inject/types.js';
 import { planSkills } from '../core/views/plan-skills.js';
 import { presentSkills, SKILL_FILE, skillsDir } from './skill-files.js';
 import { parseConfigYaml } from '../core/lesson/config-yaml.js';
@@ -155,6 +155,7 @@ export function manifestSkills(
 
 /** The manifest of this workspace, computed from its (refreshed) index, in memory. */
 export async function workspaceManifest(ws: Workspace, nowMs: number): Promise<Manifest> {
+  await ws.index.refresh();
   const lessons = await workspaceSources(ws, nowMs);
   return buildManifest({
     lessons,
@@ -169,7 +170,6 @@ export async function workspaceManifest(ws: Workspace, nowMs: number): Promise<M
 }
 
 async function workspaceSources(ws: Workspace, nowMs: number): Promise<ManifestSource[]> {
-  await ws.index.refresh();
   const listed = await ws.index.list({ status: 'active' }, nowMs, ws.halfLifeDays);
   const order = (tier: string) => (tier === 'project' ? 0 : 1);
   return listed
@@ -182,15 +182,26 @@ async function workspaceSources(ws: Workspace, nowMs: number): Promise<ManifestS
     .sort((a, b) => order(a.lesson.tier) - order(b.lesson.tier));
 }
 
-/** After a write or on sync: the manifest of this workspace, from its (refreshed) index. */
-export async function rebuildWorkspaceManifest(ws: Workspace, nowMs: number): Promise<Manifest> {
+/**
+ * After a write or on sync: the manifest of this workspace, from its index. With `sourcesBefore`
+ * (the source stamps taken before the index was last refreshed) the index is used as it is;
+ * otherwise the sources are stamped now and the index refreshed.
+ */
+export async function rebuildWorkspaceManifest(
+  ws: Workspace,
+  nowMs: number,
+  sourcesBefore?: SourceStamp[],
+): Promise<Manifest> {
   const target: BuildTarget = {
     cacheDir: ws.cacheDir,
     projectRoot: ws.projectRoot ?? null,
     tierDirs: ws.tiers.map((tier) => tier.layout.dir),
   };
-  const sources = stampSources(sourcePaths(target.tierDirs));
-  const files = contentFiles(ws.tiers);
+  const sources = sourcesBefore ?? stampSources(sourcePaths(target.tierDirs));
+  if (sourcesBefore === undefined) await ws.index.refresh();
+  else await ws.index.settle();
+  // The content signature of exactly what the index read.
+  const files = ws.index.contentParts() ?? contentFiles(ws.tiers);
   const lessons = await workspaceSources(ws, nowMs);
   return finish(target, lessons, ws.config, nowMs, sources, files);
 }

@@ -3,7 +3,10 @@
  * the npm registry, FTS5 included). Nothing else imports the driver, so it can be swapped for
  * node:sqlite or better-sqlite3 here alone.
  */
+import { restoreReport } from './libsql-target.js';
 import Database from 'libsql';
+
+restoreReport();
 
 export type SqlValue = string | number | bigint | null;
 export type SqlRow = Record<string, unknown>;

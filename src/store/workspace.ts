@@ -122,7 +122,8 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
       if (readyReport) return readyReport;
       // A replayed change of a process that died before updating the manifest: build in full.
       if (recoverWrites(join(cacheDir, 'journal')) > 0) sourcesBefore = [];
-      const report = await index.refresh();
+      // A fresh workspace's index refreshes here; one just rebuilt (`lore sync`) is not scanned again.
+      const report = await index.settle();
       if (report.legacyFiles.length > 0) {
         const shown = report.legacyFiles.slice(0, 3).map(displayPath).join(', ');
         throw new LoreError(
@@ -145,6 +146,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
       try {
         bumpGeneration(store.layout.cacheDir, `${Date.now().toString(36)}-${process.pid}`);
         // The index sees every lesson file as it is now; what it saw is what the patch must match.
+        const sourcesNow = stampSources(sourcePaths(tiers.map((t) => t.layout.dir)));
         await index.refresh();
         const contentNow = index.contentParts();
         if (changed !== undefined && contentNow !== undefined && !skillsChanged) {
@@ -163,7 +165,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
           }
         }
         const { rebuildWorkspaceManifest } = await import('./manifest-build.js');
-        sourcesBefore = (await rebuildWorkspaceManifest(ws, Date.now())).head.sources;
+        sourcesBefore = (await rebuildWorkspaceManifest(ws, Date.now(), sourcesNow)).head.sources;
       } catch {
         // the hook notices the changed generation and rebuilds in the background
       }

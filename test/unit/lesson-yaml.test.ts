@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { readCanonicalYaml } from '../../src/core/lesson/canonical-yaml.js';
 import {
   LESSON_SCHEMA_COMMENT,
   parseLessonYaml,
+  parseLessonYamlFully,
   patchLessonYaml,
   serializeLesson,
 } from '../../src/core/lesson/lesson-yaml.js';
@@ -496,5 +499,112 @@ updatedAt: 2024-01-02T00:00:00Z
       ),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('readCanonicalYaml (the fast path for files lore writes)', () => {
+  /** What the full parser reads, or a marker for text it finds invalid (the fast path must decline). */
+  const toJs = (text: string): unknown => {
+    const doc = parseDocument(text, { uniqueKeys: true });
+    try {
+      return doc.errors.length > 0 ? 'invalid YAML' : doc.toJS();
+    } catch {
+      return 'invalid YAML'; // an alias without its anchor
+    }
+  };
+
+  it('reads serialized lessons as the full YAML parser does (property)', () => {
+    fc.assert(
+      fc.property(arbLesson, (lesson) => {
+        const text = serializeLesson(lesson);
+        expect([undefined, toJs(text)]).toContainEqual(readCanonicalYaml(text));
+        expect(parseLessonYaml(text, FILE)).toStrictEqual(parseLessonYamlFully(text, FILE));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads any scalar, list item or block it accepts as the full parser does (property)', () => {
+    const yamlish = fc.constantFrom(...' #:-"\'\\a1.0e+x~|>{[,&*!%@`\t\r\né\u2028'.split(''));
+    const anyText = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.string({ unit: yamlish, maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(anyText, anyText, anyText, (value, item, block) => {
+        for (const text of [
+          `summary: ${value}\n`,
+          `tags:\n  - ${item}\n  - ${value}\n`,
+          `body: |-\n  ${block}\nbody2: |\n  ${value}\n\n  ${item}\n\n`,
+          `a: ${JSON.stringify(value)}\nb: '${item.replace(/'/g, "''")}'\n`,
+          `evidence:\n  - kind: ${value}\n    ref: ${item}\n  - ${block}\n`,
+        ]) {
+          expect([undefined, toJs(text)]).toContainEqual(readCanonicalYaml(text));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    'a: 7\n',
+    'a: 0.96\n',
+    'a: -3\n',
+    'a: false\n',
+    'a: 2026-02-28T06:03:20.975Z\n',
+    'a: 000v9zf0qy\n',
+    'a: "x: #y \\u00e9 \\n"\n',
+    "a: 'it''s'\n",
+    'a: ^pytest\\b\n',
+    '# c\na: b\n',
+    'a: |\n  one\n\n  two\n\nb: x\n',
+    'a: |-\n  x\n    y\n',
+    'evidence:\n  - kind: commit\n    ref: abc123\n    note: "a: b"\n  - kind: task\n    ref: T-1\nb: x\n',
+  ])('reads %j as the full parser does', (text) => {
+    expect(readCanonicalYaml(text)).toEqual(toJs(text));
+  });
+
+  it.each([
+    'a: null\n',
+    'a: ~\n',
+    'a:\n',
+    'a: 0x1f\n',
+    'a: 1e3\n',
+    'a: .inf\n',
+    'a: 007\n',
+    'a: +1\n',
+    'a: b # trailing\n',
+    'a: "\\x41"\n',
+    'a:\n  - kind: x\n    ref:\n      deep: y\n',
+    'a: [1, 2]\n',
+    'a:\n  - kind: x\n    kind: y\n',
+    'a:\n  - kind: x\n     ref: y\n',
+    'a:\n  - kind:\n    ref: y\n',
+    'a: |2-\n    z\n',
+    'a: b\r\n',
+    'a: x\na: y\n',
+    '---\na: b\n',
+  ])('leaves %j to the full parser', (text) => {
+    expect(readCanonicalYaml(text)).toBeUndefined();
+  });
+
+  it('takes the fast path for an ordinary lesson, and declines what needs line numbers', () => {
+    const lesson = LessonSchema.parse({
+      schemaVersion: 1,
+      id: '000v9zf0qy',
+      slug: 'pytest-hangs',
+      summary: 'pytest hangs on a TTY prompt: run CI=1 pytest -p no:cacheprovider -q',
+      body: 'Line one.\n\nLine `two`: with a colon.\n',
+      tools: ['Bash'],
+      commands: ['^pytest\\b'],
+      paths: ['tests/**', '**/test_*.py'],
+      tags: ['topic:testing'],
+      confidence: 0.96,
+      createdAt: '2026-02-28T06:03:20.975Z',
+      updatedAt: '2026-05-15T06:03:20.975Z',
+    });
+    expect(readCanonicalYaml(serializeLesson(lesson))).toEqual(toJs(serializeLesson(lesson)));
+    expect(readCanonicalYaml('summary: x\nsummary: y\n')).toBeUndefined();
+    expect(readCanonicalYaml('summary: [broken\n')).toBeUndefined();
   });
 });

@@ -21,12 +21,14 @@ export const command: Command = {
     try {
       const recovered = recoverWrites(join(ws.cacheDir, 'journal'));
       const swept = ws.tiers.reduce((sum, tier) => sum + tier.sweep(), 0);
+      const { sourcePaths, stampSources, sweepManifestTemps } = await import('../../store/manifest-files.js');
+      // Stamped before the index reads the files: a change during the sync makes the manifest stale.
+      const sources = stampSources(sourcePaths(ws.tiers.map((tier) => tier.layout.dir)));
       await ws.index.rebuild();
       await ws.ready();
-      const { sweepManifestTemps } = await import('../../store/manifest-files.js');
       for (const tier of ws.tiers) sweepManifestTemps(tier.layout.cacheDir);
       const { rebuildWorkspaceManifest } = await import('../../store/manifest-build.js');
-      const manifest = await rebuildWorkspaceManifest(ws, ctx.now());
+      const manifest = await rebuildWorkspaceManifest(ws, ctx.now(), sources);
       const stats = await ws.index.stats();
       const problems = await noteProblems(ctx, ws);
       const ms = Math.round(performance.now() - started);

@@ -8,6 +8,7 @@
 import { Document, isMap, isPair, isScalar, LineCounter, Pair, parseDocument, Scalar } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
 import type { Problem } from '../errors.js';
+import { readCanonicalYaml } from './canonical-yaml.js';
 import { KNOWN_LESSON_KEYS, LessonSchema } from './schema.js';
 import type { Lesson } from './schema.js';
 
@@ -19,6 +20,23 @@ export type ParsedLesson =
 const TO_STRING = { lineWidth: 0, minContentWidth: 0 } as const;
 
 export function parseLessonYaml(text: string, file: string): ParsedLesson {
+  // The files lore writes take the fast path; anything it is unsure of, anything invalid and
+  // anything that warns (unknown fields, ...) goes through the full parser, which has the lines.
+  const canonical = readCanonicalYaml(text);
+  if (canonical !== undefined && Object.keys(canonical).every((key) => KNOWN_LESSON_KEYS.includes(key))) {
+    const checked = LessonSchema.safeParse(canonical);
+    if (
+      checked.success &&
+      !(checked.data.status === 'superseded' && checked.data.supersededBy === undefined)
+    ) {
+      return { ok: true, lesson: checked.data, warnings: [] };
+    }
+  }
+  return parseLessonYamlFully(text, file);
+}
+
+/** The full parser: every YAML construct, problems with their lines. */
+export function parseLessonYamlFully(text: string, file: string): ParsedLesson {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const lineOf = (offset: number | undefined): number | undefined =>
