@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
+import type * as LoreLibrary from '../../src/index.js';
 
 function seed(sandbox: Sandbox) {
   return {
@@ -104,9 +105,7 @@ describe('lore prompt', () => {
   it('is a library function for orchestrators', async () => {
     const sandbox = createSandbox();
     const ids = seed(sandbox);
-    const lore = (await import(
-      new URL('../../dist/index.js', import.meta.url).href
-    )) as typeof import('../../src/index.js');
+    const lore = (await import(new URL('../../dist/index.js', import.meta.url).href)) as typeof LoreLibrary;
     const text = await lore.taskPrompt({
       cwd: sandbox.repo,
       env: sandbox.env,
