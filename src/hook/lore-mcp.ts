@@ -17,7 +17,7 @@ function main(): void {
   const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, NODE_EXTRA_CA_CERTS: '' } });
   child.on('error', () => {
     process.stderr.write(
-      "lore mcp: the lore CLI is not installed next to the plugin nor on PATH; install it with `npm install -g lore`, then restart the session\n",
+      'lore mcp: the lore CLI is not installed next to the plugin nor on PATH; install it with `npm install -g lore`, then restart the session\n',
     );
     process.exitCode = 1;
   });
