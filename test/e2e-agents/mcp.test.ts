@@ -165,4 +165,29 @@ describe('Claude Code calling lore over MCP', () => {
     expect(occurrences(turn(server, 0), 'mcp__plugin_lore_lore__lore_show')).toBeGreaterThan(0);
     expect(occurrences(turn(server, 1), MIGRATION_MARKER)).toBeGreaterThan(0);
   });
+
+  it('shares the session with the hooks: a lesson the hook injected is not repeated in the sidecar', async () => {
+    const ws = createWorkspace();
+    const ids = addPathLessons(ws);
+    const server = await startModelServer({
+      steps: [
+        { tool: 'Read', input: { file_path: join(ws.repo, 'tests', 'test_app.py') } },
+        {
+          tool: 'mcp__plugin_lore_lore__lore_search',
+          input: { query: 'flaky network', path: 'tests/test_app.py' },
+        },
+      ],
+    });
+    const exit = await runClaude(ws, server, 'read the test, then look up lessons for it', [
+      '--plugin-dir',
+      PLUGIN_DIR,
+    ]);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    const after = turn(server, 2);
+    expect(occurrences(after, ids.tests)).toBe(1);
+    expect(occurrences(after, TEST_MARKER)).toBe(1);
+    expect(occurrences(after, '\\"learnings\\":[]')).toBe(1);
+  });
 });
