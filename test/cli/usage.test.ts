@@ -256,6 +256,9 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'disable', args: ['disable'], key: 'disabled' },
     { verb: 'enable', args: ['enable'], key: 'disabled' },
     { verb: 'migrate-layout', args: ['migrate-layout'], key: 'moves' },
+    { verb: 'feedback', args: ['feedback', 'aaaaaaaaaa', '--helpful'], key: 'confidence' },
+    { verb: 'maintain', args: ['maintain'], key: 'decayed' },
+    { verb: 'prompt', args: ['prompt', '--title', 'pytest'], key: 'lessons' },
     { verb: 'install', args: ['install', 'claude-code', '--scope', 'project'], key: 'changed' },
     { verb: 'uninstall', args: ['uninstall', 'claude-code', '--scope', 'project'], key: 'removed' },
   ];
@@ -271,9 +274,10 @@ describe('--json of every verb prints parseable JSON', () => {
       return { args, code: run.code, hasKey: Object.hasOwn(run.json<object>(), key), stderr: run.stderr };
     });
     expect(results).toEqual(steps.map(({ args }) => ({ args, code: 0, hasKey: true, stderr: '' })));
-    // review is interactive only (a terminal, no --json); serve and up run a server until Ctrl-C.
+    // review is interactive only (a terminal, no --json); serve, up and mcp run a server until
+    // Ctrl-C or the client leaves (mcp: test/mcp/).
     expect(new Set(steps.map((step) => step.verb))).toEqual(
-      new Set(VERBS.filter((verb) => !['demo', 'review', 'serve', 'up'].includes(verb))),
+      new Set(VERBS.filter((verb) => !['demo', 'review', 'serve', 'up', 'mcp'].includes(verb))),
     );
   });
 
