@@ -81,7 +81,7 @@ export async function appendFeedback(ws: Workspace, ref: string, entry: Feedback
     const confidence = rewriteConfidence(ws, target, (current) => adjustConfidence(current, entry.helpful));
     return { recorded: true, confidence };
   });
-  if (outcome.confidence.after !== outcome.confidence.before) await ws.afterWrite(target.tier);
+  if (outcome.confidence.after !== outcome.confidence.before) await ws.afterWrite(target.tier, [target]);
   const lesson = { ...target.lesson, confidence: outcome.confidence.after };
   return { ...target, lesson, ...outcome };
 }
