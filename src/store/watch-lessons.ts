@@ -1,34 +1,45 @@
 /**
- * Notices changes to the lesson files of long-lived readers (`lore mcp`): one recursive watch per
- * tier's `lessons/` folder and one on each config file's folder. A watch that cannot be set up
- * (no such folder yet, a platform without recursive watches) is reported, so the caller falls back
- * to checking the files' signatures more often.
+ * Notices changes to the lesson store for long-lived readers (`lore mcp`) without a signature
+ * scan per call: per tier, a watch on the `lessons/` folder (a lesson added or removed), on the
+ * cache's `generation` stamp (every lore write anywhere bumps it: the CLI, the dashboard, another
+ * MCP server) and on the config file. Non-recursive on purpose: a recursive watch over 10,000
+ * lesson folders costs seconds to set up. Edits made outside lore inside a lesson folder (an
+ * editor, a git pull) are caught by the caller's periodic full check.
  */
 import { watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { GENERATION_FILE } from './manifest-files.js';
 import type { TierStore } from './tier-store.js';
 
-export type LessonWatch = { complete: boolean; close(): void };
+export type LessonWatch = {
+  /** False when a folder that exists could not be watched: check the files more often. */
+  complete: boolean;
+  close(): void;
+};
 
 export function watchLessons(tiers: readonly TierStore[], onChange: () => void): LessonWatch {
   const watchers: FSWatcher[] = [];
   let complete = true;
-  const add = (dir: string, recursive: boolean) => {
+  const add = (dir: string, only?: string) => {
     try {
-      const watcher = watch(dir, { recursive, persistent: false }, () => onChange());
+      const watcher = watch(dir, { persistent: false }, (_event, name) => {
+        if (only === undefined || name === null || String(name) === only) onChange();
+      });
       watcher.on('error', () => {
         complete = false;
         onChange();
       });
       watchers.push(watcher);
-    } catch {
-      complete = false;
+    } catch (error) {
+      // A folder that does not exist yet holds nothing to miss; anything else is a blind spot.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') complete = false;
     }
   };
   for (const tier of tiers) {
-    add(tier.layout.lessonsDir, true);
-    add(dirname(tier.layout.configFile), false);
+    add(tier.layout.lessonsDir);
+    add(tier.layout.cacheDir, GENERATION_FILE);
+    add(dirname(tier.layout.configFile), basename(tier.layout.configFile));
   }
   return {
     get complete() {
