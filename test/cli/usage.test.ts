@@ -32,6 +32,8 @@ const VERBS = [
   'install',
   'uninstall',
   'serve',
+  'render',
+  'aggregate',
   'mcp',
   'migrate-layout',
 ] as const;
@@ -259,6 +261,8 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'feedback', args: ['feedback', 'aaaaaaaaaa', '--helpful'], key: 'confidence' },
     { verb: 'maintain', args: ['maintain'], key: 'decayed' },
     { verb: 'prompt', args: ['prompt', '--title', 'pytest'], key: 'lessons' },
+    { verb: 'render', args: ['render'], key: 'files' },
+    { verb: 'aggregate', args: ['aggregate', '--dry-run'], key: 'skills' },
     { verb: 'install', args: ['install', 'claude-code', '--scope', 'project'], key: 'changed' },
     { verb: 'uninstall', args: ['uninstall', 'claude-code', '--scope', 'project'], key: 'removed' },
   ];

@@ -12,8 +12,16 @@ import { encodePostings } from './postings.js';
 import { compareEntries, deniesCalls } from './rank-matches.js';
 import { renderLesson } from './render-lesson.js';
 import { normalizeTool } from './tool-names.js';
+import { lessonSkill } from '../views/plan-skills.js';
 import { MANIFEST_VERSION } from './types.js';
-import type { InjectSettings, Manifest, ManifestLesson, ManifestText, SourceStamp } from './types.js';
+import type {
+  InjectSettings,
+  Manifest,
+  ManifestLesson,
+  ManifestSkill,
+  ManifestText,
+  SourceStamp,
+} from './types.js';
 
 export type ManifestSource = {
   lesson: Lesson;
@@ -36,6 +44,8 @@ export type ManifestInput = {
   generation: string;
   /** Lessons per block file; small, since a call reads only the blocks of its top candidates. */
   blockSize?: number;
+  /** Aggregated tool skills present in the repository (`lore aggregate`), by name. */
+  skills?: Record<string, ManifestSkill>;
 };
 
 const STOP_WORDS = new Set(
@@ -199,7 +209,13 @@ export function buildManifest(input: ManifestInput): Manifest {
     }
     return source;
   };
-  const entries = chooseSources(input.lessons).map((source) => manifestEntry(source, input.stack, compile));
+  const skillNames = new Set(Object.keys(input.skills ?? {}));
+  const entries = chooseSources(input.lessons).map((source) => {
+    const entry = manifestEntry(source, input.stack, compile);
+    const skill = lessonSkill(source.lesson, skillNames);
+    if (skill !== undefined) entry.lesson.skill = skill;
+    return entry;
+  });
   entries.sort((a, b) => compareEntries(a.lesson, b.lesson));
 
   const literalOrdinals = new Map<string, number[]>();
@@ -252,6 +268,7 @@ export function buildManifest(input: ManifestInput): Manifest {
       startupScores: startup.map((e) => e.lesson.score),
       ...(input.scanIntervalHours === undefined ? {} : { scanIntervalHours: input.scanIntervalHours }),
       patched: {},
+      ...(skillNames.size === 0 ? {} : { skills: input.skills }),
     },
     words: postingsOf(wordOrdinals),
     blocks,
