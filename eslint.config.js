@@ -12,6 +12,7 @@ const HOOK_FILES = [
   'src/hook/run-hook.ts',
   'src/hook/request-rebuild.ts',
   'src/hook/stop-markers.ts',
+  'src/hook/lore-mcp.ts',
   'src/core/feedback/feedback-markers.ts',
   'src/store/manifest-files.ts',
   'src/store/session-state.ts',

@@ -45,7 +45,7 @@ function parseArgs(argv) {
     else if (flag === '--hook-runs') options.hookRuns = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--only store|hook|capture] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
+        'usage: node bench/run.mjs [--only store|hook|capture|mcp] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
           '                          [--hook-sizes 100,1000,10000] [--hook-runs 200]',
       );
       process.exit(0);
@@ -54,8 +54,8 @@ function parseArgs(argv) {
   if (options.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes: whole numbers');
   options.runs = Math.max(5, options.runs);
   options.inProcess = Math.max(200, options.inProcess);
-  if (options.only !== undefined && !['store', 'hook', 'capture'].includes(options.only))
-    throw new Error('--only: store, hook or capture');
+  if (options.only !== undefined && !['store', 'hook', 'capture', 'mcp'].includes(options.only))
+    throw new Error('--only: store, hook, capture or mcp');
   return options;
 }
 
@@ -434,6 +434,11 @@ async function main() {
     await runCapture();
     return;
   }
+  if (options.only === 'mcp') {
+    mkdirSync(dataDir, { recursive: true });
+    await (await import('./mcp.mjs')).runMcpBench({ dataDir });
+    return;
+  }
   const started = performance.now();
   mkdirSync(dataDir, { recursive: true });
   const m = machine();
@@ -609,6 +614,7 @@ async function main() {
   if (options.only !== 'store') {
     results.hook = await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
     await runCapture();
+    results.mcp = await (await import('./mcp.mjs')).runMcpBench({ dataDir });
   }
   results.totalMs = performance.now() - started;
   writeFileSync(join(dataDir, 'last-run.json'), `${JSON.stringify(results, null, 2)}\n`);

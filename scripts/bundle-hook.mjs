@@ -12,6 +12,7 @@ const outDir = `${root}plugin/bin/`;
 export const BUNDLES = [
   { entry: 'src/hook/lore-hook.ts', out: 'lore-hook.cjs', builtinsOnly: true },
   { entry: 'src/hook/lore-manifest.ts', out: 'lore-manifest.cjs', builtinsOnly: false },
+  { entry: 'src/hook/lore-mcp.ts', out: 'lore-mcp.cjs', builtinsOnly: true },
 ];
 
 export async function bundle({ entry, out, builtinsOnly }) {

@@ -169,7 +169,7 @@ function mainHelp(): string {
     '',
     'Every command takes --help; read commands take --json.',
     'Global options: --root DIR (repository root holding .lore/).',
-    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG, LORE_DISABLED, LORE_TOKEN.',
+    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG, LORE_DISABLED, LORE_TOKEN, LORE_SESSION_ID.',
     '',
   ].join('\n');
 }

@@ -40,3 +40,37 @@ export function agentHookSettingsFile(
     ? join(root, '.codex', 'hooks.json')
     : join(envDir(env, 'CODEX_HOME') ?? join(home(env), '.codex'), 'hooks.json');
 }
+
+/** Agents `lore install mcp --agent` registers lore's MCP server with. */
+export const MCP_AGENTS = ['claude-code', 'codex', 'gemini'] as const;
+export type McpAgent = (typeof MCP_AGENTS)[number];
+
+/**
+ * Where an agent keeps its MCP servers (checked against the agents' own `mcp add`):
+ * - Claude Code, user scope: `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json` when set), key
+ *   `mcpServers`; project scope: `<repository>/.mcp.json`.
+ * - Codex: `$CODEX_HOME/config.toml` (default `~/.codex/config.toml`), table `[mcp_servers.<name>]`;
+ *   user scope only (`codex mcp add` writes the global file).
+ * - Gemini CLI, user scope: `~/.gemini/settings.json`; project scope: `<repository>/.gemini/settings.json`,
+ *   key `mcpServers`.
+ */
+export function agentMcpConfigFile(
+  agent: McpAgent,
+  scope: InstallScope,
+  env: NodeJS.ProcessEnv,
+  root: string,
+): string | undefined {
+  if (agent === 'claude-code') {
+    if (scope === 'project') return join(root, '.mcp.json');
+    const dir = envDir(env, 'CLAUDE_CONFIG_DIR');
+    return dir === undefined ? join(home(env), '.claude.json') : join(dir, '.claude.json');
+  }
+  if (agent === 'codex') {
+    return scope === 'project'
+      ? undefined
+      : join(envDir(env, 'CODEX_HOME') ?? join(home(env), '.codex'), 'config.toml');
+  }
+  return scope === 'project'
+    ? join(root, '.gemini', 'settings.json')
+    : join(home(env), '.gemini', 'settings.json');
+}

@@ -57,13 +57,20 @@ export async function collectLearnings(
     ctx.sessionId === undefined ? undefined : openSessionState(ctx.tmpdir, ctx.sessionId, 'main', ctx.uid);
   const minConfidence = ws.config.inject.minConfidence;
   const picked = new Map<string, Learning>();
+  const shown = state ? state.seen.size + state.seenElsewhere.size : 0;
   for (const path of repoPaths) {
-    const listed = await ws.index.list({ status: 'active', path }, ctx.nowMs, ws.halfLifeDays);
+    // Enough ranked lessons to fill the cap after skipping the excluded and the already shown.
+    const enough = ctx.cap + exclude.size + picked.size + shown;
+    const listed = await ws.index.list(
+      { status: 'active', path, injectable: { minConfidence } },
+      ctx.nowMs,
+      ws.halfLifeDays,
+      enough,
+    );
     for (const item of listed) {
       if (picked.size >= ctx.cap) break;
       const { lesson } = item;
       if (exclude.has(lesson.id) || picked.has(lesson.id)) continue;
-      if (lesson.needsReview || lesson.confidence < minConfidence) continue;
       if (state && (state.seen.has(lesson.id) || state.seenElsewhere.has(lesson.id))) continue;
       if (state && !state.claim(lesson.id, lesson.priority)) continue;
       picked.set(lesson.id, { id: lesson.id, summary: lesson.summary, matched_by: item.matchedBy });

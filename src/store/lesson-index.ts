@@ -26,7 +26,7 @@ import { LESSON_FILE, VOTES_FILE } from './tier-store.js';
 import type { LessonDir, TierStore } from './tier-store.js';
 import type { ParsedFile } from './parse-worker.js';
 
-export const INDEX_VERSION = 4;
+export const INDEX_VERSION = 5;
 
 export const FTS_COLUMNS = [
   'summary',
@@ -58,6 +58,8 @@ export type ListFilter = {
   path?: string;
   /** A shell command: lessons whose command regexes match it. */
   command?: string;
+  /** Only lessons the hook would inject: at least this confidence, not waiting for review. */
+  injectable?: { minConfidence: number };
 };
 
 export type ListedLesson = IndexedLesson & { voteScore: number; matchedBy: string[] };
@@ -87,7 +89,8 @@ export type LessonIndex = {
    * stamps (`<mtime µs>:<size>`, `-` when missing), the parts of the manifest's content signature.
    */
   contentParts(): Record<string, string> | undefined;
-  list(filter: ListFilter, nowMs: number, halfLifeDays: number): Promise<ListedLesson[]>;
+  /** In rank order; with `limit`, only the first `limit` records are parsed. */
+  list(filter: ListFilter, nowMs: number, halfLifeDays: number, limit?: number): Promise<ListedLesson[]>;
   search(
     query: string,
     filter: ListFilter & { limit: number },
@@ -112,7 +115,8 @@ CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, sig TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS lessons(
   rowid INTEGER PRIMARY KEY,
   tier TEXT NOT NULL, id TEXT NOT NULL, slug TEXT NOT NULL, summary TEXT NOT NULL,
-  status TEXT NOT NULL, priority INTEGER NOT NULL, updated_at TEXT NOT NULL,
+  status TEXT NOT NULL, priority INTEGER NOT NULL, confidence REAL NOT NULL, needs_review INTEGER NOT NULL,
+  updated_at TEXT NOT NULL,
   file TEXT NOT NULL UNIQUE, record TEXT NOT NULL,
   UNIQUE(tier, id)
 );
@@ -333,6 +337,8 @@ export function tagMatches(tag: string, wanted: string): boolean {
   return a === b || (!b.includes(':') && a.endsWith(`:${b}`));
 }
 
+type PathRow = { lesson: number; glob: string; regex: string };
+
 type LessonRow = { rowid: number; record: string; file: string; times: string | null; last: string | null };
 
 export function openLessonIndex(
@@ -346,6 +352,10 @@ export function openLessonIndex(
   let lastScan: Scan | undefined;
   /** Lesson files parsed ahead on worker threads for the refresh in progress, by path. */
   let preParsed = new Map<string, ParsedFile>();
+  /** Path globs by required literal, for readers that query paths repeatedly; dropped on change. */
+  let pathTable: Map<string, PathRow[]> | undefined;
+  let pathQueries = 0;
+  const compiledPaths = new Map<string, RegExp>();
 
   const open = (): SqlDatabase => {
     if (db) return db;
@@ -408,6 +418,7 @@ export function openLessonIndex(
     if (!force && stored === aggregate) {
       return { parsed: 0, removed: 0, rebuilt: false, fresh: true, legacyFiles: legacy };
     }
+    pathTable = undefined;
     if (!parser) {
       // Loaded only when files changed: YAML, zod and picomatch stay off the fresh read path.
       const [{ parseLessonYaml }, { compileGlob }] = await Promise.all([
@@ -576,13 +587,15 @@ export function openLessonIndex(
       if (existing) deleteLessonRow(database, existing.file);
     }
     const rowid = database.insert(
-      'INSERT INTO lessons(tier, id, slug, summary, status, priority, updated_at, file, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO lessons(tier, id, slug, summary, status, priority, confidence, needs_review, updated_at, file, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       dir.tier,
       lesson.id,
       lesson.slug,
       lesson.summary,
       lesson.status,
       lesson.priority,
+      lesson.confidence,
+      lesson.needsReview ? 1 : 0,
       lesson.updatedAt,
       signature.path,
       JSON.stringify(lesson),
@@ -654,6 +667,10 @@ export function openLessonIndex(
       clauses.push('l.tier = ?');
       params.push(filter.tier);
     }
+    if (filter.injectable) {
+      clauses.push('l.confidence >= ? AND l.needs_review = 0');
+      params.push(filter.injectable.minConfidence);
+    }
     for (const tag of filter.tags ?? []) {
       const wanted = tag.toLowerCase();
       if (wanted.includes(':')) {
@@ -671,18 +688,21 @@ export function openLessonIndex(
 
   /** Path, tool and tag checks done in JS, with the `matchedBy` reasons they produce. */
   const matchDetails = (
-    item: IndexedLesson,
+    item: IndexedLesson | (() => Lesson),
     rowid: number,
     filter: ListFilter,
     pathHits: Map<number, string[]> | undefined,
   ): string[] | undefined => {
     const reasons: string[] = [];
+    // The record is parsed only when a tag, tool or command filter needs to look into it.
+    let parsed: Lesson | undefined;
+    const lessonOf = (): Lesson => (parsed ??= typeof item === 'function' ? item() : item.lesson);
     for (const tag of filter.tags ?? []) {
-      const hit = item.lesson.tags.find((t) => tagMatches(t, tag));
+      const hit = lessonOf().tags.find((t) => tagMatches(t, tag));
       if (hit) reasons.push(`tag:${hit}`);
     }
     for (const tool of filter.tools ?? []) {
-      const hit = item.lesson.tools.find((t) => t.toLowerCase() === tool.toLowerCase());
+      const hit = lessonOf().tools.find((t) => t.toLowerCase() === tool.toLowerCase());
       if (!hit) return undefined;
       reasons.push(`tool:${hit}`);
     }
@@ -692,7 +712,7 @@ export function openLessonIndex(
       for (const glob of globs) reasons.push(`path:${glob}`);
     }
     if (filter.command !== undefined) {
-      const hit = item.lesson.commands.find((source) => commandMatches(source, filter.command as string));
+      const hit = lessonOf().commands.find((source) => commandMatches(source, filter.command as string));
       if (hit === undefined) return undefined;
       reasons.push(`command:${hit}`);
     }
@@ -703,21 +723,41 @@ export function openLessonIndex(
   const pathMatches = (database: SqlDatabase, filter: ListFilter): Map<number, string[]> | undefined => {
     if (filter.path === undefined) return undefined;
     const target = filter.path;
-    const compiled = new Map<string, RegExp>();
     const hits = new Map<number, string[]>();
-    // The literal prefilter runs inside SQLite: only globs whose required literal occurs in the
-    // path reach JS (instr(x, '') is 1, so globs without a literal always do).
-    const rows = database.all<{ lesson: number; glob: string; regex: string }>(
-      'SELECT lesson, glob, regex FROM lesson_paths WHERE instr(?, literal) > 0',
-      target,
-    );
-    for (const row of rows) {
-      let regex = compiled.get(row.regex);
+    const test = (row: PathRow) => {
+      let regex = compiledPaths.get(row.regex);
       if (!regex) {
         regex = new RegExp(row.regex);
-        compiled.set(row.regex, regex);
+        compiledPaths.set(row.regex, regex);
       }
       if (regex.test(target)) hits.set(row.lesson, [...(hits.get(row.lesson) ?? []), row.glob]);
+    };
+    pathQueries += 1;
+    if (pathQueries === 1 && pathTable === undefined) {
+      // The literal prefilter runs inside SQLite: only globs whose required literal occurs in the
+      // path reach JS (instr(x, '') is 1, so globs without a literal always do).
+      const rows = database.all<PathRow & { literal: string }>(
+        'SELECT lesson, glob, regex, literal FROM lesson_paths WHERE instr(?, literal) > 0',
+        target,
+      );
+      for (const row of rows) test(row);
+      return hits;
+    }
+    // A long-lived reader (`lore mcp`) asks again and again: keep the globs in memory, grouped by
+    // literal, until a refresh changes something.
+    if (pathTable === undefined) {
+      pathTable = new Map();
+      for (const row of database.all<PathRow & { literal: string }>(
+        'SELECT lesson, glob, regex, literal FROM lesson_paths',
+      )) {
+        const group = pathTable.get(row.literal);
+        if (group) group.push(row);
+        else pathTable.set(row.literal, [row]);
+      }
+    }
+    for (const [literal, rows] of pathTable) {
+      if (literal !== '' && !target.includes(literal)) continue;
+      for (const row of rows) test(row);
     }
     return hits;
   };
@@ -742,7 +782,7 @@ export function openLessonIndex(
     settle: () => guarded(() => lastReport as RefreshReport),
     contentParts: () => (lastScan === undefined ? undefined : contentPartsOf(lastScan)),
 
-    list(filter, nowMs, halfLifeDays) {
+    list(filter, nowMs, halfLifeDays, limit) {
       return guarded((database) => {
         const params: (string | number)[] = [];
         const pathHits = pathMatches(database, filter);
@@ -752,24 +792,46 @@ export function openLessonIndex(
           where = `${where === '' ? '' : `${where} AND `}l.rowid IN (SELECT value FROM json_each(?))`;
           params.push(JSON.stringify([...pathHits.keys()]));
         }
-        const rows = database.all<LessonRow>(
-          `SELECT l.rowid AS rowid, l.record AS record, l.file AS file, v.times AS times, v.last AS last
+        type Row = LessonRow & { id: string; priority: number; confidence: number; updatedAt: string };
+        // With a limit, records are read afterwards for the few that make the cut.
+        const rows = database.all<Row>(
+          `SELECT l.rowid AS rowid, ${limit === undefined ? 'l.record' : "''"} AS record, l.file AS file,
+                  v.times AS times, v.last AS last, l.id AS id, l.priority AS priority,
+                  l.confidence AS confidence, l.updated_at AS updatedAt
            FROM lessons l LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
            ${where === '' ? '' : `WHERE ${where}`}`,
           ...params,
         );
+        // Ranked on the columns first; records are parsed in rank order, and only up to `limit`.
+        const ranked = rows
+          .filter((row) => !pathHits || pathHits.has(row.rowid))
+          .map((row) => {
+            const times = row.times ? (JSON.parse(row.times) as string[]) : [];
+            const score = voteScore(times, nowMs, halfLifeDays);
+            const key = {
+              id: row.id,
+              relevance: 0,
+              voteScore: score,
+              priority: row.priority,
+              confidence: row.confidence,
+              updatedAt: row.updatedAt,
+            };
+            return { row, score, key };
+          })
+          .sort((a, b) => compareRankable(a.key, b.key));
         const listed: ListedLesson[] = [];
-        for (const row of rows) {
-          if (pathHits && !pathHits.has(row.rowid)) continue;
+        for (const { row, score } of ranked) {
+          if (limit !== undefined && listed.length >= limit) break;
+          if (limit !== undefined)
+            row.record =
+              database.get<{ record: string }>('SELECT record FROM lessons WHERE rowid = ?', row.rowid)
+                ?.record ?? '{}';
           const item = toIndexed(row);
           const matchedBy = matchDetails(item, row.rowid, filter, pathHits);
           if (!matchedBy) continue;
-          listed.push({ ...item, voteScore: voteScore(item.votes.times, nowMs, halfLifeDays), matchedBy });
+          listed.push({ ...item, voteScore: score, matchedBy });
         }
-        return listed
-          .map((item) => ({ item, key: rankKey(item, 0) }))
-          .sort((a, b) => compareRankable(a.key, b.key))
-          .map(({ item }) => item);
+        return listed;
       });
     },
 
@@ -783,9 +845,23 @@ export function openLessonIndex(
         const weightList = columnWeights(weights).join(', ');
         const pathHits = pathMatches(database, filter);
         // Path and tool filters act in JS after BM25, so with them the SQL must not cut the pool.
-        const jsFilters =
-          pathHits !== undefined || (filter.tools?.length ?? 0) > 0 || filter.command !== undefined;
-        const needsRecord = jsFilters || (filter.tags?.length ?? 0) > 0;
+        // Tool and command filters act in JS after BM25, so with them the SQL must not cut the pool;
+        // a path filter restricts the FTS query itself to the lessons its globs matched.
+        const jsFilters = (filter.tools?.length ?? 0) > 0 || filter.command !== undefined;
+        /**
+         * With a path, BM25 is computed for every match and only the lessons the globs matched go
+         * on ([rowid, score] pairs): cheaper for FTS5 than a rowid constraint inside the MATCH.
+         */
+        const pathScored = (fts: string): string =>
+          JSON.stringify(
+            database
+              .all<{ rowid: number; score: number }>(
+                `SELECT rowid, bm25(lessons_fts, ${weightList}) AS score FROM lessons_fts WHERE lessons_fts MATCH ?`,
+                fts,
+              )
+              .filter((row) => pathHits?.has(row.rowid))
+              .map((row) => [row.rowid, row.score]),
+          );
 
         type Row = LessonRow & {
           score: number;
@@ -797,27 +873,38 @@ export function openLessonIndex(
         };
         type Candidate = { row: Row; matchedBy: string[]; voteScore: number; key: Rankable };
         const run = (fts: string): Candidate[] => {
+          const scoredIds = pathHits === undefined ? '' : pathScored(fts);
           // Rank inside FTS5 first (BM25 only, no records), then join the few rows that made the cut.
           let pool = jsFilters ? -1 : Math.max(filter.limit * 2, filter.limit + 20);
           for (;;) {
             const rows = database.all<Row>(
               `SELECT x.rowid AS rowid, x.score AS score, ${where === '' ? '1' : `(${where})`} AS keep,
-                      l.id AS id, l.priority AS priority, json_extract(l.record, '$.confidence') AS confidence,
+                      l.id AS id, l.priority AS priority, l.confidence AS confidence,
                       l.updated_at AS updatedAt, l.record AS record,
                       l.file AS file, v.times AS times, v.last AS last
-               FROM (SELECT rowid, bm25(lessons_fts, ${weightList}) AS score FROM lessons_fts
-                     WHERE lessons_fts MATCH ? ORDER BY score LIMIT ?) x
+               FROM (${
+                 pathHits === undefined
+                   ? `SELECT rowid, bm25(lessons_fts, ${weightList}) AS score FROM lessons_fts
+                      WHERE lessons_fts MATCH ? ORDER BY score LIMIT ?`
+                   : `SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS score
+                      FROM json_each(?) ORDER BY score LIMIT ?`
+               }) x
                JOIN lessons l ON l.rowid = x.rowid
                LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
                ORDER BY x.score`,
               ...params,
-              fts,
+              pathHits === undefined ? fts : scoredIds,
               pool,
             );
             const candidates: Candidate[] = [];
             for (const row of rows) {
               if (row.keep !== 1) continue;
-              const matchedBy = needsRecord ? matchDetails(toIndexed(row), row.rowid, filter, pathHits) : [];
+              const matchedBy = matchDetails(
+                () => JSON.parse(row.record) as Lesson,
+                row.rowid,
+                filter,
+                pathHits,
+              );
               if (!matchedBy) continue;
               const times = row.times ? (JSON.parse(row.times) as string[]) : [];
               const score = voteScore(times, nowMs, halfLifeDays);
@@ -949,17 +1036,6 @@ export function openLessonIndex(
     },
   };
   return index;
-}
-
-function rankKey(item: ListedLesson, relevance: number) {
-  return {
-    id: item.lesson.id,
-    relevance,
-    voteScore: item.voteScore,
-    priority: item.lesson.priority,
-    confidence: item.lesson.confidence,
-    updatedAt: item.lesson.updatedAt,
-  };
 }
 
 function columnWeights(weights: FieldWeights): number[] {

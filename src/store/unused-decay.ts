@@ -48,7 +48,7 @@ export async function applyUnusedDecay(
   const usage = readLessonUsage(ws.cacheDir);
   const listed = await ws.index.list({ status: 'active' }, nowMs, ws.halfLifeDays);
   const changes: DecayChange[] = [];
-  const touched = new Set<Tier>();
+  const touched = new Map<Tier, { tier: Tier; id: string }[]>();
   for (const item of listed) {
     const { lesson } = item;
     const tier = lesson.tier;
@@ -71,7 +71,8 @@ export async function applyUnusedDecay(
         ),
       );
       state.decayedThrough[key] = plan.decayedThrough;
-      if (confidence.after !== confidence.before) touched.add(tier);
+      if (confidence.after !== confidence.before)
+        touched.set(tier, [...(touched.get(tier) ?? []), { tier, id: lesson.id }]);
     }
     if (confidence.after === confidence.before) continue;
     changes.push({
@@ -86,7 +87,7 @@ export async function applyUnusedDecay(
   }
   if (!options.dryRun) {
     writeFileAtomic(statePath, `${JSON.stringify(state)}\n`);
-    for (const tier of touched) await ws.afterWrite(tier);
+    for (const [tier, changed] of touched) await ws.afterWrite(tier, changed);
   }
   return changes;
 }

@@ -50,7 +50,7 @@ describe('lore scan and candidates', () => {
     const first = sandbox.run(['scan', '--json']);
     expect(first.code).toBe(0);
     const data = first.json<ScanJson>();
-    expect(Object.keys(data)).toEqual(['files', 'bytes', 'skipped', 'candidates']);
+    expect(Object.keys(data)).toEqual(['files', 'bytes', 'skipped', 'candidates', 'feedback']);
     expect(data.files).toBe(25);
     expect(data.skipped).toBe(11);
     expect(data.candidates.length).toBeGreaterThan(10);

@@ -271,6 +271,9 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'disable', args: ['disable'], key: 'disabled' },
     { verb: 'enable', args: ['enable'], key: 'disabled' },
     { verb: 'migrate-layout', args: ['migrate-layout'], key: 'moves' },
+    { verb: 'feedback', args: ['feedback', 'aaaaaaaaaa', '--helpful'], key: 'confidence' },
+    { verb: 'maintain', args: ['maintain'], key: 'decayed' },
+    { verb: 'prompt', args: ['prompt', '--title', 'pytest'], key: 'lessons' },
     { verb: 'render', args: ['render'], key: 'files' },
     { verb: 'aggregate', args: ['aggregate', '--dry-run'], key: 'skills' },
     { verb: 'install', args: ['install', 'claude-code', '--scope', 'project'], key: 'changed' },
@@ -288,8 +291,8 @@ describe('--json of every verb prints parseable JSON', () => {
       return { args, code: run.code, hasKey: Object.hasOwn(run.json<object>(), key), stderr: run.stderr };
     });
     expect(results).toEqual(steps.map(({ args }) => ({ args, code: 0, hasKey: true, stderr: '' })));
-    // review is interactive only (a terminal, no --json); serve and up run a server until Ctrl-C;
-    // mcp speaks the MCP protocol on stdio until its client closes it.
+    // review is interactive only (a terminal, no --json); serve, up and mcp run a server until
+    // Ctrl-C or the client leaves (mcp: test/mcp/).
     expect(new Set(steps.map((step) => step.verb))).toEqual(
       new Set(VERBS.filter((verb) => !['demo', 'review', 'serve', 'up', 'mcp'].includes(verb))),
     );

@@ -277,6 +277,16 @@ describe('lore mcp over the SDK client', () => {
     expect(shown.timesInjected).toBe(2);
   });
 
+  test('sees lessons another lore process added since its last answer', async () => {
+    const sandbox = createSandbox();
+    seed(sandbox);
+    const client = await connect(sandbox);
+    expect(data(await call(client, 'lore_search', { query: 'kubernetes' })).results).toEqual([]);
+    const added = sandbox.add(['--summary', 'kubernetes: apply with --server-side']);
+    const after = data(await call(client, 'lore_search', { query: 'kubernetes' }));
+    expect(after.results?.map((r) => r.id)).toEqual([added]);
+  });
+
   test('writes nothing but protocol on stdout', async () => {
     const sandbox = createSandbox();
     seed(sandbox);

@@ -5,28 +5,18 @@
  * (`lesson://{id}`) and a prompt that reviews the lessons for a path.
  *
  * Calls run one at a time against one workspace. The index is refreshed from the files when a
- * call arrives more than `refreshMs` after the last refresh, and after every write.
+ * call follows a change seen by the file watch, one of our own writes, or a long quiet spell.
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isLoreError } from '../../core/errors.js';
 import type { Lesson, Status, Tier } from '../../core/lesson/schema.js';
-import { summarizeVotes } from '../../core/rank/votes.js';
-import { appendFeedback, readFeedback, summarizeFeedback } from '../../store/feedback.js';
-import { initTier } from '../../store/init-tier.js';
 import { collectLearnings, repoPathOf as repoPath, sessionIdFrom } from '../../store/learnings-sidecar.js';
-import { readLessonReport } from '../../store/lesson-report.js';
 import type { ListedLesson } from '../../store/lesson-index.js';
-import {
-  addLesson,
-  author,
-  resolveLesson,
-  supersedeLesson,
-  updateLesson,
-  upvoteLesson,
-} from '../../store/lesson-writes.js';
 import type { LessonDraft } from '../../store/lesson-writes.js';
+import { watchLessons } from '../../store/watch-lessons.js';
+import type { LessonWatch } from '../../store/watch-lessons.js';
 import type { Workspace } from '../../store/workspace.js';
 import {
   AddInput,
@@ -56,11 +46,19 @@ export type McpDeps = {
   version: string;
   /** Diagnostics (stderr): never stdout, which carries the protocol. */
   log(line: string): void;
-  /** Re-read the lesson files when a call comes this long after the last refresh. Default 2000. */
+  /**
+   * Check every lesson file's signature when a call comes this long after the last check
+   * (default 30 s; 2 s when the lesson folders cannot be watched). A watched change is picked up
+   * by the next call.
+   */
   refreshMs?: number;
 };
 
 export type LoreMcpServer = { server: McpServer; close(): Promise<void> };
+
+/** Writes, votes and feedback load YAML and the lesson schema: only when a tool needs them. */
+const writes = () => import('../../store/lesson-writes.js');
+const feedbackStore = () => import('../../store/feedback.js');
 
 type Hit = z.infer<typeof ListOutput>['lessons'][number];
 
@@ -124,17 +122,26 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
         'Say LEARNING_HELPFUL: <id> or LEARNING_NOT_HELPFUL: <id> in your reply (or call lore_feedback) after using one.',
     },
   );
-  const refreshMs = deps.refreshMs ?? 2000;
   const sessionId = sessionIdFrom(deps.env);
   let workspace: Promise<Workspace> | undefined;
+  let watcher: LessonWatch | undefined;
   let refreshedAt = 0;
+  let changed = true;
   let queue: Promise<unknown> = Promise.resolve();
 
   const open = (): Promise<Workspace> => {
-    workspace ??= deps.openWorkspace().catch((error: unknown) => {
-      workspace = undefined;
-      throw error;
-    });
+    workspace ??= deps.openWorkspace().then(
+      (ws) => {
+        watcher = watchLessons(ws.tiers, () => {
+          changed = true;
+        });
+        return ws;
+      },
+      (error: unknown) => {
+        workspace = undefined;
+        throw error;
+      },
+    );
     return workspace;
   };
 
@@ -142,8 +149,9 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
   const serial = <T>(fn: (ws: Workspace) => Promise<T>): Promise<T> => {
     const run = queue.then(async () => {
       const ws = await open();
-      const now = deps.now();
-      if (now - refreshedAt > refreshMs) {
+      const interval = deps.refreshMs ?? (watcher?.complete === false ? 2000 : 30_000);
+      if (changed || deps.now() - refreshedAt > interval) {
+        changed = false;
         ws.index.invalidate();
         await ws.ready();
         await ws.index.refresh();
@@ -153,6 +161,10 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     });
     queue = run.catch(() => undefined);
     return run;
+  };
+  /** After a write of ours: the next call looks at the files again. */
+  const wrote = () => {
+    changed = true;
   };
 
   const learningsFor = (ws: Workspace, paths: readonly string[], exclude: Iterable<string>, tool: string) =>
@@ -202,9 +214,10 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
       const query = args.query?.trim() ?? '';
       const results =
         query === ''
-          ? (await ws.index.list(filter, deps.now(), ws.halfLifeDays))
-              .slice(0, limit)
-              .map((item) => ({ ...toHit(item), score: 0 }))
+          ? (await ws.index.list(filter, deps.now(), ws.halfLifeDays, limit)).map((item) => ({
+              ...toHit(item),
+              score: 0,
+            }))
           : (
               await ws.index.search(
                 query,
@@ -271,6 +284,10 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     ShowInput,
     ShowOutput,
     async (args, ws) => {
+      const [{ resolveLesson }, { readLessonReport }] = await Promise.all([
+        writes(),
+        import('../../store/lesson-report.js'),
+      ]);
       const target = await resolveLesson(ws, args.id);
       const report = readLessonReport(ws, target, deps.now());
       return {
@@ -295,6 +312,10 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     WriteOutput,
     async (args, ws) => {
       const { tier: wanted, ...draft } = args;
+      const [{ addLesson, author }, { initTier }] = await Promise.all([
+        writes(),
+        import('../../store/init-tier.js'),
+      ]);
       const tier: Tier = wanted ?? (ws.project ? 'project' : 'user');
       if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);
       const added = await addLesson(ws, draft as LessonDraft, {
@@ -302,7 +323,7 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
         nowMs: deps.now(),
         createdBy: author(deps.env) ?? 'mcp',
       });
-      refreshedAt = 0;
+      wrote();
       return { id: added.id, tier, file: ws.displayPath(added.file), lesson: added.lesson };
     },
   );
@@ -314,8 +335,9 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     WriteOutput,
     async (args, ws) => {
       const { id, unset, ...draft } = args;
+      const { updateLesson } = await writes();
       const updated = await updateLesson(ws, id, draft as LessonDraft, { nowMs: deps.now(), unset });
-      refreshedAt = 0;
+      wrote();
       return {
         id: updated.id,
         tier: updated.tier,
@@ -331,8 +353,9 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     SupersedeInput,
     SupersedeOutput,
     async (args, ws) => {
+      const { supersedeLesson } = await writes();
       const { old, replacement } = await supersedeLesson(ws, args.id, args.by, deps.now());
-      refreshedAt = 0;
+      wrote();
       return { old: old.lesson, replacement: replacement.lesson };
     },
   );
@@ -343,12 +366,16 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     UpvoteInput,
     UpvoteOutput,
     async (args, ws) => {
+      const [{ upvoteLesson }, { summarizeVotes }] = await Promise.all([
+        writes(),
+        import('../../core/rank/votes.js'),
+      ]);
       const { target, recorded } = await upvoteLesson(ws, args.id, {
         model: args.model.trim(),
         task: args.task.trim(),
         at: new Date(deps.now()).toISOString(),
       });
-      refreshedAt = 0;
+      wrote();
       const votes = summarizeVotes(
         ws.store(target.tier).readVotes(target.id).votes,
         deps.now(),
@@ -364,6 +391,7 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     FeedbackInput,
     FeedbackOutput,
     async (args, ws) => {
+      const { appendFeedback, readFeedback, summarizeFeedback } = await feedbackStore();
       const result = await appendFeedback(ws, args.id, {
         helpful: args.helpful,
         task: args.task,
@@ -373,7 +401,7 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
         ...(sessionId ? { session: sessionId } : {}),
         source: 'mcp',
       });
-      refreshedAt = 0;
+      wrote();
       return {
         id: result.id,
         recorded: result.recorded,
@@ -404,7 +432,7 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     },
     async (uri, variables) => {
       const id = String(variables.id ?? '');
-      const target = await serial((ws) => resolveLesson(ws, id));
+      const target = await serial(async (ws) => (await writes()).resolveLesson(ws, id));
       return {
         contents: [{ uri: uri.href, mimeType: 'text/markdown', text: renderLessonMarkdown(target.lesson) }],
       };
@@ -448,9 +476,13 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     );
   };
 
+  // Open the workspace and check the index while the client initializes: the first call is answered sooner.
+  void serial(async () => undefined).catch(() => undefined);
+
   return {
     server,
     async close() {
+      watcher?.close();
       await server.close();
       if (workspace) (await workspace.catch(() => undefined))?.close();
     },

@@ -28,29 +28,48 @@ export function parseHost(value: string | undefined, usage: string): AgentHost {
   return value as AgentHost;
 }
 
-const USAGE = 'lore install claude-code|codex [--scope user|project] [--dry-run] [--json]';
+const USAGE =
+  'lore install claude-code|codex [--scope user|project] [--dry-run] [--json]\n       lore install mcp --agent claude-code|codex|gemini [--scope user|project] [--dry-run] [--json]';
 
 export const command: Command = {
   spec: {
     usage: USAGE,
     description:
-      "Adds lore's hooks (PreToolUse, UserPromptSubmit, SessionStart, SubagentStart) to an agent's settings,\n" +
+      "Adds lore's hooks (PreToolUse, UserPromptSubmit, SessionStart, SubagentStart, Stop) to an agent's settings,\n" +
       "pointing at the hook bundle of this lore package. Only lore's own entries change: your other settings and\n" +
       'hooks stay as they are, and running it again changes nothing. A settings file that is not valid JSON is\n' +
       'refused with its line, untouched.\n' +
       '  claude-code  user: $CLAUDE_CONFIG_DIR/settings.json (default ~/.claude/settings.json); project: .claude/settings.json\n' +
       '  codex        user: $CODEX_HOME/hooks.json (default ~/.codex/hooks.json); project: .codex/hooks.json\n' +
       'Codex runs new hooks only once you trust them (the "hooks need review" prompt, or /hooks in codex).\n' +
-      'Prefer a plugin marketplace? See the README: `claude plugin install lore@lore`, `codex plugin add lore@lore`.',
+      'Prefer a plugin marketplace? See the README: `claude plugin install lore@lore`, `codex plugin add lore@lore`.\n' +
+      "`lore install mcp --agent A` registers lore's MCP server (`lore mcp`) instead, keeping your other servers:\n" +
+      '  claude-code  user: ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json); project: .mcp.json\n' +
+      '  codex        user: $CODEX_HOME/config.toml [mcp_servers.lore] (user scope only)\n' +
+      '  gemini       user: ~/.gemini/settings.json; project: .gemini/settings.json',
     options: {
       scope: { type: 'string', value: 'user|project', description: 'whose settings to edit (default user)' },
       'dry-run': { type: 'boolean', description: 'say what would change and write nothing' },
+      agent: {
+        type: 'string',
+        value: 'A',
+        description: 'with `mcp`: the agent to register the MCP server with (claude-code, codex, gemini)',
+      },
     },
-    positionals: { min: 1, max: 1, names: 'AGENT (claude-code or codex)' },
+    positionals: { min: 1, max: 1, names: 'AGENT (claude-code or codex) or mcp' },
     json: true,
-    examples: ['lore install claude-code', 'lore install claude-code --scope project', 'lore install codex'],
+    examples: [
+      'lore install claude-code',
+      'lore install claude-code --scope project',
+      'lore install codex',
+      'lore install mcp --agent gemini',
+    ],
   },
   async run(ctx, args) {
+    if (args.positionals[0] === 'mcp') {
+      const { runMcpRegistration } = await import('../mcp-registration.js');
+      return runMcpRegistration(ctx, args, 'install', USAGE);
+    }
     const host = parseHost(args.positionals[0], USAGE);
     const scope = choiceOption(args, 'scope', INSTALL_SCOPES) ?? 'user';
     const dryRun = flagOption(args, 'dry-run');

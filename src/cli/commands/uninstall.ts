@@ -11,23 +11,38 @@ import {
 } from '../agent-hooks.js';
 import { parseHost } from './install.js';
 
-const USAGE = 'lore uninstall claude-code|codex [--scope user|project] [--dry-run] [--json]';
+const USAGE =
+  'lore uninstall claude-code|codex [--scope user|project] [--dry-run] [--json]\n       lore uninstall mcp --agent claude-code|codex|gemini [--scope user|project] [--dry-run] [--json]';
 
 export const command: Command = {
   spec: {
     usage: USAGE,
     description:
       "Takes lore's hooks out of an agent's settings (the files `lore install` edits). Only handlers that run\n" +
-      "lore's hook bundle go; every other setting and hook stays. Nothing to remove: nothing changes.",
+      "lore's hook bundle go; every other setting and hook stays. Nothing to remove: nothing changes.\n" +
+      "`lore uninstall mcp --agent A` removes lore's MCP server from that agent's MCP configuration.",
     options: {
       scope: { type: 'string', value: 'user|project', description: 'whose settings to edit (default user)' },
       'dry-run': { type: 'boolean', description: 'say what would change and write nothing' },
+      agent: {
+        type: 'string',
+        value: 'A',
+        description: 'with `mcp`: the agent to remove the MCP server from (claude-code, codex, gemini)',
+      },
     },
-    positionals: { min: 1, max: 1, names: 'AGENT (claude-code or codex)' },
+    positionals: { min: 1, max: 1, names: 'AGENT (claude-code or codex) or mcp' },
     json: true,
-    examples: ['lore uninstall claude-code', 'lore uninstall codex --scope project'],
+    examples: [
+      'lore uninstall claude-code',
+      'lore uninstall codex --scope project',
+      'lore uninstall mcp --agent codex',
+    ],
   },
   async run(ctx, args) {
+    if (args.positionals[0] === 'mcp') {
+      const { runMcpRegistration } = await import('../mcp-registration.js');
+      return runMcpRegistration(ctx, args, 'uninstall', USAGE);
+    }
     const host = parseHost(args.positionals[0], USAGE);
     const scope = choiceOption(args, 'scope', INSTALL_SCOPES) ?? 'user';
     const dryRun = flagOption(args, 'dry-run');

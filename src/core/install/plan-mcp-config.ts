@@ -1,0 +1,125 @@
+/**
+ * lore's MCP server into an agent's MCP configuration and out again, text in, text out. Only the
+ * `lore` entry changes: the user's other servers and settings stay, and an install that finds the
+ * same entry changes nothing (the caller then writes nothing).
+ *
+ * - JSON (Claude Code `~/.claude.json` / `.mcp.json`, Gemini CLI `.gemini/settings.json`):
+ *   `mcpServers.lore = {command, args, ...}`.
+ * - TOML (Codex `config.toml`): a `[mcp_servers.lore]` table (and its subtables) replaced or appended.
+ */
+import { LoreError } from '../errors.js';
+import { locateJsonError } from './locate-json-error.js';
+
+export const MCP_SERVER_NAME = 'lore';
+
+export type McpServerEntry = { command: string; args: string[]; extra?: Record<string, unknown> };
+
+export type McpPlan = { changed: boolean; text: string };
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function malformed(file: string, line: number | undefined, message: string): LoreError {
+  return new LoreError('invalid', `${file}${line === undefined ? '' : `:${line}`}: ${message}`, {
+    hint: 'lore changed nothing; fix the file (or move it aside) and run the command again',
+    details: { file, line: line ?? null },
+  });
+}
+
+function parseJson(text: string | undefined, file: string): Json {
+  if (text === undefined || text.trim() === '') return {};
+  const syntax = locateJsonError(text);
+  if (syntax !== undefined)
+    throw malformed(file, syntax.line, `not valid JSON (column ${syntax.column}: ${syntax.message})`);
+  const document: unknown = JSON.parse(text);
+  if (!isObject(document)) throw malformed(file, 1, 'the file must hold a JSON object');
+  if (document.mcpServers !== undefined && !isObject(document.mcpServers))
+    throw malformed(file, undefined, '"mcpServers" must be an object');
+  return document;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function jsonServerEntry(entry: McpServerEntry): Json {
+  return { ...(entry.extra ?? {}), command: entry.command, args: entry.args };
+}
+
+export function planMcpJsonInstall(text: string | undefined, entry: McpServerEntry, file: string): McpPlan {
+  const document = parseJson(text, file);
+  const servers = (document.mcpServers as Json | undefined) ?? {};
+  const wanted = jsonServerEntry(entry);
+  if (sameJson(servers[MCP_SERVER_NAME], wanted)) return { changed: false, text: text ?? '' };
+  const next = { ...document, mcpServers: { ...servers, [MCP_SERVER_NAME]: wanted } };
+  return { changed: true, text: `${JSON.stringify(next, null, 2)}\n` };
+}
+
+export function planMcpJsonUninstall(text: string | undefined, file: string): McpPlan {
+  const document = parseJson(text, file);
+  const servers = document.mcpServers as Json | undefined;
+  if (servers === undefined || !(MCP_SERVER_NAME in servers)) return { changed: false, text: text ?? '' };
+  const { [MCP_SERVER_NAME]: _removed, ...rest } = servers;
+  return { changed: true, text: `${JSON.stringify({ ...document, mcpServers: rest }, null, 2)}\n` };
+}
+
+const TOML_HEADER = /^\s*\[{1,2}\s*([^\]]+?)\s*\]{1,2}\s*(#.*)?$/;
+
+function tomlKeyPath(header: string): string[] {
+  const parts: string[] = [];
+  for (const match of header.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+)/g)) {
+    parts.push(match[1] ?? match[2] ?? match[3] ?? '');
+  }
+  return parts;
+}
+
+function isLoreTable(line: string): boolean | undefined {
+  const header = TOML_HEADER.exec(line);
+  if (!header) return undefined;
+  const path = tomlKeyPath(header[1] as string);
+  return path[0] === 'mcp_servers' && path[1] === MCP_SERVER_NAME;
+}
+
+function tomlString(value: string): string {
+  return JSON.stringify(value);
+}
+
+export function tomlServerTable(entry: McpServerEntry): string {
+  return [
+    `[mcp_servers.${MCP_SERVER_NAME}]`,
+    `command = ${tomlString(entry.command)}`,
+    `args = [${entry.args.map(tomlString).join(', ')}]`,
+  ].join('\n');
+}
+
+/** The text without lore's tables, and the tables that were there. */
+function withoutLoreTables(text: string): { kept: string[]; removed: string[] } {
+  const kept: string[] = [];
+  const removed: string[] = [];
+  let inLore = false;
+  for (const line of text.split('\n')) {
+    const header = isLoreTable(line);
+    if (header !== undefined) inLore = header;
+    (inLore ? removed : kept).push(line);
+  }
+  return { kept, removed };
+}
+
+export function planMcpTomlInstall(text: string | undefined, entry: McpServerEntry): McpPlan {
+  const current = text ?? '';
+  const table = tomlServerTable(entry);
+  const { kept, removed } = withoutLoreTables(current);
+  if (removed.join('\n').trim() === table) return { changed: false, text: current };
+  const body = kept.join('\n').replace(/\s+$/, '');
+  return { changed: true, text: `${body === '' ? '' : `${body}\n\n`}${table}\n` };
+}
+
+export function planMcpTomlUninstall(text: string | undefined): McpPlan {
+  const current = text ?? '';
+  const { kept, removed } = withoutLoreTables(current);
+  if (removed.length === 0) return { changed: false, text: current };
+  const body = kept.join('\n').replace(/\s+$/, '');
+  return { changed: true, text: body === '' ? '' : `${body}\n` };
+}
