@@ -11,6 +11,7 @@ const VERBS = [
   'list',
   'search',
   'show',
+  'docs',
   'update',
   'supersede',
   'archive',

@@ -301,6 +301,29 @@ export const ConfigSchema = z.looseObject({
       guards: true,
     })
     .describe('What the agent hooks inject, and how much.'),
+  docs: z
+    .object({
+      roots: z
+        .array(z.string().min(1))
+        .default(['docs'])
+        .describe(
+          'Directories holding project Markdown docs, relative to the repository root; `*` matches one path segment.',
+        ),
+      hybridWeight: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(0.5)
+        .describe(
+          'Weight of the body-level score in `lore search --kind doc --hybrid`; the lexical score gets the rest.',
+        ),
+      taskPrefixes: z
+        .array(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'letters, digits and _ only, starting with a letter'))
+        .default([])
+        .describe('Task id prefixes accepted in related_artifacts (`PROJ` accepts PROJ-123).'),
+    })
+    .default({ roots: ['docs'], hybridWeight: 0.5, taskPrefixes: [] })
+    .describe('The docs knowledge base: `lore docs`, `lore search --kind doc`.'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export const KNOWN_CONFIG_KEYS: readonly string[] = Object.keys(ConfigSchema.shape);

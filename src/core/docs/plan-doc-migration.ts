@@ -1,0 +1,81 @@
+/**
+ * `lore docs migrate` for one file, text in and text out: a file without frontmatter gets one
+ * (type, summary and, when the layout gives them, tags and related_features); a frontmatter
+ * missing fields gets them through the YAML document model, so every other field, its comments
+ * and its style stay as they were. A frontmatter lore cannot read is left alone and reported.
+ * Running it on its own output changes nothing.
+ */
+import { Document, isMap, parseDocument } from 'yaml';
+import type { Problem } from '../errors.js';
+import type { DocField } from './doc-schema.js';
+import { indexDoc } from './index-doc.js';
+import type { DocParseOptions } from './parse-doc-frontmatter.js';
+import { readFrontmatter } from './parse-doc-frontmatter.js';
+
+export type DocMigration = {
+  path: string;
+  changed: boolean;
+  text: string;
+  /** Fields written. */
+  added: DocField[];
+  /** What is still wrong after the migration, for a person to fix. */
+  problems: Problem[];
+};
+
+export function planDocMigration(
+  path: string,
+  root: string,
+  text: string,
+  options: DocParseOptions & { file?: string },
+): DocMigration {
+  const file = options.file ?? path;
+  const indexed = indexDoc(path, root, text, options);
+  const { record } = indexed;
+  const read = readFrontmatter(file, text);
+  const inferred: [DocField, unknown][] = [
+    ['type', record.type],
+    ['summary', record.summary],
+    ['tags', record.tags],
+    ['related_features', record.relatedFeatures],
+  ];
+  const unchanged = (problems: Problem[]): DocMigration => ({ path, changed: false, text, added: [], problems });
+
+  if (read.split.frontmatter === undefined) {
+    const fields = inferred.filter(([field, value]) => isWorthWriting(field, value));
+    const yaml = new Document(Object.fromEntries(fields)).toString({ lineWidth: 0 });
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+    const head = `---${eol}${eol === '\n' ? yaml : yaml.replace(/\n/g, eol)}---${eol}`;
+    const out = `${bom}${head}${bom === '' ? text : text.slice(1)}`;
+    return { path, changed: true, text: out, added: fields.map(([field]) => field), problems: [] };
+  }
+
+  const document: Document = parseDocument(read.split.frontmatter, { uniqueKeys: true });
+  if (document.errors.length > 0) return unchanged(indexed.problems);
+  if (document.contents === null) document.contents = document.createNode({});
+  const map = document.contents;
+  if (!isMap(map)) return unchanged(indexed.problems);
+  const added: DocField[] = [];
+  const front: unknown[] = [];
+  for (const [field, value] of inferred) {
+    const current: unknown = map.get(field);
+    if (current !== undefined && current !== null) continue;
+    if (!isWorthWriting(field, value)) continue;
+    const pair = document.createPair(field, value);
+    if (map.has(field)) map.set(field, pair.value);
+    else if (field === 'type' || field === 'summary') front.push(pair);
+    else map.items.push(pair as (typeof map.items)[number]);
+    added.push(field);
+  }
+  map.items.unshift(...(front as typeof map.items));
+  if (added.length === 0) return unchanged(indexed.problems);
+  const yaml = document.toString({ lineWidth: 0 });
+  const out = text.slice(0, read.split.frontmatterStart) + yaml + text.slice(read.split.frontmatterEnd);
+  const after = indexDoc(path, root, out, options);
+  return { path, changed: true, text: out, added, problems: after.problems };
+}
+
+function isWorthWriting(field: DocField, value: unknown): boolean {
+  if (field === 'type' || field === 'summary') return true;
+  return Array.isArray(value) && value.length > 0;
+}
