@@ -124,7 +124,9 @@ export function showDoc(scope: DocsScope, input: string, cwd: string): DocView {
     });
   }
   if (!existsSync(abs)) {
-    throw new LoreError('not-found', `${shown} does not exist`, { hint: 'run `lore docs list` to see the docs' });
+    throw new LoreError('not-found', `${shown} does not exist`, {
+      hint: 'run `lore docs list` to see the docs',
+    });
   }
   const repoReal = realpathSync(scope.repoRoot);
   const real = realpathSync(abs);
@@ -141,7 +143,9 @@ export function showDoc(scope: DocsScope, input: string, cwd: string): DocView {
   const lexicalRoot = rootDirs.find((dir) => isInside(resolve(scope.repoRoot, dir), abs));
   const realRoot = rootDirs.find((dir) => isInside(realpathSync(resolve(scope.repoRoot, dir)), real));
   if (lexicalRoot === undefined) {
-    throw new LoreError('invalid', `${shown} is outside the docs roots (${describeRoots(scope)})`, { hint: allowed });
+    throw new LoreError('invalid', `${shown} is outside the docs roots (${describeRoots(scope)})`, {
+      hint: allowed,
+    });
   }
   if (realRoot === undefined) {
     throw new LoreError('invalid', `${shown} is a symlink leading outside the docs roots (to ${real})`, {
@@ -149,7 +153,9 @@ export function showDoc(scope: DocsScope, input: string, cwd: string): DocView {
     });
   }
   if (!statSync(real).isFile() || !DOC_EXTENSIONS.test(abs)) {
-    throw new LoreError('invalid', `${shown} is not a Markdown file (.md, .markdown, .mdx)`, { hint: allowed });
+    throw new LoreError('invalid', `${shown} is not a Markdown file (.md, .markdown, .mdx)`, {
+      hint: allowed,
+    });
   }
   const text = readFileSync(real, 'utf8');
   const path = relative(scope.repoRoot, abs).split('\\').join('/');
@@ -170,7 +176,8 @@ export type DocSearch = {
 /** The lexical scorer as a provider (summary, tags, type; see core/docs/score-docs.ts). */
 export const LEXICAL_DOC_SCORER: DocScorer = {
   name: 'lexical',
-  score: (query, records) => Promise.resolve(new Map(scoreDocs(records, query).map((hit) => [hit.record.path, hit.score]))),
+  score: (query, records) =>
+    Promise.resolve(new Map(scoreDocs(records, query).map((hit) => [hit.record.path, hit.score]))),
 };
 
 /** The body index (FTS5 BM25 over `lore docs index`'s bodies) as a provider. */
@@ -223,7 +230,10 @@ export async function searchDocs(
       .flatMap((hit) => {
         const doc = byPath.get(hit.path);
         if (doc === undefined) return [];
-        const matchedBy = [...(lexicalMatched.get(hit.path) ?? []), ...((hit.parts.body ?? 0) > 0 ? ['body'] : [])];
+        const matchedBy = [
+          ...(lexicalMatched.get(hit.path) ?? []),
+          ...((hit.parts.body ?? 0) > 0 ? ['body'] : []),
+        ];
         return [{ ...toListed(doc), score: Number(hit.score.toFixed(6)), matchedBy, parts: hit.parts }];
       });
     return { query, mode: 'hybrid', results };
@@ -266,7 +276,9 @@ export function addDocsRoot(scope: DocsScope, input: string, cwd: string): DocsR
   }
   const stat = statSync(abs, { throwIfNoEntry: false });
   if (stat === undefined) {
-    throw new LoreError('not-found', `${shown} does not exist`, { hint: 'create the directory first, or check the path' });
+    throw new LoreError('not-found', `${shown} does not exist`, {
+      hint: 'create the directory first, or check the path',
+    });
   }
   if (!stat.isDirectory()) {
     throw new LoreError('invalid', `${shown} is a file; a docs root is a directory`, {
@@ -276,9 +288,13 @@ export function addDocsRoot(scope: DocsScope, input: string, cwd: string): DocsR
   const real = realpathSync(abs);
   const repoReal = realpathSync(scope.repoRoot);
   if (!isInside(repoReal, real) || isInside(join(repoReal, LORE_DIR), real)) {
-    throw new LoreError('invalid', `${shown} is a symlink leading outside the repository or into ${LORE_DIR}/`, {
-      hint: 'docs roots are directories inside the repository',
-    });
+    throw new LoreError(
+      'invalid',
+      `${shown} is a symlink leading outside the repository or into ${LORE_DIR}/`,
+      {
+        hint: 'docs roots are directories inside the repository',
+      },
+    );
   }
   const configFile = scope.configFile;
   const current = scope.roots.map((root) => normalizeDocsRoot(root));
@@ -295,9 +311,13 @@ export function addDocsRoot(scope: DocsScope, input: string, cwd: string): DocsR
 export function setDocsRoots(text: string, roots: readonly string[], file: string): string {
   const document: Document = parseDocument(text);
   if (document.errors.length > 0) {
-    throw new LoreError('invalid', `${file} is not valid YAML: ${document.errors[0]?.message.split('\n')[0] ?? ''}`, {
-      hint: `fix ${file} first (\`lore check\` shows where)`,
-    });
+    throw new LoreError(
+      'invalid',
+      `${file} is not valid YAML: ${document.errors[0]?.message.split('\n')[0] ?? ''}`,
+      {
+        hint: `fix ${file} first (\`lore check\` shows where)`,
+      },
+    );
   }
   if (document.contents === null) document.contents = document.createNode({});
   if (!isMap(document.contents)) {
@@ -351,9 +371,17 @@ export function migrateDocs(scope: DocsScope, dryRun: boolean): DocsMigration {
       unchanged += 1;
       continue;
     }
-    const diff = createTwoFilesPatch(`a/${doc.path}`, `b/${doc.path}`, text, plan.text, undefined, undefined, {
-      context: 3,
-    });
+    const diff = createTwoFilesPatch(
+      `a/${doc.path}`,
+      `b/${doc.path}`,
+      text,
+      plan.text,
+      undefined,
+      undefined,
+      {
+        context: 3,
+      },
+    );
     if (!dryRun) {
       const now = readFileSync(doc.abs, 'utf8');
       if (now !== text) {

@@ -37,7 +37,11 @@ export type BodyIndexReport = { indexed: number; unchanged: number; removed: num
 
 export type DocsIndex = {
   /** Records of the walked docs, parsing only files whose signature changed. */
-  load(docs: readonly WalkedDoc[], settings: DocParseSettings, display: (doc: WalkedDoc) => string): LoadedDoc[];
+  load(
+    docs: readonly WalkedDoc[],
+    settings: DocParseSettings,
+    display: (doc: WalkedDoc) => string,
+  ): LoadedDoc[];
   /** Builds or refreshes the body index; `force` re-reads every file. */
   indexBodies(docs: readonly LoadedDoc[], force: boolean): BodyIndexReport;
   /** Whether `lore docs index` has ever run here. */
@@ -89,13 +93,16 @@ export function openDocsIndex(dbPath: string): DocsIndex {
     return db;
   };
 
-  const settingsKey = (settings: DocParseSettings): string => JSON.stringify({ taskPrefixes: settings.taskPrefixes });
+  const settingsKey = (settings: DocParseSettings): string =>
+    JSON.stringify({ taskPrefixes: settings.taskPrefixes });
 
   return {
     load(docs, settings, display) {
       const database = open();
       const key = settingsKey(settings);
-      const storedKey = database.get<{ value: string }>("SELECT value FROM docs_meta WHERE key = 'settings'")?.value;
+      const storedKey = database.get<{ value: string }>(
+        "SELECT value FROM docs_meta WHERE key = 'settings'",
+      )?.value;
       const cached = new Map<string, { sig: string; record: string; problems: string }>();
       if (storedKey === key) {
         for (const row of database.all<{ path: string; sig: string; record: string; problems: string }>(
@@ -112,7 +119,12 @@ export function openDocsIndex(dbPath: string): DocsIndex {
         const hit = cached.get(doc.path);
         if (hit !== undefined && hit.sig === sig) {
           const record = JSON.parse(hit.record) as DocRecord;
-          out.push({ record: { ...record, path: doc.path }, problems: JSON.parse(hit.problems) as Problem[], root: doc.root, abs: doc.abs });
+          out.push({
+            record: { ...record, path: doc.path },
+            problems: JSON.parse(hit.problems) as Problem[],
+            root: doc.root,
+            abs: doc.abs,
+          });
           continue;
         }
         let text: string;
@@ -121,7 +133,10 @@ export function openDocsIndex(dbPath: string): DocsIndex {
         } catch {
           continue;
         }
-        const indexed = indexDoc(doc.path, doc.root, text, { taskPrefixes: settings.taskPrefixes, file: display(doc) });
+        const indexed = indexDoc(doc.path, doc.root, text, {
+          taskPrefixes: settings.taskPrefixes,
+          file: display(doc),
+        });
         out.push({ record: indexed.record, problems: indexed.problems, root: doc.root, abs: doc.abs });
         changed.push({
           path: doc.path,
@@ -161,7 +176,9 @@ export function openDocsIndex(dbPath: string): DocsIndex {
       const database = open();
       const existing = new Map(
         database
-          .all<{ path: string; hash: string; body_rowid: number }>('SELECT path, hash, body_rowid FROM doc_body_files')
+          .all<{ path: string; hash: string; body_rowid: number }>(
+            'SELECT path, hash, body_rowid FROM doc_body_files',
+          )
           .map((row) => [row.path, row] as const),
       );
       const report: BodyIndexReport = { indexed: 0, unchanged: 0, removed: 0, total: docs.length };
@@ -202,7 +219,10 @@ export function openDocsIndex(dbPath: string): DocsIndex {
           database.run('DELETE FROM doc_body_files WHERE path = ?', path);
           report.removed += 1;
         }
-        database.run("INSERT OR REPLACE INTO docs_meta (key, value) VALUES ('bodies', ?)", String(Date.now()));
+        database.run(
+          "INSERT OR REPLACE INTO docs_meta (key, value) VALUES ('bodies', ?)",
+          String(Date.now()),
+        );
       });
       return report;
     },

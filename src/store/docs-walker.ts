@@ -64,7 +64,9 @@ function segmentMatcher(segment: string): RegExp {
 
 function listDirectory(abs: string): Dirent[] {
   try {
-    return readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return readdirSync(abs, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
   } catch {
     return [];
   }
@@ -90,7 +92,9 @@ export function expandDocsRoot(repoRoot: string, normalized: string): string[] {
     }
     current = next;
   }
-  return current.filter((rel) => statSync(join(repoRoot, rel), { throwIfNoEntry: false })?.isDirectory() ?? false);
+  return current.filter(
+    (rel) => statSync(join(repoRoot, rel), { throwIfNoEntry: false })?.isDirectory() ?? false,
+  );
 }
 
 /** The gitignore rules in force, one level per directory holding a `.gitignore`. */
@@ -143,7 +147,8 @@ export function walkDocs(repoRoot: string, roots: readonly string[]): DocsWalk {
   const docs: WalkedDoc[] = [];
   const walkedRoots: WalkedRoot[] = [];
 
-  const isIgnoredPath = (rel: string, isDirectory: boolean): boolean => rel !== '.' && rules.isIgnored(rel, isDirectory);
+  const isIgnoredPath = (rel: string, isDirectory: boolean): boolean =>
+    rel !== '.' && rules.isIgnored(rel, isDirectory);
 
   const visit = (rel: string, root: string, visited: Set<string>): void => {
     const abs = rel === '.' ? repoRoot : join(repoRoot, rel);

@@ -2,7 +2,14 @@ import { DOC_TYPES } from '../../core/docs/doc-schema.js';
 import { NO_FRONTMATTER } from '../../core/docs/parse-doc-frontmatter.js';
 import { LoreError, formatProblem } from '../../core/errors.js';
 import type { Problem } from '../../core/errors.js';
-import { addDocsRoot, docsScope, indexDocs, listDocs, migrateDocs, showDoc } from '../../store/docs-actions.js';
+import {
+  addDocsRoot,
+  docsScope,
+  indexDocs,
+  listDocs,
+  migrateDocs,
+  showDoc,
+} from '../../store/docs-actions.js';
 import type { ListedDoc } from '../../store/docs-actions.js';
 import { openWorkspace } from '../../store/workspace.js';
 import type { Workspace } from '../../store/workspace.js';
@@ -36,8 +43,17 @@ export const command: Command = {
       '  index     build the body index `lore search --kind doc --hybrid` uses (unchanged files skipped)\n' +
       '  migrate   write the inferred frontmatter into docs missing it; --dry-run prints the diff',
     options: {
-      type: { type: 'string', value: 'T', description: `list: only docs of this type (${DOC_TYPES.join(' | ')})` },
-      tag: { type: 'string', multiple: true, value: 'T', description: 'list: only docs with this tag; repeatable' },
+      type: {
+        type: 'string',
+        value: 'T',
+        description: `list: only docs of this type (${DOC_TYPES.join(' | ')})`,
+      },
+      tag: {
+        type: 'string',
+        multiple: true,
+        value: 'T',
+        description: 'list: only docs with this tag; repeatable',
+      },
       force: { type: 'boolean', description: 'index: re-read every doc, not only changed ones' },
       'dry-run': { type: 'boolean', description: 'migrate: print the unified diff, write nothing' },
     },
@@ -171,11 +187,16 @@ export function noteDocProblems(ctx: CommandContext, problems: readonly Problem[
   if (bare > 0) {
     ctx.note(`lore: ${bare} doc(s) have no frontmatter (metadata inferred); \`lore docs migrate\` writes it`);
   }
-  const errors = problems.filter((problem) => problem.severity === 'error' && problem.message !== NO_FRONTMATTER);
+  const errors = problems.filter(
+    (problem) => problem.severity === 'error' && problem.message !== NO_FRONTMATTER,
+  );
   if (errors.length === 0) return;
   const files = [...new Set(errors.map((problem) => problem.file))];
-  ctx.note(`lore: ${files.length} doc(s) have frontmatter problems (their metadata is inferred where needed):`);
+  ctx.note(
+    `lore: ${files.length} doc(s) have frontmatter problems (their metadata is inferred where needed):`,
+  );
   for (const problem of errors.slice(0, 3)) ctx.note(`  ${formatProblem(problem)}`);
-  if (errors.length > 3) ctx.note(`  ... and ${errors.length - 3} more (lore docs list --json shows each doc's problems)`);
+  if (errors.length > 3)
+    ctx.note(`  ... and ${errors.length - 3} more (lore docs list --json shows each doc's problems)`);
   ctx.note('`lore docs migrate` backfills missing fields; other problems need a hand edit');
 }

@@ -16,7 +16,8 @@ export function classifyArtifact(id: string, taskPrefixes: readonly string[]): A
   const value = id.trim();
   if (ID_PATTERN.test(value)) return { ok: true, kind: 'lesson', id: value };
   if (ADR.test(value)) return { ok: true, kind: 'adr', id: value };
-  if (/^ADR-/i.test(value)) return { ok: false, message: `"${value}": an ADR id is ADR- and four digits (ADR-0042)` };
+  if (/^ADR-/i.test(value))
+    return { ok: false, message: `"${value}": an ADR id is ADR- and four digits (ADR-0042)` };
   const task = TASK.exec(value);
   if (task && taskPrefixes.includes(task[1] ?? '')) return { ok: true, kind: 'task', id: value };
   const known = ['a lore lesson id', 'ADR-NNNN', ...taskPrefixes.map((prefix) => `${prefix}-<id>`)];

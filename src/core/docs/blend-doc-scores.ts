@@ -23,7 +23,10 @@ export type BlendedHit = {
   parts: Record<string, number>;
 };
 
-export function normalizeMinMax(scores: ReadonlyMap<string, number>, paths: readonly string[]): Map<string, number> {
+export function normalizeMinMax(
+  scores: ReadonlyMap<string, number>,
+  paths: readonly string[],
+): Map<string, number> {
   const values = paths.map((path) => scores.get(path) ?? 0);
   const min = Math.min(0, ...values);
   const max = Math.max(...values, 0);

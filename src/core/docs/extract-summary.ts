@@ -17,7 +17,8 @@ export function firstMeaningfulLine(body: string): string | undefined {
     const trimmed = raw.trim();
     const fenceMark = /^(```+|~~~+)/.exec(trimmed)?.[1];
     if (fence !== undefined) {
-      if (fenceMark !== undefined && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = undefined;
+      if (fenceMark !== undefined && fenceMark[0] === fence[0] && fenceMark.length >= fence.length)
+        fence = undefined;
       continue;
     }
     if (fenceMark !== undefined) {
@@ -31,7 +32,12 @@ export function firstMeaningfulLine(body: string): string | undefined {
 }
 
 function cleanLine(line: string): string {
-  if (/^(?:[-*_]\s*){3,}$/.test(line) || /^=+$/.test(line) || /^\|?[\s:|-]+\|?$/.test(line) && line.includes('-')) return '';
+  if (
+    /^(?:[-*_]\s*){3,}$/.test(line) ||
+    /^=+$/.test(line) ||
+    (/^\|?[\s:|-]+\|?$/.test(line) && line.includes('-'))
+  )
+    return '';
   return line
     .replace(/^#{1,6}(?:\s+|$)/, '')
     .replace(/\s+#+\s*$/, '')

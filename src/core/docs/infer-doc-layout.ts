@@ -42,7 +42,9 @@ export function inferDocLayout(path: string, root: string): DocLayout {
   const feature = type === 'design' && typeIndex >= 0 ? directories[typeIndex + 1] : undefined;
   const tags = [
     ...new Set(
-      directories.filter((directory, index) => index !== typeIndex && !NOT_TAGS.has(directory) && directory !== ''),
+      directories.filter(
+        (directory, index) => index !== typeIndex && !NOT_TAGS.has(directory) && directory !== '',
+      ),
     ),
   ];
   return { type, tags, relatedFeatures: feature === undefined ? [] : [feature] };

@@ -13,7 +13,8 @@ import { splitFrontmatter } from './split-frontmatter.js';
 import type { SplitDoc } from './split-frontmatter.js';
 
 /** The message of a doc without any frontmatter (an expected state on day one, not damage). */
-export const NO_FRONTMATTER = 'no frontmatter; add a --- block with type and summary, or run `lore docs migrate`';
+export const NO_FRONTMATTER =
+  'no frontmatter; add a --- block with type and summary, or run `lore docs migrate`';
 
 export type DocParseOptions = { taskPrefixes: readonly string[] };
 
@@ -45,7 +46,13 @@ export function readFrontmatter(file: string, text: string): ReadFrontmatter {
     };
   }
   const lineCounter = new LineCounter();
-  const document = parseDocument(split.frontmatter, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const document = parseDocument(split.frontmatter, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    // every field is text: `0123456789` (a lesson id) and `summary: 2024` stay strings
+    schema: 'failsafe',
+  });
   const toFileLine = (offset: number): number => lineCounter.linePos(offset).line + split.frontmatterLine - 1;
   if (document.errors.length > 0) {
     return {
@@ -139,7 +146,8 @@ export function checkDocField(
 
 function fieldMessage(field: DocField, message: string): string {
   if (field === 'type') return `type must be one of design, pattern, context, glossary, runbook (${message})`;
-  if (field === 'summary') return `summary ${message.startsWith('must') ? message : `must be one non-empty line (${message})`}`;
+  if (field === 'summary')
+    return `summary ${message.startsWith('must') ? message : `must be one non-empty line (${message})`}`;
   return `${field} must be a list of strings (${message})`;
 }
 

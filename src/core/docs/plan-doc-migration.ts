@@ -6,6 +6,7 @@
  * Running it on its own output changes nothing.
  */
 import { Document, isMap, parseDocument } from 'yaml';
+import type { Pair } from 'yaml';
 import type { Problem } from '../errors.js';
 import type { DocField } from './doc-schema.js';
 import { indexDoc } from './index-doc.js';
@@ -38,11 +39,20 @@ export function planDocMigration(
     ['tags', record.tags],
     ['related_features', record.relatedFeatures],
   ];
-  const unchanged = (problems: Problem[]): DocMigration => ({ path, changed: false, text, added: [], problems });
+  const unchanged = (problems: Problem[]): DocMigration => ({
+    path,
+    changed: false,
+    text,
+    added: [],
+    problems,
+  });
 
   if (read.split.frontmatter === undefined) {
     const fields = inferred.filter(([field, value]) => isWorthWriting(field, value));
-    const yaml = new Document(Object.fromEntries(fields)).toString({ lineWidth: 0 });
+    const fresh = new Document({});
+    const map = fresh.contents;
+    for (const [field, value] of fields) if (isMap(map)) map.items.push(createFieldPair(fresh, field, value));
+    const yaml = fresh.toString({ lineWidth: 0, flowCollectionPadding: false });
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
     const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
     const head = `---${eol}${eol === '\n' ? yaml : yaml.replace(/\n/g, eol)}---${eol}`;
@@ -61,7 +71,7 @@ export function planDocMigration(
     const current: unknown = map.get(field);
     if (current !== undefined && current !== null) continue;
     if (!isWorthWriting(field, value)) continue;
-    const pair = document.createPair(field, value);
+    const pair = createFieldPair(document, field, value);
     if (map.has(field)) map.set(field, pair.value);
     else if (field === 'type' || field === 'summary') front.push(pair);
     else map.items.push(pair as (typeof map.items)[number]);
@@ -69,10 +79,15 @@ export function planDocMigration(
   }
   map.items.unshift(...(front as typeof map.items));
   if (added.length === 0) return unchanged(indexed.problems);
-  const yaml = document.toString({ lineWidth: 0 });
+  const yaml = document.toString({ lineWidth: 0, flowCollectionPadding: false });
   const out = text.slice(0, read.split.frontmatterStart) + yaml + text.slice(read.split.frontmatterEnd);
   const after = indexDoc(path, root, out, options);
   return { path, changed: true, text: out, added, problems: after.problems };
+}
+
+/** A `field: value` pair; lists in flow style (`tags: [auth, api]`), as people write them. */
+function createFieldPair(document: Document, field: DocField, value: unknown): Pair<unknown, unknown> {
+  return document.createPair(field, value, { flow: Array.isArray(value) });
 }
 
 function isWorthWriting(field: DocField, value: unknown): boolean {

@@ -33,7 +33,10 @@ export function scoreDoc(record: DocRecord, query: string): DocHit {
   return { record, score, matchedBy };
 }
 
-export function byScoreThenPath(a: { score: number; record: DocRecord }, b: { score: number; record: DocRecord }): number {
+export function byScoreThenPath(
+  a: { score: number; record: DocRecord },
+  b: { score: number; record: DocRecord },
+): number {
   return b.score - a.score || (a.record.path < b.record.path ? -1 : a.record.path > b.record.path ? 1 : 0);
 }
 

@@ -21,7 +21,14 @@ const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/;
 export function splitFrontmatter(text: string): SplitDoc {
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
   const source = bom === 1 ? text.slice(1) : text;
-  const none = { frontmatter: undefined, frontmatterLine: 2, body: source, bodyLine: 1, frontmatterStart: bom, frontmatterEnd: bom };
+  const none = {
+    frontmatter: undefined,
+    frontmatterLine: 2,
+    body: source,
+    bodyLine: 1,
+    frontmatterStart: bom,
+    frontmatterEnd: bom,
+  };
   const firstEnd = source.indexOf('\n');
   const firstLine = firstEnd === -1 ? source : source.slice(0, firstEnd);
   if (!OPEN.test(firstLine) || firstEnd === -1) {

@@ -318,7 +318,9 @@ export const ConfigSchema = z.looseObject({
           'Weight of the body-level score in `lore search --kind doc --hybrid`; the lexical score gets the rest.',
         ),
       taskPrefixes: z
-        .array(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'letters, digits and _ only, starting with a letter'))
+        .array(
+          z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'letters, digits and _ only, starting with a letter'),
+        )
         .default([])
         .describe('Task id prefixes accepted in related_artifacts (`PROJ` accepts PROJ-123).'),
     })
