@@ -366,8 +366,17 @@ describe('planDocMigration', () => {
     const text = fm('# owned by the platform team\ntags: [x]   # keep me\npaths:\n  - "src/**"\n');
     const plan = planDocMigration('docs/runbooks/r.md', 'docs', text, OPTIONS);
     expect(plan.text).toBe(
-      '---\ntype: runbook\nsummary: Body.\n# owned by the platform team\ntags: [x] # keep me\npaths:\n  - "src/**"\n---\nBody.\n',
+      '---\n# owned by the platform team\ntype: runbook\nsummary: Body.\ntags: [x] # keep me\npaths:\n  - "src/**"\n---\nBody.\n',
     );
+  });
+
+  it('puts summary after type, and type first below a leading comment', () => {
+    const withType = planDocMigration(FILE, 'docs', fm('# top\ntype: design\ntags: [a]\n'), OPTIONS);
+    expect(withType.text).toBe('---\n# top\ntype: design\nsummary: Body.\ntags: [a]\n---\nBody.\n');
+    const without = planDocMigration(FILE, 'docs', fm('# top\ntags: [a]\n'), OPTIONS);
+    expect(without.text).toBe('---\n# top\ntype: context\nsummary: Body.\ntags: [a]\n---\nBody.\n');
+    const empty = planDocMigration(FILE, 'docs', fm(''), OPTIONS);
+    expect(empty.text).toBe('---\ntype: context\nsummary: Body.\n---\nBody.\n');
   });
 
   it('leaves a frontmatter it cannot read alone, and reports it', () => {

@@ -5,8 +5,8 @@
  * and its style stay as they were. A frontmatter lore cannot read is left alone and reported.
  * Running it on its own output changes nothing.
  */
-import { Document, isMap, parseDocument } from 'yaml';
-import type { Pair } from 'yaml';
+import { Document, isMap, isScalar, parseDocument } from 'yaml';
+import type { Pair, Scalar } from 'yaml';
 import type { Problem } from '../errors.js';
 import type { DocField } from './doc-schema.js';
 import { indexDoc } from './index-doc.js';
@@ -66,18 +66,30 @@ export function planDocMigration(
   const map = document.contents;
   if (!isMap(map)) return unchanged(indexed.problems);
   const added: DocField[] = [];
-  const front: unknown[] = [];
   for (const [field, value] of inferred) {
     const current: unknown = map.get(field);
     if (current !== undefined && current !== null) continue;
     if (!isWorthWriting(field, value)) continue;
     const pair = createFieldPair(document, field, value);
-    if (map.has(field)) map.set(field, pair.value);
-    else if (field === 'type' || field === 'summary') front.push(pair);
-    else map.items.push(pair as (typeof map.items)[number]);
     added.push(field);
+    if (map.has(field)) {
+      map.set(field, pair.value);
+      continue;
+    }
+    if (field !== 'type' && field !== 'summary') {
+      map.items.push(pair);
+      continue;
+    }
+    // type first, summary after type: a comment above the first field stays on top
+    const at = field === 'summary' ? map.items.findIndex((item) => keyOf(item) === 'type') + 1 : 0;
+    const first = map.items[0];
+    if (at === 0 && first !== undefined && isScalar(first.key) && first.key.commentBefore) {
+      const comment = first.key.commentBefore;
+      first.key.commentBefore = undefined;
+      (pair.key as Scalar).commentBefore = comment;
+    }
+    map.items.splice(at, 0, pair);
   }
-  map.items.unshift(...(front as typeof map.items));
   if (added.length === 0) return unchanged(indexed.problems);
   const yaml = document.toString({ lineWidth: 0, flowCollectionPadding: false });
   const out = text.slice(0, read.split.frontmatterStart) + yaml + text.slice(read.split.frontmatterEnd);
@@ -87,7 +99,12 @@ export function planDocMigration(
 
 /** A `field: value` pair; lists in flow style (`tags: [auth, api]`), as people write them. */
 function createFieldPair(document: Document, field: DocField, value: unknown): Pair<unknown, unknown> {
-  return document.createPair(field, value, { flow: Array.isArray(value) });
+  const pair = document.createPair(field, value, { flow: Array.isArray(value) });
+  return pair as Pair<unknown, unknown>;
+}
+
+function keyOf(item: Pair<unknown, unknown>): unknown {
+  return isScalar(item.key) ? item.key.value : item.key;
 }
 
 function isWorthWriting(field: DocField, value: unknown): boolean {
