@@ -336,7 +336,7 @@ export function setDocsRoots(text: string, roots: readonly string[], file: strin
     }
     document.setIn(['docs', 'roots'], document.createNode([...roots], { flow: true }));
   }
-  return document.toString();
+  return document.toString({ flowCollectionPadding: false });
 }
 
 export type MigratedDoc = { path: string; added: string[]; diff: string; problems: Problem[] };

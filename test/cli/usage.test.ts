@@ -237,6 +237,7 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'list', args: ['list'], key: 'lessons' },
     { verb: 'search', args: ['search', 'alpha'], key: 'results' },
     { verb: 'show', args: ['show', 'aaaaaaaaaa'], key: 'votes' },
+    { verb: 'docs', args: ['docs', 'list'], key: 'docs' },
     { verb: 'update', args: ['update', 'aaaaaaaaaa', '--severity', 'high'], key: 'lesson' },
     { verb: 'upvote', args: ['upvote', 'aaaaaaaaaa', '--model', 'm', '--task', 't'], key: 'recorded' },
     { verb: 'archive', args: ['archive', 'aaaaaaaaaa'], key: 'status' },

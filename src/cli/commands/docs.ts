@@ -150,8 +150,11 @@ function runList(ctx: CommandContext, args: ParsedArgs, ws: Workspace) {
   const type = choiceOption(args, 'type', DOC_TYPES);
   const result = listDocs(docsScope(ws), { type, tags: listOption(args, 'tag') });
   noteDocProblems(ctx, result.problems);
-  for (const root of result.roots.filter((r) => r.skipped !== undefined)) {
-    ctx.note(`lore: docs root "${root.pattern}": ${root.skipped}`);
+  // with no docs at all the text says so; with some, a root that gave nothing is worth a note
+  if (result.docs.length > 0) {
+    for (const root of result.roots.filter((r) => r.skipped !== undefined)) {
+      ctx.note(`lore: docs root "${root.pattern}": ${root.skipped}`);
+    }
   }
   const filtered = type !== undefined || listOption(args, 'tag') !== undefined;
   const text =
