@@ -1,30 +1,27 @@
 /**
- * The docs cache, `.lore/cache/docs.db` (a file of its own, so the lesson index and its rebuild
- * logic never see it):
- * - `doc_records`: each doc's record and problems by file signature (mtime, size, inode), so a
- *   read command parses only the files that changed since the last one;
- * - `doc_bodies` (FTS5) and `doc_body_files`: the body-level index `lore docs index` builds,
- *   with a content hash per file (an unchanged file is skipped) and stale rows removed.
- * Everything here is derived: deleting the file loses nothing.
+ * The docs caches in `.lore/cache/`, apart from the lesson index (whose rebuild logic never sees
+ * them); both are derived, and deleting them loses nothing:
+ * - `docs-records.json`: each doc's record and problems by file signature (mtime, size, inode),
+ *   so a read command parses only the files that changed since the last one (one file read and
+ *   one JSON.parse when nothing changed; the parser is loaded only for changed files);
+ * - `docs.db`: the body-level index `lore docs index` builds (FTS5), with a content hash per file
+ *   (an unchanged file is skipped) and stale rows removed.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Problem } from '../core/errors.js';
-import type { DocRecord } from '../core/docs/doc-schema.js';
-import { indexDoc } from '../core/docs/index-doc.js';
+import type { DocRecord } from '../core/docs/doc-record.js';
 import { toFtsQuery } from '../core/search/fts-query.js';
 import { isCorruptionError, openSqlite } from './sqlite.js';
 import type { SqlDatabase } from './sqlite.js';
 import type { WalkedDoc } from './docs-walker.js';
+import { writeFileAtomic } from './fs-atomic.js';
 
 const DOCS_INDEX_VERSION = 1;
 
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS docs_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS doc_records (
-  path TEXT PRIMARY KEY, sig TEXT NOT NULL, record TEXT NOT NULL, problems TEXT NOT NULL
-);
 CREATE TABLE IF NOT EXISTS doc_body_files (path TEXT PRIMARY KEY, hash TEXT NOT NULL, body_rowid INTEGER NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS doc_bodies USING fts5(path UNINDEXED, summary, body, tokenize = 'porter unicode61');
 `;
@@ -36,12 +33,6 @@ export type LoadedDoc = { record: DocRecord; problems: Problem[]; root: string; 
 export type BodyIndexReport = { indexed: number; unchanged: number; removed: number; total: number };
 
 export type DocsIndex = {
-  /** Records of the walked docs, parsing only files whose signature changed. */
-  load(
-    docs: readonly WalkedDoc[],
-    settings: DocParseSettings,
-    display: (doc: WalkedDoc) => string,
-  ): LoadedDoc[];
   /** Builds or refreshes the body index; `force` re-reads every file. */
   indexBodies(docs: readonly LoadedDoc[], force: boolean): BodyIndexReport;
   /** Whether `lore docs index` has ever run here. */
@@ -54,6 +45,70 @@ export type DocsIndex = {
 function signature(abs: string): string | undefined {
   const stat = statSync(abs, { throwIfNoEntry: false });
   return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : undefined;
+}
+
+const RECORDS_VERSION = 1;
+type RecordsCache = { version: number; key: string; entries: Record<string, [string, DocRecord, Problem[]]> };
+
+/**
+ * Records of the walked docs, in walk order, parsing only files whose signature changed since the
+ * cache in `cacheFile` was written (and rewriting it when anything changed).
+ */
+export async function loadDocRecords(
+  cacheFile: string,
+  docs: readonly WalkedDoc[],
+  settings: DocParseSettings,
+  display: (doc: WalkedDoc) => string,
+): Promise<LoadedDoc[]> {
+  const key = JSON.stringify({ taskPrefixes: settings.taskPrefixes });
+  let cache: RecordsCache | undefined;
+  try {
+    cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as RecordsCache;
+    if (cache.version !== RECORDS_VERSION || cache.key !== key || typeof cache.entries !== 'object')
+      cache = undefined;
+  } catch {
+    cache = undefined;
+  }
+  const entries: RecordsCache['entries'] = {};
+  const out: LoadedDoc[] = [];
+  let changed = cache === undefined || Object.keys(cache.entries).length !== docs.length;
+  let parse: typeof import('../core/docs/index-doc.js').indexDoc | undefined;
+  for (const doc of docs) {
+    const sig = signature(doc.abs);
+    if (sig === undefined) continue;
+    const hit = cache?.entries[doc.path];
+    if (hit !== undefined && hit[0] === sig) {
+      entries[doc.path] = hit;
+      out.push({ record: hit[1], problems: hit[2], root: doc.root, abs: doc.abs });
+      continue;
+    }
+    let text: string;
+    try {
+      text = readFileSync(doc.abs, 'utf8');
+    } catch {
+      continue;
+    }
+    parse ??= (await import('../core/docs/index-doc.js')).indexDoc;
+    const indexed = parse(doc.path, doc.root, text, {
+      taskPrefixes: settings.taskPrefixes,
+      file: display(doc),
+    });
+    entries[doc.path] = [sig, indexed.record, indexed.problems];
+    out.push({ record: indexed.record, problems: indexed.problems, root: doc.root, abs: doc.abs });
+    changed = true;
+  }
+  if (changed) {
+    try {
+      mkdirSync(dirname(cacheFile), { recursive: true });
+      writeFileAtomic(
+        cacheFile,
+        JSON.stringify({ version: RECORDS_VERSION, key, entries } satisfies RecordsCache),
+      );
+    } catch {
+      // a cache that cannot be written only costs speed next time
+    }
+  }
+  return out;
 }
 
 export function openDocsIndex(dbPath: string): DocsIndex {
@@ -71,7 +126,7 @@ export function openDocsIndex(dbPath: string): DocsIndex {
           handle.exec('PRAGMA journal_mode = WAL');
           handle.transaction(() => {
             handle.exec(
-              'DROP TABLE IF EXISTS docs_meta; DROP TABLE IF EXISTS doc_records; DROP TABLE IF EXISTS doc_body_files; DROP TABLE IF EXISTS doc_bodies;',
+              'DROP TABLE IF EXISTS docs_meta; DROP TABLE IF EXISTS doc_body_files; DROP TABLE IF EXISTS doc_bodies;',
             );
             handle.exec(SCHEMA_SQL);
             handle.exec(`PRAGMA user_version = ${DOCS_INDEX_VERSION}`);
@@ -97,81 +152,6 @@ export function openDocsIndex(dbPath: string): DocsIndex {
     JSON.stringify({ taskPrefixes: settings.taskPrefixes });
 
   return {
-    load(docs, settings, display) {
-      const database = open();
-      const key = settingsKey(settings);
-      const storedKey = database.get<{ value: string }>(
-        "SELECT value FROM docs_meta WHERE key = 'settings'",
-      )?.value;
-      const cached = new Map<string, { sig: string; record: string; problems: string }>();
-      if (storedKey === key) {
-        for (const row of database.all<{ path: string; sig: string; record: string; problems: string }>(
-          'SELECT path, sig, record, problems FROM doc_records',
-        )) {
-          cached.set(row.path, row);
-        }
-      }
-      const out: LoadedDoc[] = [];
-      const changed: { path: string; sig: string; record: string; problems: string }[] = [];
-      for (const doc of docs) {
-        const sig = signature(doc.abs);
-        if (sig === undefined) continue;
-        const hit = cached.get(doc.path);
-        if (hit !== undefined && hit.sig === sig) {
-          const record = JSON.parse(hit.record) as DocRecord;
-          out.push({
-            record: { ...record, path: doc.path },
-            problems: JSON.parse(hit.problems) as Problem[],
-            root: doc.root,
-            abs: doc.abs,
-          });
-          continue;
-        }
-        let text: string;
-        try {
-          text = readFileSync(doc.abs, 'utf8');
-        } catch {
-          continue;
-        }
-        const indexed = indexDoc(doc.path, doc.root, text, {
-          taskPrefixes: settings.taskPrefixes,
-          file: display(doc),
-        });
-        out.push({ record: indexed.record, problems: indexed.problems, root: doc.root, abs: doc.abs });
-        changed.push({
-          path: doc.path,
-          sig,
-          record: JSON.stringify(indexed.record),
-          problems: JSON.stringify(indexed.problems),
-        });
-      }
-      const walked = new Set(docs.map((doc) => doc.path));
-      const stale = storedKey === key ? [...cached.keys()].filter((path) => !walked.has(path)) : [];
-      if (changed.length > 0 || stale.length > 0 || storedKey !== key) {
-        try {
-          database.transaction(() => {
-            if (storedKey !== key) {
-              database.run('DELETE FROM doc_records');
-              database.run("INSERT OR REPLACE INTO docs_meta (key, value) VALUES ('settings', ?)", key);
-            }
-            for (const row of changed) {
-              database.run(
-                'INSERT OR REPLACE INTO doc_records (path, sig, record, problems) VALUES (?, ?, ?, ?)',
-                row.path,
-                row.sig,
-                row.record,
-                row.problems,
-              );
-            }
-            for (const path of stale) database.run('DELETE FROM doc_records WHERE path = ?', path);
-          });
-        } catch {
-          // a cache that cannot be written only costs speed next time
-        }
-      }
-      return out;
-    },
-
     indexBodies(docs, force) {
       const database = open();
       const existing = new Map(

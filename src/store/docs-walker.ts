@@ -5,11 +5,12 @@
  * with real gitignore rules, follows a symlink only when it stays inside the repository, and
  * reads each directory once.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
+import { writeFileAtomic } from './fs-atomic.js';
 import { LORE_DIR } from './paths.js';
 
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([LORE_DIR, '.git', 'node_modules', 'target']);
@@ -33,6 +34,21 @@ export type WalkedRoot = {
 };
 
 export type DocsWalk = { docs: WalkedDoc[]; roots: WalkedRoot[] };
+
+/**
+ * The paths a walk's result depends on (directories read, .gitignore files consulted, existing or
+ * not), each with its signature taken before it was read: when none changed, neither did the walk.
+ */
+export type WalkWatch = Map<string, string>;
+
+export function pathSignature(path: string): string {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : '-';
+}
+
+function watchPath(watch: WalkWatch | undefined, path: string): void {
+  if (watch !== undefined && !watch.has(path)) watch.set(path, pathSignature(path));
+}
 
 const toPosix = (path: string): string => (sep === '/' ? path : path.split(sep).join('/'));
 
@@ -73,12 +89,14 @@ function listDirectory(abs: string): Dirent[] {
 }
 
 /** Expands `*` segments against the directories that exist. */
-export function expandDocsRoot(repoRoot: string, normalized: string): string[] {
+export function expandDocsRoot(repoRoot: string, normalized: string, watch?: WalkWatch): string[] {
+  watchPath(watch, repoRoot);
   if (normalized === '.') return ['.'];
   let current = [''];
   for (const segment of normalized.split('/')) {
     const next: string[] = [];
     for (const base of current) {
+      watchPath(watch, join(repoRoot, base));
       if (!segment.includes('*')) {
         next.push(base === '' ? segment : `${base}/${segment}`);
         continue;
@@ -98,7 +116,10 @@ export function expandDocsRoot(repoRoot: string, normalized: string): string[] {
 }
 
 /** The gitignore rules in force, one level per directory holding a `.gitignore`. */
-export function createGitignoreRules(repoRoot: string): {
+export function createGitignoreRules(
+  repoRoot: string,
+  watch?: WalkWatch,
+): {
   isIgnored(rel: string, isDirectory: boolean): boolean;
 } {
   const levels = new Map<string, Ignore | null>();
@@ -109,6 +130,7 @@ export function createGitignoreRules(repoRoot: string): {
     if (dir === '') files.push(join(repoRoot, '.git', 'info', 'exclude'));
     let rules: Ignore | null = null;
     for (const file of files) {
+      watchPath(watch, file);
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -121,15 +143,24 @@ export function createGitignoreRules(repoRoot: string): {
     levels.set(dir, rules);
     return rules;
   };
+  /** The rule levels in force in `dir`, outermost first (computed once per directory). */
+  const chains = new Map<string, { base: string; rules: Ignore }[]>();
+  const chainFor = (dir: string): { base: string; rules: Ignore }[] => {
+    const cached = chains.get(dir);
+    if (cached !== undefined) return cached;
+    const slash = dir.lastIndexOf('/');
+    const chain = dir === '' ? [] : [...chainFor(slash === -1 ? '' : dir.slice(0, slash))];
+    const rules = load(dir);
+    if (rules !== null) chain.push({ base: dir, rules });
+    chains.set(dir, chain);
+    return chain;
+  };
   return {
     isIgnored(rel, isDirectory) {
-      const parts = rel.split('/');
+      const slash = rel.lastIndexOf('/');
       let ignored = false;
-      for (let depth = 0; depth < parts.length; depth += 1) {
-        const dir = parts.slice(0, depth).join('/');
-        const rules = load(dir);
-        if (rules === null) continue;
-        const below = parts.slice(depth).join('/');
+      for (const { base, rules } of chainFor(slash === -1 ? '' : rel.slice(0, slash))) {
+        const below = base === '' ? rel : rel.slice(base.length + 1);
         const result = rules.test(isDirectory ? `${below}/` : below);
         if (result.ignored) ignored = true;
         else if (result.unignored) ignored = false;
@@ -139,10 +170,10 @@ export function createGitignoreRules(repoRoot: string): {
   };
 }
 
-export function walkDocs(repoRoot: string, roots: readonly string[]): DocsWalk {
+export function walkDocs(repoRoot: string, roots: readonly string[], watch?: WalkWatch): DocsWalk {
   const repoReal = realpathSync(repoRoot);
   const loreReal = join(repoReal, LORE_DIR);
-  const rules = createGitignoreRules(repoRoot);
+  const rules = createGitignoreRules(repoRoot, watch);
   const seen = new Set<string>();
   const docs: WalkedDoc[] = [];
   const walkedRoots: WalkedRoot[] = [];
@@ -150,31 +181,32 @@ export function walkDocs(repoRoot: string, roots: readonly string[]): DocsWalk {
   const isIgnoredPath = (rel: string, isDirectory: boolean): boolean =>
     rel !== '.' && rules.isIgnored(rel, isDirectory);
 
-  const visit = (rel: string, root: string, visited: Set<string>): void => {
+  /**
+   * `real` is the directory's real path (known without a syscall until a symlink is followed);
+   * `visited` holds the real paths of the directories above it, so a symlink loop ends.
+   */
+  const visit = (rel: string, root: string, real: string, visited: ReadonlySet<string>): void => {
     const abs = rel === '.' ? repoRoot : join(repoRoot, rel);
+    watchPath(watch, abs);
     for (const entry of listDirectory(abs)) {
       if (SKIPPED_DIRECTORIES.has(entry.name)) continue;
       const childRel = rel === '.' ? entry.name : `${rel}/${entry.name}`;
       const childAbs = join(abs, entry.name);
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
-      let real: string | undefined;
+      let childReal = join(real, entry.name);
       if (entry.isSymbolicLink()) {
-        try {
-          real = realpathSync(childAbs);
-        } catch {
-          continue; // dangling
-        }
-        if (!isInside(repoReal, real) || isInside(loreReal, real)) continue;
-        const stat = statSync(real, { throwIfNoEntry: false });
+        const target = realpathSafe(childAbs);
+        if (target === undefined) continue; // dangling
+        if (!isInside(repoReal, target) || isInside(loreReal, target)) continue;
+        const stat = statSync(target, { throwIfNoEntry: false });
         isDirectory = stat?.isDirectory() ?? false;
         isFile = stat?.isFile() ?? false;
+        childReal = target;
       }
       if (isDirectory) {
-        if (isIgnoredPath(childRel, true)) continue;
-        const key = real ?? realpathSafe(childAbs);
-        if (key === undefined || visited.has(key)) continue;
-        visit(childRel, root, new Set([...visited, key]));
+        if (visited.has(childReal) || isIgnoredPath(childRel, true)) continue;
+        visit(childRel, root, childReal, new Set([...visited, childReal]));
       } else if (isFile && DOC_EXTENSIONS.test(entry.name)) {
         if (childRel.split('/').includes(LORE_DIR)) continue;
         if (seen.has(childRel) || isIgnoredPath(childRel, false)) continue;
@@ -195,12 +227,12 @@ export function walkDocs(repoRoot: string, roots: readonly string[]): DocsWalk {
       continue;
     }
     const directories: string[] = [];
-    for (const rel of expandDocsRoot(repoRoot, normalized)) {
+    for (const rel of expandDocsRoot(repoRoot, normalized, watch)) {
       const real = realpathSafe(rel === '.' ? repoRoot : join(repoRoot, rel));
       if (real === undefined || !isInside(repoReal, real) || isInside(loreReal, real)) continue;
       if (isIgnoredPath(rel, true)) continue;
       directories.push(rel);
-      visit(rel, rel, new Set([real]));
+      visit(rel, rel, real, new Set([real]));
     }
     walkedRoots.push({
       pattern,
@@ -218,4 +250,50 @@ function realpathSafe(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+const WALK_CACHE_VERSION = 1;
+type WalkCache = {
+  version: number;
+  repoRoot: string;
+  roots: string[];
+  watch: [string, string][];
+  walk: DocsWalk;
+};
+
+/**
+ * `walkDocs`, answered from `cacheFile` when no directory it read and no .gitignore it consulted
+ * changed since (a stat each, instead of reading every directory and testing every path).
+ */
+export function walkDocsCached(repoRoot: string, roots: readonly string[], cacheFile: string): DocsWalk {
+  try {
+    const cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as WalkCache;
+    if (
+      cache.version === WALK_CACHE_VERSION &&
+      cache.repoRoot === repoRoot &&
+      cache.roots.length === roots.length &&
+      cache.roots.every((root, index) => root === roots[index]) &&
+      cache.watch.every(([path, signature]) => pathSignature(path) === signature)
+    ) {
+      return cache.walk;
+    }
+  } catch {
+    // no cache, or unreadable: walk below
+  }
+  const watch: WalkWatch = new Map();
+  const walk = walkDocs(repoRoot, roots, watch);
+  try {
+    mkdirSync(dirname(cacheFile), { recursive: true });
+    const cache: WalkCache = {
+      version: WALK_CACHE_VERSION,
+      repoRoot,
+      roots: [...roots],
+      watch: [...watch],
+      walk,
+    };
+    writeFileAtomic(cacheFile, JSON.stringify(cache));
+  } catch {
+    // a cache that cannot be written only costs speed next time
+  }
+  return walk;
 }

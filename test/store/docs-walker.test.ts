@@ -3,11 +3,11 @@
  * directories (nested .gitignore, negation, .git/info/exclude), skipped directories, symlinks
  * staying inside and escaping, `*` roots and a deterministic order.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { normalizeDocsRoot, walkDocs } from '../../src/store/docs-walker.js';
+import { normalizeDocsRoot, walkDocs, walkDocsCached } from '../../src/store/docs-walker.js';
 
 function makeTree(files: Record<string, string>): string {
   const base = mkdtempSync(join(tmpdir(), 'lore-docs-walk-'));
@@ -97,6 +97,42 @@ describe('walkDocs', () => {
       ['docs/', ['docs'], undefined],
       ['nope', [], 'no such directory'],
       ['../elsewhere', [], 'outside the repository'],
+    ]);
+  });
+});
+
+describe('walkDocsCached', () => {
+  it('follows added, renamed and deleted files, new directories and edited .gitignore files', () => {
+    const repo = makeTree({ 'docs/a.md': '', 'docs/sub/b.md': '', '.gitignore': '' });
+    const cacheFile = join(repo, '.lore', 'cache', 'docs-walk.json');
+    const cached = () => walkDocsCached(repo, ['docs'], cacheFile).docs.map((doc) => doc.path);
+    expect(cached()).toEqual(['docs/a.md', 'docs/sub/b.md']);
+    expect(cached()).toEqual(['docs/a.md', 'docs/sub/b.md']);
+    writeFileSync(join(repo, 'docs/sub/c.md'), '');
+    expect(cached()).toEqual(['docs/a.md', 'docs/sub/b.md', 'docs/sub/c.md']);
+    renameSync(join(repo, 'docs/a.md'), join(repo, 'docs/z.md'));
+    mkdirSync(join(repo, 'docs/new'));
+    writeFileSync(join(repo, 'docs/new/n.md'), '');
+    expect(cached()).toEqual(['docs/new/n.md', 'docs/sub/b.md', 'docs/sub/c.md', 'docs/z.md']);
+    writeFileSync(join(repo, '.gitignore'), 'docs/sub/\n');
+    expect(cached()).toEqual(['docs/new/n.md', 'docs/z.md']);
+    writeFileSync(join(repo, 'docs/new/.gitignore'), 'n.md\n');
+    expect(cached()).toEqual(['docs/z.md']);
+    unlinkSync(join(repo, 'docs/z.md'));
+    expect(cached()).toEqual([]);
+    expect(walkDocsCached(repo, ['.'], cacheFile).docs.map((doc) => doc.path)).toEqual([]);
+    writeFileSync(join(repo, 'top.md'), '');
+    expect(walkDocsCached(repo, ['.'], cacheFile).docs.map((doc) => doc.path)).toEqual(['top.md']);
+  });
+
+  it('notices a root that appears later', () => {
+    const repo = makeTree({ 'README.md': '' });
+    const cacheFile = join(repo, '.lore', 'cache', 'docs-walk.json');
+    expect(walkDocsCached(repo, ['handbook/*'], cacheFile).docs).toEqual([]);
+    mkdirSync(join(repo, 'handbook/team'), { recursive: true });
+    writeFileSync(join(repo, 'handbook/team/t.md'), '');
+    expect(walkDocsCached(repo, ['handbook/*'], cacheFile).docs.map((doc) => doc.path)).toEqual([
+      'handbook/team/t.md',
     ]);
   });
 });

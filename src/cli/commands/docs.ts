@@ -1,15 +1,7 @@
-import { DOC_TYPES } from '../../core/docs/doc-schema.js';
-import { NO_FRONTMATTER } from '../../core/docs/parse-doc-frontmatter.js';
+import { DOC_TYPES, NO_FRONTMATTER } from '../../core/docs/doc-record.js';
 import { LoreError, formatProblem } from '../../core/errors.js';
 import type { Problem } from '../../core/errors.js';
-import {
-  addDocsRoot,
-  docsScope,
-  indexDocs,
-  listDocs,
-  migrateDocs,
-  showDoc,
-} from '../../store/docs-actions.js';
+import { docsScope, indexDocs, listDocs, showDoc } from '../../store/docs-actions.js';
 import type { ListedDoc } from '../../store/docs-actions.js';
 import { openWorkspace } from '../../store/workspace.js';
 import type { Workspace } from '../../store/workspace.js';
@@ -77,11 +69,12 @@ export const command: Command = {
       const scope = docsScope(ws);
       if (action === 'list') return runList(ctx, args, ws);
       if (action === 'show') {
-        const view = showDoc(scope, target ?? '', ctx.cwd);
+        const view = await showDoc(scope, target ?? '', ctx.cwd);
         noteDocProblems(ctx, view.doc.problems);
         return { data: { doc: view.doc, body: view.body }, text: formatDocDetail(view.doc, view.body) };
       }
       if (action === 'add') {
+        const { addDocsRoot } = await import('../../store/docs-writes.js');
         const result = addDocsRoot(scope, target ?? '', ctx.cwd);
         return {
           data: result,
@@ -91,7 +84,7 @@ export const command: Command = {
         };
       }
       if (action === 'index') {
-        const result = indexDocs(scope, flagOption(args, 'force'));
+        const result = await indexDocs(scope, flagOption(args, 'force'));
         const missing = result.roots.filter((root) => root.skipped !== undefined);
         for (const root of missing) ctx.note(`lore: docs root "${root.pattern}": ${root.skipped}`);
         return {
@@ -100,6 +93,7 @@ export const command: Command = {
         };
       }
       const dryRun = flagOption(args, 'dry-run');
+      const { migrateDocs } = await import('../../store/docs-writes.js');
       const result = migrateDocs(scope, dryRun);
       noteDocProblems(ctx, result.problems);
       const lines = dryRun
@@ -146,9 +140,9 @@ function parseAction(raw: string | undefined, target: string | undefined, args: 
   return action;
 }
 
-function runList(ctx: CommandContext, args: ParsedArgs, ws: Workspace) {
+async function runList(ctx: CommandContext, args: ParsedArgs, ws: Workspace) {
   const type = choiceOption(args, 'type', DOC_TYPES);
-  const result = listDocs(docsScope(ws), { type, tags: listOption(args, 'tag') });
+  const result = await listDocs(docsScope(ws), { type, tags: listOption(args, 'tag') });
   noteDocProblems(ctx, result.problems);
   // with no docs at all the text says so; with some, a root that gave nothing is worth a note
   if (result.docs.length > 0) {
@@ -163,7 +157,7 @@ function runList(ctx: CommandContext, args: ParsedArgs, ws: Workspace) {
         ? 'no docs match'
         : `no docs under the docs roots (${result.roots.map((root) => root.pattern).join(', ')}); add Markdown files there, or register another directory with \`lore docs add DIR\``
       : result.docs.map(formatDocRow).join('\n');
-  return Promise.resolve({ data: { docs: result.docs, roots: result.roots }, text });
+  return { data: { docs: result.docs, roots: result.roots }, text };
 }
 
 export function formatDocRow(doc: ListedDoc): string {

@@ -5,7 +5,7 @@
  * A scorer is a provider: the lexical scorer (score-docs.ts) and the body index (FTS5 BM25, in
  * the store) today; an embedding provider can implement the same interface later.
  */
-import type { DocRecord } from './doc-schema.js';
+import type { DocRecord } from './doc-record.js';
 
 export type DocScorer = {
   /** Shown in results (`matchedBy`) and in `--json`. */

@@ -1,21 +1,13 @@
 /**
- * The frontmatter of a project doc, closed at six fields, and the record lore keeps for every doc
- * (from the frontmatter where it is valid, inferred from the layout and the body where not).
+ * The frontmatter of a project doc, closed at six fields, in zod (the record types are in
+ * doc-record.ts, which loads without zod for the read commands' fast path).
  */
 import { z } from 'zod';
 
-export const DOC_TYPES = ['design', 'pattern', 'context', 'glossary', 'runbook'] as const;
-export type DocType = (typeof DOC_TYPES)[number];
+import { DOC_TYPES } from './doc-record.js';
 
-export const DOC_FIELDS = [
-  'type',
-  'summary',
-  'tags',
-  'paths',
-  'related_features',
-  'related_artifacts',
-] as const;
-export type DocField = (typeof DOC_FIELDS)[number];
+export { DOC_FIELDS, DOC_SOURCES, DOC_TYPES } from './doc-record.js';
+export type { DocField, DocRecord, DocSource, DocType } from './doc-record.js';
 
 const oneLine = z
   .string()
@@ -33,22 +25,3 @@ export const DocFrontmatterSchema = z.strictObject({
   related_artifacts: nameList.optional(),
 });
 export type DocFrontmatter = z.infer<typeof DocFrontmatterSchema>;
-
-/** Where a record's metadata came from. */
-export const DOC_SOURCES = ['frontmatter', 'partial', 'inferred'] as const;
-export type DocSource = (typeof DOC_SOURCES)[number];
-
-export type DocRecord = {
-  /** Repo-relative POSIX path. */
-  path: string;
-  type: DocType;
-  summary: string;
-  tags: string[];
-  paths: string[];
-  relatedFeatures: string[];
-  relatedArtifacts: string[];
-  /** frontmatter: all of it valid; partial: some fields inferred; inferred: no usable frontmatter. */
-  source: DocSource;
-  /** 1-based line where the body starts (after the frontmatter). */
-  bodyLine: number;
-};

@@ -3,7 +3,7 @@
  * directories named patterns, runbooks or glossary give their type; anything else is context.
  * The other directory names under the root become tags.
  */
-import type { DocType } from './doc-schema.js';
+import type { DocType } from './doc-record.js';
 
 export type DocLayout = { type: DocType; tags: string[]; relatedFeatures: string[] };
 

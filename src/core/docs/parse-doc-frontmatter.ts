@@ -7,14 +7,13 @@ import type { Document } from 'yaml';
 import type { Problem } from '../errors.js';
 import { compileGlob } from '../match/glob.js';
 import { classifyArtifact } from './artifact-ref.js';
-import { DOC_FIELDS, DocFrontmatterSchema } from './doc-schema.js';
+import { DOC_FIELDS, NO_FRONTMATTER } from './doc-record.js';
+import { DocFrontmatterSchema } from './doc-schema.js';
 import type { DocField, DocFrontmatter } from './doc-schema.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 import type { SplitDoc } from './split-frontmatter.js';
 
-/** The message of a doc without any frontmatter (an expected state on day one, not damage). */
-export const NO_FRONTMATTER =
-  'no frontmatter; add a --- block with type and summary, or run `lore docs migrate`';
+export { NO_FRONTMATTER } from './doc-record.js';
 
 export type DocParseOptions = { taskPrefixes: readonly string[] };
 

@@ -8,7 +8,7 @@
 import { Document, isMap, isScalar, parseDocument } from 'yaml';
 import type { Pair, Scalar } from 'yaml';
 import type { Problem } from '../errors.js';
-import type { DocField } from './doc-schema.js';
+import type { DocField } from './doc-record.js';
 import { indexDoc } from './index-doc.js';
 import type { DocParseOptions } from './parse-doc-frontmatter.js';
 import { readFrontmatter } from './parse-doc-frontmatter.js';

@@ -3,7 +3,7 @@
  * summary scores 80 plus the query's length, an exact tag 120, a tag containing it 60, the type
  * 30. Docs scoring nothing are dropped; equal scores are ordered by path.
  */
-import type { DocRecord } from './doc-schema.js';
+import type { DocRecord } from './doc-record.js';
 
 export const DOC_SCORE = { summary: 80, exactTag: 120, tagSubstring: 60, type: 30 } as const;
 

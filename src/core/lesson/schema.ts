@@ -2,6 +2,7 @@
  * The lesson record and the config file, defined once: the TypeScript types, the runtime
  * validation and the published JSON Schema (scripts/write-schemas.mjs) all come from here.
  */
+import { DOCS_DEFAULTS } from '../docs/docs-defaults.js';
 import { z } from 'zod';
 
 import {
@@ -305,7 +306,7 @@ export const ConfigSchema = z.looseObject({
     .object({
       roots: z
         .array(z.string().min(1))
-        .default(['docs'])
+        .default([...DOCS_DEFAULTS.roots])
         .describe(
           'Directories holding project Markdown docs, relative to the repository root; `*` matches one path segment.',
         ),
@@ -313,7 +314,7 @@ export const ConfigSchema = z.looseObject({
         .number()
         .min(0)
         .max(1)
-        .default(0.5)
+        .default(DOCS_DEFAULTS.hybridWeight)
         .describe(
           'Weight of the body-level score in `lore search --kind doc --hybrid`; the lexical score gets the rest.',
         ),
@@ -324,7 +325,7 @@ export const ConfigSchema = z.looseObject({
         .default([])
         .describe('Task id prefixes accepted in related_artifacts (`PROJ` accepts PROJ-123).'),
     })
-    .default({ roots: ['docs'], hybridWeight: 0.5, taskPrefixes: [] })
+    .default({ ...DOCS_DEFAULTS, roots: [...DOCS_DEFAULTS.roots], taskPrefixes: [] })
     .describe('The docs knowledge base: `lore docs`, `lore search --kind doc`.'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
