@@ -81,13 +81,22 @@ function quantile(values, q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
+const cpuReport = fileURLToPath(new URL('./cpu-exit.cjs', import.meta.url));
+
+/** Wall time (spawn to exit) and the child's own CPU time (user + system, from cpu-exit.cjs). */
 function timed(args, cwd, env) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const result = spawnSync(process.execPath, ['-r', cpuReport, ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   const wall = performance.now() - started;
   if (result.status !== 0)
     throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  return { wall, stdout: result.stdout };
+  const cpu = Number(/LORE_BENCH_CPU_MS ([\d.]+)/.exec(result.stderr)?.[1] ?? NaN);
+  return { wall, cpu, stdout: result.stdout };
 }
 
 export async function runDocsBench({ dataDir, runs = 20, count = 5000 }) {
@@ -106,7 +115,9 @@ export async function runDocsBench({ dataDir, runs = 20, count = 5000 }) {
         ' ',
       )}; corpus ${count} docs (${((performance.now() - generated) / 1000).toFixed(1)} s to prepare)`,
   );
-  rmSync(join(root, '.lore', 'cache', 'docs.db'), { force: true });
+  for (const file of ['docs.db', 'docs-records.json', 'docs-walk.json']) {
+    rmSync(join(root, '.lore', 'cache', file), { force: true });
+  }
   const cold = timed([bin, 'docs', 'list', '--json'], root, env);
   const listed = JSON.parse(cold.stdout).docs.length;
   console.log(
@@ -114,27 +125,34 @@ export async function runDocsBench({ dataDir, runs = 20, count = 5000 }) {
   );
   timed([bin, 'docs', 'list'], root, env);
   const walls = { baseline: [], list: [], search: [] };
+  const cpus = { baseline: [], list: [], search: [] };
   let hits = 0;
+  const record = (name, run) => {
+    walls[name].push(run.wall);
+    cpus[name].push(run.cpu);
+    return run;
+  };
   for (let i = 0; i < runs; i += 1) {
-    walls.baseline.push(timed(['-e', ''], root, env).wall);
-    walls.list.push(timed([bin, 'docs', 'list'], root, env).wall);
+    record('baseline', timed(['-e', ''], root, env));
+    record('list', timed([bin, 'docs', 'list'], root, env));
     const query = QUERIES[i % QUERIES.length];
-    const search = timed([bin, 'search', '--kind', 'doc', query, '--json'], root, env);
+    const search = record('search', timed([bin, 'search', '--kind', 'doc', query, '--json'], root, env));
     hits += JSON.parse(search.stdout).results.length;
-    walls.search.push(search.wall);
   }
   const base = quantile(walls.baseline, 0.5);
+  const baseCpu = quantile(cpus.baseline, 0.5);
   const rows = [
-    ["node -e ''", walls.baseline],
-    ['lore docs list', walls.list],
-    ['lore search --kind doc', walls.search],
-  ].map(([name, values]) => {
-    const p50 = quantile(values, 0.5);
-    return `  ${name.padEnd(24)} p50 ${p50.toFixed(1).padStart(7)} ms  p90 ${quantile(values, 0.9)
-      .toFixed(1)
-      .padStart(
-        7,
-      )} ms  ${(p50 / base).toFixed(2)}x baseline  ${p50 - base >= 0 ? '+' : ''}${(p50 - base).toFixed(1)} ms`;
+    ["node -e ''", 'baseline'],
+    ['lore docs list', 'list'],
+    ['lore search --kind doc', 'search'],
+  ].map(([label, name]) => {
+    const p50 = quantile(walls[name], 0.5);
+    const p90 = quantile(walls[name], 0.9);
+    const cpu = quantile(cpus[name], 0.5);
+    return (
+      `  ${label.padEnd(24)} wall p50 ${p50.toFixed(1).padStart(7)} ms  p90 ${p90.toFixed(1).padStart(7)} ms` +
+      `  ${(p50 / base).toFixed(2)}x baseline   cpu p50 ${cpu.toFixed(1).padStart(6)} ms  ${(cpu / baseCpu).toFixed(2)}x baseline`
+    );
   });
   console.log(`  warm, whole process, ${runs} interleaved runs each (${hits} search hits in all):`);
   for (const row of rows) console.log(row);
@@ -145,6 +163,7 @@ export async function runDocsBench({ dataDir, runs = 20, count = 5000 }) {
     loadavg: os.loadavg(),
     coldListMs: cold.wall,
     p50: { baseline: base, list: quantile(walls.list, 0.5), search: quantile(walls.search, 0.5) },
+    cpuP50: { baseline: baseCpu, list: quantile(cpus.list, 0.5), search: quantile(cpus.search, 0.5) },
     target: 'under 300 ms warm',
   };
   writeFileSync(join(dataDir, 'last-docs-run.json'), `${JSON.stringify(result, null, 2)}\n`);

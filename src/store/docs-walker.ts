@@ -252,13 +252,15 @@ function realpathSafe(path: string): string | undefined {
   }
 }
 
-const WALK_CACHE_VERSION = 1;
+const WALK_CACHE_VERSION = 2;
 type WalkCache = {
   version: number;
   repoRoot: string;
   roots: string[];
   watch: [string, string][];
-  walk: DocsWalk;
+  /** [path, root] of each doc: the absolute path is the repository root joined with the path. */
+  docs: [string, string][];
+  walkedRoots: WalkedRoot[];
 };
 
 /**
@@ -275,7 +277,15 @@ export function walkDocsCached(repoRoot: string, roots: readonly string[], cache
       cache.roots.every((root, index) => root === roots[index]) &&
       cache.watch.every(([path, signature]) => pathSignature(path) === signature)
     ) {
-      return cache.walk;
+      const prefix = repoRoot.endsWith(sep) ? repoRoot : `${repoRoot}${sep}`;
+      return {
+        docs: cache.docs.map(([path, root]) => ({
+          path,
+          root,
+          abs: prefix + (sep === '/' ? path : path.split('/').join(sep)),
+        })),
+        roots: cache.walkedRoots,
+      };
     }
   } catch {
     // no cache, or unreadable: walk below
@@ -289,7 +299,8 @@ export function walkDocsCached(repoRoot: string, roots: readonly string[], cache
       repoRoot,
       roots: [...roots],
       watch: [...watch],
-      walk,
+      docs: walk.docs.map((doc) => [doc.path, doc.root]),
+      walkedRoots: walk.roots,
     };
     writeFileAtomic(cacheFile, JSON.stringify(cache));
   } catch {
