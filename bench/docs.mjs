@@ -81,12 +81,12 @@ function quantile(values, q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-const cpuReport = fileURLToPath(new URL('./cpu-exit.cjs', import.meta.url));
+const cpuReport = new URL('./cpu-exit.mjs', import.meta.url).href;
 
-/** Wall time (spawn to exit) and the child's own CPU time (user + system, from cpu-exit.cjs). */
+/** Wall time (spawn to exit) and the child's own CPU time (user + system, from cpu-exit.mjs). */
 function timed(args, cwd, env) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, ['-r', cpuReport, ...args], {
+  const result = spawnSync(process.execPath, ['--import', cpuReport, ...args], {
     cwd,
     env,
     encoding: 'utf8',

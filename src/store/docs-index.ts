@@ -15,6 +15,7 @@ import type { DocRecord } from '../core/docs/doc-record.js';
 import { toFtsQuery } from '../core/search/fts-query.js';
 import { isCorruptionError, openSqlite } from './sqlite.js';
 import type { SqlDatabase } from './sqlite.js';
+import type { indexDoc as IndexDoc } from '../core/docs/index-doc.js';
 import type { WalkedDoc } from './docs-walker.js';
 import { writeFileAtomic } from './fs-atomic.js';
 
@@ -72,7 +73,7 @@ export async function loadDocRecords(
   const entries: RecordsCache['entries'] = {};
   const out: LoadedDoc[] = [];
   let changed = cache === undefined || Object.keys(cache.entries).length !== docs.length;
-  let parse: typeof import('../core/docs/index-doc.js').indexDoc | undefined;
+  let parse: typeof IndexDoc | undefined;
   for (const doc of docs) {
     const sig = signature(doc.abs);
     if (sig === undefined) continue;
@@ -147,9 +148,6 @@ export function openDocsIndex(dbPath: string): DocsIndex {
     }
     return db;
   };
-
-  const settingsKey = (settings: DocParseSettings): string =>
-    JSON.stringify({ taskPrefixes: settings.taskPrefixes });
 
   return {
     indexBodies(docs, force) {
