@@ -11,6 +11,8 @@ const HOOK_FILES = [
   'src/hook/lore-hook.ts',
   'src/hook/run-hook.ts',
   'src/hook/request-rebuild.ts',
+  'src/hook/stop-markers.ts',
+  'src/core/feedback/feedback-markers.ts',
   'src/store/manifest-files.ts',
   'src/store/session-state.ts',
   'src/store/audit-log.ts',
@@ -177,6 +179,28 @@ export default tseslint.config(
               ],
               message:
                 'the HTTP adapter calls the store like the CLI does, but never the CLI or another adapter: move shared code down to src/store or src/core',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/adapters/mcp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/cli/**',
+                '**/adapters/claude-code/**',
+                '**/adapters/codex/**',
+                '**/adapters/http/**',
+              ],
+              message:
+                'the MCP adapter calls the store like the CLI does, but never the CLI or another adapter: move shared code down to src/store or src/core',
             },
           ],
         },

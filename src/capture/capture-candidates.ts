@@ -103,7 +103,7 @@ export async function captureCandidates(
     const report: ScanReport = {
       files: changes.files,
       ...{ changedFiles: 0, bytes: 0, lines: 0, skipped: 0, problems: [], events: 0 },
-      ...{ episodes: [], episodeCount: 0, workers: 0 },
+      ...{ episodes: [], episodeCount: 0, markers: [], workers: 0 },
     };
     return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0 };
   }

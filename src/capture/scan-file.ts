@@ -10,6 +10,8 @@ import type { Problem } from '../core/errors.js';
 import type { TranscriptEvent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
 import { createEpisodeDetector } from '../core/capture/detect-episodes.js';
+import { findFeedbackMarkers, MARKER_PREFIX } from '../core/feedback/feedback-markers.js';
+import type { FeedbackMarker } from '../core/feedback/feedback-markers.js';
 import type { DetectorOptions } from '../core/capture/detect-episodes.js';
 import { decodeLine } from './compact-line.js';
 import { readLinesFrom, readZstdLinesFrom } from './read-lines.js';
@@ -37,9 +39,14 @@ export type FileScan = {
   malformed: Problem[];
   events: number;
   episodes: Episode[];
+  /** `LEARNING_HELPFUL: <id>` / `LEARNING_NOT_HELPFUL: <id>` in the assistant messages read. */
+  markers: MarkerHit[];
   /** Whether the file was read from the start (new, shrunk, replaced). */
   restarted: boolean;
 };
+
+/** A feedback marker an agent wrote, with the session it belongs to (feedback counts once per session). */
+export type MarkerHit = FeedbackMarker & { session: string; file: string; line: number };
 
 export type ScanFileOptions = {
   reader: TranscriptReader;
@@ -80,6 +87,7 @@ export function scanFile(options: ScanFileOptions): FileScan {
       malformed: [],
       events: 0,
       episodes: [],
+      markers: [],
       restarted: false,
     };
   }
@@ -99,6 +107,7 @@ export function scanFile(options: ScanFileOptions): FileScan {
   };
   const detector = createEpisodeDetector(options.detector);
   const episodes: Episode[] = [];
+  const markers: MarkerHit[] = [];
   const replayedUpTo = start?.line ?? 0;
   for (const event of start?.recent ?? []) detector.push(event);
 
@@ -110,6 +119,10 @@ export function scanFile(options: ScanFileOptions): FileScan {
     for (const event of batch) {
       if (since !== undefined && event.timestamp !== undefined && event.timestamp < since) continue;
       events += 1;
+      if (event.kind === 'assistant-text' && event.text.includes(MARKER_PREFIX)) {
+        for (const marker of findFeedbackMarkers(event.text))
+          markers.push({ ...marker, session: event.session, file: event.file, line: event.line });
+      }
       for (const episode of detector.push(event)) {
         if (episode.evidence.some((ref) => ref.line > replayedUpTo)) episodes.push(episode);
       }
@@ -204,6 +217,7 @@ export function scanFile(options: ScanFileOptions): FileScan {
     malformed,
     events,
     episodes,
+    markers,
     restarted: restart,
   };
 }

@@ -19,7 +19,7 @@ import type { RedactOptions } from '../core/capture/redact.js';
 import { writeFileAtomic } from '../store/fs-atomic.js';
 import { READERS, detectAgent, walk } from './readers.js';
 import { signatureMatches } from './scan-file.js';
-import type { FileScan, FileState } from './scan-file.js';
+import type { FileScan, FileState, MarkerHit } from './scan-file.js';
 import { scanInWorkers } from './scan-in-workers.js';
 import { runScanJob } from './scan-job.js';
 import type { ScanJob } from './scan-job.js';
@@ -56,6 +56,8 @@ export type ScanReport = {
   /** Every episode, unless `onEpisodes` took them. */
   episodes: Episode[];
   episodeCount: number;
+  /** Feedback markers in the assistant messages read, in file order (rescans find them again). */
+  markers: MarkerHit[];
   /** Worker threads that scanned files (0: all in this thread). */
   workers: number;
 };
@@ -166,6 +168,7 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     problems: [],
     events: 0,
     episodes: [],
+    markers: [],
     episodeCount: 0,
     workers: 0,
   };
@@ -213,6 +216,7 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     if (options.onEpisodes) options.onEpisodes(scan.episodes);
     else report.episodes.push(...scan.episodes);
     report.episodeCount += scan.episodes.length;
+    report.markers.push(...scan.markers);
     options.onProgress?.({ done: job.file + 1, total: files.length, bytes: report.bytes });
   };
   // A large scan runs on worker threads; a small one (and what the workers leave) runs here.

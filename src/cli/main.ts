@@ -53,7 +53,15 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'record that a lesson helped (once per model and task)',
     load: () => import('./commands/upvote.js'),
   },
+  feedback: {
+    summary: 'record whether a lesson helped (moves its confidence)',
+    load: () => import('./commands/feedback.js'),
+  },
   sync: { summary: 'rebuild the index from the lesson files', load: () => import('./commands/sync.js') },
+  maintain: {
+    summary: 'periodic upkeep: lower the confidence of lessons unused for 30 days',
+    load: () => import('./commands/maintain.js'),
+  },
   check: {
     summary: 'validate every lesson file; exit 1 on any error',
     load: () => import('./commands/check.js'),
@@ -72,6 +80,10 @@ export const COMMANDS: Record<string, Entry> = {
     load: () => import('./commands/candidates.js'),
   },
   review: { summary: 'review lesson candidates interactively', load: () => import('./commands/review.js') },
+  prompt: {
+    summary: "print a task's pre-prompt: the top lessons for its files, tags and text",
+    load: () => import('./commands/prompt.js'),
+  },
   explain: {
     summary: 'dry-run the hook for a call: which lessons it would inject or deny, and why',
     load: () => import('./commands/explain.js'),
@@ -95,6 +107,10 @@ export const COMMANDS: Record<string, Entry> = {
   serve: {
     summary: 'serve the HTTP API and the dashboard (loopback; a token elsewhere)',
     load: () => import('./commands/serve.js'),
+  },
+  mcp: {
+    summary: "run lore's MCP server on stdio (tools, lesson resources, learnings sidecar)",
+    load: () => import('./commands/mcp.js'),
   },
   'migrate-layout': {
     summary: 'move lessons/<id>.yaml files into lessons/<id>/lesson.yaml',

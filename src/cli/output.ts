@@ -42,6 +42,7 @@ export function formatLessonDetail(
   lesson: Lesson,
   file: string,
   votes: { count: number; lastVotedAt: string | null; score: number },
+  usage: readonly string[] = [],
 ): string {
   const lines = [
     `${lesson.id}  ${lesson.slug}`,
@@ -64,6 +65,7 @@ export function formatLessonDetail(
     ...block('action', lesson.action),
     ...lesson.evidence.map((e) => `evidence: ${e.kind}=${e.ref}${e.note ? ` (${e.note})` : ''}`),
     `votes: ${votes.count}${votes.lastVotedAt ? ` (last ${votes.lastVotedAt}, score ${votes.score.toFixed(2)})` : ''}`,
+    ...usage,
     `created: ${lesson.createdAt}${lesson.createdBy ? ` by ${lesson.createdBy}` : ''}   updated: ${lesson.updatedAt}`,
     `file: ${file}`,
   ];

@@ -7,7 +7,7 @@ import { appendFileSync, readSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { INPUT_LIMITS } from '../core/inject/parse-hook-input.js';
-import { createRebuildStarter, createScanStarter } from './request-rebuild.js';
+import { createFeedbackStarter, createRebuildStarter, createScanStarter } from './request-rebuild.js';
 import { EMPTY_OUTPUT, runHook } from './run-hook.js';
 
 /** Reads stdin whole, up to the input limit; beyond it the rest is drained and `undefined` returned. */
@@ -68,6 +68,8 @@ function main(): void {
         uid: process.getuid?.() ?? 'user',
         requestRebuild: createRebuildStarter(builder, env, nowMs),
         startScan: env.LORE_NO_SCAN === '1' ? undefined : createScanStarter(process.argv[1] ?? '.', env),
+        recordFeedback: createFeedbackStarter(process.argv[1] ?? '.', env),
+        cwd: process.cwd(),
       });
       stdout = run.stdout;
       debug = run.debug;

@@ -98,3 +98,45 @@ export function createScanStarter(
     return true;
   };
 }
+
+/**
+ * Starts `lore feedback REF --helpful|--not-helpful --session S --source hook` for each marker of a
+ * Stop hook, one after another in one detached shell-free chain: the CLI next to the hook when
+ * there is one (npm package, built checkout), else `lore` on PATH. Markers are rare, so the cost
+ * of a CLI start only falls on the turns that judged a lesson.
+ */
+export function createFeedbackStarter(
+  hookFile: string,
+  env: NodeJS.ProcessEnv,
+): (request: { cwd: string; session: string; markers: { ref: string; helpful: boolean }[] }) => boolean {
+  return (request) => {
+    const local = join(dirname(hookFile), '..', '..', 'dist', 'cli', 'bin.js');
+    const [command, prefix] = existsSync(local) ? [process.execPath, [local]] : ['lore', []];
+    const calls = request.markers.map((marker) => [
+      command,
+      ...prefix,
+      'feedback',
+      marker.ref,
+      marker.helpful ? '--helpful' : '--not-helpful',
+      '--session',
+      request.session,
+      '--source',
+      'hook',
+    ]);
+    // One detached node process runs the CLI calls in turn (no shell: the session id is data).
+    const runner = `const {spawnSync}=require('node:child_process');for(const c of ${JSON.stringify(calls)})spawnSync(c[0],c.slice(1),{stdio:'ignore'});`;
+    void import('node:child_process')
+      .then(({ spawn }) => {
+        const child = spawn(process.execPath, ['-e', runner], {
+          cwd: request.cwd,
+          detached: true,
+          stdio: 'ignore',
+          env: { ...env, NODE_EXTRA_CA_CERTS: '' },
+        });
+        child.on('error', () => undefined);
+        child.unref();
+      })
+      .catch(() => undefined);
+    return true;
+  };
+}

@@ -29,6 +29,8 @@ import {
 } from '../store/manifest-files.js';
 import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../store/paths.js';
 import { openSessionState, wipeSession } from '../store/session-state.js';
+import { handleStop } from './stop-markers.js';
+import type { FeedbackRequest } from './stop-markers.js';
 
 export const DISABLED_FILE = 'disabled';
 
@@ -59,6 +61,10 @@ export type HookDeps = {
   requestRebuild(request: RebuildRequest): void;
   /** Starts a detached `lore scan --background`; false when the lore CLI cannot be found. */
   startScan?(request: ScanRequest): boolean;
+  /** Starts detached `lore feedback --session` runs for a Stop hook's markers. */
+  recordFeedback?(request: FeedbackRequest): boolean;
+  /** The hook process's working directory (a Stop payload may not carry `cwd`). */
+  cwd?: string;
 };
 
 export type HookRun = { stdout: string; debug: Record<string, unknown> };
@@ -146,6 +152,20 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
     raw = JSON.parse(stdin);
   } catch {
     return { stdout: EMPTY_OUTPUT, debug: { skipped: 'stdin is not JSON', bytes: stdin.length } };
+  }
+  if (
+    raw !== null &&
+    typeof raw === 'object' &&
+    (raw as { hook_event_name?: unknown }).hook_event_name === 'Stop'
+  ) {
+    const stop = handleStop(raw as Record<string, unknown>, {
+      env: deps.env,
+      home: deps.home,
+      cwd: deps.cwd ?? '.',
+      disabledFile: DISABLED_FILE,
+      recordFeedback: deps.recordFeedback,
+    });
+    return { stdout: EMPTY_OUTPUT, debug: { event: 'Stop', ...stop } };
   }
   const adapter = chooseAdapter(deps.argv, raw);
   debug.host = adapter.host;

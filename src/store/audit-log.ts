@@ -11,7 +11,8 @@ export const AUDIT_FILE = 'audit.jsonl';
 
 export type AuditRecord = {
   time: string;
-  host: Host;
+  /** `mcp`: the learnings sidecar of `lore mcp` showed the lessons. */
+  host: Host | 'mcp';
   session: string;
   agent: string;
   event: string;

@@ -56,6 +56,8 @@ export type ListFilter = {
   tier?: Tier;
   /** Repo-relative path: lessons whose path globs match it. */
   path?: string;
+  /** A shell command: lessons whose command regexes match it. */
+  command?: string;
 };
 
 export type ListedLesson = IndexedLesson & { voteScore: number; matchedBy: string[] };
@@ -286,6 +288,22 @@ function ftsRow(lesson: Lesson): string[] {
     structuredText(lesson),
     lesson.body ?? '',
   ];
+}
+
+const commandRegexes = new Map<string, RegExp | null>();
+
+/** A lesson's command regex (checked safe when the lesson was written) against a shell command. */
+export function commandMatches(source: string, command: string): boolean {
+  let regex = commandRegexes.get(source);
+  if (regex === undefined) {
+    try {
+      regex = new RegExp(source);
+    } catch {
+      regex = null;
+    }
+    commandRegexes.set(source, regex);
+  }
+  return regex !== null && regex.test(command);
 }
 
 export function tagMatches(tag: string, wanted: string): boolean {
@@ -642,6 +660,11 @@ export function openLessonIndex(
       if (!globs) return undefined;
       for (const glob of globs) reasons.push(`path:${glob}`);
     }
+    if (filter.command !== undefined) {
+      const hit = item.lesson.commands.find((source) => commandMatches(source, filter.command as string));
+      if (hit === undefined) return undefined;
+      reasons.push(`command:${hit}`);
+    }
     return reasons;
   };
 
@@ -727,7 +750,8 @@ export function openLessonIndex(
         const weightList = columnWeights(weights).join(', ');
         const pathHits = pathMatches(database, filter);
         // Path and tool filters act in JS after BM25, so with them the SQL must not cut the pool.
-        const jsFilters = pathHits !== undefined || (filter.tools?.length ?? 0) > 0;
+        const jsFilters =
+          pathHits !== undefined || (filter.tools?.length ?? 0) > 0 || filter.command !== undefined;
         const needsRecord = jsFilters || (filter.tags?.length ?? 0) > 0;
 
         type Row = LessonRow & {
@@ -735,6 +759,7 @@ export function openLessonIndex(
           keep: number;
           id: string;
           priority: number;
+          confidence: number;
           updatedAt: string;
         };
         type Candidate = { row: Row; matchedBy: string[]; voteScore: number; key: Rankable };
@@ -744,7 +769,8 @@ export function openLessonIndex(
           for (;;) {
             const rows = database.all<Row>(
               `SELECT x.rowid AS rowid, x.score AS score, ${where === '' ? '1' : `(${where})`} AS keep,
-                      l.id AS id, l.priority AS priority, l.updated_at AS updatedAt, l.record AS record,
+                      l.id AS id, l.priority AS priority, json_extract(l.record, '$.confidence') AS confidence,
+                      l.updated_at AS updatedAt, l.record AS record,
                       l.file AS file, v.times AS times, v.last AS last
                FROM (SELECT rowid, bm25(lessons_fts, ${weightList}) AS score FROM lessons_fts
                      WHERE lessons_fts MATCH ? ORDER BY score LIMIT ?) x
@@ -767,6 +793,7 @@ export function openLessonIndex(
                 relevance: -row.score,
                 voteScore: score,
                 priority: row.priority,
+                confidence: row.confidence,
                 updatedAt: row.updatedAt,
               };
               candidates.push({ row, matchedBy, voteScore: score, key });
@@ -891,6 +918,7 @@ function rankKey(item: ListedLesson, relevance: number) {
     relevance,
     voteScore: item.voteScore,
     priority: item.lesson.priority,
+    confidence: item.lesson.confidence,
     updatedAt: item.lesson.updatedAt,
   };
 }

@@ -75,6 +75,11 @@ function lockOf(ws: Workspace, target: { tier: Tier; id: string }, suffix = ''):
   return lessonLockPath(ws.store(target.tier).layout.cacheDir, target.id, suffix);
 }
 
+/** The lock guarding a lesson's lesson.yaml: hold it around `rewriteConfidence`. */
+export function lessonLock(ws: Workspace, target: { tier: Tier; id: string }): string {
+  return lockOf(ws, target);
+}
+
 function normalizeDraft(draft: LessonDraft): LessonDraft {
   const out: LessonDraft = { ...draft };
   if (out.tags)
@@ -283,6 +288,27 @@ function applyPatch(
   for (const [key, value] of Object.entries(stamped)) if (value === undefined) delete merged[key];
   const lesson = validate(merged, ws.displayPath(path));
   return { text: patchLessonYaml(current.text, stamped), lesson, path };
+}
+
+/**
+ * Sets a lesson's confidence to `next(current)` in lesson.yaml, leaving `updatedAt` alone (feedback
+ * and decay are not edits of the lesson). The caller holds `lessonLock(ws, target)` and calls
+ * `ws.afterWrite` once done.
+ */
+export function rewriteConfidence(
+  ws: Workspace,
+  target: ResolvedLesson,
+  next: (current: number) => number,
+): { before: number; after: number } {
+  const current = readForUpdate(ws, target);
+  const before = current.lesson.confidence;
+  const after = next(before);
+  if (after === before) return { before, after };
+  const store = ws.store(target.tier);
+  const path = store.lessonDir(target.id).yamlPath;
+  validate({ ...current.lesson, confidence: after }, ws.displayPath(path));
+  store.writeLessonText(target.id, patchLessonYaml(current.text, { confidence: after }));
+  return { before, after };
 }
 
 export async function updateLesson(

@@ -53,7 +53,7 @@ describe('lore install claude-code', () => {
     const settings = read(file);
     expect(settings.model).toBe('opus');
     expect(settings.env).toEqual({ FOO: 'bar' });
-    expect(settings.hooks!.Stop).toEqual(USER_SETTINGS.hooks.Stop);
+    expect(settings.hooks!.Stop![0]).toEqual(USER_SETTINGS.hooks.Stop[0]);
     expect(settings.hooks!.PreToolUse![0]).toEqual(USER_SETTINGS.hooks.PreToolUse[0]);
     for (const [event, groups] of Object.entries(PLUGIN_HOOKS.hooks)) {
       const installed = settings.hooks![event]!.filter(

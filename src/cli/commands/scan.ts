@@ -148,7 +148,15 @@ export const command: Command = {
       }
       const { report, touched } = result;
       const candidates = touched.map((c) => scanCandidateJson(c.record, c.evidence));
-      const data = { files: report.files, bytes: report.bytes, skipped: report.skipped, candidates };
+      const { recordMarkerFeedback } = await import('../../store/feedback.js');
+      const feedback = await recordMarkerFeedback(ws, report.markers, ctx.now(), 'scan');
+      const data = {
+        files: report.files,
+        bytes: report.bytes,
+        skipped: report.skipped,
+        candidates,
+        feedback,
+      };
       for (const problem of report.problems.slice(0, 5))
         ctx.note(`lore scan: ${problem.file}:${problem.line}: ${problem.message}`);
       if (report.problems.length > 5)
@@ -161,6 +169,9 @@ export const command: Command = {
             `  ${c.id}  ${c.change === 'new' ? 'new   ' : 'merged'}  ${c.record.confidence.toFixed(2)}  p${c.record.priority}  ${c.record.summary.slice(0, 100)}${c.record.needsReview ? '  (needs review)' : ''}`,
         ),
         ...(touched.length > 0 ? ['review them with `lore review` or `lore candidates list`'] : []),
+        ...(feedback.recorded > 0
+          ? [`recorded ${feedback.recorded} LEARNING_HELPFUL / LEARNING_NOT_HELPFUL marker(s) as feedback`]
+          : []),
       ];
       return { data, text: lines.join('\n') };
     } finally {

@@ -1,6 +1,6 @@
 /**
  * The one ordering of lessons: relevance first (for a search), then decayed vote score,
- * priority, most recently updated, id. Relevance is compared at six significant digits, so that
+ * priority, confidence, most recently updated, id. Relevance is compared at six significant digits, so that
  * lessons BM25 scores the same up to float noise fall through to the votes.
  */
 export type Rankable = {
@@ -8,6 +8,8 @@ export type Rankable = {
   relevance: number;
   voteScore: number;
   priority: number;
+  /** 0-1; moved by feedback. Absent counts as 0. */
+  confidence?: number;
   updatedAt: string;
 };
 
@@ -21,6 +23,7 @@ export function compareRankable(a: Rankable, b: Rankable): number {
     quantizeScore(b.relevance) - quantizeScore(a.relevance) ||
     quantizeScore(b.voteScore) - quantizeScore(a.voteScore) ||
     b.priority - a.priority ||
+    (b.confidence ?? 0) - (a.confidence ?? 0) ||
     (Date.parse(b.updatedAt) || 0) - (Date.parse(a.updatedAt) || 0) ||
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   );

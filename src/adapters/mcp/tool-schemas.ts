@@ -1,0 +1,174 @@
+/**
+ * The input and output schemas of `lore mcp`'s tools (zod; the SDK publishes them as JSON Schema
+ * and checks every call against them). Inputs are strict: an unknown key (an `id` for lore_add,
+ * a misspelt field) is refused with a message naming the keys a tool takes.
+ */
+import { z } from 'zod';
+import { CATEGORIES, LESSON_TYPES, SEVERITIES, STATUSES, TIERS } from '../../core/lesson/constants.js';
+
+const list = (what: string) => z.array(z.string().min(1)).describe(what);
+
+const lessonFields = {
+  summary: z.string().min(1).max(280).describe('one line the agent should read (at most 280 characters)'),
+  body: z.string().describe('markdown details, pulled on demand'),
+  mistake: z.string().describe('what went wrong'),
+  remediation: z.string().describe('what to do instead'),
+  tools: list('tool names the lesson applies to (Bash, Edit, ...)'),
+  commands: list('regular expressions over a shell command'),
+  paths: list('globs over repository-relative paths'),
+  tags: list('tags, preferably category:value (lang:python)'),
+  stack: list('languages or frameworks'),
+  category: z.enum(CATEGORIES),
+  severity: z.enum(SEVERITIES),
+  type: z.enum(LESSON_TYPES).describe('hint: advice; guard: blocks a matching tool call'),
+  priority: z.number().int().min(1).max(10),
+} as const;
+
+export const SearchInput = z
+  .strictObject({
+    query: z.string().describe('words to search for (BM25 over summary, scope, body); omit to list by scope'),
+    tags: list('only lessons with all these tags'),
+    path: z.string().min(1).describe('a file path: only lessons whose path globs match it'),
+    tool: z.string().min(1).describe('a tool name: only lessons scoped to it'),
+    command: z.string().min(1).describe('a shell command: only lessons whose command regexes match it'),
+    status: z.enum([...STATUSES, 'any']).describe('default active'),
+    limit: z.number().int().min(1).max(100).describe('default 10'),
+  })
+  .partial();
+
+export const ListInput = z
+  .strictObject({
+    status: z.enum([...STATUSES, 'any']).describe('default active'),
+    tags: list('only lessons with all these tags'),
+    path: z.string().min(1).describe('a file path: only lessons whose path globs match it'),
+    tool: z.string().min(1).describe('a tool name: only lessons scoped to it'),
+    tier: z.enum(TIERS),
+    limit: z.number().int().min(1).max(500).describe('default 50'),
+  })
+  .partial();
+
+export const ShowInput = z.strictObject({
+  id: z.string().min(1).describe('a lesson id, a unique prefix of one, or a slug'),
+});
+
+export const AddInput = z.strictObject({
+  ...lessonFields,
+  summary: lessonFields.summary,
+  body: lessonFields.body.optional(),
+  mistake: lessonFields.mistake.optional(),
+  remediation: lessonFields.remediation.optional(),
+  tools: lessonFields.tools.optional(),
+  commands: lessonFields.commands.optional(),
+  paths: lessonFields.paths.optional(),
+  tags: lessonFields.tags.optional(),
+  stack: lessonFields.stack.optional(),
+  category: lessonFields.category.optional(),
+  severity: lessonFields.severity.optional(),
+  type: lessonFields.type.optional(),
+  priority: lessonFields.priority.optional(),
+  tier: z.enum(TIERS).optional().describe('default: project when the repository has .lore/, else user'),
+});
+
+export const UpdateInput = z.strictObject({
+  id: ShowInput.shape.id,
+  ...Object.fromEntries(Object.entries(lessonFields).map(([key, schema]) => [key, schema.optional()])),
+  unset: z.array(z.string()).optional().describe('fields to remove (body, paths, ...)'),
+}) as z.ZodType<{ id: string; unset?: string[] } & Partial<Record<keyof typeof lessonFields, unknown>>>;
+
+export const SupersedeInput = z.strictObject({
+  id: z.string().min(1).describe('the lesson being replaced'),
+  by: z.string().min(1).describe('the active lesson replacing it'),
+});
+
+export const UpvoteInput = z.strictObject({
+  id: ShowInput.shape.id,
+  model: z.string().min(1).describe('the model or agent that was helped'),
+  task: z.string().min(1).describe('the task it helped with (issue, PR, session id)'),
+});
+
+export const FeedbackInput = z.strictObject({
+  id: ShowInput.shape.id,
+  helpful: z.boolean().describe('true: the lesson helped; false: it did not (or misled)'),
+  task: z.string().min(1).describe('the task it was shown for'),
+  note: z.string().optional().describe('why, in a sentence'),
+  model: z.string().optional(),
+});
+
+const Learning = z.object({ id: z.string(), summary: z.string(), matched_by: z.array(z.string()) });
+
+const Hit = z.object({
+  id: z.string(),
+  slug: z.string(),
+  summary: z.string(),
+  tier: z.string(),
+  status: z.string(),
+  type: z.string(),
+  category: z.string(),
+  severity: z.string(),
+  priority: z.number(),
+  confidence: z.number(),
+  tags: z.array(z.string()),
+  paths: z.array(z.string()),
+  votes: z.number(),
+  matched_by: z.array(z.string()),
+});
+
+export const SearchOutput = z.object({
+  results: z.array(Hit.extend({ score: z.number() })),
+  learnings: z.array(Learning),
+  hint: z.string(),
+});
+
+export const ListOutput = z.object({
+  lessons: z.array(Hit),
+  total: z.number(),
+  learnings: z.array(Learning),
+});
+
+const LessonRecord = z.looseObject({ id: z.string(), summary: z.string() });
+
+export const ShowOutput = z.object({
+  lesson: LessonRecord,
+  file: z.string(),
+  votes: z.object({ count: z.number(), lastVotedAt: z.string().nullable(), score: z.number() }),
+  feedback: z.object({ helpful: z.number(), notHelpful: z.number(), lastAt: z.string().nullable() }),
+  times_injected: z.number(),
+  last_injected_at: z.string().nullable(),
+});
+
+export const WriteOutput = z.object({
+  id: z.string(),
+  tier: z.string(),
+  file: z.string(),
+  lesson: LessonRecord,
+});
+
+export const SupersedeOutput = z.object({ old: LessonRecord, replacement: LessonRecord });
+
+export const UpvoteOutput = z.object({
+  id: z.string(),
+  recorded: z.boolean(),
+  votes: z.object({ count: z.number(), lastVotedAt: z.string().nullable(), score: z.number() }),
+});
+
+export const FeedbackOutput = z.object({
+  id: z.string(),
+  recorded: z.boolean(),
+  confidence: z.object({ before: z.number(), after: z.number() }),
+  feedback: z.object({ helpful: z.number(), notHelpful: z.number(), lastAt: z.string().nullable() }),
+});
+
+/** How to call each tool: appended to every error so the agent can retry correctly. */
+export const TOOL_USAGE: Readonly<Record<string, string>> = {
+  lore_search:
+    'lore_search {"query"?: string, "tags"?: string[], "path"?: string, "tool"?: string, "command"?: string, "status"?: "active"|"superseded"|"archived"|"any", "limit"?: 1-100}',
+  lore_list:
+    'lore_list {"status"?: "active"|"superseded"|"archived"|"any", "tags"?: string[], "path"?: string, "tool"?: string, "tier"?: "project"|"user", "limit"?: 1-500}',
+  lore_show: 'lore_show {"id": "<id, id prefix or slug>"}',
+  lore_add:
+    'lore_add {"summary": "<one line>", "body"?, "mistake"?, "remediation"?, "tools"?, "commands"?, "paths"?, "tags"?, "stack"?, "category"?, "severity"?, "type"?: "hint"|"guard", "priority"?: 1-10, "tier"?} (no "id": lore allocates it)',
+  lore_update: 'lore_update {"id": "<id>", <any lore_add field>..., "unset"?: ["body", ...]}',
+  lore_supersede: 'lore_supersede {"id": "<old id>", "by": "<new active id>"}',
+  lore_upvote: 'lore_upvote {"id": "<id>", "model": "<model>", "task": "<task>"}',
+  lore_feedback: 'lore_feedback {"id": "<id>", "helpful": true|false, "task": "<task>", "note"?: "<why>"}',
+};

@@ -1,0 +1,70 @@
+import { PROMPT_FORMATS, renderTaskPrompt } from '../../core/prompt/render-task-prompt.js';
+import { OPERATIONS } from '../../core/rank/operation-categories.js';
+import { selectTaskLessons } from '../../store/task-prompt.js';
+import { choiceOption, listOption, numberOption, stringOption } from '../command.js';
+import type { Command } from '../command.js';
+import { openCommandWorkspace } from '../open-workspace.js';
+
+export const command: Command = {
+  spec: {
+    usage:
+      'lore prompt [--files F]... [--tags T]... [--title TEXT] [--description TEXT] [--operation OP] [--limit 5] [--format system-reminder|markdown|json] [--json]',
+    description:
+      'Prints the task pre-prompt for an agent about to work on a task: the top lessons (summaries only)\n' +
+      "scoped by the task's files (path globs) and tags, BM25 over its title and description, and the\n" +
+      'operation mapped to lesson categories; one line says how to pull a body. Prints nothing at all when\n' +
+      'no lesson matches. The same is a library function: `import { taskPrompt } from "lore"`.',
+    options: {
+      files: {
+        type: 'string',
+        multiple: true,
+        value: 'F',
+        description: 'a file the task touches; repeatable',
+      },
+      tags: {
+        type: 'string',
+        multiple: true,
+        value: 'T',
+        description: 'a tag of the task (lang:python); repeatable',
+      },
+      title: { type: 'string', value: 'TEXT', description: 'the task title' },
+      description: { type: 'string', value: 'TEXT', description: 'the task description' },
+      operation: { type: 'string', value: 'OP', description: OPERATIONS.join(' | ') },
+      limit: { type: 'string', value: 'N', description: 'at most N lessons (default 5)' },
+      format: {
+        type: 'string',
+        value: 'FMT',
+        description: `${PROMPT_FORMATS.join(' | ')} (default system-reminder)`,
+      },
+    },
+    positionals: { min: 0, max: 0, names: '' },
+    json: true,
+    examples: [
+      'lore prompt --files db/migrations/0042.sql --title "add a users.email index" --operation implement',
+      'lore prompt --tags lang:python --format markdown',
+    ],
+  },
+  async run(ctx, args) {
+    const operation = choiceOption(args, 'operation', OPERATIONS);
+    const format = choiceOption(args, 'format', PROMPT_FORMATS) ?? 'system-reminder';
+    const limit = numberOption(args, 'limit', { integer: true, min: 1, max: 50 }) ?? 5;
+    const ws = await openCommandWorkspace(ctx);
+    try {
+      const lessons = await selectTaskLessons(
+        ws,
+        {
+          files: listOption(args, 'files'),
+          tags: listOption(args, 'tags'),
+          title: stringOption(args, 'title'),
+          description: stringOption(args, 'description'),
+          operation,
+          limit,
+        },
+        ctx.now(),
+      );
+      return { data: { lessons }, text: renderTaskPrompt(lessons, format) };
+    } finally {
+      ws.close();
+    }
+  },
+};

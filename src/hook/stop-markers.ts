@@ -1,0 +1,87 @@
+/**
+ * The Stop hook: reads `LEARNING_HELPFUL: <id>` / `LEARNING_NOT_HELPFUL: <id>` from the agent's
+ * last message (`last_assistant_message` in the payload; otherwise the last assistant line of the
+ * transcript) and hands each to `lore feedback --session` in the background, which records it once
+ * per session and verdict and moves the lesson's confidence. The hook itself writes nothing and
+ * answers `{}`: a Stop hook that printed a decision could keep the agent running.
+ */
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { findFeedbackMarkers, MARKER_PREFIX } from '../core/feedback/feedback-markers.js';
+import type { FeedbackMarker } from '../core/feedback/feedback-markers.js';
+import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../store/paths.js';
+
+export type FeedbackRequest = { cwd: string; session: string; markers: FeedbackMarker[] };
+
+const TAIL_BYTES = 512 * 1024;
+
+/** The text of the last assistant message in a Claude Code transcript, from its last 512 KB. */
+export function lastAssistantText(transcriptPath: string): string {
+  let size: number;
+  try {
+    size = statSync(transcriptPath).size;
+  } catch {
+    return '';
+  }
+  const length = Math.min(size, TAIL_BYTES);
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(transcriptPath, 'r');
+  try {
+    readSync(fd, buffer, 0, length, size - length);
+  } finally {
+    closeSync(fd);
+  }
+  const lines = buffer.toString('utf8').split('\n');
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    const line = lines[i] as string;
+    if (!line.includes('"assistant"')) continue;
+    let record: { type?: unknown; message?: { role?: unknown; content?: unknown } };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      continue;
+    }
+    if (record.type !== 'assistant' && record.message?.role !== 'assistant') continue;
+    const content = record.message?.content;
+    if (typeof content === 'string') return content;
+    if (!Array.isArray(content)) continue;
+    const texts = content
+      .filter(
+        (part): part is { type: string; text: string } =>
+          part?.type === 'text' && typeof part.text === 'string',
+      )
+      .map((part) => part.text);
+    if (texts.length > 0) return texts.join('\n');
+  }
+  return '';
+}
+
+export function handleStop(
+  raw: Record<string, unknown>,
+  deps: {
+    env: NodeJS.ProcessEnv;
+    home?: string;
+    cwd: string;
+    /** The file whose presence in the cache means `lore disable`. */
+    disabledFile: string;
+    recordFeedback?: (request: FeedbackRequest) => boolean;
+  },
+): Record<string, unknown> {
+  const session = typeof raw.session_id === 'string' ? raw.session_id : '';
+  if (session === '') return { skipped: 'Stop without a session id' };
+  const cwd = typeof raw.cwd === 'string' && raw.cwd !== '' ? raw.cwd : deps.cwd;
+  let text = typeof raw.last_assistant_message === 'string' ? raw.last_assistant_message : undefined;
+  if (text === undefined && typeof raw.transcript_path === 'string')
+    text = lastAssistantText(raw.transcript_path);
+  if (text === undefined || !text.includes(MARKER_PREFIX)) return { markers: 0 };
+  const markers = findFeedbackMarkers(text);
+  if (markers.length === 0) return { markers: 0 };
+  const loreHome = resolveLoreHome(deps.env, deps.home);
+  const projectRoot = findProjectRoot(cwd, loreHome);
+  if (projectRoot === undefined && !existsSync(join(loreHome, 'lessons')))
+    return { skipped: 'no lessons here' };
+  const cacheDir = projectRoot === undefined ? join(loreHome, 'cache') : join(projectRoot, LORE_DIR, 'cache');
+  if (existsSync(join(cacheDir, deps.disabledFile))) return { skipped: 'disabled by `lore disable`' };
+  const started = deps.recordFeedback?.({ cwd: projectRoot ?? cwd, session, markers }) ?? false;
+  return { markers: markers.length, feedback: started ? 'started' : 'no lore CLI found' };
+}

@@ -1,0 +1,49 @@
+/**
+ * lore as a library, for orchestrators that spawn agents for tasks: the task pre-prompt that
+ * `lore prompt` prints, computed in-process.
+ *
+ *   import { taskPrompt } from 'lore';
+ *   const preamble = await taskPrompt({ cwd: repo, files: ['src/db/users.ts'], title: 'Add a column' });
+ *   // '' when no lesson applies
+ */
+import { renderTaskPrompt } from './core/prompt/render-task-prompt.js';
+import type { PromptFormat, PromptLesson } from './core/prompt/render-task-prompt.js';
+import { selectTaskLessons } from './store/task-prompt.js';
+import type { TaskPromptRequest } from './store/task-prompt.js';
+import { openWorkspace } from './store/workspace.js';
+
+export { PROMPT_FORMATS, renderTaskPrompt } from './core/prompt/render-task-prompt.js';
+export type { PromptFormat, PromptLesson } from './core/prompt/render-task-prompt.js';
+export type { TaskPromptRequest } from './store/task-prompt.js';
+export { OPERATIONS } from './core/rank/operation-categories.js';
+export type { Operation } from './core/rank/operation-categories.js';
+
+export type TaskPromptOptions = TaskPromptRequest & {
+  /** A directory inside the repository (its `.lore/` is found upward). Default: process.cwd(). */
+  cwd?: string;
+  /** The repository root holding `.lore/`, instead of searching upward. */
+  root?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Default `system-reminder`. */
+  format?: PromptFormat;
+  nowMs?: number;
+};
+
+/** The lessons for a task, ranked, as data. */
+export async function taskLessons(options: TaskPromptOptions = {}): Promise<PromptLesson[]> {
+  const ws = await openWorkspace({
+    cwd: options.cwd ?? process.cwd(),
+    root: options.root,
+    env: options.env ?? process.env,
+  });
+  try {
+    return await selectTaskLessons(ws, options, options.nowMs ?? Date.now());
+  } finally {
+    ws.close();
+  }
+}
+
+/** The task pre-prompt as text: '' when no lesson applies. */
+export async function taskPrompt(options: TaskPromptOptions = {}): Promise<string> {
+  return renderTaskPrompt(await taskLessons(options), options.format ?? 'system-reminder');
+}

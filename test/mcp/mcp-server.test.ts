@@ -1,0 +1,306 @@
+/**
+ * `lore mcp` through the official SDK client over stdio, against the built server: every tool,
+ * the lesson resource, the prompt, bad arguments, and the learnings sidecar sharing the hook's
+ * session dedup state.
+ */
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { createSandbox, LORE_BIN } from '../helpers/cli.js';
+import type { Sandbox } from '../helpers/cli.js';
+import { hookEnv, output, runHookBundle } from '../helpers/hook.js';
+import { payload } from '../helpers/hook-payloads.js';
+
+async function connect(sandbox: Sandbox, env: Record<string, string> = {}): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [LORE_BIN, 'mcp'],
+    cwd: sandbox.repo,
+    env: hookEnv(sandbox, env),
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'lore-test', version: '1.0.0' });
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  return client;
+}
+
+type Structured = Record<string, unknown> & {
+  results?: { id: string; matched_by: string[] }[];
+  lessons?: { id: string }[];
+  learnings?: { id: string; summary: string; matched_by: string[] }[];
+};
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function data(result: CallToolResult): Structured {
+  expect(result.isError ?? false).toBe(false);
+  return result.structuredContent as Structured;
+}
+
+function text(result: CallToolResult): string {
+  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+}
+
+function seed(sandbox: Sandbox): { pytest: string; migrations: string; docker: string } {
+  return {
+    pytest: sandbox.add([
+      '--summary',
+      'pytest hangs on a TTY prompt: run it with -p no:cacheprovider and CI=1',
+      '--tool',
+      'Bash',
+      '--command',
+      '\\bpytest\\b',
+      '--tag',
+      'lang:python',
+    ]),
+    migrations: sandbox.add([
+      '--summary',
+      'never edit an applied migration; add a new one instead',
+      '--path',
+      'db/migrations/**',
+      '--tag',
+      'area:db',
+      '--priority',
+      '8',
+    ]),
+    docker: sandbox.add([
+      '--summary',
+      'docker build needs --platform linux/amd64 on the CI runners',
+      '--path',
+      'Dockerfile',
+    ]),
+  };
+}
+
+describe('lore mcp over the SDK client', () => {
+  test('lists its tools with input and output schemas, the lesson resource and the prompt', async () => {
+    const sandbox = createSandbox();
+    const client = await connect(sandbox);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'lore_add',
+      'lore_feedback',
+      'lore_list',
+      'lore_search',
+      'lore_show',
+      'lore_supersede',
+      'lore_update',
+      'lore_upvote',
+    ]);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+    }
+    const add = tools.find((tool) => tool.name === 'lore_add');
+    expect(Object.keys(add?.inputSchema.properties ?? {})).not.toContain('id');
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['lesson://{id}']);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['review-lessons-for-path']);
+  });
+
+  test('lore_search ranks by scope and text and says why each result matched', async () => {
+    const sandbox = createSandbox();
+    const ids = seed(sandbox);
+    const client = await connect(sandbox);
+
+    const byText = data(await call(client, 'lore_search', { query: 'pytest hangs' }));
+    expect(byText.results?.[0]?.id).toBe(ids.pytest);
+    expect(byText.results?.[0]?.matched_by).toContain('text:summary');
+
+    const byCommand = data(await call(client, 'lore_search', { command: 'python -m pytest -x tests/' }));
+    expect(byCommand.results?.map((r) => r.id)).toEqual([ids.pytest]);
+    expect(byCommand.results?.[0]?.matched_by).toEqual(['command:\\bpytest\\b']);
+
+    const byTagAndTool = data(await call(client, 'lore_search', { tags: ['python'], tool: 'Bash' }));
+    expect(byTagAndTool.results?.[0]?.matched_by).toEqual(['tag:lang:python', 'tool:Bash']);
+
+    const byPath = data(await call(client, 'lore_search', { path: 'db/migrations/0042_users.sql' }));
+    expect(byPath.results?.map((r) => r.id)).toEqual([ids.migrations]);
+    expect(byPath.results?.[0]?.matched_by).toEqual(['path:db/migrations/**']);
+  });
+
+  test('lore_list, lore_show and the lesson resource read the store', async () => {
+    const sandbox = createSandbox();
+    const ids = seed(sandbox);
+    const client = await connect(sandbox);
+    const listed = data(await call(client, 'lore_list', { tags: ['area:db'] }));
+    expect(listed.lessons?.map((l) => l.id)).toEqual([ids.migrations]);
+
+    const shown = data(await call(client, 'lore_show', { id: ids.pytest }));
+    expect(shown).toMatchObject({
+      lesson: { id: ids.pytest, commands: ['\\bpytest\\b'] },
+      votes: { count: 0 },
+      feedback: { helpful: 0, notHelpful: 0 },
+      times_injected: 0,
+    });
+
+    const resource = await client.readResource({ uri: `lesson://${ids.migrations}` });
+    expect(resource.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
+    expect(JSON.stringify(resource.contents[0])).toContain('never edit an applied migration');
+
+    const prompt = await client.getPrompt({
+      name: 'review-lessons-for-path',
+      arguments: { path: 'db/migrations/0001.sql' },
+    });
+    expect(JSON.stringify(prompt.messages)).toContain(ids.migrations);
+  });
+
+  test('lore_add allocates the id; update, supersede, upvote and feedback change the files', async () => {
+    const sandbox = createSandbox();
+    const client = await connect(sandbox);
+    const added = data(
+      await call(client, 'lore_add', {
+        summary: 'run prettier before committing web/ files',
+        paths: ['web/**'],
+        tags: ['tool:prettier'],
+      }),
+    ) as { id: string; lesson: { confidence: number } };
+    expect(added.id).toMatch(/^[0-9a-z]{10}$/);
+    expect(
+      sandbox.run(['show', added.id, '--json']).json<{ lesson: { summary: string } }>().lesson.summary,
+    ).toBe('run prettier before committing web/ files');
+
+    const updated = data(await call(client, 'lore_update', { id: added.id, priority: 9 })) as {
+      lesson: { priority: number };
+    };
+    expect(updated.lesson.priority).toBe(9);
+
+    const second = data(
+      await call(client, 'lore_add', { summary: 'run `npm run format` before committing' }),
+    ) as {
+      id: string;
+    };
+    const superseded = data(await call(client, 'lore_supersede', { id: added.id, by: second.id })) as {
+      old: { status: string; supersededBy: string };
+    };
+    expect(superseded.old).toMatchObject({ status: 'superseded', supersededBy: second.id });
+
+    const vote = data(await call(client, 'lore_upvote', { id: second.id, model: 'claude', task: 'T-1' }));
+    expect(vote).toMatchObject({ recorded: true, votes: { count: 1 } });
+    const again = data(await call(client, 'lore_upvote', { id: second.id, model: 'claude', task: 'T-1' }));
+    expect(again).toMatchObject({ recorded: false, votes: { count: 1 } });
+
+    const feedback = data(
+      await call(client, 'lore_feedback', { id: second.id, helpful: false, task: 'T-2' }),
+    );
+    expect(feedback).toMatchObject({
+      recorded: true,
+      confidence: { before: 0.9, after: 0.8 },
+      feedback: { notHelpful: 1 },
+    });
+    const shown = sandbox.run(['show', second.id, '--json']).json<{
+      lesson: { confidence: number };
+      feedback: { notHelpful: number };
+    }>();
+    expect(shown.lesson.confidence).toBe(0.8);
+    expect(shown.feedback.notHelpful).toBe(1);
+  });
+
+  test('bad arguments come back as an isError result that says how to call the tool', async () => {
+    const sandbox = createSandbox();
+    const client = await connect(sandbox);
+    const withId = await call(client, 'lore_add', { id: 'abc', summary: 'x' });
+    expect(withId.isError).toBe(true);
+    expect(text(withId)).toContain('call it as: lore_add');
+    expect(text(withId)).toContain('lore allocates it');
+
+    const wrongType = await call(client, 'lore_search', { limit: 'ten' });
+    expect(wrongType.isError).toBe(true);
+    expect(text(wrongType)).toContain('call it as: lore_search');
+
+    const missing = await call(client, 'lore_show', { id: 'zzzzzz' });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toContain('no lesson matches "zzzzzz"');
+    expect(text(missing)).toContain('call it as: lore_show');
+
+    const unknown = await call(client, 'lore_nothing', {});
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toContain('lore_search');
+  });
+
+  test('path answers carry learnings once per session, shared with the hook', async () => {
+    const sandbox = createSandbox();
+    const ids = seed(sandbox);
+    const session = 'mcp-session-1';
+    // The hook injects the migrations lesson first (a Read of a migration in this session).
+    const read = {
+      ...payload('claude', 'PreToolUse', 'Bash'),
+      session_id: session,
+      cwd: sandbox.repo,
+      tool_name: 'Read',
+      tool_input: { file_path: join(sandbox.repo, 'db/migrations/0007.sql') },
+    };
+    const hook = runHookBundle(sandbox, read);
+    expect(output(hook).hookSpecificOutput?.additionalContext).toContain(ids.migrations);
+
+    const client = await connect(sandbox, { LORE_SESSION_ID: session });
+    const first = data(await call(client, 'lore_list', { path: 'Dockerfile', tags: ['nothing:here'] }));
+    expect(first.learnings).toEqual([
+      {
+        id: ids.docker,
+        summary: expect.stringContaining('docker build') as string,
+        matched_by: ['path:Dockerfile'],
+      },
+    ]);
+    // Shown once: the next answer for the same path carries nothing.
+    const second = data(await call(client, 'lore_list', { path: 'Dockerfile', tags: ['nothing:here'] }));
+    expect(second.learnings).toEqual([]);
+    // Already injected by the hook: never in the sidecar.
+    const migrations = data(
+      await call(client, 'lore_list', { path: 'db/migrations/0008.sql', tags: ['nothing:here'] }),
+    );
+    expect(migrations.learnings).toEqual([]);
+
+    // And the hook will not inject what the sidecar showed.
+    const readDocker = { ...read, tool_input: { file_path: join(sandbox.repo, 'Dockerfile') } };
+    const after = runHookBundle(sandbox, readDocker);
+    expect(after.stdout).not.toContain(ids.docker);
+  });
+
+  test('without a session the sidecar shows the path lessons every time, and logs them', async () => {
+    const sandbox = createSandbox();
+    const ids = seed(sandbox);
+    const client = await connect(sandbox);
+    for (let i = 0; i < 2; i += 1) {
+      const answer = data(
+        await call(client, 'lore_search', { query: 'nothing matches this', path: 'Dockerfile' }),
+      );
+      expect(answer.learnings?.map((l) => l.id)).toEqual([ids.docker]);
+    }
+    const shown = sandbox.run(['show', ids.docker, '--json']).json<{ timesInjected: number }>();
+    expect(shown.timesInjected).toBe(2);
+  });
+
+  test('writes nothing but protocol on stdout', async () => {
+    const sandbox = createSandbox();
+    seed(sandbox);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [LORE_BIN, 'mcp'],
+      cwd: sandbox.repo,
+      env: hookEnv(sandbox),
+      stderr: 'pipe',
+    });
+    const received: unknown[] = [];
+    const client = new Client({ name: 'lore-test', version: '1.0.0' });
+    await client.connect(transport);
+    onTestFinished(() => client.close());
+    const original = transport.onmessage;
+    transport.onmessage = (message) => {
+      received.push(message);
+      original?.(message);
+    };
+    const failures: Error[] = [];
+    transport.onerror = (error) => failures.push(error);
+    await call(client, 'lore_search', { query: 'pytest' });
+    await call(client, 'lore_show', { id: 'nope' });
+    expect(failures).toEqual([]);
+    expect(received.every((message) => (message as { jsonrpc?: string }).jsonrpc === '2.0')).toBe(true);
+  });
+});
