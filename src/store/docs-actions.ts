@@ -12,7 +12,15 @@ import type { DocRecord, DocType } from '../core/docs/doc-record.js';
 import { DOCS_DEFAULTS } from '../core/docs/docs-defaults.js';
 import type { Config } from '../core/lesson/schema.js';
 import { scoreDocs } from '../core/docs/score-docs.js';
-import { loadDocRecords, openDocsIndex } from './docs-index.js';
+import {
+  DOCS_DB_FILE,
+  DOCS_RECORDS_FILE,
+  DOCS_WALK_FILE,
+  loadDocRecords,
+  openDocsIndex,
+} from './docs-index.js';
+
+export { DOCS_DB_FILE, DOCS_RECORDS_FILE, DOCS_WALK_FILE } from './docs-index.js';
 import type { BodyIndexReport, DocsIndex, LoadedDoc } from './docs-index.js';
 import { DOC_EXTENSIONS, expandDocsRoot, normalizeDocsRoot, walkDocsCached } from './docs-walker.js';
 import type { WalkedDoc, WalkedRoot } from './docs-walker.js';
@@ -55,10 +63,6 @@ export type ListedDoc = DocRecord & { problems: Problem[] };
 function toListed(doc: LoadedDoc): ListedDoc {
   return { ...doc.record, problems: doc.problems };
 }
-
-export const DOCS_RECORDS_FILE = 'docs-records.json';
-export const DOCS_DB_FILE = 'docs.db';
-export const DOCS_WALK_FILE = 'docs-walk.json';
 
 async function loadAll(scope: DocsScope): Promise<{ docs: LoadedDoc[]; roots: WalkedRoot[] }> {
   const walk = walkDocsCached(scope.repoRoot, scope.roots, join(scope.cacheDir, DOCS_WALK_FILE));

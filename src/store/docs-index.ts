@@ -48,6 +48,11 @@ function signature(abs: string): string | undefined {
   return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : undefined;
 }
 
+/** The docs cache files, in the cache directory. */
+export const DOCS_RECORDS_FILE = 'docs-records.json';
+export const DOCS_WALK_FILE = 'docs-walk.json';
+export const DOCS_DB_FILE = 'docs.db';
+
 const RECORDS_VERSION = 1;
 type RecordsCache = { version: number; key: string; entries: Record<string, [string, DocRecord, Problem[]]> };
 
@@ -61,6 +66,24 @@ export async function loadDocRecords(
   settings: DocParseSettings,
   display: (doc: WalkedDoc) => string,
 ): Promise<LoadedDoc[]> {
+  // the parser (yaml, zod) is loaded only when some doc changed since the cache was written
+  const fromCache = loadDocRecordsWith(cacheFile, docs, settings, display, undefined);
+  if (fromCache !== undefined) return fromCache;
+  const { indexDoc } = await import('../core/docs/index-doc.js');
+  return loadDocRecordsWith(cacheFile, docs, settings, display, indexDoc) ?? [];
+}
+
+/**
+ * The same, synchronously, with the parser supplied; without one (`parse` undefined), undefined
+ * as soon as a doc needs parsing.
+ */
+export function loadDocRecordsWith(
+  cacheFile: string,
+  docs: readonly WalkedDoc[],
+  settings: DocParseSettings,
+  display: (doc: WalkedDoc) => string,
+  parse: typeof IndexDoc | undefined,
+): LoadedDoc[] | undefined {
   const key = JSON.stringify({ taskPrefixes: settings.taskPrefixes });
   let cache: RecordsCache | undefined;
   try {
@@ -73,7 +96,6 @@ export async function loadDocRecords(
   const entries: RecordsCache['entries'] = {};
   const out: LoadedDoc[] = [];
   let changed = cache === undefined || Object.keys(cache.entries).length !== docs.length;
-  let parse: typeof IndexDoc | undefined;
   for (const doc of docs) {
     const sig = signature(doc.abs);
     if (sig === undefined) continue;
@@ -89,7 +111,7 @@ export async function loadDocRecords(
     } catch {
       continue;
     }
-    parse ??= (await import('../core/docs/index-doc.js')).indexDoc;
+    if (parse === undefined) return undefined;
     const indexed = parse(doc.path, doc.root, text, {
       taskPrefixes: settings.taskPrefixes,
       file: display(doc),

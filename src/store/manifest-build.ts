@@ -23,6 +23,7 @@ import {
   stampSources,
   writeManifest,
 } from './manifest-files.js';
+import { manifestDocs } from './manifest-docs.js';
 import { findProjectRoot, LORE_DIR, resolveLoreHome } from './paths.js';
 import { createTierStore } from './tier-store.js';
 import type { TierStore } from './tier-store.js';
@@ -102,6 +103,7 @@ function finish(
     sources,
     nowMs,
     generation: generationToken(nowMs),
+    docs: manifestDocs(target.projectRoot, target.cacheDir, config),
   });
   writeManifest(target.cacheDir, manifest);
   writeFileSync(join(manifestDir(target.cacheDir), SIGNATURE_FILE), `${signature}\n`);
@@ -120,6 +122,7 @@ export async function workspaceManifest(ws: Workspace, nowMs: number): Promise<M
     sources: stampSources(sourcePaths(ws.tiers.map((tier) => tier.layout.dir))),
     nowMs,
     generation: 'explain',
+    docs: manifestDocs(ws.projectRoot ?? null, ws.cacheDir, ws.config),
   });
 }
 

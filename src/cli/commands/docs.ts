@@ -76,6 +76,7 @@ export const command: Command = {
       if (action === 'add') {
         const { addDocsRoot } = await import('../../store/docs-writes.js');
         const result = addDocsRoot(scope, target ?? '', ctx.cwd);
+        if (result.added) await ws.afterWrite('project');
         return {
           data: result,
           text: result.added
@@ -85,6 +86,7 @@ export const command: Command = {
       }
       if (action === 'index') {
         const result = await indexDocs(scope, flagOption(args, 'force'));
+        if (ws.project !== undefined) await ws.afterWrite('project');
         const missing = result.roots.filter((root) => root.skipped !== undefined);
         for (const root of missing) ctx.note(`lore: docs root "${root.pattern}": ${root.skipped}`);
         return {
@@ -95,6 +97,7 @@ export const command: Command = {
       const dryRun = flagOption(args, 'dry-run');
       const { migrateDocs } = await import('../../store/docs-writes.js');
       const result = migrateDocs(scope, dryRun);
+      if (!dryRun && result.changed.length > 0 && ws.project !== undefined) await ws.afterWrite('project');
       noteDocProblems(ctx, result.problems);
       const lines = dryRun
         ? [
