@@ -94,6 +94,29 @@ export async function listDocs(scope: DocsScope, filter: DocsFilter = {}): Promi
   }
 }
 
+/** The docs whose related_features name one of `features` (case-insensitive), in path order. */
+export async function selectFeatureDocs(
+  scope: DocsScope,
+  features: readonly string[],
+): Promise<{ path: string; type: string; summary: string; matched_by: string[] }[]> {
+  const wanted = new Set(features.map((feature) => feature.toLowerCase()));
+  if (wanted.size === 0) return [];
+  const { docs } = await loadAll(scope);
+  return docs.flatMap(({ record }) => {
+    const hits = record.relatedFeatures.filter((feature) => wanted.has(feature.toLowerCase()));
+    return hits.length === 0
+      ? []
+      : [
+          {
+            path: record.path,
+            type: record.type,
+            summary: record.summary,
+            matched_by: hits.map((feature) => `feature:${feature}`),
+          },
+        ];
+  });
+}
+
 export type DocView = { doc: ListedDoc; text: string; body: string; file: string };
 
 function isInside(parent: string, child: string): boolean {

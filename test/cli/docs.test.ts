@@ -294,3 +294,45 @@ describe('lore docs migrate', () => {
     expect(readTree(sandbox.inRepo('docs'))).toEqual(readTree(join(FIXTURES, 'after')));
   });
 });
+
+describe('lore prompt --features', () => {
+  it('adds the docs whose related_features name a feature, after the lessons, and nothing when none match', () => {
+    const sandbox = createSandbox();
+    write(sandbox, {
+      'docs/design/auth/login.md': '# Login flow\n',
+      'docs/runbooks/keys.md':
+        '---\ntype: runbook\nsummary: Rotating signing keys\nrelated_features: [Auth, billing]\n---\n',
+      'docs/design/billing/invoices.md': '# Invoices\n',
+    });
+    const id = sandbox.add(['--summary', 'never log tokens', '--path', 'src/auth/**']);
+    const run = sandbox.run(['prompt', '--features', 'auth', '--files', 'src/auth/session.ts']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        '<system-reminder>',
+        "Lessons from this repository's past mistakes that apply to this task:",
+        `- [${id}] never log tokens (path:src/auth/**)`,
+        'Read a lesson in full with `lore show <id>` (or the MCP tool lore_show). After using one, say LEARNING_HELPFUL: <id> or LEARNING_NOT_HELPFUL: <id>.',
+        "Project docs about this task's features:",
+        '- [docs/design/auth/login.md] (design) Login flow (feature:auth)',
+        '- [docs/runbooks/keys.md] (runbook) Rotating signing keys (feature:Auth)',
+        'Read a doc with `lore docs show <path>` (or the MCP tool lore_docs_show).',
+        '</system-reminder>',
+        '',
+      ].join('\n'),
+    );
+    const json = sandbox
+      .run(['prompt', '--features', 'billing', '--json'])
+      .json<{ docs: { path: string }[] }>();
+    expect(json.docs.map((doc) => doc.path)).toEqual([
+      'docs/design/billing/invoices.md',
+      'docs/runbooks/keys.md',
+    ]);
+    const markdown = sandbox.run(['prompt', '--features', 'billing', '--format', 'markdown']);
+    expect(markdown.stdout).toContain(
+      '## Project docs for this task\n\n- `docs/design/billing/invoices.md` (design) Invoices',
+    );
+    expect(markdown.stdout).not.toContain('## Lessons');
+    expect(sandbox.run(['prompt', '--features', 'search']).stdout).toBe('');
+  });
+});
