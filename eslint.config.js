@@ -25,6 +25,7 @@ const HOOK_CORE_BUILD_TIME = [
   'src/core/inject/build-manifest.ts',
   'src/core/inject/render-lesson.ts',
   'src/core/inject/detect-stack.ts',
+  'src/core/inject/patch-manifest.ts',
 ];
 const HOOK_FORBIDDEN = [
   'zod',

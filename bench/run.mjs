@@ -7,7 +7,7 @@
 // in the same run, since these machines are noisy. Stores are generated deterministically and
 // cached under bench/.data/stores/; the figures go to bench/.data/last-run.json.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -321,6 +321,60 @@ function measureWholeProcess(root, env, runs) {
   return { baseline: summarize(baseline), search: summarize(search), listPath: summarize(list) };
 }
 
+/**
+ * Whole-process `lore add` (one lesson into the big store), interleaved with the baseline. A write
+ * patches the hook manifest instead of rebuilding it; the figures say how many runs did. The added
+ * lessons are removed afterwards and the store synced back to what it was.
+ */
+function measureAdd(root, env, runs) {
+  const baseline = [];
+  const add = [];
+  const added = [];
+  let patched = 0;
+  const headOf = () => {
+    try {
+      return JSON.parse(readFileSync(join(root, '.lore', 'cache', 'manifest', 'head.json'), 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  const addOne = (i) => {
+    const run = timed(
+      [
+        bin,
+        'add',
+        '--summary',
+        `bench add ${i}: run the benchadd tool with --dry-run first`,
+        '--command',
+        '^benchadd\\b',
+        '--tag',
+        'bench',
+        '-q',
+      ],
+      { cwd: root, env },
+    );
+    added.push(run.stdout.trim());
+    return run.wall;
+  };
+  try {
+    addOne(-1); // warm the OS caches; a stale manifest is rebuilt in full here
+    for (let i = 0; i < runs; i += 1) {
+      baseline.push(timed(['-e', ''], { cwd: root, env }).wall);
+      const before = headOf();
+      add.push(addOne(i));
+      const after = headOf();
+      if (before && after && before.generation === after.generation && before.revision !== after.revision)
+        patched += 1;
+    }
+  } finally {
+    for (const id of added)
+      if (/^[a-z0-9]+$/.test(id))
+        rmSync(join(root, '.lore', 'lessons', id), { recursive: true, force: true });
+    timed([bin, 'sync', '--json'], { cwd: root, env });
+  }
+  return { baseline: summarize(baseline), add: summarize(add), patched };
+}
+
 function measureStages(root, env, runs) {
   const byStage = new Map();
   const components = new Map();
@@ -432,8 +486,11 @@ async function main() {
     const inProcess = await measureInProcess(store.root, env, options.inProcess);
     process.stdout.write(' whole-process ...');
     const whole = measureWholeProcess(store.root, env, options.runs);
-    process.stdout.write(' stages ...\n');
+    process.stdout.write(' stages ...');
     const stages = measureStages(store.root, env, 10);
+    process.stdout.write(' add ...\n');
+    const addRuns = size >= 5000 ? 10 : 15;
+    const adds = measureAdd(store.root, env, addRuns);
     const base = whole.baseline.p50;
     results.sizes[size] = {
       store: { key: store.key, votesFiles: store.votesFiles },
@@ -442,6 +499,7 @@ async function main() {
       inProcess,
       whole,
       stages,
+      add: adds,
     };
 
     console.log(
@@ -483,6 +541,14 @@ async function main() {
           ['lore search QUERY', whole.search],
           ['lore list --path P', whole.listPath],
         ].map(([name, s]) => [name, s.n, ms(s.p50), ms(s.p90), ratio(s.p50, base), `+${ms(s.p50 - base)}`]),
+        [
+          `lore add (${adds.patched}/${adds.add.n} patched the manifest)`,
+          adds.add.n,
+          ms(adds.add.p50),
+          ms(adds.add.p90),
+          ratio(adds.add.p50, adds.baseline.p50),
+          `+${ms(adds.add.p50 - adds.baseline.p50)}`,
+        ],
         [
           'lore sync (full rebuild)',
           sync.wall.n,

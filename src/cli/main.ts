@@ -67,10 +67,13 @@ export const COMMANDS: Record<string, Entry> = {
     load: () => import('./commands/check.js'),
   },
   export: {
-    summary: "write every lesson and its votes as lore's JSON",
+    summary: "write lessons as lore's JSON or another tool's format (--to)",
     load: () => import('./commands/export.js'),
   },
-  import: { summary: "add lessons from lore's JSON export", load: () => import('./commands/import.js') },
+  import: {
+    summary: "add lessons from lore's JSON, Orbit, lessons-learned, ADD, COIA or Cursor rules",
+    load: () => import('./commands/import.js'),
+  },
   scan: {
     summary: 'mine agent transcripts for mistakes and #lesson blocks (new bytes only)',
     load: () => import('./commands/scan.js'),

@@ -34,5 +34,5 @@ export async function noteProblems(ctx: CommandContext, ws: Workspace): Promise<
  * command finds it fresh and stays on the fast path.
  */
 export async function settleIndex(ws: Workspace): Promise<void> {
-  await ws.index.refresh();
+  await ws.index.settle();
 }

@@ -80,6 +80,13 @@ export type LessonIndex = {
   refresh(): Promise<RefreshReport>;
   rebuild(): Promise<RefreshReport>;
   invalidate(): void;
+  /** Refreshes only when a write invalidated the index since the last refresh. */
+  settle(): Promise<void>;
+  /**
+   * What the last refresh saw of every lesson directory, by `tier:id`: `<lesson.yaml>|<votes.jsonl>`
+   * stamps (`<mtime µs>:<size>`, `-` when missing), the parts of the manifest's content signature.
+   */
+  contentParts(): Record<string, string> | undefined;
   list(filter: ListFilter, nowMs: number, halfLifeDays: number): Promise<ListedLesson[]>;
   search(
     query: string,
@@ -252,6 +259,20 @@ function signaturesOf(scan: Scan): Signature[] {
   return signatures;
 }
 
+/** See `LessonIndex.contentParts`. */
+function contentPartsOf(scan: Scan): Record<string, string> {
+  const parts: Record<string, string> = {};
+  const part = (stamps: Float64Array, at: number) =>
+    Number.isNaN(stamps[at]) ? '-' : `${stamps[at]}:${stamps[at + 1]}`;
+  for (const { tier, names, stamps } of scan.tiers) {
+    for (const [i, name] of names.entries()) {
+      const at = i * STAMP_WIDTH;
+      parts[`${tier.tier}:${name}`] = `${part(stamps, at)}|${part(stamps, at + 3)}`;
+    }
+  }
+  return parts;
+}
+
 /** A lesson directory without lesson.yaml: a crashed writer's claim (ignored) or a real problem. */
 function orphanSignature(dir: string): string {
   try {
@@ -322,6 +343,7 @@ export function openLessonIndex(
   let db: SqlDatabase | undefined;
   let parser: LessonParser | undefined;
   let lastReport: RefreshReport | undefined;
+  let lastScan: Scan | undefined;
   /** Lesson files parsed ahead on worker threads for the refresh in progress, by path. */
   let preParsed = new Map<string, ParsedFile>();
 
@@ -380,6 +402,7 @@ export function openLessonIndex(
 
   const refreshWith = async (database: SqlDatabase, force: boolean): Promise<RefreshReport> => {
     const scan = scanTiers(tiers);
+    lastScan = scan;
     const { aggregate, legacy } = scan;
     const stored = database.get<{ value: string }>("SELECT value FROM meta WHERE key = 'aggregate'")?.value;
     if (!force && stored === aggregate) {
@@ -708,6 +731,10 @@ export function openLessonIndex(
     invalidate: () => {
       lastReport = undefined;
     },
+    settle: async () => {
+      await guarded(() => undefined);
+    },
+    contentParts: () => (lastScan === undefined ? undefined : contentPartsOf(lastScan)),
 
     list(filter, nowMs, halfLifeDays) {
       return guarded((database) => {
@@ -856,15 +883,21 @@ export function openLessonIndex(
     findRefs(ref) {
       return guarded((database) => {
         const wanted = ref.trim().toLowerCase();
-        return database.all<RefEntry>(
-          `SELECT id, slug, summary, tier FROM lessons
-           WHERE substr(id, 1, length(?)) = ? OR slug = ? OR instr(slug, ?) > 0
-           ORDER BY tier, id LIMIT 200`,
-          wanted,
-          wanted,
-          wanted,
-          wanted,
-        );
+        return database
+          .all<Omit<RefEntry, 'aliases'> & { aliases: string | null }>(
+            `SELECT id, slug, summary, tier, json_extract(record, '$.aliases') AS aliases FROM lessons
+             WHERE substr(id, 1, length(?)) = ? OR slug = ? OR instr(slug, ?) > 0
+               OR EXISTS (SELECT 1 FROM json_each(record, '$.aliases') WHERE lower(json_each.value) = ?)
+             ORDER BY tier, id LIMIT 200`,
+            wanted,
+            wanted,
+            wanted,
+            wanted,
+            wanted,
+          )
+          .map(({ aliases, ...entry }) =>
+            aliases === null ? entry : { ...entry, aliases: JSON.parse(aliases) as string[] },
+          );
       });
     },
 

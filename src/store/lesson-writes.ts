@@ -183,7 +183,7 @@ export async function addLesson(
   }
   const checked = validate(base, 'lesson');
   const id = store.createLesson((newId) => serializeLesson({ ...checked, id: newId }));
-  await ws.afterWrite(options.tier);
+  await ws.afterWrite(options.tier, [{ tier: options.tier, id }]);
   const lesson = { ...checked, id };
   return { tier: options.tier, id, lesson, file: store.lessonDir(id).yamlPath };
 }
@@ -338,7 +338,7 @@ export async function updateLesson(
     store.writeLessonText(target.id, next.text);
     return next;
   });
-  await ws.afterWrite(target.tier);
+  await ws.afterWrite(target.tier, [target]);
   return { ...target, lesson: result.lesson };
 }
 
@@ -356,7 +356,7 @@ export async function setStatus(
     store.writeLessonText(target.id, next.text);
     return next;
   });
-  await ws.afterWrite(target.tier);
+  await ws.afterWrite(target.tier, [target]);
   return { ...target, lesson: result.lesson, changed: true };
 }
 
@@ -401,8 +401,8 @@ export async function supersedeLesson(
     ]);
     return { oldLesson: oldNext.lesson, newLesson: newNext.lesson };
   });
-  await ws.afterWrite(old.tier);
-  if (replacement.tier !== old.tier) await ws.afterWrite(replacement.tier);
+  await ws.afterWrite(old.tier, [old, replacement]);
+  if (replacement.tier !== old.tier) await ws.afterWrite(replacement.tier, []);
   return {
     old: { ...old, lesson: result.oldLesson },
     replacement: { ...replacement, lesson: result.newLesson },
@@ -424,7 +424,7 @@ export async function upvoteLesson(
   const target = await resolveLesson(ws, ref);
   const store = ws.store(target.tier);
   const recorded = withLocks([lockOf(ws, target, '-votes')], () => store.appendVote(target.id, vote));
-  if (recorded) await ws.afterWrite(target.tier);
+  if (recorded) await ws.afterWrite(target.tier, [target]);
   else ws.index.invalidate();
   return { target, recorded };
 }

@@ -3,10 +3,11 @@
  * on `lore sync`: lessons come parsed from the index) or straight from the lesson files (the
  * background rebuilder the hook starts, which has no SQLite). Both end in `buildManifest`.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildManifest } from '../core/inject/build-manifest.js';
+import { stateOf } from '../core/inject/patch-manifest.js';
 import type { ManifestSource } from '../core/inject/build-manifest.js';
 import { detectStack } from '../core/inject/detect-stack.js';
 import type { InjectSettings, Manifest } from '../core/inject/types.js';
@@ -24,6 +25,13 @@ import {
   writeManifest,
 } from './manifest-files.js';
 import { manifestDocs } from './manifest-docs.js';
+import {
+  contentFiles,
+  SIGNATURE_FILE,
+  signatureOfFiles,
+  withManifestLock,
+  writeManifestState,
+} from './manifest-patch.js';
 import { findProjectRoot, LORE_DIR, resolveLoreHome } from './paths.js';
 import { createTierStore } from './tier-store.js';
 import type { TierStore } from './tier-store.js';
@@ -66,15 +74,8 @@ function generationToken(nowMs: number): string {
 
 /** A digest of every lesson and vote file's signature, for the background full check. */
 export function contentSignature(tiers: readonly TierStore[]): string {
-  const hash = createHash('sha1');
-  for (const tier of tiers) {
-    for (const dir of tier.list().dirs)
-      hash.update(`${dir.id}:${fileSig(dir.yamlPath)}:${fileSig(dir.votesPath)}|`);
-  }
-  return hash.digest('hex');
+  return signatureOfFiles(contentFiles(tiers));
 }
-
-const SIGNATURE_FILE = 'signature';
 
 function readSignature(cacheDir: string): string | undefined {
   try {
@@ -92,8 +93,9 @@ function finish(
   config: Config,
   nowMs: number,
   sources: ReturnType<typeof stampSources>,
-  signature: string,
+  files: Record<string, string>,
 ): Manifest {
+  const generation = generationToken(nowMs);
   const manifest = buildManifest({
     lessons,
     settings: injectSettings(config),
@@ -102,11 +104,20 @@ function finish(
     projectRoot: target.projectRoot,
     sources,
     nowMs,
-    generation: generationToken(nowMs),
+    generation,
     docs: manifestDocs(target.projectRoot, target.cacheDir, config),
   });
-  writeManifest(target.cacheDir, manifest);
-  writeFileSync(join(manifestDir(target.cacheDir), SIGNATURE_FILE), `${signature}\n`);
+  manifest.head.revision = generation;
+  const state = stateOf(manifest.blocks, manifest.texts, lessons, {
+    generation,
+    revision: generation,
+    files,
+  });
+  withManifestLock(target.cacheDir, () => {
+    writeManifest(target.cacheDir, manifest);
+    writeManifestState(target.cacheDir, state);
+    writeFileSync(join(manifestDir(target.cacheDir), SIGNATURE_FILE), `${signatureOfFiles(files)}\n`);
+  });
   markFullCheck(target.cacheDir, nowMs);
   return manifest;
 }
@@ -148,9 +159,9 @@ export async function rebuildWorkspaceManifest(ws: Workspace, nowMs: number): Pr
     tierDirs: ws.tiers.map((tier) => tier.layout.dir),
   };
   const sources = stampSources(sourcePaths(target.tierDirs));
-  const signature = contentSignature(ws.tiers);
+  const files = contentFiles(ws.tiers);
   const lessons = await workspaceSources(ws, nowMs);
-  return finish(target, lessons, ws.config, nowMs, sources, signature);
+  return finish(target, lessons, ws.config, nowMs, sources, files);
 }
 
 /**
@@ -171,7 +182,8 @@ export function rebuildManifestFromFiles(options: {
     createTierStore('user', loreHome),
   ];
   const cacheDir = (tiers[0] as TierStore).layout.cacheDir;
-  const signature = contentSignature(tiers);
+  const files = contentFiles(tiers);
+  const signature = signatureOfFiles(files);
   if (options.onlyIfChanged === true && readSignature(cacheDir) === signature) {
     markFullCheck(cacheDir, options.nowMs);
     return { rebuilt: false, lessons: 0, signature };
@@ -215,6 +227,6 @@ export function rebuildManifestFromFiles(options: {
       });
     }
   }
-  const manifest = finish(target, lessons, config, options.nowMs, sources, signature);
+  const manifest = finish(target, lessons, config, options.nowMs, sources, files);
   return { rebuilt: true, lessons: manifest.head.lessonCount, signature };
 }

@@ -5,7 +5,8 @@
  *   <cache>/manifest/<generation>/b<n>.json  blocks of precompiled lessons, in rank order
  *   <cache>/manifest/<generation>/t<n>.json  their texts (read only for what gets injected)
  *   <cache>/manifest/<generation>/b<n>-<patch>.json  a block rewritten by an incremental write
- *   <cache>/manifest/<generation>/words.json summary words, for prompts
+ *   <cache>/manifest/<generation>/words.json summary words, for prompts (words-<patch>.json once patched)
+ *   <cache>/manifest/state.json, signature  the writers' own (see manifest-patch.ts)
  *   <cache>/manifest/checked              touched by each full freshness check
  *   <cache>/manifest/rebuild.lock         a background rebuild is running (O_EXCL)
  *   <cache>/generation                    changed by every lore write to the tier
@@ -107,8 +108,10 @@ export function createTextReader(
 
 export function readManifestWords(cacheDir: string, head: ManifestHead): ManifestWords | undefined {
   try {
+    const patch = head.patched.words;
+    const name = patch === undefined ? 'words.json' : `words-${patch}.json`;
     return JSON.parse(
-      readFileSync(join(manifestDir(cacheDir), head.generation, 'words.json'), 'utf8'),
+      readFileSync(join(manifestDir(cacheDir), head.generation, name), 'utf8'),
     ) as ManifestWords;
   } catch {
     return undefined;

@@ -12,6 +12,8 @@ import type { LessonIndex, RefreshReport } from './lesson-index.js';
 import { recoverWrites } from './journal.js';
 import { findProjectRoot, LORE_DIR, resolveLoreHome } from './paths.js';
 import { writeFileAtomic } from './fs-atomic.js';
+import { bumpGeneration, sourcePaths, stampSources } from './manifest-files.js';
+import type { SourceStamp } from '../core/inject/types.js';
 import { createTierStore } from './tier-store.js';
 import type { TierStore } from './tier-store.js';
 
@@ -45,9 +47,12 @@ export type Workspace = {
   ready(): Promise<RefreshReport>;
   /**
    * After a write to `tier`: marks the tier changed (other repositories' manifests notice) and
-   * rebuilds this workspace's hook manifest, so the hook never answers from an old one.
+   * brings this workspace's hook manifest up to date, so the hook never answers from an old one.
+   * With `changed` (every lesson the write touched, in any tier) only their part of the manifest
+   * is rewritten when the manifest was current before this process wrote; otherwise, or without
+   * `changed`, it is rebuilt in full.
    */
-  afterWrite(tier: Tier): Promise<void>;
+  afterWrite(tier: Tier, changed?: readonly { tier: Tier; id: string }[]): Promise<void>;
   close(): void;
 };
 
@@ -87,6 +92,9 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   const index = openLessonIndex(join(cacheDir, 'index.db'), tiers, displayPath);
 
   let readyReport: RefreshReport | undefined;
+  // The manifest's source stamps before this process writes anything: a patch applies only to a
+  // manifest that was current then (see manifest-patch.ts).
+  let sourcesBefore: SourceStamp[] = stampSources(sourcePaths(tiers.map((tier) => tier.layout.dir)));
   const ws: Workspace = {
     cwd,
     projectRoot,
@@ -110,7 +118,8 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     },
     async ready() {
       if (readyReport) return readyReport;
-      recoverWrites(join(cacheDir, 'journal'));
+      // A replayed change of a process that died before updating the manifest: build in full.
+      if (recoverWrites(join(cacheDir, 'journal')) > 0) sourcesBefore = [];
       const report = await index.refresh();
       if (report.legacyFiles.length > 0) {
         const shown = report.legacyFiles.slice(0, 3).map(displayPath).join(', ');
@@ -123,14 +132,31 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
       readyReport = report;
       return report;
     },
-    async afterWrite(tier) {
+    async afterWrite(tier, changed) {
       index.invalidate();
       const store = tier === 'user' ? user : (project ?? user);
       try {
-        const { bumpGeneration } = await import('./manifest-files.js');
         bumpGeneration(store.layout.cacheDir, `${Date.now().toString(36)}-${process.pid}`);
+        // The index sees every lesson file as it is now; what it saw is what the patch must match.
+        await index.refresh();
+        const contentNow = index.contentParts();
+        if (changed !== undefined && contentNow !== undefined) {
+          const [{ patchManifestFiles }, { parseLessonYaml }] = await Promise.all([
+            import('./manifest-patch.js'),
+            import('../core/lesson/lesson-yaml.js'),
+          ]);
+          const result = patchManifestFiles(
+            { cacheDir, tiers, halfLifeDays, sourcesBefore, contentNow, parse: parseLessonYaml },
+            changed,
+            Date.now(),
+          );
+          if (result.patched) {
+            sourcesBefore = result.head.sources;
+            return;
+          }
+        }
         const { rebuildWorkspaceManifest } = await import('./manifest-build.js');
-        await rebuildWorkspaceManifest(ws, Date.now());
+        sourcesBefore = (await rebuildWorkspaceManifest(ws, Date.now())).head.sources;
       } catch {
         // the hook notices the changed generation and rebuilds in the background
       }

@@ -28,6 +28,20 @@ describe('resolveRef', () => {
     expect(resolveRef(ref, ENTRIES)).toEqual({ ok: true, entry: want });
   });
 
+  it.each([
+    { name: 'an alias as written', ref: 'L-001' },
+    { name: 'an alias in lower case', ref: 'l-001' },
+  ])('finds a lesson by $name (an id it had in the tool it was imported from)', ({ ref }) => {
+    const imported = { ...entry('7qqqqqqqqq', 'seed-data-dates'), aliases: ['L-001'] };
+    expect(resolveRef(ref, [...ENTRIES, imported])).toEqual({ ok: true, entry: imported });
+  });
+
+  it('an alias two lessons share is ambiguous', () => {
+    const a = { ...entry('7qqqqqqqqq', 'one'), aliases: ['L-001'] };
+    const b = { ...entry('8qqqqqqqqq', 'two', 'user'), aliases: ['L-001'] };
+    expect(resolveRef('L-001', [a, b])).toEqual({ ok: false, reason: 'ambiguous', candidates: [a, b] });
+  });
+
   it('lists the candidates of an ambiguous prefix', () => {
     expect(resolveRef('01ab', ENTRIES)).toEqual({
       ok: false,

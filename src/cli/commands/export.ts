@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { STATUSES, TIERS } from '../../core/lesson/constants.js';
 import { choiceOption, stringOption } from '../command.js';
@@ -7,15 +7,26 @@ import type { Command } from '../command.js';
 import { noteProblems, openCommandWorkspace } from '../open-workspace.js';
 import { writeFileAtomic } from '../../store/fs-atomic.js';
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../../store/lore-json.js';
+import { INTEROP_FORMATS } from '../../core/interop/interop-format.js';
+import type { ExportLesson, InteropFormatName } from '../../core/interop/interop-format.js';
+import { findInteropFormat } from '../../core/interop/interop-formats.js';
+import { writeInteropExport } from '../../store/interop/write-export.js';
+
+const TO = ['lore', ...INTEROP_FORMATS] as const;
 
 export const command: Command = {
   spec: {
-    usage: 'lore export [--out F] [--tier T] [--status S|any] [--json]',
+    usage: 'lore export [--to FORMAT] [--out PATH] [--tier T] [--status S|any] [--json]',
     description:
       "Writes lessons with their votes as lore's JSON ({format, version, exportedAt, lessons}), to stdout or\n" +
-      'to F. Every status is included unless --status narrows it. `lore import F` reads it back losslessly.',
+      'to PATH. Every status is included unless --status narrows it. `lore import PATH` reads it back losslessly.\n' +
+      "--to writes another tool's format instead: orbit (a folder: --out .orbit), lessons-learned (lessons.json),\n" +
+      'add (learnings.json, and library.json for the user tier: --out .add when both), add-md (learnings.md),\n' +
+      'coia (JSON, or the learnings table of a SQLite database when PATH ends in .db/.sqlite), cursor (a folder of\n' +
+      '.mdc rules: --out .cursor/rules). Lessons imported from a format go back with their own ids and fields.',
     options: {
-      out: { type: 'string', value: 'F', description: 'write to file F instead of stdout' },
+      to: { type: 'string', value: 'FORMAT', description: `${TO.join(' | ')} (default lore)` },
+      out: { type: 'string', value: 'PATH', description: 'write to file or folder PATH instead of stdout' },
       tier: { type: 'string', value: 'T', description: TIERS.join(' | ') },
       status: { type: 'string', value: 'S', description: `${STATUSES.join(' | ')} | any (default any)` },
     },
@@ -24,6 +35,7 @@ export const command: Command = {
   },
   async run(ctx, args) {
     const status = choiceOption(args, 'status', [...STATUSES, 'any'] as const) ?? 'any';
+    const to = choiceOption(args, 'to', TO) ?? 'lore';
     const tier = choiceOption(args, 'tier', TIERS);
     const ws = await openCommandWorkspace(ctx);
     try {
@@ -35,6 +47,7 @@ export const command: Command = {
           votes: ws.store(item.lesson.tier).readVotes(item.lesson.id).votes,
         }))
         .sort((a, b) => (a.tier === b.tier ? (a.id < b.id ? -1 : 1) : a.tier === 'project' ? -1 : 1));
+      if (to !== 'lore') return exportInterop(ctx, to, lessons, stringOption(args, 'out'), ws.projectRoot);
       const document = {
         format: EXPORT_FORMAT,
         version: EXPORT_VERSION,
@@ -61,3 +74,35 @@ export const command: Command = {
     }
   },
 };
+
+function exportInterop(
+  ctx: Parameters<Command['run']>[0],
+  to: InteropFormatName,
+  lessons: ExportLesson[],
+  out: string | undefined,
+  projectRoot: string | undefined,
+) {
+  const format = findInteropFormat(to);
+  const nowIso = new Date(ctx.now()).toISOString();
+  const rendered = format.render(lessons, { nowIso, projectName: basename(projectRoot ?? ctx.cwd) });
+  const written = writeInteropExport(
+    to,
+    rendered,
+    lessons,
+    out === undefined ? undefined : { path: resolve(ctx.cwd, out), shown: out },
+  );
+  for (const skip of rendered.skipped) ctx.note(`left out ${skip.id}: ${skip.reason}`);
+  const exported = lessons.length - rendered.skipped.length;
+  const data = {
+    format: to,
+    lessons: exported,
+    skipped: rendered.skipped,
+    files: written.written,
+    ...(written.stdout === undefined ? {} : { text: written.stdout }),
+  };
+  if (written.stdout !== undefined && !ctx.json) return { data, text: written.stdout.replace(/\n$/, '') };
+  return {
+    data,
+    text: `exported ${exported} lesson(s) as ${to} to ${out ?? 'stdout'} (${written.written.length} file(s))`,
+  };
+}

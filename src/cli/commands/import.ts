@@ -1,21 +1,38 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
-import { TIERS } from '../../core/lesson/constants.js';
+import { detectInteropFormat } from '../../core/interop/interop-formats.js';
+import { INTEROP_FORMATS } from '../../core/interop/interop-format.js';
+import type { InteropFormatName } from '../../core/interop/interop-format.js';
+import { ID_PATTERN, TIERS } from '../../core/lesson/constants.js';
 import { choiceOption, flagOption } from '../command.js';
-import type { Command } from '../command.js';
+import type { Command, CommandContext } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { importLessons } from '../../store/lore-json.js';
+import { importInterop } from '../../store/interop/import-interop.js';
+import type { InteropImportReport } from '../../store/interop/import-interop.js';
+
+const FROM = ['lore', ...INTEROP_FORMATS] as const;
 
 export const command: Command = {
   spec: {
-    usage: 'lore import F [--tier T] [--replace] [--dry-run] [--json]',
+    usage: 'lore import PATH [--from FORMAT] [--tier T] [--replace] [--dry-run] [--json]',
     description:
-      'Adds the lessons of a lore JSON export (F, or - for stdin), keeping their ids, and merges their votes.\n' +
-      'A lesson whose id already exists is left alone when identical, and reported as a conflict otherwise\n' +
-      '(--replace overwrites it). Invalid entries are reported and skipped; exit status 1 if there were any.',
+      "Adds lessons from PATH (a file, a folder such as .orbit/, .add/ or .cursor/rules/, or - for lore's JSON\n" +
+      "on stdin). The format is detected by name and shape unless --from names it: lore (lore's own export,\n" +
+      'keeping ids and votes), orbit, lessons-learned, add (learnings.json / library.json), add-md (ADD\n' +
+      "learnings.md: backed up as .bak and replaced by ADD's generated view once it reads back the same),\n" +
+      'coia (JSON export or SQLite database), cursor (.mdc rules). Imported lessons get lore ids and keep their\n' +
+      'own as aliases (`lore show L-001`). Importing the same source again adds nothing; a lesson changed since\n' +
+      'is reported as a conflict (--replace overwrites it). Entries lore cannot read are reported with file,\n' +
+      'entry and reason, and skipped whole; exit status 1 if there were any.',
     options: {
+      from: {
+        type: 'string',
+        value: 'FORMAT',
+        description: `the format of PATH (${FROM.join(' | ')}; default: detected)`,
+      },
       tier: {
         type: 'string',
         value: 'T',
@@ -24,39 +41,127 @@ export const command: Command = {
       replace: { type: 'boolean', description: 'overwrite lessons whose id exists with different content' },
       'dry-run': { type: 'boolean', description: 'report what would change, write nothing' },
     },
-    positionals: { min: 1, max: 1, names: 'F' },
+    positionals: { min: 1, max: 1, names: 'PATH' },
+    examples: [
+      'lore import .orbit',
+      'lore import .add --dry-run',
+      'lore import ~/.claude/add/library.json',
+      'lore import learnings.db --from coia',
+      'lore export --out lore.json && lore import lore.json',
+    ],
     json: true,
   },
   async run(ctx, args) {
     const source = args.positionals[0] ?? '';
-    let text: string;
-    try {
-      text = source === '-' ? await ctx.readStdin() : readFileSync(resolve(ctx.cwd, source), 'utf8');
-    } catch (error) {
-      throw new LoreError(
-        'usage',
-        `cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
-    }
+    const from = choiceOption(args, 'from', FROM);
+    if (from === 'lore' || (from === undefined && isLoreJson(ctx, source)))
+      return importLoreJson(ctx, args, source);
     const ws = await openCommandWorkspace(ctx);
     try {
-      const report = await importLessons(ws, text, source, {
+      const report = await importInterop(ws, resolve(ctx.cwd, source), source, {
+        from: from as InteropFormatName | undefined,
         tier: choiceOption(args, 'tier', TIERS),
         replace: flagOption(args, 'replace'),
         dryRun: flagOption(args, 'dry-run'),
+        nowMs: ctx.now(),
       });
-      const verb = flagOption(args, 'dry-run') ? 'would import' : 'imported';
-      const lines = [
-        ...report.problems.map(formatProblem),
-        `${verb} ${report.added.length} new, ${report.replaced.length} replaced, ${report.unchanged.length} unchanged, ` +
-          `${report.conflicts.length} conflict(s), ${report.invalid} invalid; ${report.votesAdded} vote(s) added`,
-      ];
-      if (report.conflicts.length > 0)
-        lines.push(`conflicts (kept as they are; --replace overwrites): ${report.conflicts.join(', ')}`);
-      return { data: report, text: lines.join('\n'), exitCode: report.invalid > 0 ? 1 : 0 };
+      return {
+        data: report,
+        text: formatReport(report, flagOption(args, 'dry-run')),
+        exitCode: report.invalid > 0 ? 1 : 0,
+      };
     } finally {
       await settleIndex(ws).catch(() => undefined);
       ws.close();
     }
   },
 };
+
+/** stdin, or a JSON file that is lore's export (or no format lore knows: lore's import explains). */
+function isLoreJson(ctx: CommandContext, source: string): boolean {
+  if (source === '-') return true;
+  const path = resolve(ctx.cwd, source);
+  if (!(statSync(path, { throwIfNoEntry: false })?.isFile() ?? false) || !path.endsWith('.json'))
+    return false;
+  let text: string;
+  let document: unknown;
+  try {
+    text = readFileSync(path, 'utf8');
+    document = JSON.parse(text);
+  } catch {
+    return true;
+  }
+  if ((document as { format?: unknown } | null)?.format === 'lore') return true;
+  // a bare list of lore lessons (schemaVersion and a lore id), which COIA's lists could resemble
+  const first = Array.isArray(document) ? (document[0] as Record<string, unknown> | undefined) : undefined;
+  if (first?.schemaVersion !== undefined && typeof first.id === 'string' && ID_PATTERN.test(first.id))
+    return true;
+  return !detectInteropFormat([{ path: basename(path), text }]).ok;
+}
+
+async function importLoreJson(ctx: CommandContext, args: Parameters<Command['run']>[1], source: string) {
+  let text: string;
+  try {
+    text = source === '-' ? await ctx.readStdin() : readFileSync(resolve(ctx.cwd, source), 'utf8');
+  } catch (error) {
+    throw new LoreError(
+      'usage',
+      `cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  const ws = await openCommandWorkspace(ctx);
+  try {
+    const report = await importLessons(ws, text, source, {
+      tier: choiceOption(args, 'tier', TIERS),
+      replace: flagOption(args, 'replace'),
+      dryRun: flagOption(args, 'dry-run'),
+    });
+    const verb = flagOption(args, 'dry-run') ? 'would import' : 'imported';
+    const lines = [
+      ...report.problems.map(formatProblem),
+      `${verb} ${report.added.length} new, ${report.replaced.length} replaced, ${report.unchanged.length} unchanged, ` +
+        `${report.conflicts.length} conflict(s), ${report.invalid} invalid; ${report.votesAdded} vote(s) added`,
+    ];
+    if (report.conflicts.length > 0)
+      lines.push(`conflicts (kept as they are; --replace overwrites): ${report.conflicts.join(', ')}`);
+    return {
+      data: report,
+      text: lines.join('\n'),
+      exitCode: report.invalid > 0 ? (1 as const) : (0 as const),
+    };
+  } finally {
+    await settleIndex(ws).catch(() => undefined);
+    ws.close();
+  }
+}
+
+function formatReport(report: InteropImportReport, dryRun: boolean): string {
+  const verb = dryRun ? 'would import' : 'imported';
+  const lines = [
+    ...report.problems.map(formatProblem),
+    `${verb} ${report.added.length} new, ${report.replaced.length} replaced, ${report.unchanged.length} unchanged, ` +
+      `${report.conflicts.length} conflict(s), ${report.invalid} invalid; ${report.votesAdded} vote(s) added ` +
+      `(from ${report.format})`,
+  ];
+  for (const ref of report.added) lines.push(`  ${dryRun ? 'new' : ref.id}  ${ref.from}  (${ref.tier})`);
+  if (report.conflicts.length > 0) {
+    lines.push(
+      `conflicts (kept as they are; --replace overwrites): ${report.conflicts.map((ref) => `${ref.from} (${ref.id})`).join(', ')}`,
+    );
+  }
+  for (const md of report.markdown) {
+    if (md.mismatches.length > 0) {
+      lines.push(`${md.file}: the rendered view does not read back the same, so the file was left as it is:`);
+      lines.push(...md.mismatches.map((m) => `  ${m}`));
+    } else if (md.rewritten) {
+      lines.push(
+        `${md.file}: backed up as ${md.backup}; rewritten as ADD's generated view (read back: same lessons)`,
+      );
+    } else {
+      lines.push(
+        `${md.file}: ADD's generated view reads back the same lessons${dryRun ? ' (nothing written)' : ''}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}

@@ -30,3 +30,11 @@ export function decodePostings(postings: string | undefined, out: number[] = [])
   }
   return out;
 }
+
+/** `postings` with `n` appended; `n` must be larger than every ordinal already in it. */
+export function appendPosting(postings: string | undefined, n: number): string {
+  if (postings === undefined || postings === '') return n.toString(36);
+  const list = decodePostings(postings);
+  const last = list[list.length - 1] as number;
+  return `${postings},${(n - last).toString(36)}`;
+}

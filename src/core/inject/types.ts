@@ -137,8 +137,13 @@ export type ManifestHead = {
   startupScores: number[];
   /** `capture.backgroundIntervalHours`: SessionStart starts `lore scan --background` at most this often. */
   scanIntervalHours?: number;
-  /** Blocks rewritten by incremental writes: block number -> the file name that holds it now. */
+  /**
+   * Blocks rewritten by incremental writes: block number -> the patch token naming its files now
+   * (`b<n>-<token>.json`, `t<n>-<token>.json`); `words` -> the token of `words-<token>.json`.
+   */
   patched: Record<string, string>;
+  /** Changes with every build and patch; the writer's state file carries the same value. */
+  revision?: string;
 };
 
 /** Lowercase summary word -> ordinals, for prompts (a separate file, read only for prompts). */

@@ -1,7 +1,8 @@
 /**
- * Turns what a person typed (an id, any unique id prefix, or a slug) into one lesson id.
+ * Turns what a person typed (an id, any unique id prefix, a slug, or an alias such as an imported
+ * ADD id `L-001`) into one lesson id.
  */
-export type RefEntry = { id: string; slug: string; summary: string; tier: string };
+export type RefEntry = { id: string; slug: string; summary: string; tier: string; aliases?: string[] };
 
 export type RefResolution =
   | { ok: true; entry: RefEntry }
@@ -17,8 +18,9 @@ export function resolveRef(ref: string, entries: readonly RefEntry[]): RefResolu
   if (exact.length === 1 && exact[0]) return { ok: true, entry: exact[0] };
 
   const bySlug = entries.filter((entry) => entry.slug === wanted);
+  const byAlias = entries.filter((entry) => entry.aliases?.some((alias) => alias.toLowerCase() === wanted));
   const byPrefix = entries.filter((entry) => entry.id.startsWith(wanted));
-  const matches = dedupe([...exact, ...bySlug, ...byPrefix]);
+  const matches = dedupe([...exact, ...bySlug, ...byAlias, ...byPrefix]);
   if (matches.length === 1 && matches[0]) return { ok: true, entry: matches[0] };
   if (matches.length > 1)
     return { ok: false, reason: 'ambiguous', candidates: matches.slice(0, MAX_CANDIDATES) };

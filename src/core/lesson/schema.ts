@@ -124,6 +124,26 @@ export const LessonSchema = z.looseObject({
   sourceSessions: z.array(z.string().min(1)).default([]),
   occurrences: z.number().int().min(0).default(1),
   contentHash: z.string().optional(),
+  aliases: z
+    .array(z.string().min(1))
+    .optional()
+    .describe(
+      'Other names that resolve to this lesson, e.g. the id it had in the tool it was imported from (ADD L-001).',
+    ),
+  origin: z
+    .looseObject({
+      format: z
+        .string()
+        .min(1)
+        .describe('The format it was imported from (orbit, lessons-learned, add, add-md, coia, cursor).'),
+      id: z.string().min(1).optional().describe('Its id in that format.'),
+      fields: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('What that format records and lore has no field for, kept so an export back is lossless.'),
+    })
+    .optional()
+    .describe('Where an imported lesson came from (`lore import --from`).'),
   createdAt: isoTime,
   createdBy: z.string().optional(),
   updatedAt: isoTime,

@@ -1,0 +1,281 @@
+/**
+ * lessons-learned's lesson store: `data/lessons.json`, `{type: "lessons-learned-store", version: 1,
+ * lessons: [...]}` (joeblackwaslike/lessons-learned: the design's "Lesson Store" schema, and the
+ * later flat row shape of docs/reference/schemas.md, both read).
+ *
+ *   lessons-learned                              lore
+ *   summary, mistake|problem, remediation|solution   summary, mistake, remediation
+ *   triggers.toolNames/commandPatterns/pathPatterns  tools, commands, paths (also read flat)
+ *   priority, confidence, needsReview, tags      the same
+ *   sourceSessionIds, occurrenceCount, contentHash   sourceSessions, occurrences, contentHash
+ *   status candidate|reviewed|active|disabled|archived   active (+needsReview) | archived
+ *   type hint|guard|directive|protocol           hint | guard (directive, protocol: hint)
+ *   id (ULID), slug                              origin.id + aliases, slug
+ * Every other key (injection, contentPatterns, scope, requires, ...) is kept in origin.fields, with
+ * the key order, so an export back gives the same record.
+ */
+import type { Problem } from '../errors.js';
+import type { Lesson } from '../lesson/schema.js';
+import {
+  createImportedLesson,
+  originFields,
+  originId,
+  restoreSummary,
+  restoreTags,
+} from './imported-lesson.js';
+import type {
+  ExportLesson,
+  ImportedLesson,
+  InteropFormat,
+  ParsedSource,
+  ParseOptions,
+  Rendered,
+  SourceFile,
+} from './interop-format.js';
+import { isRecord, stringList } from './record-shape.js';
+
+const FORMATS = ['lessons-learned'];
+export const LESSONS_LEARNED_TYPE = 'lessons-learned-store';
+const TRIGGER_KEYS = ['toolNames', 'commandPatterns', 'pathPatterns'] as const;
+const MAPPED_KEYS = new Set<string>([
+  'id',
+  'slug',
+  'summary',
+  'mistake',
+  'problem',
+  'remediation',
+  'solution',
+  'triggers',
+  ...TRIGGER_KEYS,
+  'priority',
+  'confidence',
+  'needsReview',
+  'tags',
+  'sourceSessionIds',
+  'occurrenceCount',
+  'contentHash',
+  'createdAt',
+  'updatedAt',
+  'status',
+  'type',
+]);
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export const lessonsLearnedFormat: InteropFormat = {
+  name: 'lessons-learned',
+  title: 'lessons-learned lesson store: data/lessons.json',
+  carries: [
+    'summary',
+    'mistake',
+    'remediation',
+    'tools',
+    'commands',
+    'paths',
+    'tags',
+    'priority',
+    'confidence',
+    'needsReview',
+    'sourceSessions',
+    'occurrences',
+    'contentHash',
+    'type',
+    'createdAt',
+    'updatedAt',
+  ],
+  claims: (file) => file.path.endsWith('.json') && lessonList(readJson(file.text)) !== undefined,
+  parse: parseLessonsLearned,
+  render: renderLessonsLearned,
+};
+
+function readJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function lessonList(document: unknown): unknown[] | undefined {
+  if (!isRecord(document) || !Array.isArray(document.lessons)) return undefined;
+  if (document.type === LESSONS_LEARNED_TYPE) return document.lessons;
+  const first = document.lessons.find(isRecord);
+  return first &&
+    ('mistake' in first || 'problem' in first) &&
+    ('remediation' in first || 'solution' in first)
+    ? document.lessons
+    : undefined;
+}
+
+function parseLessonsLearned(files: readonly SourceFile[], options: ParseOptions): ParsedSource {
+  const lessons: ImportedLesson[] = [];
+  const problems: Problem[] = [];
+  for (const file of files) {
+    if (
+      !(options.explicit
+        ? file.text !== undefined || file.rows !== undefined
+        : lessonsLearnedFormat.claims(file))
+    )
+      continue;
+    const document = readJson(file.text);
+    const list = lessonList(document);
+    if (list === undefined) {
+      problems.push({
+        file: file.path,
+        message: 'not a lessons-learned store ({"lessons": [...]} expected); skipped',
+        severity: 'error',
+      });
+      continue;
+    }
+    const { lessons: _list, ...wrapper } = document as Record<string, unknown>;
+    void _list;
+    list.forEach((entry, index) => {
+      const label = `lessons[${index}]`;
+      if (!isRecord(entry)) {
+        problems.push({
+          file: file.path,
+          field: label,
+          message: 'not a lesson object; skipped',
+          severity: 'error',
+        });
+        return;
+      }
+      const result = toImported(file.path, label, entry, wrapper, options.nowIso);
+      if (result.ok) lessons.push(result.imported);
+      else problems.push(...result.problems);
+    });
+  }
+  return { lessons, problems };
+}
+
+function toImported(
+  path: string,
+  label: string,
+  entry: Record<string, unknown>,
+  wrapper: Record<string, unknown>,
+  nowIso: string,
+) {
+  const triggers = isRecord(entry.triggers) ? entry.triggers : entry;
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry)) if (!MAPPED_KEYS.has(key)) extra[key] = value;
+  const fields: Record<string, unknown> = { keys: Object.keys(entry), wrapper };
+  if (isRecord(entry.triggers)) {
+    fields.triggerKeys = Object.keys(entry.triggers);
+    const triggerExtra = Object.fromEntries(
+      Object.entries(entry.triggers).filter(([key]) => !(TRIGGER_KEYS as readonly string[]).includes(key)),
+    );
+    if (Object.keys(triggerExtra).length > 0) fields.triggerExtra = triggerExtra;
+  }
+  if (Object.keys(extra).length > 0) fields.extra = extra;
+  const status = entry.status;
+  if (status !== undefined && status !== 'active' && status !== 'archived') fields.status = status;
+  const type = entry.type;
+  if (type !== undefined && type !== 'hint' && type !== 'guard') fields.type = type;
+  const id = typeof entry.id === 'string' && entry.id !== '' ? entry.id : undefined;
+  const text = (key: string) => (typeof entry[key] === 'string' ? (entry[key] as string) : undefined);
+  const mistake = text('mistake') ?? text('problem');
+  const remediation = text('remediation') ?? text('solution');
+  const number = (key: string) => (typeof entry[key] === 'number' ? (entry[key] as number) : undefined);
+  return createImportedLesson({
+    file: path,
+    entry: id === undefined ? label : `${label} (${id})`,
+    nowIso,
+    fields: {
+      summary: text('summary') ?? '',
+      ...(typeof entry.slug === 'string' ? { slug: entry.slug } : {}),
+      ...(mistake === undefined ? {} : { mistake }),
+      ...(remediation === undefined ? {} : { remediation }),
+      tools: stringList(triggers.toolNames),
+      commands: stringList(triggers.commandPatterns),
+      paths: stringList(triggers.pathPatterns),
+      tags: stringList(entry.tags),
+      sourceSessions: stringList(entry.sourceSessionIds),
+      ...(number('priority') === undefined ? {} : { priority: number('priority') }),
+      ...(number('confidence') === undefined ? {} : { confidence: number('confidence') }),
+      ...(number('occurrenceCount') === undefined ? {} : { occurrences: number('occurrenceCount') }),
+      ...(typeof entry.needsReview === 'boolean' ? { needsReview: entry.needsReview } : {}),
+      ...(status === 'candidate' || status === 'reviewed' ? { needsReview: true } : {}),
+      status: status === 'archived' || status === 'disabled' ? 'archived' : 'active',
+      type: type === 'guard' ? 'guard' : 'hint',
+      ...(text('contentHash') === undefined ? {} : { contentHash: text('contentHash') }),
+      ...(text('createdAt') === undefined ? {} : { createdAt: text('createdAt') }),
+      ...(text('updatedAt') === undefined ? {} : { updatedAt: text('updatedAt') }),
+    },
+    origin: { format: 'lessons-learned', ...(id === undefined ? {} : { id }), fields },
+  });
+}
+
+function renderLessonsLearned(lessons: readonly ExportLesson[]): Rendered {
+  const wrapper = lessons.map((lesson) => originFields(lesson, FORMATS).wrapper).find(isRecord) ?? {
+    $schema: './schemas/lessons.schema.json',
+    type: LESSONS_LEARNED_TYPE,
+    version: 1,
+  };
+  // ULIDs sort by creation time: the store's order.
+  const records = lessons.map(toRecord).sort((a, b) => String(a.id).localeCompare(String(b.id)));
+  return {
+    files: [{ path: 'lessons.json', text: `${JSON.stringify({ ...wrapper, lessons: records }, null, 2)}\n` }],
+    skipped: [],
+  };
+}
+
+function toRecord(lesson: ExportLesson): Record<string, unknown> {
+  const fields = originFields(lesson, FORMATS);
+  const keys = stringList(fields.keys);
+  const flat = keys.length > 0 && !keys.includes('triggers');
+  const triggerValues: Record<string, unknown> = {
+    toolNames: lesson.tools,
+    commandPatterns: lesson.commands,
+    pathPatterns: lesson.paths,
+  };
+  const values: Record<string, unknown> = {
+    id: originId(lesson, FORMATS) ?? ulidOf(lesson),
+    slug: lesson.origin?.format === 'lessons-learned' ? lesson.slug : `${lesson.slug}-${lesson.id.slice(-4)}`,
+    summary: restoreSummary(lesson, FORMATS),
+    ...(lesson.mistake === undefined
+      ? {}
+      : { [keys.includes('problem') ? 'problem' : 'mistake']: lesson.mistake }),
+    ...(lesson.remediation === undefined
+      ? {}
+      : { [keys.includes('solution') ? 'solution' : 'remediation']: lesson.remediation }),
+    priority: lesson.priority,
+    confidence: lesson.confidence,
+    needsReview: lesson.needsReview,
+    tags: restoreTags(lesson, FORMATS),
+    sourceSessionIds: lesson.sourceSessions,
+    occurrenceCount: lesson.occurrences,
+    ...(lesson.contentHash === undefined ? {} : { contentHash: lesson.contentHash }),
+    createdAt: lesson.createdAt,
+    updatedAt: lesson.updatedAt,
+    status: fields.status ?? (lesson.status === 'active' ? 'active' : 'archived'),
+    type: fields.type ?? lesson.type,
+  };
+  if (flat) Object.assign(values, triggerValues);
+  else {
+    const triggerKeys = stringList(fields.triggerKeys);
+    const triggerExtra = isRecord(fields.triggerExtra) ? fields.triggerExtra : {};
+    const order = triggerKeys.length > 0 ? triggerKeys : [...TRIGGER_KEYS];
+    const merged: Record<string, unknown> = { ...triggerValues, ...triggerExtra };
+    values.triggers = Object.fromEntries(
+      order.filter((key) => key in merged).map((key) => [key, merged[key]]),
+    );
+  }
+  const extra = isRecord(fields.extra) ? fields.extra : {};
+  if (keys.length === 0) return { ...values, ...extra };
+  // The keys the source had, in its order; lore's values for the mapped ones.
+  const all: Record<string, unknown> = { ...values, ...extra };
+  const record: Record<string, unknown> = {};
+  for (const key of keys) if (key in all) record[key] = all[key];
+  return record;
+}
+
+/** A ULID-shaped id (26 Crockford characters) from the creation time and the lore id. */
+function ulidOf(lesson: Lesson): string {
+  let time = Date.parse(lesson.createdAt);
+  let prefix = '';
+  for (let i = 0; i < 10; i += 1) {
+    prefix = CROCKFORD[time % 32] + prefix;
+    time = Math.floor(time / 32);
+  }
+  return `${prefix}${lesson.id.toUpperCase()}000000`;
+}

@@ -1,0 +1,289 @@
+/**
+ * `lore import PATH --from FORMAT`: reads the source, lets the format turn it into lessons, and
+ * writes them through the store in one batch (one manifest rebuild per tier, at the end).
+ *
+ * lore allocates the ids. A lesson imported before (the same format and source id, kept in
+ * `origin`) is left alone when unchanged and is a conflict otherwise (`--replace` overwrites it),
+ * so importing the same source twice adds nothing. Supersede links between imported lessons are
+ * resolved to lore ids; a lesson superseded by one that is not there is imported as archived.
+ * ADD's Markdown is backed up as `.bak` and replaced by the view rendered from what was read,
+ * once reading that view back gives the same lessons.
+ */
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LoreError } from '../../core/errors.js';
+import type { Problem } from '../../core/errors.js';
+import { confirmAddMarkdown } from '../../core/interop/add-md.js';
+import type { ImportedLesson, InteropFormat, InteropFormatName } from '../../core/interop/interop-format.js';
+import { detectInteropFormat, findInteropFormat } from '../../core/interop/interop-formats.js';
+import { createLessonId, ID_RANDOM_BYTES } from '../../core/lesson/lesson-id.js';
+import { parseLessonYaml, serializeLesson } from '../../core/lesson/lesson-yaml.js';
+import { LessonSchema } from '../../core/lesson/schema.js';
+import type { Lesson, Tier } from '../../core/lesson/schema.js';
+import { voteKey } from '../../core/rank/votes.js';
+import { writeFileAtomic } from '../fs-atomic.js';
+import type { Workspace } from '../workspace.js';
+import { readSources } from './read-sources.js';
+
+export type InteropImportOptions = {
+  from: InteropFormatName | undefined;
+  tier: Tier | undefined;
+  replace: boolean;
+  dryRun: boolean;
+  nowMs: number;
+};
+
+export type ImportedRef = { id: string; tier: Tier; from: string };
+
+export type InteropImportReport = {
+  format: InteropFormatName;
+  added: ImportedRef[];
+  replaced: ImportedRef[];
+  unchanged: ImportedRef[];
+  conflicts: ImportedRef[];
+  /** Entries that were reported and skipped. */
+  invalid: number;
+  votesAdded: number;
+  problems: Problem[];
+  /** ADD Markdown files: the backup written and whether the rendered view read back the same. */
+  markdown: { file: string; backup: string | undefined; rewritten: boolean; mismatches: string[] }[];
+};
+
+/** add and add-md share ids (L-001): a lesson from either matches the other on re-import. */
+function familyOf(format: string): string {
+  return format === 'add-md' ? 'add' : format;
+}
+
+function originKey(lesson: Lesson): string | undefined {
+  return lesson.origin?.id === undefined
+    ? undefined
+    : `${familyOf(lesson.origin.format)}\u0000${lesson.origin.id}`;
+}
+
+export async function importInterop(
+  ws: Workspace,
+  path: string,
+  shown: string,
+  options: InteropImportOptions,
+): Promise<InteropImportReport> {
+  const sources = readSources(path, shown);
+  const format = chooseFormat(sources.files, shown, options.from);
+  const nowIso = new Date(options.nowMs).toISOString();
+  const explicit = options.from !== undefined && sources.single;
+  const parsed = format.parse(sources.files, { nowIso, fileDates: sources.fileDates, explicit });
+  const display = (file: string) => (sources.single ? shown : `${shown.replace(/\/+$/, '')}/${file}`);
+  const report: InteropImportReport = {
+    format: format.name,
+    added: [],
+    replaced: [],
+    unchanged: [],
+    conflicts: [],
+    invalid: parsed.problems.filter((problem) => problem.severity === 'error').length,
+    votesAdded: 0,
+    problems: parsed.problems.map((problem) => ({ ...problem, file: display(problem.file) })),
+    markdown: [],
+  };
+  if (parsed.lessons.length === 0 && report.invalid === 0) {
+    throw new LoreError('invalid', `${shown} holds no ${format.name} lessons`, {
+      hint: `is it the right file? ${format.title}`,
+    });
+  }
+
+  const existing = new Map<string, { tier: Tier; lesson: Lesson }>();
+  for (const item of await ws.index.list({ status: 'any' }, options.nowMs, ws.halfLifeDays)) {
+    const key = originKey(item.lesson);
+    if (key !== undefined && !existing.has(key))
+      existing.set(key, { tier: item.lesson.tier, lesson: item.lesson });
+  }
+
+  // Every imported lesson gets its lore id first, so links can point at them.
+  const planned = parsed.lessons.map((entry) => {
+    const key = originKey(entry.lesson);
+    const match = key === undefined ? undefined : existing.get(key);
+    const tier = options.tier ?? match?.tier ?? entry.lesson.tier;
+    const id = match?.lesson.id ?? freshId(ws, tier);
+    return { entry, tier, id, match };
+  });
+  const bySourceId = new Map<string, string>();
+  for (const plan of planned)
+    if (plan.entry.lesson.origin?.id) bySourceId.set(plan.entry.lesson.origin.id, plan.id);
+  for (const [key, value] of existing) {
+    const sourceId = key.split('\u0000')[1];
+    if (sourceId !== undefined && !bySourceId.has(sourceId)) bySourceId.set(sourceId, value.lesson.id);
+  }
+  const records = linkLessons(planned, bySourceId);
+  // A source without dates (Cursor rules): a lesson imported before keeps the dates it got then.
+  for (const [index, plan] of planned.entries()) {
+    const record = records[index];
+    if (record && plan.match && !plan.entry.dated) {
+      record.createdAt = plan.match.lesson.createdAt;
+      record.updatedAt = plan.match.lesson.updatedAt;
+    }
+  }
+
+  const touched = new Set<Tier>();
+  for (const [index, plan] of planned.entries()) {
+    const lesson = records[index] as Lesson;
+    const store = ws.store(plan.tier);
+    const ref: ImportedRef = {
+      id: plan.id,
+      tier: plan.tier,
+      from: plan.entry.lesson.origin?.id ?? plan.entry.where,
+    };
+    const currentText = store.readLessonText(plan.id);
+    if (currentText === undefined) {
+      if (!options.dryRun && !store.createLessonWithId(plan.id, serializeLesson(lesson))) {
+        throw new LoreError('conflict', `lesson ${plan.id} appeared while importing; run the import again`);
+      }
+      report.added.push(ref);
+    } else {
+      const current = parseLessonYaml(currentText, plan.id);
+      if (
+        current.ok &&
+        comparable(current.lesson) === comparable({ ...lesson, createdAt: lesson.createdAt })
+      ) {
+        report.unchanged.push(ref);
+      } else if (options.replace) {
+        if (!options.dryRun) store.writeLessonText(plan.id, serializeLesson(lesson));
+        report.replaced.push(ref);
+      } else {
+        report.conflicts.push(ref);
+        continue;
+      }
+    }
+    touched.add(plan.tier);
+    const have = new Set(currentText === undefined ? [] : store.readVotes(plan.id).votes.map(voteKey));
+    for (const vote of plan.entry.votes) {
+      if (have.has(voteKey(vote))) continue;
+      have.add(voteKey(vote));
+      if (!options.dryRun) store.appendVote(plan.id, vote);
+      report.votesAdded += 1;
+    }
+  }
+
+  if (format.name === 'add-md')
+    rewriteMarkdown(sources.baseDir, display, parsed.lessons, report, options, nowIso);
+  if (options.dryRun) ws.index.invalidate();
+  else for (const tier of touched) await ws.afterWrite(tier);
+  return report;
+}
+
+function chooseFormat(
+  files: Parameters<typeof detectInteropFormat>[0],
+  shown: string,
+  from: InteropFormatName | undefined,
+): InteropFormat {
+  if (from !== undefined) {
+    const format = findInteropFormat(from);
+    if (files.length !== 1 && !files.some((file) => format.claims(file))) {
+      throw new LoreError('invalid', `${shown} has no ${from} files`, { hint: format.title });
+    }
+    return format;
+  }
+  const detection = detectInteropFormat(files);
+  if (detection.ok) return detection.format;
+  if (detection.reason === 'ambiguous') {
+    throw new LoreError('usage', `${shown} holds lessons in ${detection.candidates.join(' and ')} formats`, {
+      hint: `say which with --from (${detection.candidates.join(' | ')}), or point at one file or folder`,
+    });
+  }
+  throw new LoreError('invalid', `no lessons lore can import found in ${shown}`, {
+    hint: 'lore reads Orbit, lessons-learned, ADD (JSON or Markdown), COIA and Cursor rules; see `lore import --help`',
+  });
+}
+
+/** A new lore id no lesson of the tier has. */
+function freshId(ws: Workspace, tier: Tier): string {
+  for (;;) {
+    const id = createLessonId(randomBytes(ID_RANDOM_BYTES));
+    if (!existsSync(ws.store(tier).lessonDir(id).dir)) return id;
+  }
+}
+
+/** The final records: lore ids, the tier, and supersede links resolved to lore ids. */
+function linkLessons(
+  planned: readonly { entry: ImportedLesson; tier: Tier; id: string }[],
+  bySourceId: ReadonlyMap<string, string>,
+): Lesson[] {
+  const records = planned.map((plan) => ({ ...plan.entry.lesson, id: plan.id, tier: plan.tier }) as Lesson);
+  const byId = new Map(records.map((record) => [record.id, record]));
+  for (const [index, plan] of planned.entries()) {
+    const record = records[index] as Lesson;
+    const target =
+      plan.entry.links.supersededBy === undefined ? undefined : bySourceId.get(plan.entry.links.supersededBy);
+    if (target !== undefined && target !== record.id) {
+      record.status = 'superseded';
+      record.supersededBy = target;
+      const replacement = byId.get(target);
+      if (replacement && !replacement.supersedes.includes(record.id))
+        replacement.supersedes = [...replacement.supersedes, record.id];
+    } else if (record.status === 'superseded') {
+      record.status = 'archived';
+      record.origin = {
+        ...record.origin,
+        format: record.origin?.format ?? 'unknown',
+        fields: { ...record.origin?.fields, status: 'superseded' },
+      };
+    }
+    for (const old of plan.entry.links.supersedes) {
+      const oldId = bySourceId.get(old);
+      if (oldId !== undefined && oldId !== record.id && !record.supersedes.includes(oldId))
+        record.supersedes = [...record.supersedes, oldId];
+    }
+  }
+  return records.map((record) => LessonSchema.parse(record));
+}
+
+function comparable(lesson: Lesson): string {
+  const { tier: _tier, ...rest } = lesson;
+  void _tier;
+  return JSON.stringify(sortKeys(rest));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/** ADD Markdown: back it up, render what was read, read that back; replace the file when it matches. */
+function rewriteMarkdown(
+  baseDir: string,
+  display: (file: string) => string,
+  lessons: readonly ImportedLesson[],
+  report: InteropImportReport,
+  options: InteropImportOptions,
+  nowIso: string,
+): void {
+  for (const file of new Set(lessons.map((entry) => entry.file))) {
+    const group = lessons.filter((entry) => entry.file === file);
+    const source = group[0]?.lesson.origin?.fields?.extra as { source?: unknown } | undefined;
+    const projectName = typeof source?.source === 'string' ? source.source : 'project';
+    const check = confirmAddMarkdown(group, file, { nowIso, projectName });
+    const absolute = join(baseDir, file);
+    const entry = {
+      file: display(file),
+      backup: undefined as string | undefined,
+      rewritten: false,
+      mismatches: check.mismatches,
+    };
+    if (!options.dryRun && check.mismatches.length === 0) {
+      const original = readFileSync(absolute, 'utf8');
+      if (original !== check.text) {
+        let backup = `${absolute}.bak`;
+        if (existsSync(backup) && readFileSync(backup, 'utf8') !== original)
+          backup = `${absolute}.${nowIso.replace(/[:.]/g, '-')}.bak`;
+        copyFileSync(absolute, backup);
+        writeFileAtomic(absolute, check.text);
+        entry.backup = `${display(file)}${backup.slice(absolute.length)}`;
+        entry.rewritten = true;
+      }
+    }
+    report.markdown.push(entry);
+  }
+}
