@@ -3,6 +3,8 @@
  * from the docs walk and records caches (parsed only when changed). Synchronous, so both the CLI
  * build and the background rebuilder (lore-manifest.cjs) call it.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestDocSource } from '../core/inject/build-manifest.js';
 import { indexDoc } from '../core/docs/index-doc.js';
@@ -10,7 +12,29 @@ import { DOCS_DEFAULTS } from '../core/docs/docs-defaults.js';
 import type { Config } from '../core/lesson/schema.js';
 import { DOCS_RECORDS_FILE, DOCS_WALK_FILE, loadDocRecordsWith } from './docs-index.js';
 import { walkDocsCached } from './docs-walker.js';
-import { fileSig } from './manifest-files.js';
+import { fileSig, manifestDir } from './manifest-files.js';
+
+const DOCS_SIGNATURE_FILE = 'docs-signature';
+
+/** What the manifest's docs depend on: each doc with paths, its file signature and its globs. */
+export function docsSignature(docs: readonly ManifestDocSource[]): string {
+  const hash = createHash('sha1');
+  for (const doc of docs) hash.update(`${doc.path}|${doc.sig}|${doc.paths.join(',')}\n`);
+  return hash.digest('hex');
+}
+
+/** Written with each full build: the background check compares it to notice edited docs. */
+export function writeDocsSignature(cacheDir: string, signature: string): void {
+  writeFileSync(join(manifestDir(cacheDir), DOCS_SIGNATURE_FILE), `${signature}\n`);
+}
+
+export function readDocsSignature(cacheDir: string): string | undefined {
+  try {
+    return readFileSync(join(manifestDir(cacheDir), DOCS_SIGNATURE_FILE), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
 
 export function manifestDocs(
   projectRoot: string | null,

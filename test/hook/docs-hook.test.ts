@@ -1,6 +1,7 @@
 // Docs in the hook: a doc whose `paths` cover the file an agent is about to touch is offered next
 // to the lessons for it, under the same budget and session dedup, by the committed hook bundle;
 // the background rebuilder (lore-manifest.cjs) includes docs too, and `lore explain` shows them.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,15 @@ import { docManifestId } from '../../src/core/inject/build-manifest.js';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { payload } from '../helpers/hook-payloads.js';
-import { fileAppears, fileDisappears, inRepo, output, runHookBundle } from '../helpers/hook.js';
+import {
+  fileAppears,
+  fileDisappears,
+  hookEnv,
+  inRepo,
+  MANIFEST_BUNDLE,
+  output,
+  runHookBundle,
+} from '../helpers/hook.js';
 
 const DOC = 'docs/design/auth/sessions.md';
 const DOC_SUMMARY = 'Sessions refresh through the gateway, never in the browser';
@@ -82,5 +91,23 @@ describe('docs in the hook', () => {
     expect(context(sandbox, 'src/auth/login.ts', 's9')).toContain(`[lore doc ${DOC}]`);
     const start = inRepo(sandbox, payload('claude', 'SessionStart'), { session_id: 's10' });
     expect(runHookBundle(sandbox, start).stdout).not.toContain('lore doc');
+  });
+
+  it('the background full check notices an edited doc although no lesson changed', () => {
+    const { sandbox } = docsSandbox();
+    const recheck = () =>
+      spawnSync(process.execPath, [MANIFEST_BUNDLE, '--cwd', sandbox.repo, '--if-changed'], {
+        env: { ...hookEnv(sandbox), LORE_DEBUG: '1' },
+        encoding: 'utf8',
+      }).stderr;
+    expect(recheck()).toContain('"rebuilt":false');
+    mkdirSync(sandbox.inRepo('docs/runbooks'));
+    writeFileSync(
+      sandbox.inRepo('docs/runbooks/deploy.md'),
+      '---\ntype: runbook\nsummary: Deploying auth needs the key rotation first\npaths: ["src/auth/keys.ts"]\n---\n',
+    );
+    expect(recheck()).toContain('"rebuilt":true');
+    expect(context(sandbox, 'src/auth/keys.ts', 's20')).toContain('[lore doc docs/runbooks/deploy.md]');
+    expect(recheck()).toContain('"rebuilt":false');
   });
 });
