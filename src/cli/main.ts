@@ -111,6 +111,14 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'serve the HTTP API and the dashboard (loopback; a token elsewhere)',
     load: () => import('./commands/serve.js'),
   },
+  render: {
+    summary: 'write LEARNINGS.md and the managed lesson section of AGENTS.md / CLAUDE.md / GEMINI.md',
+    load: () => import('./commands/render.js'),
+  },
+  aggregate: {
+    summary: 'write one agent skill per tool with many lessons (the hook points at it)',
+    load: () => import('./commands/aggregate.js'),
+  },
   mcp: {
     summary: "run lore's MCP server on stdio (tools, lesson resources, learnings sidecar)",
     load: () => import('./commands/mcp.js'),

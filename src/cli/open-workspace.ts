@@ -9,7 +9,7 @@ import type { Workspace } from '../store/workspace.js';
 import type { CommandContext } from './command.js';
 
 export async function openCommandWorkspace(ctx: CommandContext): Promise<Workspace> {
-  const ws = await openWorkspace({ cwd: ctx.cwd, root: ctx.root, env: ctx.env });
+  const ws = await openWorkspace({ cwd: ctx.cwd, root: ctx.root, env: ctx.env, warn: ctx.note });
   const report = await ws.ready();
   if (report.rebuilt) ctx.note('lore: the index was missing or damaged; rebuilt it from the lesson files');
   for (const problem of ws.configProblems) ctx.note(`lore: ${formatProblem(problem)}`);

@@ -18,7 +18,8 @@ export type AuditRecord = {
   event: string;
   tool: string | null;
   source: string | null;
-  lessons: { id: string; matched_by: string[]; form: string }[];
+  /** `covers`: an aggregated tool skill's pointer (`id` is the skill's name) and the lessons it stood in for. */
+  lessons: { id: string; matched_by: string[]; form: string; covers?: string[] }[];
   denied: { id: string; matched_by: string[] }[];
   bytes: number;
   /** The first DROPPED_LISTED of what was dropped, best first; `dropped_count` has them all. */
@@ -48,6 +49,7 @@ export function auditRecord(
       id: item.id,
       matched_by: item.matchedBy,
       form: item.form,
+      ...(item.skill === undefined ? {} : { covers: item.skill.lessons }),
     })),
     denied: decision.plan.denied.map((item) => ({ id: item.id, matched_by: item.matchedBy })),
     bytes,

@@ -36,9 +36,17 @@ export type Explanation = {
   lessons: number;
   candidates: number;
   matched: number;
-  included: { id: string; form: string; matched_by: string[]; chars: number }[];
+  /** `skill`: a pointer to an aggregated tool skill (its id is the skill's name), standing in for `lessons`. */
+  included: {
+    id: string;
+    form: string;
+    matched_by: string[];
+    chars: number;
+    skill?: { name: string; path: string; lessons: string[] };
+  }[];
   denied: { id: string; matched_by: string[] }[];
-  dropped: { id: string; reason: string; matched_by: string[] }[];
+  /** `skill`: for `in-skill`, the aggregated skill that covers the lesson. */
+  dropped: { id: string; reason: string; matched_by: string[]; skill?: string }[];
   additionalContext: string | null;
   permissionDecisionReason: string | null;
   /** The one-line summary of every matched lesson, by id (for people; not in the CLI's JSON). */
@@ -127,13 +135,23 @@ export async function explainCall(
       form: i.form,
       matched_by: i.matchedBy,
       chars: i.text.length,
+      ...(i.skill === undefined ? {} : { skill: i.skill }),
     })),
     denied: plan.denied.map((d) => ({ id: d.id, matched_by: d.matchedBy })),
-    dropped: plan.skipped.map((s) => ({ id: s.id, reason: s.reason, matched_by: s.matchedBy })),
+    dropped: plan.skipped.map((s) => ({
+      id: s.id,
+      reason: s.reason,
+      matched_by: s.matchedBy,
+      ...(s.skill === undefined ? {} : { skill: s.skill }),
+    })),
     additionalContext: decision.context ?? null,
     permissionDecisionReason: decision.deny ?? null,
-    summaries: Object.fromEntries(
-      selection.matches.map((m) => [m.lesson.id, (m.text?.summary ?? '').replace(/^\[lore \w+\] /, '')]),
-    ),
+    summaries: Object.fromEntries([
+      ...selection.matches.map((m) => [m.lesson.id, (m.text?.summary ?? '').replace(/^\[lore \w+\] /, '')]),
+      ...Object.entries(manifest.head.skills ?? {}).map(([name, skill]) => [
+        name,
+        `aggregated skill: ${skill.lessons} lessons about ${skill.tool}`,
+      ]),
+    ]),
   };
 }

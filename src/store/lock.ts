@@ -51,30 +51,46 @@ export function lessonLockPath(cacheDir: string, id: string, suffix = ''): strin
 
 /** Runs `fn` holding every lock (taken in sorted order, so two callers never deadlock). */
 export function withLocks<T>(lockPaths: readonly string[], fn: () => T): T {
-  const paths = [...new Set(lockPaths)].sort();
-  for (const path of paths) mkdirSync(dirname(path), { recursive: true });
   const held: string[] = [];
   try {
-    for (const path of paths) {
-      const deadline = Date.now() + WAIT_MS;
-      let delay = 2;
-      while (!tryAcquire(path)) {
-        if (isStale(path)) {
-          unlinkQuietly(path);
-          continue;
-        }
-        if (Date.now() > deadline) {
-          throw new LoreError('locked', `another lore process holds ${path}`, {
-            hint: 'wait for it to finish; if no lore process is running, delete the lock file',
-          });
-        }
-        sleep(delay + Math.random() * delay);
-        delay = Math.min(delay * 2, 50);
-      }
-      held.push(path);
-    }
+    acquireAll(lockPaths, held);
     return fn();
   } finally {
     for (const path of held.reverse()) unlinkQuietly(path);
+  }
+}
+
+/** `withLocks` for an async `fn`: the locks are held until its promise settles. */
+export async function withLocksAsync<T>(lockPaths: readonly string[], fn: () => Promise<T>): Promise<T> {
+  const held: string[] = [];
+  try {
+    acquireAll(lockPaths, held);
+    return await fn();
+  } finally {
+    for (const path of held.reverse()) unlinkQuietly(path);
+  }
+}
+
+/** Takes every lock in sorted order, pushing each onto `held` as it is taken. */
+function acquireAll(lockPaths: readonly string[], held: string[]): void {
+  const paths = [...new Set(lockPaths)].sort();
+  for (const path of paths) mkdirSync(dirname(path), { recursive: true });
+  for (const path of paths) {
+    const deadline = Date.now() + WAIT_MS;
+    let delay = 2;
+    while (!tryAcquire(path)) {
+      if (isStale(path)) {
+        unlinkQuietly(path);
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw new LoreError('locked', `another lore process holds ${path}`, {
+          hint: 'wait for it to finish; if no lore process is running, delete the lock file',
+        });
+      }
+      sleep(delay + Math.random() * delay);
+      delay = Math.min(delay * 2, 50);
+    }
+    held.push(path);
   }
 }

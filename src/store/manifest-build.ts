@@ -5,12 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { buildManifest } from '../core/inject/build-manifest.js';
 import { stateOf } from '../core/inject/patch-manifest.js';
 import type { ManifestSource } from '../core/inject/build-manifest.js';
 import { detectStack } from '../core/inject/detect-stack.js';
-import type { InjectSettings, Manifest } from '../core/inject/types.js';
+import type { InjectSettings, Manifest, ManifestSkill } from '../core/inject/types.js';
+import { planSkills } from '../core/views/plan-skills.js';
+import { presentSkills, SKILL_FILE, skillsDir } from './skill-files.js';
 import { parseConfigYaml } from '../core/lesson/config-yaml.js';
 import type { ConfigLayer } from '../core/lesson/config-yaml.js';
 import { parseLessonYaml } from '../core/lesson/lesson-yaml.js';
@@ -99,6 +101,7 @@ function finish(
   const docs = manifestDocs(target.projectRoot, target.cacheDir, config);
   const manifest = buildManifest({
     lessons,
+    skills: manifestSkills(target.projectRoot, config, lessons),
     settings: injectSettings(config),
     scanIntervalHours: config.capture.backgroundIntervalHours,
     stack: readStack(target.projectRoot),
@@ -124,6 +127,36 @@ function finish(
   return manifest;
 }
 
+/**
+ * The aggregated tool skills the hook may point at: those the lessons call for (`aggregate.threshold`)
+ * whose SKILL.md lore wrote and still holds (run `lore aggregate`, or set `aggregate.enabled`).
+ */
+export function manifestSkills(
+  projectRoot: string | null,
+  config: Config,
+  lessons: readonly ManifestSource[],
+): Record<string, ManifestSkill> | undefined {
+  if (projectRoot === null) return undefined;
+  const project = lessons
+    .map((source) => source.lesson)
+    .filter((lesson) => lesson.tier === 'project' && lesson.status === 'active');
+  const plans = planSkills(project, config.aggregate.threshold);
+  if (plans.length === 0) return undefined;
+  const dir = skillsDir(projectRoot, config.aggregate.dir);
+  const present = presentSkills(dir, plans);
+  if (present.length === 0) return undefined;
+  return Object.fromEntries(
+    present.map((plan) => [
+      plan.name,
+      {
+        tool: plan.tool,
+        path: relative(projectRoot, join(dir, plan.name, SKILL_FILE)),
+        lessons: plan.lessons.length,
+      },
+    ]),
+  );
+}
+
 /** The manifest of this workspace, computed from its (refreshed) index, in memory. */
 export async function workspaceManifest(ws: Workspace, nowMs: number): Promise<Manifest> {
   const lessons = await workspaceSources(ws, nowMs);
@@ -132,6 +165,7 @@ export async function workspaceManifest(ws: Workspace, nowMs: number): Promise<M
     settings: injectSettings(ws.config),
     stack: readStack(ws.projectRoot ?? null),
     projectRoot: ws.projectRoot ?? null,
+    skills: manifestSkills(ws.projectRoot ?? null, ws.config, lessons),
     sources: stampSources(sourcePaths(ws.tiers.map((tier) => tier.layout.dir))),
     nowMs,
     generation: 'explain',

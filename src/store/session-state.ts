@@ -75,7 +75,8 @@ export function wipeSession(tmp: string, sessionId: string, uid: number | string
   }
 }
 
-const ID = /^[0-9a-z]{1,32}$/;
+/** Lesson ids, and the names of aggregated tool skills (`lore-pytest`): file-name safe. */
+const ID = /^[0-9a-z][0-9a-z-]{0,63}$/;
 
 export function openSessionState(
   tmp: string,

@@ -23,6 +23,8 @@ export type WorkspaceOptions = {
   root?: string;
   env: NodeJS.ProcessEnv;
   home?: string;
+  /** Where a write's non-fatal trouble (a view that could not be rewritten) is told; default stderr. */
+  warn?: (line: string) => void;
 };
 
 export type Workspace = {
@@ -135,12 +137,17 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     async afterWrite(tier, changed) {
       index.invalidate();
       const store = tier === 'user' ? user : (project ?? user);
+      // a skill that came or went changes the manifest's skills table: that takes a full build
+      const skillsChanged = await refreshViews(
+        ws,
+        options.warn ?? ((line) => process.stderr.write(`${line}\n`)),
+      );
       try {
         bumpGeneration(store.layout.cacheDir, `${Date.now().toString(36)}-${process.pid}`);
         // The index sees every lesson file as it is now; what it saw is what the patch must match.
         await index.refresh();
         const contentNow = index.contentParts();
-        if (changed !== undefined && contentNow !== undefined) {
+        if (changed !== undefined && contentNow !== undefined && !skillsChanged) {
           const [{ patchManifestFiles }, { parseLessonYaml }] = await Promise.all([
             import('./manifest-patch.js'),
             import('../core/lesson/lesson-yaml.js'),
@@ -166,6 +173,18 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     },
   };
   return ws;
+}
+
+/** `views.render` / `aggregate.enabled`: the derived files follow every write, failure-tolerant. */
+async function refreshViews(ws: Workspace, warn: (line: string) => void): Promise<boolean> {
+  if (!ws.config.views.render && !ws.config.aggregate.enabled) return false;
+  try {
+    const { refreshDerivedFiles } = await import('./workspace-views.js');
+    return await refreshDerivedFiles(ws, Date.now(), warn);
+  } catch (error) {
+    warn(`lore: the lesson was saved, but the views were not updated: ${(error as Error).message}`);
+    return true;
+  }
 }
 
 function parseHalfLife(value: string | undefined): number | undefined {

@@ -33,6 +33,8 @@ const VERBS = [
   'install',
   'uninstall',
   'serve',
+  'render',
+  'aggregate',
   'mcp',
   'migrate-layout',
 ] as const;
@@ -258,6 +260,8 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'disable', args: ['disable'], key: 'disabled' },
     { verb: 'enable', args: ['enable'], key: 'disabled' },
     { verb: 'migrate-layout', args: ['migrate-layout'], key: 'moves' },
+    { verb: 'render', args: ['render'], key: 'files' },
+    { verb: 'aggregate', args: ['aggregate', '--dry-run'], key: 'skills' },
     { verb: 'install', args: ['install', 'claude-code', '--scope', 'project'], key: 'changed' },
     { verb: 'uninstall', args: ['uninstall', 'claude-code', '--scope', 'project'], key: 'removed' },
   ];

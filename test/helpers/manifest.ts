@@ -1,7 +1,7 @@
 /** In-memory manifests for stage tests: lessons from partial records, built by the real builder. */
 import { buildManifest } from '../../src/core/inject/build-manifest.js';
 import { DEFAULT_INJECT_SETTINGS } from '../../src/core/inject/types.js';
-import type { InjectSettings, Manifest } from '../../src/core/inject/types.js';
+import type { InjectSettings, Manifest, ManifestSkill } from '../../src/core/inject/types.js';
 import { LessonSchema } from '../../src/core/lesson/schema.js';
 import type { Lesson, LessonFields } from '../../src/core/lesson/schema.js';
 
@@ -23,7 +23,12 @@ export function lesson(fields: Partial<LessonFields> & { summary: string }): Les
 
 export function manifestOf(
   lessons: readonly Lesson[],
-  options: { stack?: string[]; settings?: Partial<InjectSettings>; blockSize?: number } = {},
+  options: {
+    stack?: string[];
+    settings?: Partial<InjectSettings>;
+    blockSize?: number;
+    skills?: Record<string, ManifestSkill>;
+  } = {},
 ): Manifest {
   return buildManifest({
     lessons: lessons.map((l) => ({
@@ -39,5 +44,6 @@ export function manifestOf(
     nowMs: 0,
     generation: 'test',
     blockSize: options.blockSize ?? 4,
+    ...(options.skills === undefined ? {} : { skills: options.skills }),
   });
 }

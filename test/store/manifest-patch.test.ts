@@ -4,7 +4,15 @@
  * selects exactly what a full build from the same lessons selects, for tool calls, prompts and
  * session starts. And a patch really is a patch: one write rewrites one block, not the manifest.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -38,13 +46,14 @@ const NOW = Date.parse('2026-01-01T00:00:00.000Z');
 
 type Sandbox = { repo: string; open(): Promise<Workspace> };
 
-function sandbox(): Sandbox {
+function sandbox(config?: string): Sandbox {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'lore-patch-')));
   const repo = join(base, 'repo');
   const loreHome = join(base, 'lore-home');
   mkdirSync(join(repo, '.git'), { recursive: true });
   initTier(tierLayout(join(repo, '.lore')));
   initTier(tierLayout(loreHome));
+  if (config !== undefined) writeFileSync(join(repo, '.lore', 'config.yaml'), config);
   onTestFinished(() => rmSync(base, { recursive: true, force: true }));
   return {
     repo,
@@ -258,6 +267,21 @@ describe('incremental manifest', () => {
         }
       }),
       { numRuns: 25 },
+    );
+  }, 240_000);
+
+  it('with aggregated tool skills kept current on every write, still selects what a full build selects (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
+        const box = sandbox('aggregate:\n  enabled: true\n  threshold: 2\n');
+        await inProcess(box, (ws) => ws.afterWrite('project'));
+        const ids: string[] = [];
+        for (const op of ops) {
+          await apply(box, ids, op);
+          await compareWithFullBuild(box);
+        }
+      }),
+      { numRuns: 12 },
     );
   }, 240_000);
 

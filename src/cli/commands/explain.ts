@@ -82,9 +82,28 @@ export const command: Command = {
       if (explained.denied.length > 0)
         lines.push('denied by guard:', ...explained.denied.map((d) => row(d.id, 'deny', d.matched_by)));
       if (explained.included.length > 0)
-        lines.push('injected:', ...explained.included.map((i) => row(i.id, i.form, i.matched_by)));
+        lines.push(
+          'injected:',
+          ...explained.included.flatMap((i) => [
+            row(i.id, i.skill === undefined ? i.form : `skill (${i.form})`, i.matched_by),
+            ...(i.skill === undefined
+              ? []
+              : [
+                  `    a pointer to the aggregated skill ${i.skill.path} stands in for ${i.skill.lessons.join(', ')}: the hook prefers a tool's skill over its lessons`,
+                ]),
+          ]),
+        );
       if (explained.dropped.length > 0)
-        lines.push('dropped:', ...explained.dropped.map((s) => row(s.id, s.reason, s.matched_by)));
+        lines.push(
+          'dropped:',
+          ...explained.dropped.map((s) =>
+            row(s.id, s.skill === undefined ? s.reason : `${s.reason} ${s.skill}`, s.matched_by),
+          ),
+        );
+      if (explained.dropped.some((s) => s.reason === 'in-skill'))
+        lines.push(
+          'in-skill: the lesson is in an aggregated tool skill (`lore aggregate`); the hook points at the skill once per session instead',
+        );
       if (explained.denied.length + explained.included.length + explained.dropped.length === 0)
         lines.push('no lesson matches this call');
       const denied = explained.permissionDecisionReason;

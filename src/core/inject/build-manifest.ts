@@ -12,8 +12,16 @@ import { encodePostings } from './postings.js';
 import { compareEntries, deniesCalls } from './rank-matches.js';
 import { renderLesson } from './render-lesson.js';
 import { normalizeTool } from './tool-names.js';
+import { lessonSkill } from '../views/plan-skills.js';
 import { MANIFEST_VERSION } from './types.js';
-import type { InjectSettings, Manifest, ManifestLesson, ManifestText, SourceStamp } from './types.js';
+import type {
+  InjectSettings,
+  Manifest,
+  ManifestLesson,
+  ManifestSkill,
+  ManifestText,
+  SourceStamp,
+} from './types.js';
 
 export type ManifestSource = {
   lesson: Lesson;
@@ -38,6 +46,8 @@ export type ManifestInput = {
   blockSize?: number;
   /** Project docs with path globs: offered like lessons when a call touches a path they cover. */
   docs?: readonly ManifestDocSource[];
+  /** Aggregated tool skills present in the repository (`lore aggregate`), by name. */
+  skills?: Record<string, ManifestSkill>;
 };
 
 /** A project doc (core/docs) as the manifest takes it: only docs whose frontmatter has `paths`. */
@@ -273,8 +283,14 @@ export function buildManifest(input: ManifestInput): Manifest {
     }
     return source;
   };
+  const skillNames = new Set(Object.keys(input.skills ?? {}));
   const entries = [
-    ...chooseSources(input.lessons).map((source) => manifestEntry(source, input.stack, compile)),
+    ...chooseSources(input.lessons).map((source) => {
+      const entry = manifestEntry(source, input.stack, compile);
+      const skill = lessonSkill(source.lesson, skillNames);
+      if (skill !== undefined) entry.lesson.skill = skill;
+      return entry;
+    }),
     ...(input.docs ?? []).filter((doc) => doc.paths.length > 0).map((doc) => docEntry(doc, compile)),
   ];
   entries.sort((a, b) => compareEntries(a.lesson, b.lesson));
@@ -329,6 +345,7 @@ export function buildManifest(input: ManifestInput): Manifest {
       startupScores: startup.map((e) => e.lesson.score),
       ...(input.scanIntervalHours === undefined ? {} : { scanIntervalHours: input.scanIntervalHours }),
       patched: {},
+      ...(skillNames.size === 0 ? {} : { skills: input.skills }),
     },
     words: postingsOf(wordOrdinals),
     blocks,

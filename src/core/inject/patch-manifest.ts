@@ -12,6 +12,7 @@
  */
 import { chooseSources, manifestEntry, startsSessions, STARTUP_LESSONS } from './build-manifest.js';
 import type { ManifestSource } from './build-manifest.js';
+import { lessonSkill } from '../views/plan-skills.js';
 import { appendPosting } from './postings.js';
 import type { ManifestHead, ManifestLesson, ManifestText, ManifestWords } from './types.js';
 
@@ -151,6 +152,8 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
   let always = head.always;
   let words: ManifestWords | undefined;
   const files = { ...state.files };
+  // The skills table counts its lessons: a write touching one of them is left to a full build.
+  const skillNames = new Set(Object.keys(head.skills ?? {}));
 
   for (const change of changes) {
     const key = entryKey(change.tier, change.id);
@@ -161,12 +164,15 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
     if (old !== undefined) {
       const block = blockAt(Math.floor(old / blockSize));
       if (block === undefined) return { full: 'block unreadable' };
+      if (block.lessons[old % blockSize]?.skill !== undefined) return { full: 'aggregated skill changed' };
       block.lessons[old % blockSize] = null;
       block.texts[old % blockSize] = null;
       entries[old] = null;
       ordinalOf.delete(key);
     }
     if (change.source === undefined) continue;
+    if (lessonSkill(change.source.lesson, skillNames) !== undefined)
+      return { full: 'aggregated skill changed' };
     const n = entries.length;
     const entry = manifestEntry(change.source, head.stack);
     entry.lesson.n = n;

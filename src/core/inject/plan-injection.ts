@@ -3,10 +3,20 @@
  * Relevance gates (needs-review, low confidence), then guards (a matching guard denies the call,
  * every time; at most `maxLessons` reasons; a denied call gets no advice), then dedup (already shown in this session: to this agent, or to another one), the
  * per-context cap, the per-call count and the character budget. The first lesson always fits: its summary stands in
- * when the full text is too long, and is cut when even that is.
+ * when the full text is too long, and is cut when even that is. A lesson held by an aggregated tool
+ * skill goes out as one pointer to the skill instead (guards still deny).
  */
+import { skillPointerTexts } from './skill-pointer.js';
 import { HARD_MAX_CHARS } from './types.js';
-import type { Included, InjectionPlan, InjectSettings, ManifestText, Match, Skip } from './types.js';
+import type {
+  Included,
+  InjectionPlan,
+  InjectSettings,
+  ManifestSkill,
+  ManifestText,
+  Match,
+  Skip,
+} from './types.js';
 
 export type PlanState = {
   /** Lessons already shown in this agent's context. */
@@ -36,6 +46,12 @@ export type PlanOptions = {
   stopWhenFull?: boolean;
   /** The texts of a match, fetched only for lessons that get as far as the budget (default: `match.text`). */
   textOf?: (match: Match) => ManifestText | undefined;
+  /**
+   * Aggregated tool skills (`head.skills`): advice from a lesson held by one goes out as one pointer
+   * to the skill (an item whose id is the skill's name, deduped like a lesson), and the skill's
+   * other lessons in the call, or in later calls of the session, are skipped as `in-skill`.
+   */
+  skills?: Readonly<Record<string, ManifestSkill>>;
 };
 
 export const SEPARATOR = '\n\n';
@@ -78,7 +94,8 @@ export function planInjection(
       if (denied.length >= maxLessons) break;
       if (!denies && (denied.length > 0 || adviceFull())) break;
     }
-    const skip = (reason: Skip['reason']) => skipped.push({ id: lesson.id, reason, matchedBy });
+    const skip = (reason: Skip['reason'], skill?: string) =>
+      skipped.push({ id: lesson.id, reason, matchedBy, ...(skill === undefined ? {} : { skill }) });
     if (lesson.needsReview) {
       skip('needs-review');
       continue;
@@ -121,6 +138,20 @@ export function planInjection(
       skip('shown-to-other-agent');
       continue;
     }
+    const skillName = lesson.skill !== undefined && options.skills?.[lesson.skill] ? lesson.skill : undefined;
+    const skill = skillName === undefined ? undefined : options.skills?.[skillName];
+    if (skillName !== undefined) {
+      const pointer = included.find((item) => item.skill?.name === skillName);
+      if (pointer?.skill !== undefined) {
+        pointer.skill.lessons.push(lesson.id);
+        skip('in-skill', skillName);
+        continue;
+      }
+      if (state.seen.has(skillName) || state.seenElsewhere?.has(skillName) === true) {
+        skip('in-skill', skillName);
+        continue;
+      }
+    }
     if (state.shownCount + included.length >= settings.sessionLessons) {
       skip('over-session');
       continue;
@@ -129,7 +160,11 @@ export function planInjection(
       skip('over-count');
       continue;
     }
-    const texts = textOf(match);
+    const lessonTexts = textOf(match);
+    const texts =
+      skillName === undefined || skill === undefined
+        ? lessonTexts
+        : skillPointerTexts(skillName, skill, lessonTexts?.summary);
     const full = texts?.text ?? `[lore ${lesson.id}]`;
     const summary = texts?.summary ?? `[lore ${lesson.id}]`;
     const room = budget - used - (included.length > 0 ? SEPARATOR.length : 0);
@@ -148,12 +183,29 @@ export function planInjection(
       continue;
     }
     used += text.length + (included.length > 0 ? SEPARATOR.length : 0);
-    included.push({ id: lesson.id, matchedBy, text, form, priority: lesson.priority });
+    included.push({
+      id: skillName ?? lesson.id,
+      matchedBy,
+      text,
+      form,
+      priority: lesson.priority,
+      ...(skillName === undefined || skill === undefined
+        ? {}
+        : { skill: { name: skillName, path: skill.path, lessons: [lesson.id] } }),
+    });
   }
   // A denied call does not run: advice about it would never reach the agent, so none is sent.
   if (denied.length > 0 && included.length > 0) {
-    for (const item of included.splice(0))
-      skipped.push({ id: item.id, reason: 'call-denied', matchedBy: item.matchedBy });
+    for (const item of included.splice(0)) {
+      const covered = item.skill?.lessons ?? [item.id];
+      if (item.skill !== undefined) {
+        // the pointer's lessons are reported once, as denied with the call, not also as in-skill
+        const name = item.skill.name;
+        const kept = skipped.filter((s) => !(s.reason === 'in-skill' && s.skill === name));
+        skipped.splice(0, skipped.length, ...kept);
+      }
+      for (const id of covered) skipped.push({ id, reason: 'call-denied', matchedBy: item.matchedBy });
+    }
   }
   return { included, denied, skipped };
 }

@@ -134,6 +134,7 @@ export function selectLessons(input: SelectInput): Selection {
       maxLessons: settings.startupLessons,
       maxChars: settings.startupChars,
       textOf,
+      skills: head.skills,
     });
     plan.skipped.push(...skipped);
     return {
@@ -162,6 +163,7 @@ export function selectLessons(input: SelectInput): Selection {
     overhead: headerOverhead(event.event),
     allowDeny: event.event === 'PreToolUse',
     textOf,
+    skills: head.skills,
   };
 
   // Prompts match with strengths the rank order cannot know in advance: match everything.
@@ -246,7 +248,13 @@ export function applyClaims(
   const skipped = [...plan.skipped];
   for (const item of plan.included) {
     if (claim(item.id, item.priority)) included.push(item);
-    else skipped.push({ id: item.id, reason: 'already-shown', matchedBy: item.matchedBy });
+    else if (item.skill === undefined)
+      skipped.push({ id: item.id, reason: 'already-shown', matchedBy: item.matchedBy });
+    else {
+      // a parallel hook pointed at the same skill: its lessons are covered
+      for (const id of item.skill.lessons)
+        skipped.push({ id, reason: 'in-skill', matchedBy: item.matchedBy, skill: item.skill.name });
+    }
   }
   return { ...plan, included, skipped };
 }

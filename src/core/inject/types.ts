@@ -86,6 +86,17 @@ export type ManifestLesson = {
    * 1: tool name only); with `score` and `id` it fixes the lesson's place in the rank order.
    */
   strength: number;
+  /** The aggregated tool skill (`head.skills`) that holds this lesson: the hook points at it instead. */
+  skill?: string;
+};
+
+/** An aggregated tool skill the agent can load (`lore aggregate` wrote it and it is current). */
+export type ManifestSkill = {
+  tool: string;
+  /** SKILL.md, repo-relative. */
+  path: string;
+  /** How many lessons it holds. */
+  lessons: number;
 };
 
 /** What a matched lesson says, read only for lessons that matched (text blocks). */
@@ -144,6 +155,8 @@ export type ManifestHead = {
   patched: Record<string, string>;
   /** Changes with every build and patch; the writer's state file carries the same value. */
   revision?: string;
+  /** Aggregated tool skills by name; lessons name theirs in `ManifestLesson.skill`. */
+  skills?: Record<string, ManifestSkill>;
 };
 
 /** Lowercase summary word -> ordinals, for prompts (a separate file, read only for prompts). */
@@ -183,10 +196,17 @@ export const SKIP_REASONS = [
   'stack-mismatch',
   'guards-off',
   'state-unavailable',
+  'in-skill',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-export type Skip = { id: string; reason: SkipReason; matchedBy: MatchReason[] };
+export type Skip = {
+  id: string;
+  reason: SkipReason;
+  matchedBy: MatchReason[];
+  /** `in-skill`: the aggregated skill that stands in for the lesson. */
+  skill?: string;
+};
 
 export type Included = {
   id: string;
@@ -195,6 +215,8 @@ export type Included = {
   text: string;
   form: 'full' | 'summary' | 'truncated';
   priority: number;
+  /** A pointer to an aggregated tool skill (its `id` is the skill's name), standing in for these lessons. */
+  skill?: { name: string; path: string; lessons: string[] };
 };
 
 export type InjectionPlan = {

@@ -122,5 +122,15 @@ export function renderConfigTemplate(): string {
 #   roots: [docs]        # directories of Markdown docs; * matches one path segment
 #   hybridWeight: 0.5    # weight of the body-level score in \`lore search --kind doc --hybrid\`
 #   taskPrefixes: []     # task id prefixes accepted in related_artifacts (PROJ: PROJ-123)
+# views:                 # \`lore render\`: LEARNINGS.md and managed sections in agent instruction files
+#   render: false        # true: every lesson write renders them again
+#   out: LEARNINGS.md    # relative to the repository root
+#   agentFiles: []       # any of AGENTS.md, CLAUDE.md, GEMINI.md (a section between lore:begin/lore:end)
+#   sectionLimit: 50     # lessons in a managed section, most severe first
+#   tiers: [project, user]  # whose lessons the views show
+# aggregate:             # \`lore aggregate\`: one agent skill per tool with many lessons
+#   enabled: false       # true: every lesson write updates the skills
+#   threshold: 5         # active project lessons tagged tool:<name> a tool needs
+#   dir: .claude/skills  # the skills folder (Claude Code's project skills)
 `;
 }

@@ -76,6 +76,17 @@ const tag = z
 
 const text = z.string().min(1, 'must not be empty');
 
+/** A path inside the repository, for files lore writes there. */
+const repoFile = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((p) => !p.startsWith('/'), 'must be relative to the repository root (no leading /)')
+  .refine((p) => !p.split(/[\\/]/).includes('..'), 'must not contain .. segments');
+
+/** The instruction files agents without hooks read, which can hold a managed lesson section. */
+export const AGENT_FILES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'] as const;
+export type AgentFile = (typeof AGENT_FILES)[number];
+
 export const EvidenceSchema = z.object({
   kind: z.enum(EVIDENCE_KINDS).describe('What the reference points at.'),
   ref: z.string().min(1, 'must not be empty').describe('A task id, commit hash, session id, path or URL.'),
@@ -347,6 +358,63 @@ export const ConfigSchema = z.looseObject({
     })
     .default({ ...DOCS_DEFAULTS, roots: [...DOCS_DEFAULTS.roots], taskPrefixes: [] })
     .describe('The docs knowledge base: `lore docs`, `lore search --kind doc`.'),
+  views: z
+    .object({
+      render: z
+        .boolean()
+        .default(false)
+        .describe('Rewrite the LEARNINGS view (views.out) after every lesson write.'),
+      out: repoFile
+        .default('LEARNINGS.md')
+        .describe('Where `lore render` writes, relative to the repository root.'),
+      agentFiles: z
+        .array(z.enum(AGENT_FILES))
+        .default([])
+        .describe(
+          'Instruction files that get a managed lesson section (between lore:begin and lore:end markers) from `lore render` and, with views.render, after every write.',
+        ),
+      sectionLimit: z
+        .number()
+        .int()
+        .min(1)
+        .max(500)
+        .default(50)
+        .describe('At most this many lessons in a managed section (most severe, then newest).'),
+      tiers: z
+        .array(z.enum(TIERS))
+        .min(1)
+        .default(['project', 'user'])
+        .describe('Whose lessons the views show: project, user or both.'),
+    })
+    .default({
+      render: false,
+      out: 'LEARNINGS.md',
+      agentFiles: [],
+      sectionLimit: 50,
+      tiers: ['project', 'user'],
+    })
+    .describe('Markdown views of the lessons: `lore render`.'),
+  aggregate: z
+    .object({
+      enabled: z
+        .boolean()
+        .default(false)
+        .describe('Rewrite the aggregated tool skills after every lesson write.'),
+      threshold: z
+        .number()
+        .int()
+        .min(2)
+        .max(1000)
+        .default(5)
+        .describe('A tool (tool:<name> tag) with at least this many active project lessons gets a skill.'),
+      dir: repoFile
+        .default('.claude/skills')
+        .describe(
+          'Skills folder, relative to the repository root; each skill is <dir>/lore-<tool>/SKILL.md.',
+        ),
+    })
+    .default({ enabled: false, threshold: 5, dir: '.claude/skills' })
+    .describe('`lore aggregate`: one agent skill per tool with many lessons; the hook points at it.'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export const KNOWN_CONFIG_KEYS: readonly string[] = Object.keys(ConfigSchema.shape);

@@ -1,0 +1,105 @@
+/**
+ * The section lore keeps in an agent's instruction file (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`)
+ * for agents without hooks: everything between the begin and end marker comments is lore's, every
+ * byte outside them is the person's and is never changed. A file with broken markers is refused,
+ * never guessed at.
+ */
+
+export const SECTION_BEGIN = '<!-- lore:begin -->';
+export const SECTION_END = '<!-- lore:end -->';
+const BEGIN_PREFIX = '<!-- lore:begin';
+const END_PREFIX = '<!-- lore:end';
+const SECTION_NOTE =
+  '<!-- Managed by lore (`lore render`): everything between lore:begin and lore:end is replaced. Edit outside the markers. -->';
+
+export type SectionResult =
+  | { ok: true; text: string; changed: boolean; placement: 'created' | 'appended' | 'replaced' }
+  | { ok: false; line: number; message: string };
+
+type Marker = { index: number; end: number; line: number };
+
+function findMarkers(text: string, prefix: string): Marker[] | { line: number } {
+  const found: Marker[] = [];
+  let from = 0;
+  for (;;) {
+    const index = text.indexOf(prefix, from);
+    if (index < 0) return found;
+    const close = text.indexOf('-->', index + prefix.length);
+    const lineBreak = text.indexOf('\n', index);
+    const line = lineOf(text, index);
+    if (close < 0 || (lineBreak >= 0 && lineBreak < close)) return { line };
+    found.push({ index, end: close + 3, line });
+    from = close + 3;
+  }
+}
+
+function lineOf(text: string, index: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < index; i = text.indexOf('\n', i + 1)) line += 1;
+  return line;
+}
+
+/** The whole managed block, markers included, without a line break after the end marker. */
+export function renderSectionBlock(body: string): string {
+  if (body.includes(BEGIN_PREFIX) || body.includes(END_PREFIX)) {
+    throw new Error('a managed section body must not contain the section markers');
+  }
+  const text = body.endsWith('\n') || body === '' ? body : `${body}\n`;
+  return `${SECTION_BEGIN}\n${SECTION_NOTE}\n${text}${SECTION_END}`;
+}
+
+/**
+ * `existing` (undefined: no file yet) with the managed section set to `body`. Markers found once
+ * each, begin before end: the block between them is replaced. No markers: the block is appended
+ * after a blank line. Anything else (a begin without an end, two begins, an end first) is refused.
+ */
+export function applyManagedSection(existing: string | undefined, body: string): SectionResult {
+  const block = renderSectionBlock(body);
+  if (existing === undefined) return { ok: true, text: `${block}\n`, changed: true, placement: 'created' };
+  const begins = findMarkers(existing, BEGIN_PREFIX);
+  const ends = findMarkers(existing, END_PREFIX);
+  if (!Array.isArray(begins)) {
+    return { ok: false, line: begins.line, message: `the ${SECTION_BEGIN} marker is not closed on its line` };
+  }
+  if (!Array.isArray(ends)) {
+    return { ok: false, line: ends.line, message: `the ${SECTION_END} marker is not closed on its line` };
+  }
+  if (begins.length === 0 && ends.length === 0) {
+    const separator =
+      existing === '' || existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
+    const text = `${existing}${separator}${block}\n`;
+    return { ok: true, text, changed: true, placement: 'appended' };
+  }
+  const [begin, secondBegin] = begins;
+  const [end, secondEnd] = ends;
+  if (secondBegin !== undefined) {
+    return {
+      ok: false,
+      line: secondBegin.line,
+      message: `a second ${SECTION_BEGIN} marker (the first is on line ${begin?.line})`,
+    };
+  }
+  if (secondEnd !== undefined) {
+    return {
+      ok: false,
+      line: secondEnd.line,
+      message: `a second ${SECTION_END} marker (the first is on line ${end?.line})`,
+    };
+  }
+  if (begin === undefined && end !== undefined) {
+    return { ok: false, line: end.line, message: `${SECTION_END} without a ${SECTION_BEGIN} before it` };
+  }
+  if (begin !== undefined && end === undefined) {
+    return { ok: false, line: begin.line, message: `${SECTION_BEGIN} without a ${SECTION_END} after it` };
+  }
+  if (begin === undefined || end === undefined) throw new Error('unreachable: markers checked above');
+  if (end.index < begin.end) {
+    return {
+      ok: false,
+      line: end.line,
+      message: `${SECTION_END} comes before ${SECTION_BEGIN} (line ${begin.line})`,
+    };
+  }
+  const text = `${existing.slice(0, begin.index)}${block}${existing.slice(end.end)}`;
+  return { ok: true, text, changed: text !== existing, placement: 'replaced' };
+}

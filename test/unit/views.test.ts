@@ -1,0 +1,204 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import {
+  applyManagedSection,
+  renderSectionBlock,
+  SECTION_BEGIN,
+  SECTION_END,
+} from '../../src/core/views/managed-section.js';
+import {
+  lessonTools,
+  planSkills,
+  renderSkill,
+  skillDescription,
+  skillName,
+} from '../../src/core/views/plan-skills.js';
+import type { SkillLesson } from '../../src/core/views/plan-skills.js';
+import { renderLearnings } from '../../src/core/views/render-learnings.js';
+import { learningsText, sectionText } from '../../src/store/workspace-views.js';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/views/${name}`, import.meta.url), 'utf8');
+const lessons = JSON.parse(fixture('lessons.json')) as SkillLesson[];
+
+describe('render: golden files', () => {
+  it('LEARNINGS.md: by category, newest first, id, summary, tier and severity badges', () => {
+    expect(learningsText(lessons)).toBe(fixture('learnings.md'));
+  });
+
+  it('the managed section: the most severe lessons up to the limit, and how many were left out', () => {
+    expect(sectionText(lessons, 5)).toBe(fixture('section.md'));
+  });
+
+  it('the aggregated skill of a tool', () => {
+    const plan = planSkills(lessons, 3).find((p) => p.name === 'lore-pytest');
+    expect(plan && renderSkill(plan)).toBe(fixture('skill-lore-pytest.md'));
+  });
+
+  it('does not depend on the order of its input', () => {
+    fc.assert(
+      fc.property(fc.shuffledSubarray(lessons, { minLength: lessons.length }), (shuffled) => {
+        expect(learningsText(shuffled)).toBe(fixture('learnings.md'));
+        expect(planSkills(shuffled, 3).map(renderSkill)).toEqual(planSkills(lessons, 3).map(renderSkill));
+      }),
+    );
+  });
+
+  it('says so when there are no lessons', () => {
+    expect(renderLearnings([], { title: 'T', level: 1, intro: 'i' })).toBe(
+      '# T\n\ni\n\nNo active lessons yet.\n',
+    );
+  });
+});
+
+describe('managed section', () => {
+  const body = 'rendered\n';
+  const block = renderSectionBlock(body);
+
+  it.each([
+    ['no file: created with the section only', undefined, `${block}\n`, 'created'],
+    ['an empty file', '', `${block}\n`, 'appended'],
+    [
+      'a file ending in a newline: a blank line before the section',
+      '# Notes\n',
+      `# Notes\n\n${block}\n`,
+      'appended',
+    ],
+    ['a file without a final newline', '# Notes', `# Notes\n\n${block}\n`, 'appended'],
+    ['a file ending in a blank line', '# Notes\n\n', `# Notes\n\n${block}\n`, 'appended'],
+    [
+      'markers present: only the inside is replaced, CRLF and all outside kept',
+      `a\r\n${SECTION_BEGIN}\nold\n${SECTION_END} tail\r\nb`,
+      `a\r\n${block} tail\r\nb`,
+      'replaced',
+    ],
+    [
+      'markers with extra text inside the comment',
+      `x\n<!-- lore:begin by hand -->\nold\n<!-- lore:end here -->\ny\n`,
+      `x\n${block}\ny\n`,
+      'replaced',
+    ],
+  ] as const)('%s', (_name, existing, expected, placement) => {
+    expect(applyManagedSection(existing, body)).toEqual({
+      ok: true,
+      text: expected,
+      changed: true,
+      placement,
+    });
+  });
+
+  it.each([
+    ['a begin without an end', `a\n${SECTION_BEGIN}\nb\n`, 2, 'without a'],
+    ['an end without a begin', `a\nb\n${SECTION_END}\n`, 3, 'without a'],
+    ['two begins', `${SECTION_BEGIN}\n${SECTION_BEGIN}\n${SECTION_END}\n`, 2, 'second'],
+    ['two ends', `${SECTION_BEGIN}\n${SECTION_END}\n${SECTION_END}\n`, 3, 'second'],
+    ['the end before the begin', `${SECTION_END}\nx\n${SECTION_BEGIN}\n`, 1, 'comes before'],
+    ['a marker comment not closed on its line', `x\n<!-- lore:begin\n-->\n${SECTION_END}\n`, 2, 'not closed'],
+  ])('refuses %s', (_name, existing, line, message) => {
+    const result = applyManagedSection(existing, body);
+    expect(result).toMatchObject({ ok: false, line });
+    expect(result.ok === false && result.message).toContain(message);
+  });
+
+  it('reports nothing changed when the section is already current', () => {
+    const once = applyManagedSection('# Notes\n', body);
+    expect(once.ok && applyManagedSection(once.text, body)).toMatchObject({ ok: true, changed: false });
+  });
+
+  it('property: applying twice is applying once, and the text around the markers is unchanged', () => {
+    const noMarkers = fc
+      .string({ unit: 'grapheme', maxLength: 300 })
+      .filter((s) => !s.includes('<!-- lore:'));
+    const text = fc.oneof(
+      noMarkers,
+      fc
+        .array(fc.constantFrom('# h', '', 'line', '<!-- c -->', '\r'), { maxLength: 8 })
+        .map((l) => l.join('\n')),
+    );
+    fc.assert(
+      fc.property(text, noMarkers, noMarkers, (content, first, second) => {
+        const once = applyManagedSection(content, first);
+        expect(once.ok).toBe(true);
+        const onceText = once.ok ? once.text : '';
+        const twice = applyManagedSection(onceText, first);
+        expect(twice).toMatchObject({ ok: true, text: onceText, changed: false });
+        // a new body replaces only the inside of the markers
+        const other = applyManagedSection(onceText, second);
+        const otherText = other.ok ? other.text : '';
+        const begin = onceText.indexOf(SECTION_BEGIN);
+        expect(onceText.startsWith(content)).toBe(true);
+        expect(otherText.slice(0, begin)).toBe(onceText.slice(0, begin));
+        expect(otherText.slice(otherText.indexOf(SECTION_END))).toBe(
+          onceText.slice(onceText.indexOf(SECTION_END)),
+        );
+        expect(applyManagedSection(otherText, first)).toMatchObject({ ok: true, text: onceText });
+      }),
+    );
+  });
+});
+
+describe('aggregation', () => {
+  const make = (id: number, tags: string[], commands: string[] = []): SkillLesson => ({
+    ...(lessons[0] as SkillLesson),
+    id: `000000000${id}`,
+    tags,
+    commands,
+  });
+
+  it.each([
+    ['below the threshold: no skill', 4, 5, []],
+    ['at the threshold: one skill', 5, 5, ['lore-pytest:5']],
+    ['above it', 7, 5, ['lore-pytest:7']],
+    ['a lower threshold from the config', 2, 2, ['lore-pytest:2']],
+  ])('%s', (_name, count, threshold, expected) => {
+    const list = Array.from({ length: count }, (_, i) => make(i, ['tool:pytest']));
+    expect(planSkills(list, threshold).map((p) => `${p.name}:${p.lessons.length}`)).toEqual(expected);
+  });
+
+  it('counts a lesson once per tool it is tagged with, and ignores other tags', () => {
+    const list = [
+      make(1, ['tool:pytest', 'tool:uv']),
+      make(2, ['tool:pytest', 'tool:pytest']),
+      make(3, ['lang:python', 'pytest']),
+      make(4, ['tool:uv']),
+    ];
+    expect(planSkills(list, 2).map((p) => `${p.name}:${p.lessons.length}`)).toEqual([
+      'lore-pytest:2',
+      'lore-uv:2',
+    ]);
+  });
+
+  it.each([
+    ['pytest', 'lore-pytest'],
+    ['Docker_Compose', 'lore-docker-compose'],
+    ['@scope/pkg', 'lore-scope-pkg'],
+    ['___', undefined],
+    ['x'.repeat(100), `lore-${'x'.repeat(59)}`],
+  ])('skill name of %s', (tool, expected) => {
+    expect(skillName(tool)).toBe(expected);
+  });
+
+  it('reads tool tags case-insensitively', () => {
+    expect(lessonTools({ tags: ['Tool:PyTest', 'tool:', 'tools:x', 'tool:uv'] })).toEqual(['PyTest', 'uv']);
+  });
+
+  it('keeps the frontmatter valid YAML, with a description under 1,024 characters that names the patterns', () => {
+    const many = Array.from({ length: 6 }, (_, i) =>
+      make(i, ['tool:git'], [`git\\s+"push"\\s+${'x'.repeat(300)}${i}`]),
+    );
+    const [plan] = planSkills(many, 5);
+    const text = plan ? renderSkill(plan) : '';
+    const front = parse(text.split('---\n')[1] ?? '') as {
+      name: string;
+      description: string;
+      metadata: object;
+    };
+    expect(front.name).toBe('lore-git');
+    expect(front.description.length).toBeLessThanOrEqual(1024);
+    expect(front.description).toContain('git\\s+"push"');
+    expect(front.description.endsWith('...')).toBe(true);
+    expect(front.metadata).toEqual({ 'generated-by': 'lore', tool: 'git', lessons: '6' });
+    expect(plan && skillDescription(plan)).toBe(front.description);
+  });
+});
