@@ -18,6 +18,8 @@ export type { PromptDoc, PromptFormat, PromptLesson } from './core/prompt/render
 export type { TaskPromptRequest } from './store/task-prompt.js';
 export { OPERATIONS } from './core/rank/operation-categories.js';
 export type { Operation } from './core/rank/operation-categories.js';
+export { compareSeverityThenDate, filterRelevant, RELEVANT_LIMIT } from './core/rank/filter-relevant.js';
+export type { RelevantLesson, RelevantOptions } from './core/rank/filter-relevant.js';
 
 export type TaskPromptOptions = TaskPromptRequest & {
   /** A directory inside the repository (its `.lore/` is found upward). Default: process.cwd(). */

@@ -36,6 +36,11 @@ export function formatCandidateDetail(record: CandidateRecord, store: Tier, file
       : []),
     ...(typeof record.mistake === 'string' ? [`mistake: ${record.mistake}`] : []),
     ...(typeof record.remediation === 'string' ? [`fix: ${record.remediation}`] : []),
+    ...(record.capture.scope
+      ? [
+          `belongs: ${record.capture.scope}${record.capture.scopeReason ? ` (${record.capture.scopeReason})` : ''}`,
+        ]
+      : []),
     `evidence: ${record.capture.evidence
       .slice(0, 6)
       .map((ref) => `${ref.file}:${ref.line}`)

@@ -57,6 +57,26 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'record whether a lesson helped (moves its confidence)',
     load: () => import('./commands/feedback.js'),
   },
+  promote: {
+    summary: "widen a lesson's reach: project -> user -> universal (moves it between tiers)",
+    load: () => import('./commands/promote.js'),
+  },
+  demote: {
+    summary: "narrow a lesson's reach: universal -> user -> project (moves it between tiers)",
+    load: () => import('./commands/demote.js'),
+  },
+  relevant: {
+    summary: 'the lessons that matter here: stack and operation filters, most severe first (at most 10)',
+    load: () => import('./commands/relevant.js'),
+  },
+  prune: {
+    summary: 'report stale and old lessons; --archive archives them (never deletes)',
+    load: () => import('./commands/prune.js'),
+  },
+  dedupe: {
+    summary: 'list likely duplicate lessons',
+    load: () => import('./commands/dedupe.js'),
+  },
   sync: { summary: 'rebuild the index from the lesson files', load: () => import('./commands/sync.js') },
   maintain: {
     summary: 'periodic upkeep: lower the confidence of lessons unused for 30 days',

@@ -15,6 +15,7 @@ export function formatLessonRow(lesson: Lesson, extra = ''): string {
     lesson.status !== 'active' ? lesson.status : '',
     lesson.type === 'guard' ? 'guard' : '',
     lesson.needsReview ? 'needs-review' : '',
+    lesson.universal === true && lesson.tier === 'user' ? 'universal' : '',
   ]
     .filter((flag) => flag !== '')
     .join(',');
@@ -49,7 +50,7 @@ export function formatLessonDetail(
     lesson.summary,
     '',
     `status: ${lesson.status}${lesson.supersededBy ? ` (superseded by ${lesson.supersededBy})` : ''}`,
-    `tier: ${lesson.tier}   type: ${lesson.type}   category: ${lesson.category}   severity: ${lesson.severity}`,
+    `tier: ${lesson.tier}${lesson.universal === true && lesson.tier === 'user' ? ' (universal)' : ''}${lesson.classifiedBy ? ` (classified by ${lesson.classifiedBy})` : ''}   type: ${lesson.type}   category: ${lesson.category}   severity: ${lesson.severity}`,
     `priority: ${lesson.priority}   confidence: ${lesson.confidence}${lesson.needsReview ? '   needs review' : ''}`,
     ...list('tools', lesson.tools),
     ...list('commands', lesson.commands),

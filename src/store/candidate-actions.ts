@@ -6,7 +6,7 @@
 import { compareCandidates } from '../core/capture/merge-candidate.js';
 import type { CandidateRecord } from '../core/capture/merge-candidate.js';
 import { LoreError } from '../core/errors.js';
-import type { Category, LessonSeverity, Tier } from '../core/lesson/schema.js';
+import type { Category, Classifier, LessonSeverity, ScopeClass, Tier } from '../core/lesson/schema.js';
 import { openCandidateStore } from './candidate-store.js';
 import type { CandidateStore, StoredCandidate } from './candidate-store.js';
 import { addLesson, author } from './lesson-writes.js';
@@ -66,19 +66,71 @@ export function draftOf(record: CandidateRecord, edits: LessonDraft): LessonDraf
   return out;
 }
 
+export type Placement = {
+  tier: Tier;
+  universal: boolean;
+  classifiedBy: Classifier | undefined;
+  /** Why it goes there, for people. */
+  reason: string;
+};
+
+/**
+ * Where an approved candidate goes: the tier a person asked for; else where capture classified it
+ * (a library lesson to the user tier, a process lesson to the user tier marked universal, a
+ * project lesson to the project it was found in); else, for candidates of older scans, where the
+ * candidate is stored. A project lesson found in another repository (stored in the user tier's
+ * queue) stays in the user tier: there is no better place for it here.
+ */
+export function placeCandidate(ws: Workspace, found: FoundCandidate, requested?: ScopeClass): Placement {
+  if (requested !== undefined) {
+    return {
+      tier: requested === 'project' ? 'project' : 'user',
+      universal: requested === 'universal',
+      classifiedBy: 'human',
+      reason: `asked for ${requested}`,
+    };
+  }
+  const scope = found.record.capture.scope;
+  const reason = found.record.capture.scopeReason ?? '';
+  if (scope === 'universal' || scope === 'user') {
+    return { tier: 'user', universal: scope === 'universal', classifiedBy: 'capture', reason };
+  }
+  if (scope === 'project') {
+    const tier = found.tier === 'project' && ws.project !== undefined ? 'project' : 'user';
+    return {
+      tier,
+      universal: false,
+      classifiedBy: 'capture',
+      reason:
+        tier === 'project' ? reason : `${reason}; found in another repository, so kept in the user tier`,
+    };
+  }
+  return {
+    tier: found.tier,
+    universal: false,
+    classifiedBy: undefined,
+    reason: 'where the candidate was found',
+  };
+}
+
 export async function approveCandidate(
   ws: Workspace,
   found: FoundCandidate,
   edits: LessonDraft,
-  options: { tier?: Tier; nowMs: number; env: NodeJS.ProcessEnv },
-): Promise<ResolvedLesson> {
-  const tier = options.tier ?? found.tier;
+  options: { tier?: ScopeClass; nowMs: number; env: NodeJS.ProcessEnv },
+): Promise<ResolvedLesson & { placement: Placement }> {
+  const placement = placeCandidate(ws, found, options.tier);
+  const tier = placement.tier;
   if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);
   const record = found.record;
   const added = await addLesson(ws, draftOf(record, edits), {
     tier,
     nowMs: options.nowMs,
     createdBy: author(options.env) ?? 'lore scan',
+    placement: {
+      universal: placement.universal,
+      ...(placement.classifiedBy ? { classifiedBy: placement.classifiedBy } : {}),
+    },
     provenance: {
       sourceSessions: record.sourceSessions,
       occurrences: record.occurrences,
@@ -93,7 +145,7 @@ export async function approveCandidate(
     lesson: added.id,
   });
   found.store.remove(found.id);
-  return added;
+  return { ...added, placement };
 }
 
 export function rejectCandidate(found: FoundCandidate, nowMs: number): void {

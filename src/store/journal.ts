@@ -1,23 +1,53 @@
 /**
- * Writes that must land together (supersede changes two lessons). The full new contents go to a
- * journal entry first; then each file is replaced atomically; then the entry is removed. If the
- * process dies in between, the next lore command finds the entry and finishes the job, so readers
- * see either both changes or, until that recovery, the journal still pending.
+ * Writes that must land together (supersede changes two lessons; promote and demote move a lesson
+ * directory to another tier). The full new contents go to a journal entry first; then each file is
+ * replaced atomically; then the files the change retires are removed; then the entry is removed. If
+ * the process dies in between, the next lore command finds the entry and finishes the job, so
+ * readers see either the whole change or, until that recovery, the journal still pending.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { isAbandonedTemp, isProcessAlive, isTempName, unlinkQuietly, writeFileAtomic } from './fs-atomic.js';
 
 export type FileWrite = { path: string; content: string };
-type Entry = { pid: number; writes: FileWrite[] };
+/** What a change retires once its writes have landed: files, then (emptied) directories. */
+export type Removals = { files?: readonly string[]; dirs?: readonly string[] };
+type Entry = { pid: number; writes: FileWrite[]; removeFiles?: string[]; removeDirs?: string[] };
 
-export function commitWrites(journalDir: string, writes: readonly FileWrite[]): void {
+function applyWrite(write: FileWrite, createDirs: boolean): void {
+  if (createDirs) mkdirSync(dirname(write.path), { recursive: true });
+  writeFileAtomic(write.path, write.content);
+}
+
+function applyRemovals(entry: Pick<Entry, 'removeFiles' | 'removeDirs'>): void {
+  for (const file of entry.removeFiles ?? []) unlinkQuietly(file);
+  for (const dir of entry.removeDirs ?? []) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // gone already, or something new appeared in it: leave it for a person (lore check shows it)
+    }
+  }
+}
+
+export function commitWrites(
+  journalDir: string,
+  writes: readonly FileWrite[],
+  removals: Removals = {},
+  options: { createDirs?: boolean } = {},
+): void {
   mkdirSync(journalDir, { recursive: true });
   const entryPath = join(journalDir, `${Date.now()}-${randomBytes(4).toString('hex')}.json`);
-  const entry: Entry = { pid: process.pid, writes: [...writes] };
+  const entry: Entry = {
+    pid: process.pid,
+    writes: [...writes],
+    ...(removals.files && removals.files.length > 0 ? { removeFiles: [...removals.files] } : {}),
+    ...(removals.dirs && removals.dirs.length > 0 ? { removeDirs: [...removals.dirs] } : {}),
+  };
   writeFileAtomic(entryPath, JSON.stringify(entry));
-  for (const write of writes) writeFileAtomic(write.path, write.content);
+  for (const write of writes) applyWrite(write, options.createDirs === true);
+  applyRemovals(entry);
   unlinkQuietly(entryPath);
 }
 
@@ -45,7 +75,9 @@ export function recoverWrites(journalDir: string): number {
       continue;
     }
     if (isProcessAlive(entry.pid)) continue;
-    for (const write of entry.writes) writeFileAtomic(write.path, write.content);
+    // A move's target directory may not exist yet when its process died.
+    for (const write of entry.writes) applyWrite(write, true);
+    applyRemovals(entry);
     unlinkQuietly(path);
     replayed += 1;
   }

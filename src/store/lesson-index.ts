@@ -559,6 +559,14 @@ export function openLessonIndex(
         severity: 'warning',
       });
     }
+    if (lesson.universal === true && dir.tier === 'project') {
+      insertProblem(database, signature.path, {
+        file: shown,
+        field: 'universal',
+        message: 'universal applies to user-tier lessons only; move it with `lore promote ID --to universal`',
+        severity: 'warning',
+      });
+    }
     if (!empty) {
       const existing = database.get<{ file: string }>(
         'SELECT file FROM lessons WHERE tier = ? AND id = ?',

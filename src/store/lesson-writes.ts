@@ -11,7 +11,15 @@ import { slugify } from '../core/lesson/lesson-id.js';
 import { resolveRef } from '../core/lesson/resolve-ref.js';
 import type { RefEntry } from '../core/lesson/resolve-ref.js';
 import { LessonSchema, SCHEMA_VERSION } from '../core/lesson/schema.js';
-import type { Evidence, Lesson, LessonSeverity, LessonType, Category, Tier } from '../core/lesson/schema.js';
+import type {
+  Classifier,
+  Evidence,
+  Lesson,
+  LessonSeverity,
+  LessonType,
+  Category,
+  Tier,
+} from '../core/lesson/schema.js';
 import type { Vote } from '../core/rank/votes.js';
 import { commitWrites } from './journal.js';
 import { lessonLockPath, withLocks } from './lock.js';
@@ -147,6 +155,8 @@ export async function addLesson(
       contentHash: string;
       evidence?: Evidence[];
     };
+    /** User tier: shared beyond this machine; and who chose the tier (capture's classifier). */
+    placement?: { universal?: boolean; classifiedBy?: Classifier };
   },
 ): Promise<ResolvedLesson> {
   const store = ws.store(options.tier);
@@ -167,6 +177,8 @@ export async function addLesson(
     severity: clean.severity ?? defaults.severity,
     type: clean.type ?? 'hint',
     tier: options.tier,
+    ...(options.placement?.universal === true && options.tier === 'user' ? { universal: true } : {}),
+    ...(options.placement?.classifiedBy ? { classifiedBy: options.placement.classifiedBy } : {}),
     priority: clean.priority ?? defaults.priority,
     confidence: clean.confidence ?? defaults.confidence,
     needsReview: clean.needsReview ?? false,
@@ -257,7 +269,7 @@ function formatCandidates(candidates: readonly RefEntry[]): string {
   return candidates.map((c) => `  ${c.id}  ${c.slug}  (${c.tier})  ${c.summary}`).join('\n');
 }
 
-function readForUpdate(ws: Workspace, target: ResolvedLesson): { text: string; lesson: Lesson } {
+export function readForUpdate(ws: Workspace, target: ResolvedLesson): { text: string; lesson: Lesson } {
   const store = ws.store(target.tier);
   const text = store.readLessonText(target.id);
   const shown = ws.displayPath(store.lessonDir(target.id).yamlPath);
@@ -274,7 +286,7 @@ function readForUpdate(ws: Workspace, target: ResolvedLesson): { text: string; l
 }
 
 /** Applies `patch` to the lesson; keys set to undefined are removed. */
-function applyPatch(
+export function applyPatch(
   ws: Workspace,
   target: ResolvedLesson,
   current: { text: string; lesson: Lesson },
@@ -423,7 +435,19 @@ export async function upvoteLesson(
     throw new LoreError('usage', 'a vote needs a model', { hint: 'pass --model NAME' });
   const target = await resolveLesson(ws, ref);
   const store = ws.store(target.tier);
-  const recorded = withLocks([lockOf(ws, target, '-votes')], () => store.appendVote(target.id, vote));
+  const recorded = withLocks([lockOf(ws, target, '-votes')], () => {
+    // A promote or demote that held the lock first may have moved the lesson to the other tier.
+    if (store.readLessonText(target.id) === undefined) {
+      throw new LoreError(
+        'conflict',
+        `lesson ${target.id} moved or vanished while voting; nothing was recorded`,
+        {
+          hint: 'run the command again',
+        },
+      );
+    }
+    return store.appendVote(target.id, vote);
+  });
   if (recorded) await ws.afterWrite(target.tier, [target]);
   else ws.index.invalidate();
   return { target, recorded };

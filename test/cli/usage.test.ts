@@ -18,6 +18,11 @@ const VERBS = [
   'unarchive',
   'upvote',
   'feedback',
+  'promote',
+  'demote',
+  'relevant',
+  'prune',
+  'dedupe',
   'sync',
   'maintain',
   'check',
@@ -249,6 +254,14 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'archive', args: ['archive', 'aaaaaaaaaa'], key: 'status' },
     { verb: 'unarchive', args: ['unarchive', 'aaaaaaaaaa'], key: 'status' },
     { verb: 'supersede', args: ['supersede', 'aaaaaaaaaa', '--with', 'bbbbbbbbbb'], key: 'old' },
+    { verb: 'feedback', args: ['feedback', 'aaaaaaaaaa', '--helpful', '--task', 't'], key: 'recorded' },
+    { verb: 'maintain', args: ['maintain', '--dry-run'], key: 'decayed' },
+    { verb: 'prompt', args: ['prompt'], key: 'lessons' },
+    { verb: 'promote', args: ['promote', 'bbbbbbbbbb'], key: 'moved' },
+    { verb: 'demote', args: ['demote', 'bbbbbbbbbb'], key: 'moved' },
+    { verb: 'relevant', args: ['relevant'], key: 'lessons' },
+    { verb: 'prune', args: ['prune'], key: 'stale' },
+    { verb: 'dedupe', args: ['dedupe'], key: 'groups' },
     { verb: 'sync', args: ['sync'], key: 'lessons' },
     { verb: 'check', args: ['check'], key: 'ok' },
     { verb: 'export', args: ['export'], key: 'lessons' },
@@ -277,9 +290,10 @@ describe('--json of every verb prints parseable JSON', () => {
       return { args, code: run.code, hasKey: Object.hasOwn(run.json<object>(), key), stderr: run.stderr };
     });
     expect(results).toEqual(steps.map(({ args }) => ({ args, code: 0, hasKey: true, stderr: '' })));
-    // review is interactive only (a terminal, no --json); serve and up run a server until Ctrl-C.
+    // review is interactive only (a terminal, no --json); serve and up run a server until Ctrl-C;
+    // mcp speaks the MCP protocol on stdio until its client closes it.
     expect(new Set(steps.map((step) => step.verb))).toEqual(
-      new Set(VERBS.filter((verb) => !['demo', 'review', 'serve', 'up'].includes(verb))),
+      new Set(VERBS.filter((verb) => !['demo', 'review', 'serve', 'up', 'mcp'].includes(verb))),
     );
   });
 

@@ -1,8 +1,11 @@
+import { LoreError } from '../../core/errors.js';
 import { choiceOption, flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { LESSON_OPTIONS, draftFromArgs } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
+import { NO_DUPLICATE_OPTION, noteDuplicates, refuseDuplicates } from '../duplicate-note.js';
 import { addLesson, author } from '../../store/lesson-writes.js';
+import { findDuplicates } from '../../store/find-duplicates.js';
 import { initTier } from '../../store/init-tier.js';
 
 export const command: Command = {
@@ -11,7 +14,9 @@ export const command: Command = {
       'lore add --summary TEXT [--body TEXT | --body-file F] [--tool T]... [--command REGEX]... [--path GLOB]... [--tag T]... [options]',
     description:
       'Adds a lesson to the project tier (.lore/lessons/<id>/lesson.yaml) or, with --tier user, to $LORE_HOME.\n' +
-      'Prints the new id. Scope axes (tools, commands, paths, tags, stack) are ORed: any one can match.',
+      'Prints the new id. Scope axes (tools, commands, paths, tags, stack) are ORed: any one can match.\n' +
+      'Near-duplicates already in the store are named on stderr (--json: "duplicates"), with the suggestion\n' +
+      'to upvote them instead; the lesson is still added unless --no-duplicate is given.',
     options: {
       ...LESSON_OPTIONS,
       tier: {
@@ -19,6 +24,11 @@ export const command: Command = {
         value: 'project|user',
         description: 'where the lesson lives (default project)',
       },
+      universal: {
+        type: 'boolean',
+        description: 'a user-tier lesson meant to be shared beyond this machine (implies --tier user)',
+      },
+      'no-duplicate': NO_DUPLICATE_OPTION,
       quiet: { type: 'boolean', short: 'q', description: 'print only the id' },
     },
     positionals: { min: 0, max: 0, names: '' },
@@ -26,20 +36,44 @@ export const command: Command = {
     examples: [
       'lore add --summary "Run pytest with -p no:cacheprovider in CI" --command "^pytest\\b" --tag lang:python',
       'lore add --summary "Never edit generated files" --path "src/gen/**" --severity high --type guard',
+      'lore add --summary "Write the failing test first" --universal --category process',
     ],
   },
   async run(ctx, args) {
-    const tier = choiceOption(args, 'tier', ['project', 'user'] as const) ?? 'project';
+    const universal = flagOption(args, 'universal');
+    const given = choiceOption(args, 'tier', ['project', 'user'] as const);
+    if (universal && given === 'project') {
+      throw new LoreError('usage', '--universal lessons live in the user tier; drop --tier project');
+    }
+    const tier = universal ? 'user' : (given ?? 'project');
     const draft = await draftFromArgs(ctx, args);
     const ws = await openCommandWorkspace(ctx);
     try {
+      const duplicates =
+        draft.summary === undefined
+          ? []
+          : await findDuplicates(
+              ws,
+              { ...draft, summary: draft.summary },
+              { threshold: ws.config.duplicates.threshold, nowMs: ctx.now() },
+            );
+      if (duplicates.length > 0 && flagOption(args, 'no-duplicate')) refuseDuplicates(duplicates);
       if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);
-      const added = await addLesson(ws, draft, { tier, nowMs: ctx.now(), createdBy: author(ctx.env) });
+      const added = await addLesson(ws, draft, {
+        tier,
+        nowMs: ctx.now(),
+        createdBy: author(ctx.env),
+        ...(universal ? { placement: { universal: true } } : {}),
+      });
+      noteDuplicates(ctx, duplicates);
       const file = ws.displayPath(added.file);
       const text = flagOption(args, 'quiet')
         ? added.id
-        : `${added.id}\nadded ${added.lesson.slug} (${tier}) in ${file}\nsee it with: lore show ${added.id}`;
-      return { data: { id: added.id, slug: added.lesson.slug, tier, file, lesson: added.lesson }, text };
+        : `${added.id}\nadded ${added.lesson.slug} (${universal ? 'user, universal' : tier}) in ${file}\nsee it with: lore show ${added.id}`;
+      return {
+        data: { id: added.id, slug: added.lesson.slug, tier, file, lesson: added.lesson, duplicates },
+        text,
+      };
     } finally {
       await settleIndex(ws).catch(() => undefined);
       ws.close();

@@ -6,10 +6,15 @@ import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { formatCandidateDetail, formatCandidateRow, listedCandidateJson } from '../candidate-view.js';
 import {
   approveCandidate,
+  draftOf,
   findCandidate,
   listCandidates,
+  placeCandidate,
   rejectCandidate,
 } from '../../store/candidate-actions.js';
+import { findDuplicates } from '../../store/find-duplicates.js';
+import { SCOPE_CLASSES } from '../../core/lesson/constants.js';
+import { NO_DUPLICATE_OPTION, noteDuplicates, refuseDuplicates } from '../duplicate-note.js';
 
 const ACTIONS = ['list', 'show', 'approve', 'reject'] as const;
 
@@ -19,14 +24,18 @@ export const command: Command = {
     description:
       'Lesson candidates found by `lore scan`, waiting for review. `list` puts repeated and user-corrected\n' +
       'ones first; `approve` turns one into a lesson (flags such as --summary or --tag edit it on the way);\n' +
-      '`reject` drops it and its pattern is never proposed again. Candidates are never injected.',
+      '`reject` drops it and its pattern is never proposed again. Candidates are never injected.\n' +
+      'Approval writes the lesson where capture classified it: project files, schemas, config -> project;\n' +
+      'a library or framework -> user tier; a process or method -> user tier, universal; unclear -> project\n' +
+      '(`show` says which and why; --tier overrides). Near-duplicates already in the store are named on stderr.',
     options: {
       ...LESSON_OPTIONS,
       tier: {
         type: 'string',
-        value: 'project|user',
-        description: 'approve into this tier (default: where the candidate is)',
+        value: 'project|user|universal',
+        description: 'approve into this tier (default: where capture classified it)',
       },
+      'no-duplicate': NO_DUPLICATE_OPTION,
     },
     positionals: { min: 1, max: 2, names: 'list | show ID | approve ID | reject ID' },
     json: true,
@@ -47,9 +56,12 @@ export const command: Command = {
       throw new LoreError('usage', `lore candidates ${action} needs an id`);
     if (action === 'list' && ref !== undefined)
       throw new LoreError('usage', 'lore candidates list takes no id');
-    const tier = choiceOption(args, 'tier', ['project', 'user'] as const);
+    const tier = choiceOption(args, 'tier', SCOPE_CLASSES);
     const edits = await draftFromArgs(ctx, args);
-    if (action !== 'approve' && (Object.keys(edits).length > 0 || tier !== undefined)) {
+    if (
+      action !== 'approve' &&
+      (Object.keys(edits).length > 0 || tier !== undefined || flagOption(args, 'no-duplicate'))
+    ) {
       throw new LoreError('usage', `lore candidates ${action} takes no lesson flags`, {
         hint: 'field edits go with approve: lore candidates approve ID --summary "..."',
       });
@@ -70,12 +82,14 @@ export const command: Command = {
       }
       const found = findCandidate(ws, ref ?? '');
       if (action === 'show') {
+        const placement = placeCandidate(ws, found);
         return {
           data: {
             candidate: listedCandidateJson(found.record, found.tier, ws.displayPath(found.file)),
             record: found.record,
+            placement,
           },
-          text: formatCandidateDetail(found.record, found.tier, ws.displayPath(found.file)),
+          text: `${formatCandidateDetail(found.record, found.tier, ws.displayPath(found.file))}\napproving writes it to: ${placement.tier}${placement.universal ? ' (universal)' : ''}${placement.reason ? ` (${placement.reason})` : ''}`,
         };
       }
       if (action === 'reject') {
@@ -85,12 +99,22 @@ export const command: Command = {
           text: `rejected ${found.id}; its pattern will not be proposed again`,
         };
       }
+      const duplicates = await findDuplicates(
+        ws,
+        { ...draftOf(found.record, edits), summary: edits.summary ?? found.record.summary },
+        {
+          threshold: ws.config.duplicates.threshold,
+          nowMs: ctx.now(),
+        },
+      );
+      if (duplicates.length > 0 && flagOption(args, 'no-duplicate')) refuseDuplicates(duplicates);
       const added = await approveCandidate(ws, found, edits, {
         ...(tier ? { tier } : {}),
         nowMs: ctx.now(),
         env: ctx.env,
       });
       await settleIndex(ws).catch(() => undefined);
+      noteDuplicates(ctx, duplicates);
       const file = ws.displayPath(added.file);
       return {
         data: {
@@ -100,10 +124,12 @@ export const command: Command = {
           tier: added.tier,
           file,
           lesson: added.lesson,
+          placement: added.placement,
+          duplicates,
         },
         text: flagOption(args, 'quiet')
           ? added.id
-          : `approved ${found.id} as lesson ${added.id} (${added.tier}) in ${file}\nsee it with: lore show ${added.id}`,
+          : `approved ${found.id} as lesson ${added.id} (${added.tier}${added.placement.universal ? ', universal' : ''}) in ${file}${added.placement.reason ? `\nwhy there: ${added.placement.reason}` : ''}\nsee it with: lore show ${added.id}`,
       };
     } finally {
       ws.close();

@@ -52,7 +52,9 @@ export const command: Command = {
             nowMs: ctx.now(),
             env: ctx.env,
           });
-          process.stdout.write(`approved as lesson ${added.id}\n`);
+          process.stdout.write(
+            `approved as lesson ${added.id} (${added.tier}${added.placement.universal ? ', universal' : ''})\n`,
+          );
           tally.approved += 1;
         } else if (answer === 'r') {
           rejectCandidate(found, ctx.now());

@@ -8,6 +8,8 @@
 import type { Category, LessonSeverity } from '../lesson/schema.js';
 import { SUMMARY_MAX } from '../lesson/schema.js';
 import { isShellTool } from './classify-result.js';
+import { classifyScope } from './classify-scope.js';
+import type { ScopeDecision } from './classify-scope.js';
 import { commandOf, targetOf } from './detect-episodes.js';
 import type { Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
 import type { ToolCall } from './events.js';
@@ -32,6 +34,8 @@ export type CandidateDraft = {
   tags: string[];
   category: Category;
   severity: LessonSeverity;
+  /** Where the lesson belongs (project, user, universal) and why: approval writes it there. */
+  scope: ScopeDecision;
   signals: EpisodeSignals;
   session: string;
   project: string | undefined;
@@ -331,6 +335,23 @@ export function draftCandidate(episode: Episode): CandidateDraft {
 
   const anchorRef = episode.evidence[0] ?? { file: '?', line: 0 };
   const trigger = commands[0] ?? paths[0] ?? episode.block?.trigger ?? tool ?? '';
+  const category: Category =
+    topic === 'tool-usage' || topic === 'missing-command' || topic === 'interactive-prompt'
+      ? 'tooling'
+      : episode.kind === 'user-correction'
+        ? 'collaboration'
+        : 'technical';
+  const cleanTags = [...new Set(tags)].filter((tag) => /^[^\s,]+$/.test(tag) && tag.length <= 80);
+  const scope = classifyScope({
+    summary,
+    mistake,
+    remediation,
+    command:
+      failedCommand ?? (episode.block?.trigger !== undefined && shell ? episode.block.trigger : undefined),
+    paths,
+    tags: cleanTags,
+    category,
+  });
   return {
     contentHash: contentHash(hashKey),
     kind: episode.kind,
@@ -344,14 +365,10 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     tools,
     commands,
     paths,
-    tags: [...new Set(tags)].filter((tag) => /^[^\s,]+$/.test(tag) && tag.length <= 80),
-    category:
-      topic === 'tool-usage' || topic === 'missing-command' || topic === 'interactive-prompt'
-        ? 'tooling'
-        : episode.kind === 'user-correction'
-          ? 'collaboration'
-          : 'technical',
+    tags: cleanTags,
+    category,
     severity,
+    scope,
     signals,
     session: episode.session,
     project: episode.project,

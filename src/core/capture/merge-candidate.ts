@@ -6,6 +6,7 @@
  * nothing.
  */
 import { SCHEMA_VERSION } from '../lesson/schema.js';
+import type { ScopeClass } from '../lesson/constants.js';
 import { slugify } from '../lesson/lesson-id.js';
 import type { CandidateDraft } from './draft-candidate.js';
 import type { EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
@@ -26,6 +27,9 @@ export type CaptureInfo = {
   evidence: EvidenceRef[];
   firstSeen: string;
   lastSeen: string;
+  /** Where the lesson belongs, as classified at capture (absent on candidates of older scans). */
+  scope?: ScopeClass;
+  scopeReason?: string;
 };
 
 export type CandidateRecord = Record<string, unknown> & {
@@ -85,6 +89,8 @@ export function mergeCandidate(
       anchors: union(existing.capture.anchors, draft.anchor),
       evidence: [...existing.capture.evidence, ...draft.evidence].slice(0, 20),
       lastSeen: seenAt,
+      scope: existing.capture.scope ?? draft.scope.scope,
+      scopeReason: existing.capture.scopeReason ?? draft.scope.reason,
     };
     const merged: CandidateRecord = {
       ...existing,
@@ -134,6 +140,8 @@ export function mergeCandidate(
       evidence: draft.evidence.slice(0, 20),
       firstSeen: seenAt,
       lastSeen: seenAt,
+      scope: draft.scope.scope,
+      scopeReason: draft.scope.reason,
     },
   };
   return { record: scoreCandidate(record, context.scoring), change: 'new' };

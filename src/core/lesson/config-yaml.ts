@@ -132,5 +132,11 @@ export function renderConfigTemplate(): string {
 #   enabled: false       # true: every lesson write updates the skills
 #   threshold: 5         # active project lessons tagged tool:<name> a tool needs
 #   dir: .claude/skills  # the skills folder (Claude Code's project skills)
+# prune:                 # \`lore prune\`: stale lessons and the age rule
+#   maxAgeDays: 365      # lessons created longer ago than this may be archived by age (at least 30)
+#   maxSeverity: low     # ... if their severity is at most this (low or medium; never high or critical)
+#   taskPaths: []        # where evidence tasks live, e.g. ['docs/tasks/{task}.md']; empty: tasks never make a lesson stale
+# duplicates:
+#   threshold: 0.4       # similarity (0-1) from which lessons count as near-duplicates
 `;
 }

@@ -7,6 +7,19 @@ export const SCHEMA_VERSION = 1;
 export const TIERS = ['project', 'user'] as const;
 export type Tier = (typeof TIERS)[number];
 
+/**
+ * Where a lesson belongs, as capture classifies it and `lore promote` / `lore demote` move it:
+ * `project` (this repository's files, schemas, config), `user` (a library or framework: follows
+ * you across repositories), `universal` (a process or method: a user-tier lesson meant to be
+ * shared beyond this machine). Ordered from the narrowest reach to the widest.
+ */
+export const SCOPE_CLASSES = ['project', 'user', 'universal'] as const;
+export type ScopeClass = (typeof SCOPE_CLASSES)[number];
+
+/** Who decided a lesson's tier: `capture` (the classifier of `lore scan`), `human` (promote, demote). */
+export const CLASSIFIERS = ['human', 'capture'] as const;
+export type Classifier = (typeof CLASSIFIERS)[number];
+
 export const STATUSES = ['active', 'superseded', 'archived'] as const;
 export type Status = (typeof STATUSES)[number];
 

@@ -9,6 +9,7 @@ import {
   CAPTURE_CONFIDENCE_DEFAULTS,
   CAPTURE_PRIORITY_DEFAULTS,
   CATEGORIES,
+  CLASSIFIERS,
   EVIDENCE_KINDS,
   ID_PATTERN,
   LESSON_TYPES,
@@ -34,6 +35,8 @@ export {
   TIERS,
 } from './constants.js';
 export type { Category, LessonSeverity, LessonType, Status, Tier } from './constants.js';
+export { CLASSIFIERS, SCOPE_CLASSES } from './constants.js';
+export type { Classifier, ScopeClass } from './constants.js';
 
 const isoTime = z.iso.datetime({ offset: true });
 
@@ -120,6 +123,16 @@ export const LessonSchema = z.looseObject({
   severity: z.enum(SEVERITIES).default('medium'),
   type: z.enum(LESSON_TYPES).default('hint').describe('hint: advice; guard: blocks a matching tool call.'),
   tier: z.enum(TIERS).default('project').describe('Where the lesson lives; the directory decides.'),
+  universal: z
+    .boolean()
+    .optional()
+    .describe(
+      'User tier: meant to be shared beyond this machine (a process or method). Ignored in the project tier.',
+    ),
+  classifiedBy: z
+    .enum(CLASSIFIERS)
+    .optional()
+    .describe('Who chose the tier: capture (lore scan classified it) or human (lore promote / demote).'),
   priority: z
     .number()
     .int('must be a whole number')
@@ -415,6 +428,47 @@ export const ConfigSchema = z.looseObject({
     })
     .default({ enabled: false, threshold: 5, dir: '.claude/skills' })
     .describe('`lore aggregate`: one agent skill per tool with many lessons; the hook points at it.'),
+  prune: z
+    .object({
+      maxAgeDays: z
+        .number()
+        .int()
+        .min(30, 'must be at least 30: lessons younger than 30 days are never archived by age')
+        .default(365)
+        .describe('`lore prune`: lessons created more than this many days ago may be archived by age.'),
+      maxSeverity: z
+        .enum(['low', 'medium'])
+        .default('low')
+        .describe('The age rule only archives lessons at or below this severity (never high or critical).'),
+      taskPaths: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .includes('{task}', { message: 'must contain {task}' })
+            .refine(
+              (t) => !t.startsWith('/') && !t.split('/').includes('..'),
+              'must stay inside the repository',
+            ),
+        )
+        .default([])
+        .describe(
+          'Where evidence tasks live, as repository-relative paths with {task} (e.g. docs/tasks/{task}.md); empty: task evidence never makes a lesson stale.',
+        ),
+    })
+    .default({ maxAgeDays: 365, maxSeverity: 'low', taskPaths: [] })
+    .describe('`lore prune`: stale lessons and the age rule.'),
+  duplicates: z
+    .object({
+      threshold: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(0.4)
+        .describe('Similarity (0-1) from which two lessons count as near-duplicates.'),
+    })
+    .default({ threshold: 0.4 })
+    .describe('Near-duplicates: shown by `lore add` and candidate approval, listed by `lore dedupe`.'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export const KNOWN_CONFIG_KEYS: readonly string[] = Object.keys(ConfigSchema.shape);

@@ -1,0 +1,3 @@
+import { createMoveCommand } from '../move-command.js';
+
+export const command = createMoveCommand('promote');
