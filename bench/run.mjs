@@ -45,7 +45,7 @@ function parseArgs(argv) {
     else if (flag === '--hook-runs') options.hookRuns = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--only store|hook|capture|mcp] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
+        'usage: node bench/run.mjs [--only store|hook|capture|mcp|docs] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
           '                          [--hook-sizes 100,1000,10000] [--hook-runs 200]',
       );
       process.exit(0);
@@ -54,8 +54,8 @@ function parseArgs(argv) {
   if (options.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes: whole numbers');
   options.runs = Math.max(5, options.runs);
   options.inProcess = Math.max(200, options.inProcess);
-  if (options.only !== undefined && !['store', 'hook', 'capture', 'mcp'].includes(options.only))
-    throw new Error('--only: store, hook, capture or mcp');
+  if (options.only !== undefined && !['store', 'hook', 'capture', 'mcp', 'docs'].includes(options.only))
+    throw new Error('--only: store, hook, capture, mcp or docs');
   return options;
 }
 
@@ -437,6 +437,11 @@ async function main() {
   if (options.only === 'mcp') {
     mkdirSync(dataDir, { recursive: true });
     await (await import('./mcp.mjs')).runMcpBench({ dataDir });
+    return;
+  }
+  if (options.only === 'docs') {
+    mkdirSync(dataDir, { recursive: true });
+    await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
     return;
   }
   const started = performance.now();

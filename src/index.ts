@@ -7,13 +7,14 @@
  *   // '' when no lesson applies
  */
 import { renderTaskPrompt } from './core/prompt/render-task-prompt.js';
-import type { PromptFormat, PromptLesson } from './core/prompt/render-task-prompt.js';
+import type { PromptDoc, PromptFormat, PromptLesson } from './core/prompt/render-task-prompt.js';
+import { docsScope, selectFeatureDocs } from './store/docs-actions.js';
 import { selectTaskLessons } from './store/task-prompt.js';
 import type { TaskPromptRequest } from './store/task-prompt.js';
 import { openWorkspace } from './store/workspace.js';
 
 export { PROMPT_FORMATS, renderTaskPrompt } from './core/prompt/render-task-prompt.js';
-export type { PromptFormat, PromptLesson } from './core/prompt/render-task-prompt.js';
+export type { PromptDoc, PromptFormat, PromptLesson } from './core/prompt/render-task-prompt.js';
 export type { TaskPromptRequest } from './store/task-prompt.js';
 export { OPERATIONS } from './core/rank/operation-categories.js';
 export type { Operation } from './core/rank/operation-categories.js';
@@ -26,6 +27,8 @@ export type TaskPromptOptions = TaskPromptRequest & {
   /** The repository root holding `.lore/`, instead of searching upward. */
   root?: string;
   env?: NodeJS.ProcessEnv;
+  /** Features the task is about: the docs whose related_features name one are added. */
+  features?: readonly string[];
   /** Default `system-reminder`. */
   format?: PromptFormat;
   nowMs?: number;
@@ -45,7 +48,26 @@ export async function taskLessons(options: TaskPromptOptions = {}): Promise<Prom
   }
 }
 
-/** The task pre-prompt as text: '' when no lesson applies. */
+/** The project docs for a task's `features` (their related_features), as data. */
+export async function taskDocs(options: TaskPromptOptions = {}): Promise<PromptDoc[]> {
+  if ((options.features ?? []).length === 0) return [];
+  const ws = await openWorkspace({
+    cwd: options.cwd ?? process.cwd(),
+    root: options.root,
+    env: options.env ?? process.env,
+  });
+  try {
+    return await selectFeatureDocs(docsScope(ws), options.features ?? []);
+  } finally {
+    ws.close();
+  }
+}
+
+/** The task pre-prompt as text: '' when no lesson (and no doc for its features) applies. */
 export async function taskPrompt(options: TaskPromptOptions = {}): Promise<string> {
-  return renderTaskPrompt(await taskLessons(options), options.format ?? 'system-reminder');
+  return renderTaskPrompt(
+    await taskLessons(options),
+    options.format ?? 'system-reminder',
+    await taskDocs(options),
+  );
 }

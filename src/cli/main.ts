@@ -32,6 +32,10 @@ export const COMMANDS: Record<string, Entry> = {
   },
   search: { summary: 'ranked full-text search over lessons', load: () => import('./commands/search.js') },
   show: { summary: 'show one lesson with its votes', load: () => import('./commands/show.js') },
+  docs: {
+    summary: 'project Markdown docs: list, show, add a root, index bodies, migrate frontmatter',
+    load: () => import('./commands/docs.js'),
+  },
   update: { summary: 'change fields of a lesson', load: () => import('./commands/update.js') },
   supersede: {
     summary: 'replace a lesson by a newer one (both change together)',

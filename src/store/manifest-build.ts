@@ -26,6 +26,7 @@ import {
   stampSources,
   writeManifest,
 } from './manifest-files.js';
+import { docsSignature, manifestDocs, readDocsSignature, writeDocsSignature } from './manifest-docs.js';
 import {
   contentFiles,
   SIGNATURE_FILE,
@@ -97,6 +98,7 @@ function finish(
   files: Record<string, string>,
 ): Manifest {
   const generation = generationToken(nowMs);
+  const docs = manifestDocs(target.projectRoot, target.cacheDir, config);
   const manifest = buildManifest({
     lessons,
     skills: manifestSkills(target.projectRoot, config, lessons),
@@ -107,6 +109,7 @@ function finish(
     sources,
     nowMs,
     generation,
+    docs,
   });
   manifest.head.revision = generation;
   const state = stateOf(manifest.blocks, manifest.texts, lessons, {
@@ -118,6 +121,7 @@ function finish(
     writeManifest(target.cacheDir, manifest);
     writeManifestState(target.cacheDir, state);
     writeFileSync(join(manifestDir(target.cacheDir), SIGNATURE_FILE), `${signatureOfFiles(files)}\n`);
+    writeDocsSignature(target.cacheDir, docsSignature(docs));
   });
   markFullCheck(target.cacheDir, nowMs);
   return manifest;
@@ -166,6 +170,7 @@ export async function workspaceManifest(ws: Workspace, nowMs: number): Promise<M
     sources: stampSources(sourcePaths(ws.tiers.map((tier) => tier.layout.dir))),
     nowMs,
     generation: 'explain',
+    docs: manifestDocs(ws.projectRoot ?? null, ws.cacheDir, ws.config),
   });
 }
 
@@ -226,13 +231,6 @@ export function rebuildManifestFromFiles(options: {
   const cacheDir = (tiers[0] as TierStore).layout.cacheDir;
   const files = contentFiles(tiers);
   const signature = signatureOfFiles(files);
-  if (options.onlyIfChanged === true && readSignature(cacheDir) === signature) {
-    markFullCheck(cacheDir, options.nowMs);
-    return { rebuilt: false, lessons: 0, signature };
-  }
-  const target: BuildTarget = { cacheDir, projectRoot, tierDirs: tiers.map((tier) => tier.layout.dir) };
-  const sources = stampSources(sourcePaths(target.tierDirs));
-
   const layers: ConfigLayer[] = [];
   for (const tier of [...tiers].reverse()) {
     try {
@@ -242,6 +240,17 @@ export function rebuildManifestFromFiles(options: {
     }
   }
   const { config } = parseConfigYaml(layers);
+  if (
+    options.onlyIfChanged === true &&
+    readSignature(cacheDir) === signature &&
+    // docs are not lesson files: an edited doc (its paths, its summary) shows in their own signature
+    readDocsSignature(cacheDir) === docsSignature(manifestDocs(projectRoot, cacheDir, config))
+  ) {
+    markFullCheck(cacheDir, options.nowMs);
+    return { rebuilt: false, lessons: 0, signature };
+  }
+  const target: BuildTarget = { cacheDir, projectRoot, tierDirs: tiers.map((tier) => tier.layout.dir) };
+  const sources = stampSources(sourcePaths(target.tierDirs));
   const halfLife = Number(options.env.LORE_VOTE_HALF_LIFE_DAYS);
   const halfLifeDays =
     options.env.LORE_VOTE_HALF_LIFE_DAYS?.trim() && Number.isFinite(halfLife) && halfLife >= 0

@@ -84,6 +84,9 @@ describe('lore mcp over the SDK client', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'lore_add',
+      'lore_docs_list',
+      'lore_docs_search',
+      'lore_docs_show',
       'lore_feedback',
       'lore_list',
       'lore_search',

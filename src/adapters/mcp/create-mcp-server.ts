@@ -18,8 +18,16 @@ import type { LessonDraft } from '../../store/lesson-writes.js';
 import { watchLessons } from '../../store/watch-lessons.js';
 import type { LessonWatch } from '../../store/watch-lessons.js';
 import type { Workspace } from '../../store/workspace.js';
+import { docsScope, listDocs, searchDocs, showDoc } from '../../store/docs-actions.js';
+import type { ListedDoc } from '../../store/docs-actions.js';
 import {
   AddInput,
+  DocsListInput,
+  DocsListOutput,
+  DocsSearchInput,
+  DocsSearchOutput,
+  DocsShowInput,
+  DocsShowOutput,
   FeedbackInput,
   FeedbackOutput,
   ListInput,
@@ -61,6 +69,19 @@ const writes = () => import('../../store/lesson-writes.js');
 const feedbackStore = () => import('../../store/feedback.js');
 
 type Hit = z.infer<typeof ListOutput>['lessons'][number];
+
+function toDocHit(doc: ListedDoc): z.infer<typeof DocsListOutput>['docs'][number] {
+  return {
+    path: doc.path,
+    type: doc.type,
+    summary: doc.summary,
+    tags: doc.tags,
+    paths: doc.paths,
+    related_features: doc.relatedFeatures,
+    related_artifacts: doc.relatedArtifacts,
+    source: doc.source,
+  };
+}
 
 function toHit(item: ListedLesson): Hit {
   const { lesson } = item;
@@ -119,7 +140,8 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
       instructions:
         "lore holds this repository's lessons: mistakes agents made before and what to do instead. " +
         'Search them (lore_search) before risky work; answers about file paths carry `learnings` for those paths. ' +
-        'Say LEARNING_HELPFUL: <id> or LEARNING_NOT_HELPFUL: <id> in your reply (or call lore_feedback) after using one.',
+        'Say LEARNING_HELPFUL: <id> or LEARNING_NOT_HELPFUL: <id> in your reply (or call lore_feedback) after using one. ' +
+        'Project docs (designs, patterns, runbooks, glossaries) are found with lore_docs_search and read with lore_docs_show.',
     },
   );
   const sessionId = sessionIdFrom(deps.env);
@@ -407,6 +429,54 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
         recorded: result.recorded,
         confidence: result.confidence,
         feedback: summarizeFeedback(readFeedback(ws, result)),
+      };
+    },
+  );
+
+  tool(
+    'lore_docs_list',
+    "List this repository's project docs (designs, patterns, context, glossaries, runbooks under the docs roots), in path order. Docs without a frontmatter are listed with inferred metadata (source: inferred).",
+    DocsListInput,
+    DocsListOutput,
+    async (args, ws) => {
+      const listed = await listDocs(docsScope(ws), { type: args.type, tags: args.tags });
+      return { docs: listed.docs.slice(0, args.limit ?? 200).map(toDocHit), total: listed.docs.length };
+    },
+  );
+
+  tool(
+    'lore_docs_show',
+    'One project doc: its metadata and Markdown text. Only files under the docs roots; never .lore/, never a symlink leading out of the roots.',
+    DocsShowInput,
+    DocsShowOutput,
+    async (args, ws) => {
+      const view = await showDoc(docsScope(ws), args.path, ws.projectRoot ?? ws.cwd);
+      return {
+        doc: toDocHit(view.doc),
+        body: view.body,
+        problems: view.doc.problems.map(({ line, field, message }) => ({ line, field, message })),
+      };
+    },
+  );
+
+  tool(
+    'lore_docs_search',
+    'Search the project docs: the query in a summary (80 + its length), an exact tag (120), a tag containing it (60), the type (30); ties by path. hybrid: true blends in BM25 over the bodies indexed by `lore docs index` (and says so when there is no index yet).',
+    DocsSearchInput,
+    DocsSearchOutput,
+    async (args, ws) => {
+      const found = await searchDocs(docsScope(ws), args.query, {
+        hybrid: args.hybrid === true,
+        limit: args.limit ?? 10,
+      });
+      return {
+        mode: found.mode,
+        ...(found.fallback === undefined ? {} : { fallback: found.fallback }),
+        results: found.results.map((hit) => ({
+          ...toDocHit(hit),
+          score: hit.score,
+          matched_by: hit.matchedBy,
+        })),
       };
     },
   );

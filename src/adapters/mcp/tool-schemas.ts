@@ -158,6 +158,53 @@ export const FeedbackOutput = z.object({
   feedback: z.object({ helpful: z.number(), notHelpful: z.number(), lastAt: z.string().nullable() }),
 });
 
+const DOC_TYPE_VALUES = ['design', 'pattern', 'context', 'glossary', 'runbook'] as const;
+
+export const DocsListInput = z
+  .strictObject({
+    type: z.enum(DOC_TYPE_VALUES).describe('only docs of this type'),
+    tags: list('only docs with all these tags'),
+    limit: z.number().int().min(1).max(1000).describe('default 200'),
+  })
+  .partial();
+
+export const DocsShowInput = z.strictObject({
+  path: z.string().min(1).describe('the doc, relative to the repository root (docs/design/auth/login.md)'),
+});
+
+export const DocsSearchInput = z.strictObject({
+  query: z.string().min(1).describe('words to find in summaries and tags (and, with hybrid, in the bodies)'),
+  hybrid: z.boolean().optional().describe('blend in BM25 over the doc bodies (needs `lore docs index`)'),
+  limit: z.number().int().min(1).max(100).optional().describe('default 10'),
+});
+
+const DocHit = z.object({
+  path: z.string(),
+  type: z.string(),
+  summary: z.string(),
+  tags: z.array(z.string()),
+  paths: z.array(z.string()),
+  related_features: z.array(z.string()),
+  related_artifacts: z.array(z.string()),
+  source: z.string().describe('frontmatter, partial (some fields inferred) or inferred'),
+});
+
+export const DocsListOutput = z.object({ docs: z.array(DocHit), total: z.number() });
+
+export const DocsShowOutput = z.object({
+  doc: DocHit,
+  body: z.string(),
+  problems: z.array(
+    z.object({ line: z.number().optional(), field: z.string().optional(), message: z.string() }),
+  ),
+});
+
+export const DocsSearchOutput = z.object({
+  mode: z.enum(['lexical', 'hybrid']),
+  fallback: z.string().optional(),
+  results: z.array(DocHit.extend({ score: z.number(), matched_by: z.array(z.string()) })),
+});
+
 /** How to call each tool: appended to every error so the agent can retry correctly. */
 export const TOOL_USAGE: Readonly<Record<string, string>> = {
   lore_search:
@@ -171,4 +218,8 @@ export const TOOL_USAGE: Readonly<Record<string, string>> = {
   lore_supersede: 'lore_supersede {"id": "<old id>", "by": "<new active id>"}',
   lore_upvote: 'lore_upvote {"id": "<id>", "model": "<model>", "task": "<task>"}',
   lore_feedback: 'lore_feedback {"id": "<id>", "helpful": true|false, "task": "<task>", "note"?: "<why>"}',
+  lore_docs_list:
+    'lore_docs_list {"type"?: "design"|"pattern"|"context"|"glossary"|"runbook", "tags"?: string[], "limit"?: 1-1000}',
+  lore_docs_show: 'lore_docs_show {"path": "<repo-relative path of a doc under the docs roots>"}',
+  lore_docs_search: 'lore_docs_search {"query": "<words>", "hybrid"?: boolean, "limit"?: 1-100}',
 };

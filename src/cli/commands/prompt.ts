@@ -1,5 +1,6 @@
 import { PROMPT_FORMATS, renderTaskPrompt } from '../../core/prompt/render-task-prompt.js';
 import { OPERATIONS } from '../../core/rank/operation-categories.js';
+import { docsScope, selectFeatureDocs } from '../../store/docs-actions.js';
 import { selectTaskLessons } from '../../store/task-prompt.js';
 import { choiceOption, listOption, numberOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
@@ -8,12 +9,13 @@ import { openCommandWorkspace } from '../open-workspace.js';
 export const command: Command = {
   spec: {
     usage:
-      'lore prompt [--files F]... [--tags T]... [--title TEXT] [--description TEXT] [--operation OP] [--limit 5] [--format system-reminder|markdown|json] [--json]',
+      'lore prompt [--files F]... [--tags T]... [--features F]... [--title TEXT] [--description TEXT] [--operation OP] [--limit 5] [--format system-reminder|markdown|json] [--json]',
     description:
       'Prints the task pre-prompt for an agent about to work on a task: the top lessons (summaries only)\n' +
       "scoped by the task's files (path globs) and tags, BM25 over its title and description, and the\n" +
       'operation mapped to lesson categories; one line says how to pull a body. Prints nothing at all when\n' +
-      'no lesson matches. The same is a library function: `import { taskPrompt } from "lore"`.',
+      'no lesson matches. The same is a library function: `import { taskPrompt } from "lore"`.\n' +
+      '--features F adds the project docs whose related_features name F (see `lore docs`).',
     options: {
       files: {
         type: 'string',
@@ -26,6 +28,12 @@ export const command: Command = {
         multiple: true,
         value: 'T',
         description: 'a tag of the task (lang:python); repeatable',
+      },
+      features: {
+        type: 'string',
+        multiple: true,
+        value: 'F',
+        description: 'a feature the task is about: adds docs whose related_features name it; repeatable',
       },
       title: { type: 'string', value: 'TEXT', description: 'the task title' },
       description: { type: 'string', value: 'TEXT', description: 'the task description' },
@@ -42,6 +50,7 @@ export const command: Command = {
     examples: [
       'lore prompt --files db/migrations/0042.sql --title "add a users.email index" --operation implement',
       'lore prompt --tags lang:python --format markdown',
+      'lore prompt --features auth --files src/auth/session.ts',
     ],
   },
   async run(ctx, args) {
@@ -62,7 +71,12 @@ export const command: Command = {
         },
         ctx.now(),
       );
-      return { data: { lessons }, text: renderTaskPrompt(lessons, format) };
+      const features = listOption(args, 'features') ?? [];
+      const docs = features.length === 0 ? [] : await selectFeatureDocs(docsScope(ws), features);
+      return {
+        data: features.length === 0 ? { lessons } : { lessons, docs },
+        text: renderTaskPrompt(lessons, format, docs),
+      };
     } finally {
       ws.close();
     }

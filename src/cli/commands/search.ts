@@ -1,16 +1,23 @@
 import { STATUSES, TIERS } from '../../core/lesson/constants.js';
-import { choiceOption, listOption, numberOption } from '../command.js';
+import { LoreError } from '../../core/errors.js';
+import { choiceOption, flagOption, listOption, numberOption } from '../command.js';
 import type { Command } from '../command.js';
 import { formatLessonRow } from '../output.js';
 import { noteProblems, openCommandWorkspace } from '../open-workspace.js';
 
 export const command: Command = {
   spec: {
-    usage: 'lore search QUERY [--limit N] [--tag T]... [--status S|any] [--tier T] [--json]',
+    usage:
+      'lore search QUERY [--limit N] [--tag T]... [--status S|any] [--tier T] [--json]\n' +
+      '       lore search --kind doc QUERY [--hybrid] [--limit N] [--tag T]... [--json]',
     description:
       'BM25 over summary, tags, scope (tools, commands, paths, stack, category), structured fields and body,\n' +
       'weighted by field (config: search.weights). Equal relevance is ordered by decayed vote score,\n' +
-      'priority, most recently updated, id. Each result says which fields matched (matchedBy).',
+      'priority, most recently updated, id. Each result says which fields matched (matchedBy).\n' +
+      '--kind doc searches the project docs instead (see `lore docs`): the whole query found in the summary\n' +
+      'scores 80 + its length, an exact tag 120, a tag containing it 60, the type 30; ties by path.\n' +
+      '--hybrid blends that with BM25 over the doc bodies `lore docs index` indexed (each min-max\n' +
+      'normalised; config docs.hybridWeight is the body share, default 0.5).',
     options: {
       limit: {
         type: 'string',
@@ -25,13 +32,33 @@ export const command: Command = {
       },
       status: { type: 'string', value: 'S', description: `${STATUSES.join(' | ')} | any (default active)` },
       tier: { type: 'string', value: 'T', description: TIERS.join(' | ') },
+      kind: { type: 'string', value: 'K', description: 'lesson (default) | doc: search the project docs' },
+      hybrid: {
+        type: 'boolean',
+        description: 'with --kind doc: blend in body-level scores from `lore docs index`',
+      },
     },
     positionals: { min: 1, max: 64, names: 'QUERY' },
     json: true,
-    examples: ['lore search pytest hangs', 'lore search "mock.patch" --tag lang:python --json'],
+    examples: [
+      'lore search pytest hangs',
+      'lore search "mock.patch" --tag lang:python --json',
+      'lore search --kind doc retry policy',
+      'lore search --kind doc --hybrid "token refresh"',
+    ],
   },
   async run(ctx, args) {
     const query = args.positionals.join(' ');
+    const kind = choiceOption(args, 'kind', ['lesson', 'doc'] as const) ?? 'lesson';
+    if (kind === 'doc') {
+      const { searchDocsCommand } = await import('../search-docs.js');
+      return searchDocsCommand(ctx, args, query);
+    }
+    if (flagOption(args, 'hybrid')) {
+      throw new LoreError('usage', '--hybrid goes with --kind doc', {
+        hint: 'lessons are always ranked by BM25: run `lore search QUERY`, or `lore search --kind doc --hybrid QUERY` for docs',
+      });
+    }
     const status = choiceOption(args, 'status', [...STATUSES, 'any'] as const) ?? 'active';
     const tier = choiceOption(args, 'tier', TIERS);
     const ws = await openCommandWorkspace(ctx);

@@ -44,9 +44,83 @@ export type ManifestInput = {
   generation: string;
   /** Lessons per block file; small, since a call reads only the blocks of its top candidates. */
   blockSize?: number;
+  /** Project docs with path globs: offered like lessons when a call touches a path they cover. */
+  docs?: readonly ManifestDocSource[];
   /** Aggregated tool skills present in the repository (`lore aggregate`), by name. */
   skills?: Record<string, ManifestSkill>;
 };
+
+/** A project doc (core/docs) as the manifest takes it: only docs whose frontmatter has `paths`. */
+export type ManifestDocSource = {
+  /** Repo-relative path of the doc. */
+  path: string;
+  summary: string;
+  type: string;
+  paths: readonly string[];
+  /** Absolute path, and `mtimeMs:size` of the file when built. */
+  file: string;
+  sig: string;
+};
+
+/**
+ * The id (and session dedup key) of a doc in the manifest: `doc` and 16 hex digits of its path's
+ * hash. Session state files claims under ids of `[0-9a-z]`, so the path itself cannot be the key;
+ * lesson ids are 10 characters, so the two never meet.
+ */
+export function docManifestId(path: string): string {
+  return `doc${fnv1a(path, 0x811c9dc5)}${fnv1a([...path].reverse().join(''), 0x01000193)}`;
+}
+
+function fnv1a(text: string, seed: number): string {
+  let hash = seed >>> 0;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+export function isDocId(id: string): boolean {
+  return /^doc[0-9a-f]{16}$/.test(id);
+}
+
+/** A doc ranks like a priority-3 lesson: a lesson of the same match strength comes first. */
+const DOC_SCORE = 40;
+
+/** A doc as a manifest entry: matched by its path globs only (never by prompt words), never a guard. */
+export function docEntry(
+  doc: ManifestDocSource,
+  compile: (glob: string) => string = compileGlob,
+): ManifestEntry {
+  const id = docManifestId(doc.path);
+  const pull = `read it with \`lore docs show ${doc.path}\` or the MCP tool lore_docs_show`;
+  const entry: ManifestLesson = {
+    id,
+    n: 0,
+    tier: 'project',
+    priority: 3,
+    confidence: 1,
+    needsReview: false,
+    guard: false,
+    tools: [],
+    commands: [],
+    paths: [...doc.paths],
+    pathRegexes: doc.paths.map(compile),
+    tags: [],
+    stack: [],
+    words: [],
+    score: DOC_SCORE,
+    strength: staticStrength({ commands: [], paths: [...doc.paths], tags: [] }),
+  };
+  const text: ManifestText = {
+    slug: doc.path,
+    text: `[lore doc ${doc.path}] ${doc.summary} (${doc.type} doc covering this path; ${pull})`,
+    summary: `[lore doc ${doc.path}] ${doc.summary}`,
+    sig: doc.sig,
+    file: doc.file,
+  };
+  return { lesson: entry, text, ...lessonKeys({ commands: [], paths: [...doc.paths], tags: [], tools: [] }) };
+}
 
 const STOP_WORDS = new Set(
   'about after again also always because before being both cannot could does doing done each else even ever every from have having here into just more most much must need never only other over same should since some such than that their them then there these they this those through under until very want were what when where which while will with without would your instead using used uses running'.split(
@@ -168,9 +242,9 @@ export function manifestEntry(
   return { lesson: entry, text, ...lessonKeys(lesson) };
 }
 
-/** Whether a lesson opens sessions (SessionStart): project tier, reviewed, not a guard. */
+/** Whether a lesson opens sessions (SessionStart): project tier, reviewed, not a guard, not a doc. */
 export function startsSessions(lesson: ManifestLesson): boolean {
-  return lesson.tier === 'project' && !lesson.needsReview && !lesson.guard;
+  return lesson.tier === 'project' && !lesson.needsReview && !lesson.guard && !isDocId(lesson.id);
 }
 
 export const STARTUP_LESSONS = 20;
@@ -210,12 +284,15 @@ export function buildManifest(input: ManifestInput): Manifest {
     return source;
   };
   const skillNames = new Set(Object.keys(input.skills ?? {}));
-  const entries = chooseSources(input.lessons).map((source) => {
-    const entry = manifestEntry(source, input.stack, compile);
-    const skill = lessonSkill(source.lesson, skillNames);
-    if (skill !== undefined) entry.lesson.skill = skill;
-    return entry;
-  });
+  const entries = [
+    ...chooseSources(input.lessons).map((source) => {
+      const entry = manifestEntry(source, input.stack, compile);
+      const skill = lessonSkill(source.lesson, skillNames);
+      if (skill !== undefined) entry.lesson.skill = skill;
+      return entry;
+    }),
+    ...(input.docs ?? []).filter((doc) => doc.paths.length > 0).map((doc) => docEntry(doc, compile)),
+  ];
   entries.sort((a, b) => compareEntries(a.lesson, b.lesson));
 
   const literalOrdinals = new Map<string, number[]>();

@@ -118,6 +118,10 @@ export function renderConfigTemplate(): string {
 #   startupLessons: 3    # top lessons shown at session start
 #   startupChars: 1500
 #   guards: true         # false: guard lessons advise instead of denying the call
+# docs:                  # the docs knowledge base (\`lore docs\`, \`lore search --kind doc\`)
+#   roots: [docs]        # directories of Markdown docs; * matches one path segment
+#   hybridWeight: 0.5    # weight of the body-level score in \`lore search --kind doc --hybrid\`
+#   taskPrefixes: []     # task id prefixes accepted in related_artifacts (PROJ: PROJ-123)
 # views:                 # \`lore render\`: LEARNINGS.md and managed sections in agent instruction files
 #   render: false        # true: every lesson write renders them again
 #   out: LEARNINGS.md    # relative to the repository root

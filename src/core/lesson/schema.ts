@@ -2,6 +2,7 @@
  * The lesson record and the config file, defined once: the TypeScript types, the runtime
  * validation and the published JSON Schema (scripts/write-schemas.mjs) all come from here.
  */
+import { DOCS_DEFAULTS } from '../docs/docs-defaults.js';
 import { z } from 'zod';
 
 import {
@@ -345,6 +346,31 @@ export const ConfigSchema = z.looseObject({
       guards: true,
     })
     .describe('What the agent hooks inject, and how much.'),
+  docs: z
+    .object({
+      roots: z
+        .array(z.string().min(1))
+        .default([...DOCS_DEFAULTS.roots])
+        .describe(
+          'Directories holding project Markdown docs, relative to the repository root; `*` matches one path segment.',
+        ),
+      hybridWeight: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(DOCS_DEFAULTS.hybridWeight)
+        .describe(
+          'Weight of the body-level score in `lore search --kind doc --hybrid`; the lexical score gets the rest.',
+        ),
+      taskPrefixes: z
+        .array(
+          z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'letters, digits and _ only, starting with a letter'),
+        )
+        .default([])
+        .describe('Task id prefixes accepted in related_artifacts (`PROJ` accepts PROJ-123).'),
+    })
+    .default({ ...DOCS_DEFAULTS, roots: [...DOCS_DEFAULTS.roots], taskPrefixes: [] })
+    .describe('The docs knowledge base: `lore docs`, `lore search --kind doc`.'),
   views: z
     .object({
       render: z

@@ -16,12 +16,32 @@ export type PromptLesson = {
   matched_by: string[];
 };
 
+/** A project doc for the task (its related_features name one of the task's features). */
+export type PromptDoc = {
+  path: string;
+  type: string;
+  summary: string;
+  matched_by: string[];
+};
+
+const DOC_PULL_LINE = 'Read a doc with `lore docs show <path>` (or the MCP tool lore_docs_show).';
+
 const PULL_LINE =
   'Read a lesson in full with `lore show <id>` (or the MCP tool lore_show). After using one, say LEARNING_HELPFUL: <id> or LEARNING_NOT_HELPFUL: <id>.';
 
-export function renderTaskPrompt(lessons: readonly PromptLesson[], format: PromptFormat): string {
-  if (lessons.length === 0) return '';
-  if (format === 'json') return `${JSON.stringify({ lessons, pull: PULL_LINE }, null, 2)}\n`;
+export function renderTaskPrompt(
+  lessons: readonly PromptLesson[],
+  format: PromptFormat,
+  docs: readonly PromptDoc[] = [],
+): string {
+  if (lessons.length === 0 && docs.length === 0) return '';
+  if (format === 'json') {
+    const data =
+      docs.length === 0
+        ? { lessons, pull: PULL_LINE }
+        : { lessons, docs, pull: PULL_LINE, docsPull: DOC_PULL_LINE };
+    return `${JSON.stringify(data, null, 2)}\n`;
+  }
   const items = lessons.map((lesson) => {
     const why = lesson.matched_by.length > 0 ? ` (${lesson.matched_by.join(', ')})` : '';
     const guard = lesson.type === 'guard' ? 'GUARD: ' : '';
@@ -29,14 +49,26 @@ export function renderTaskPrompt(lessons: readonly PromptLesson[], format: Promp
       ? `- **${lesson.id}** ${guard}${lesson.summary}${why}`
       : `- [${lesson.id}] ${guard}${lesson.summary}${why}`;
   });
+  const docItems = docs.map((doc) => {
+    const why = doc.matched_by.length > 0 ? ` (${doc.matched_by.join(', ')})` : '';
+    return format === 'markdown'
+      ? `- \`${doc.path}\` (${doc.type}) ${doc.summary}${why}`
+      : `- [${doc.path}] (${doc.type}) ${doc.summary}${why}`;
+  });
   if (format === 'markdown') {
-    return ['## Lessons for this task', '', ...items, '', PULL_LINE, ''].join('\n');
+    return [
+      ...(items.length > 0 ? ['## Lessons for this task', '', ...items, '', PULL_LINE, ''] : []),
+      ...(docItems.length > 0
+        ? ['## Project docs for this task', '', ...docItems, '', DOC_PULL_LINE, '']
+        : []),
+    ].join('\n');
   }
   return [
     '<system-reminder>',
-    "Lessons from this repository's past mistakes that apply to this task:",
-    ...items,
-    PULL_LINE,
+    ...(items.length > 0
+      ? ["Lessons from this repository's past mistakes that apply to this task:", ...items, PULL_LINE]
+      : []),
+    ...(docItems.length > 0 ? ["Project docs about this task's features:", ...docItems, DOC_PULL_LINE] : []),
     '</system-reminder>',
     '',
   ].join('\n');

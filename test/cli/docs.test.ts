@@ -1,0 +1,338 @@
+// `lore docs` and `lore search --kind doc` through the built binary, in a temporary repository.
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createSandbox } from '../helpers/cli.js';
+import type { ErrorJson, Sandbox } from '../helpers/cli.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/docs/', import.meta.url));
+
+type DocJson = {
+  path: string;
+  type: string;
+  summary: string;
+  tags: string[];
+  relatedFeatures: string[];
+  source: string;
+  problems: { file: string; line?: number; field?: string; message: string }[];
+};
+
+function write(sandbox: Sandbox, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(sandbox.inRepo(path)), { recursive: true });
+    writeFileSync(sandbox.inRepo(path), text);
+  }
+}
+
+function readTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const visit = (current: string) => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else out[relative(dir, path)] = readFileSync(path, 'utf8');
+    }
+  };
+  visit(dir);
+  return out;
+}
+
+const DAY_ONE = {
+  'docs/design/auth/login.md': '# Login flow\n\nTokens are refreshed by the gateway.\n',
+  'docs/runbooks/db-restore.md': '<!-- owner: platform -->\n## Restoring the `orders` database\n',
+  'docs/patterns/retry.md':
+    '---\ntype: pattern\nsummary: Retry with jittered backoff\ntags: [network, auth-client]\n---\nNever retry a POST.\n',
+  'docs/api.md': '',
+  'docs/generated/out.md': '# generated\n',
+  '.gitignore': 'docs/generated/\n',
+};
+
+describe('lore docs list', () => {
+  it('lists existing Markdown docs with inferred metadata on day one', () => {
+    const sandbox = createSandbox();
+    write(sandbox, DAY_ONE);
+    const run = sandbox.run(['docs', 'list']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        'context  docs/api.md  Api  (inferred)',
+        'design   docs/design/auth/login.md  Login flow  [auth]  (inferred)',
+        'pattern  docs/patterns/retry.md  Retry with jittered backoff  [network, auth-client]',
+        'runbook  docs/runbooks/db-restore.md  Restoring the orders database  (inferred)',
+        '',
+      ].join('\n'),
+    );
+    expect(run.stderr).toContain(
+      '3 doc(s) have no frontmatter (metadata inferred); `lore docs migrate` writes it',
+    );
+    const json = sandbox.run(['docs', 'list', '--json']).json<{ docs: DocJson[] }>();
+    expect(json.docs.find((doc) => doc.path === 'docs/design/auth/login.md')).toMatchObject({
+      type: 'design',
+      summary: 'Login flow',
+      relatedFeatures: ['auth'],
+      source: 'inferred',
+    });
+  });
+
+  it('filters by --type and --tag', () => {
+    const sandbox = createSandbox();
+    write(sandbox, DAY_ONE);
+    const paths = (args: string[]) =>
+      sandbox
+        .run(['docs', 'list', ...args, '--json'])
+        .json<{ docs: DocJson[] }>()
+        .docs.map((doc) => doc.path);
+    expect(paths(['--type', 'design'])).toEqual(['docs/design/auth/login.md']);
+    expect(paths(['--tag', 'NETWORK'])).toEqual(['docs/patterns/retry.md']);
+    expect(paths(['--tag', 'network', '--type', 'design'])).toEqual([]);
+    const bad = sandbox.run(['docs', 'list', '--type', 'spec']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--type must be one of design, pattern, context, glossary, runbook');
+  });
+
+  it('reports broken frontmatter with file, line and field, and still lists the doc', () => {
+    const sandbox = createSandbox();
+    write(sandbox, {
+      'docs/a.md': '---\ntype: design\nsummary: A\nrelated_artifacts: [JIRA-1]\n---\n',
+      'docs/b.md': '---\ntype: [x\n---\nBody of b\n',
+    });
+    const run = sandbox.run(['docs', 'list']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('context  docs/b.md  Body of b  (inferred)');
+    expect(run.stderr).toContain('docs/a.md:4: error (related_artifacts.0): "JIRA-1" has an unknown prefix');
+    expect(run.stderr).toContain('docs/b.md:3: error: invalid YAML in the frontmatter');
+  });
+
+  it('says what to do when there are no docs, and rejects misplaced options', () => {
+    const sandbox = createSandbox();
+    const run = sandbox.run(['docs', 'list']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('no docs under the docs roots (docs)');
+    expect(run.stderr).toBe('');
+    write(sandbox, { 'docs/a.md': '---\ntype: context\nsummary: A\n---\n' });
+    writeFileSync(sandbox.inRepo('.lore/config.yaml'), 'docs:\n  roots: [docs, wiki]\n');
+    expect(sandbox.run(['docs', 'list']).stderr).toBe('lore: docs root "wiki": no such directory\n');
+    const misplaced = sandbox.run(['docs', 'list', '--force']);
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toContain('--force does not go with lore docs list');
+    expect(sandbox.run(['docs', 'frobnicate']).code).toBe(2);
+    expect(sandbox.run(['docs', 'show']).stderr).toContain('lore docs show needs a PATH');
+  });
+});
+
+describe('lore docs show', () => {
+  it('shows metadata and text, relative to the working directory or the repository', () => {
+    const sandbox = createSandbox();
+    write(sandbox, DAY_ONE);
+    const run = sandbox.run(['docs', 'show', 'docs/design/auth/login.md']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      'docs/design/auth/login.md\ntype:     design (metadata inferred)\nsummary:  Login flow\ntags:     auth\n' +
+        'features: auth\n\n# Login flow\n\nTokens are refreshed by the gateway.\n',
+    );
+    const json = sandbox
+      .run(['docs', 'show', 'login.md', '--json'], { cwd: sandbox.inRepo('docs/design/auth') })
+      .json<{ doc: DocJson; body: string }>();
+    expect(json.doc.path).toBe('docs/design/auth/login.md');
+    expect(json.body).toContain('Tokens are refreshed');
+  });
+
+  it('refuses paths outside the roots, under .lore/, or escaping by symlink', () => {
+    const sandbox = createSandbox();
+    const outside = mkdtempSync(join(tmpdir(), 'lore-outside-'));
+    onTestFinished(() => rmSync(outside, { recursive: true, force: true }));
+    writeFileSync(join(outside, 'secret.md'), 'secret');
+    write(sandbox, { 'docs/a.md': '# A\n', 'src/notes.md': '# not a doc root\n', '.lore/x.md': 'data' });
+    symlinkSync(join(outside, 'secret.md'), sandbox.inRepo('docs/escape.md'));
+    symlinkSync(sandbox.inRepo('src/notes.md'), sandbox.inRepo('docs/sideways.md'));
+    symlinkSync(sandbox.inRepo('.lore'), sandbox.inRepo('docs/lore'));
+    const refusals: [string, RegExp][] = [
+      ['src/notes.md', /src\/notes\.md is outside the docs roots \(docs\)/],
+      ['.lore/x.md', /\.lore\/x\.md is under \.lore\//],
+      ['docs/lore/x.md', /is a symlink leading outside the docs roots/],
+      ['docs/escape.md', /docs\/escape\.md is a symlink leading outside the docs roots/],
+      ['docs/sideways.md', /docs\/sideways\.md is a symlink leading outside the docs roots/],
+      [join(outside, 'secret.md'), /is outside the repository/],
+      ['../../etc/passwd', /is outside the repository/],
+    ];
+    for (const [path, message] of refusals) {
+      const run = sandbox.run(['docs', 'show', path, '--json']);
+      expect({ path, code: run.code }).toEqual({ path, code: 1 });
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).toContain(
+        'lore docs show reads Markdown files under the docs roots (docs), never under .lore/',
+      );
+      expect(run.json<ErrorJson>().error.code).toBe('invalid');
+    }
+    const missing = sandbox.run(['docs', 'show', 'docs/nope.md']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('docs/nope.md does not exist');
+  });
+});
+
+describe('lore docs add', () => {
+  it('registers a root in .lore/config.yaml once, keeping the file, and refuses missing paths and .lore/', () => {
+    const sandbox = createSandbox();
+    write(sandbox, { 'handbook/onboarding.md': '# Onboarding\n', 'docs/a.md': '# A\n' });
+    const before = readFileSync(sandbox.inRepo('.lore/config.yaml'), 'utf8');
+    const added = sandbox.run(['docs', 'add', 'handbook']);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toBe('added docs root handbook (.lore/config.yaml); docs roots: docs, handbook\n');
+    const after = readFileSync(sandbox.inRepo('.lore/config.yaml'), 'utf8');
+    expect(after.startsWith(before.trimEnd())).toBe(true);
+    expect(after.slice(before.trimEnd().length)).toBe('\n\ndocs:\n  roots: [docs, handbook]\n');
+    const again = sandbox.run(['docs', 'add', './handbook/', '--json']);
+    expect(again.json()).toMatchObject({ root: 'handbook', added: false });
+    expect(readFileSync(sandbox.inRepo('.lore/config.yaml'), 'utf8')).toBe(after);
+    expect(
+      sandbox
+        .run(['docs', 'list', '--json'])
+        .json<{ docs: DocJson[] }>()
+        .docs.map((doc) => doc.path),
+    ).toEqual(['docs/a.md', 'handbook/onboarding.md']);
+    const missing = sandbox.run(['docs', 'add', 'nowhere']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('nowhere does not exist');
+    const lore = sandbox.run(['docs', 'add', '.lore']);
+    expect(lore.code).toBe(1);
+    expect(lore.stderr).toContain(".lore is under .lore/, which holds lore's own data");
+  });
+
+  it('needs a project', () => {
+    const sandbox = createSandbox({ init: false });
+    write(sandbox, { 'docs/a.md': '# A\n' });
+    const run = sandbox.run(['docs', 'add', 'docs']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('run `lore init` at your repository root first');
+    expect(sandbox.run(['docs', 'list']).stdout).toBe('context  docs/a.md  A  (inferred)\n');
+  });
+});
+
+describe('lore search --kind doc', () => {
+  it('ranks by summary, tags and type, ties by path', () => {
+    const sandbox = createSandbox();
+    write(sandbox, {
+      'docs/b.md': '---\ntype: context\nsummary: How auth works\n---\n',
+      'docs/a.md': '---\ntype: context\nsummary: The auth model\n---\n',
+      'docs/c.md': '---\ntype: context\nsummary: Tokens\ntags: [auth]\n---\n',
+      'docs/d.md': '---\ntype: context\nsummary: Clients\ntags: [oauth]\n---\n',
+      'docs/e.md': '---\ntype: design\nsummary: Nothing here\n---\nauth in the body only\n',
+    });
+    const run = sandbox.run(['search', '--kind', 'doc', 'auth', '--json']);
+    expect(run.code).toBe(0);
+    const results = run.json<{ mode: string; results: (DocJson & { score: number })[] }>();
+    expect(results.mode).toBe('lexical');
+    expect(results.results.map((doc) => [doc.path, doc.score])).toEqual([
+      ['docs/c.md', 120],
+      ['docs/a.md', 84],
+      ['docs/b.md', 84],
+      ['docs/d.md', 60],
+    ]);
+    expect(sandbox.run(['search', '--kind', 'doc', 'auth', '--limit', '1']).stdout).toBe(
+      'context  docs/c.md  Tokens  [auth]  <- tag\n',
+    );
+    expect(sandbox.run(['search', '--kind', 'doc', 'zzz']).stdout).toBe('no docs match "zzz"\n');
+  });
+
+  it('--hybrid falls back with a clear message, then blends in the body index', () => {
+    const sandbox = createSandbox();
+    write(sandbox, {
+      'docs/a.md': '---\ntype: pattern\nsummary: Retry policy\n---\nUse jittered exponential backoff.\n',
+      'docs/b.md': '---\ntype: context\nsummary: Backoff numbers\n---\nTables.\n',
+    });
+    const fallback = sandbox.run(['search', '--kind', 'doc', '--hybrid', 'backoff', '--json']);
+    expect(fallback.code).toBe(0);
+    expect(fallback.stderr).toContain(
+      'no body index yet: run `lore docs index` to build it; showing lexical results only',
+    );
+    expect(fallback.json()).toMatchObject({ mode: 'lexical', results: [{ path: 'docs/b.md' }] });
+    const index = sandbox.run(['docs', 'index']);
+    expect(index.stdout).toBe('body index: 2 doc(s) indexed, 0 unchanged, 0 removed (2 in all)\n');
+    expect(sandbox.run(['docs', 'index']).stdout).toBe(
+      'body index: 0 doc(s) indexed, 2 unchanged, 0 removed (2 in all)\n',
+    );
+    expect(sandbox.run(['docs', 'index', '--force']).stdout).toContain('2 doc(s) indexed');
+    const hybrid = sandbox
+      .run(['search', '--kind', 'doc', '--hybrid', 'backoff', '--json'])
+      .json<{ mode: string; results: (DocJson & { score: number; matchedBy: string[] })[] }>();
+    expect(hybrid.mode).toBe('hybrid');
+    expect(hybrid.results.map((doc) => [doc.path, doc.matchedBy])).toEqual([
+      ['docs/b.md', ['summary', 'body']],
+      ['docs/a.md', ['body']],
+    ]);
+    const lessons = sandbox.run(['search', '--hybrid', 'backoff']);
+    expect(lessons.code).toBe(2);
+    expect(lessons.stderr).toContain('--hybrid goes with --kind doc');
+  });
+});
+
+describe('lore docs migrate', () => {
+  it('matches the golden files: dry-run diff, the migrated tree, and an idempotent second run', () => {
+    const sandbox = createSandbox();
+    cpSync(join(FIXTURES, 'before'), sandbox.inRepo('docs'), { recursive: true });
+    const dry = sandbox.run(['docs', 'migrate', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe(readFileSync(join(FIXTURES, 'dry-run.diff'), 'utf8'));
+    expect(readTree(sandbox.inRepo('docs'))).toEqual(readTree(join(FIXTURES, 'before')));
+    const run = sandbox.run(['docs', 'migrate', '--json']);
+    expect(run.json()).toMatchObject({ dryRun: false, unchanged: 2 });
+    expect(run.stderr).toContain('docs/broken.md:3: error: invalid YAML in the frontmatter');
+    expect(readTree(sandbox.inRepo('docs'))).toEqual(readTree(join(FIXTURES, 'after')));
+    const second = sandbox.run(['docs', 'migrate']);
+    expect(second.stdout).toBe('every doc has a frontmatter (6 checked); nothing to migrate\n');
+    expect(readTree(sandbox.inRepo('docs'))).toEqual(readTree(join(FIXTURES, 'after')));
+  });
+});
+
+describe('lore prompt --features', () => {
+  it('adds the docs whose related_features name a feature, after the lessons, and nothing when none match', () => {
+    const sandbox = createSandbox();
+    write(sandbox, {
+      'docs/design/auth/login.md': '# Login flow\n',
+      'docs/runbooks/keys.md':
+        '---\ntype: runbook\nsummary: Rotating signing keys\nrelated_features: [Auth, billing]\n---\n',
+      'docs/design/billing/invoices.md': '# Invoices\n',
+    });
+    const id = sandbox.add(['--summary', 'never log tokens', '--path', 'src/auth/**']);
+    const run = sandbox.run(['prompt', '--features', 'auth', '--files', 'src/auth/session.ts']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        '<system-reminder>',
+        "Lessons from this repository's past mistakes that apply to this task:",
+        `- [${id}] never log tokens (path:src/auth/**)`,
+        'Read a lesson in full with `lore show <id>` (or the MCP tool lore_show). After using one, say LEARNING_HELPFUL: <id> or LEARNING_NOT_HELPFUL: <id>.',
+        "Project docs about this task's features:",
+        '- [docs/design/auth/login.md] (design) Login flow (feature:auth)',
+        '- [docs/runbooks/keys.md] (runbook) Rotating signing keys (feature:Auth)',
+        'Read a doc with `lore docs show <path>` (or the MCP tool lore_docs_show).',
+        '</system-reminder>',
+        '',
+      ].join('\n'),
+    );
+    const json = sandbox
+      .run(['prompt', '--features', 'billing', '--json'])
+      .json<{ docs: { path: string }[] }>();
+    expect(json.docs.map((doc) => doc.path)).toEqual([
+      'docs/design/billing/invoices.md',
+      'docs/runbooks/keys.md',
+    ]);
+    const markdown = sandbox.run(['prompt', '--features', 'billing', '--format', 'markdown']);
+    expect(markdown.stdout).toContain(
+      '## Project docs for this task\n\n- `docs/design/billing/invoices.md` (design) Invoices',
+    );
+    expect(markdown.stdout).not.toContain('## Lessons');
+    expect(sandbox.run(['prompt', '--features', 'search']).stdout).toBe('');
+  });
+});
