@@ -4,12 +4,11 @@
  * background rebuilder the hook starts, which has no SQLite). Both end in `buildManifest`.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildManifest } from '../core/inject/build-manifest.js';
 import { stateOf } from '../core/inject/patch-manifest.js';
 import type { ManifestSource } from '../core/inject/build-manifest.js';
-import { detectStack } from '../core/inject/detect-stack.js';
 import type { InjectSettings, Manifest, ManifestSkill, SourceStamp } from '../core/inject/types.js';
 import { planSkills } from '../core/views/plan-skills.js';
 import { presentSkills, SKILL_FILE, skillsDir } from './skill-files.js';
@@ -38,33 +37,9 @@ import { findProjectRoot, LORE_DIR, resolveLoreHome } from './paths.js';
 import { createTierStore } from './tier-store.js';
 import type { TierStore } from './tier-store.js';
 import type { Workspace } from './workspace.js';
+import { readStack } from './read-stack.js';
 
-const STACK_TEXT_FILES = /^(package\.json|requirements.*\.txt|pyproject\.toml|Gemfile|Pipfile)$/;
-
-/** The stack of the repository at `root`, from the files at its top. */
-export function readStack(root: string | null): string[] {
-  if (root === null) return [];
-  const files = new Map<string, string | undefined>();
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return [];
-  }
-  for (const name of names.slice(0, 2000)) {
-    let text: string | undefined;
-    if (STACK_TEXT_FILES.test(name)) {
-      try {
-        const path = join(root, name);
-        if ((statSync(path).size ?? 0) < 512 * 1024) text = readFileSync(path, 'utf8');
-      } catch {
-        text = undefined;
-      }
-    }
-    files.set(name, text);
-  }
-  return detectStack(files);
-}
+export { readStack } from './read-stack.js';
 
 export function injectSettings(config: Config): InjectSettings {
   return { ...config.inject };
