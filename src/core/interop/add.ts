@@ -34,7 +34,7 @@ import type {
   SourceFile,
 } from './interop-format.js';
 import { nextNumberedId } from './numbered-id.js';
-import { isRecord, stringList } from './record-shape.js';
+import { collectEntries, isRecord, stringList, unmappedFields } from './record-shape.js';
 
 /** Lessons from ADD's JSON and from its Markdown share ids and fields. */
 export const ADD_FORMATS = ['add', 'add-md'];
@@ -106,41 +106,34 @@ function parseAdd(files: readonly SourceFile[], options: ParseOptions): ParsedSo
     }
     const { entries: _list, ...wrapper } = document as Record<string, unknown>;
     void _list;
-    list.forEach((entry, index) => {
-      const label = `entries[${index}]`;
-      if (!isRecord(entry)) {
-        problems.push({
+    collectEntries(
+      file.path,
+      list,
+      { label: (index) => `entries[${index}]`, noun: 'a learning entry' },
+      (entry, label) => {
+        const id = typeof entry.id === 'string' ? entry.id : undefined;
+        const extra = unmappedFields(entry, MAPPED_KEYS);
+        return createAddLesson({
           file: file.path,
-          field: label,
-          message: 'not a learning entry; skipped',
-          severity: 'error',
+          entry: id === undefined ? label : `${label} (${id})`,
+          id,
+          title: typeof entry.title === 'string' ? entry.title : '',
+          body: typeof entry.body === 'string' ? entry.body : undefined,
+          stack: stringList(entry.stack),
+          category: entry.category,
+          severity: entry.severity,
+          date: entry.date,
+          archived: entry.archived,
+          extra,
+          keys: Object.keys(entry),
+          wrapper,
+          library: isLibraryFile(file.path),
+          format: 'add',
+          nowIso: options.nowIso,
         });
-        return;
-      }
-      const id = typeof entry.id === 'string' ? entry.id : undefined;
-      const extra: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(entry)) if (!MAPPED_KEYS.has(key)) extra[key] = value;
-      const result = createAddLesson({
-        file: file.path,
-        entry: id === undefined ? label : `${label} (${id})`,
-        id,
-        title: typeof entry.title === 'string' ? entry.title : '',
-        body: typeof entry.body === 'string' ? entry.body : undefined,
-        stack: stringList(entry.stack),
-        category: entry.category,
-        severity: entry.severity,
-        date: entry.date,
-        archived: entry.archived,
-        extra,
-        keys: Object.keys(entry),
-        wrapper,
-        library: isLibraryFile(file.path),
-        format: 'add',
-        nowIso: options.nowIso,
-      });
-      if (result.ok) lessons.push(result.imported);
-      else problems.push(...result.problems);
-    });
+      },
+      { lessons, problems },
+    );
   }
   return { lessons, problems };
 }

@@ -33,7 +33,7 @@ import type {
   Rendered,
   SourceFile,
 } from './interop-format.js';
-import { isRecord, stringList } from './record-shape.js';
+import { collectEntries, isRecord, stringList, unmappedFields } from './record-shape.js';
 
 const FORMATS = ['coia'];
 const COIA_KEYS = ['context', 'observation', 'implication', 'action'] as const;
@@ -159,21 +159,16 @@ function parseCoia(files: readonly SourceFile[], options: ParseOptions): ParsedS
       continue;
     }
     const table = file.rows !== undefined;
-    rows.forEach((row, index) => {
-      const label = table ? `learnings row ${index + 1}` : `[${index}]`;
-      if (!isRecord(row)) {
-        problems.push({
-          file: file.path,
-          field: label,
-          message: 'not a learning object; skipped',
-          severity: 'error',
-        });
-        return;
-      }
-      const result = toImported(file.path, label, row, table, options.nowIso);
-      if (result.ok) lessons.push(result.imported);
-      else problems.push(...result.problems);
-    });
+    collectEntries(
+      file.path,
+      rows,
+      {
+        label: (index) => (table ? `learnings row ${index + 1}` : `[${index}]`),
+        noun: 'a learning object',
+      },
+      (row, label) => toImported(file.path, label, row, table, options.nowIso),
+      { lessons, problems },
+    );
   }
   return { lessons, problems };
 }
@@ -186,8 +181,7 @@ function toImported(
   nowIso: string,
 ) {
   const id = typeof row.id === 'string' && row.id !== '' ? row.id : undefined;
-  const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) if (!MAPPED_KEYS.has(key)) extra[key] = value;
+  const extra = unmappedFields(row, MAPPED_KEYS);
   const fields: Record<string, unknown> = { keys: Object.keys(row) };
   if (Object.keys(extra).length > 0) fields.extra = extra;
   const fromContent = typeof row.content === 'string' ? readCoiaMarkdown(row.content) : {};

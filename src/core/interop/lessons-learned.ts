@@ -32,7 +32,7 @@ import type {
   Rendered,
   SourceFile,
 } from './interop-format.js';
-import { isRecord, stringList } from './record-shape.js';
+import { collectEntries, isRecord, stringList, unmappedFields } from './record-shape.js';
 
 const FORMATS = ['lessons-learned'];
 export const LESSONS_LEARNED_TYPE = 'lessons-learned-store';
@@ -129,21 +129,13 @@ function parseLessonsLearned(files: readonly SourceFile[], options: ParseOptions
     }
     const { lessons: _list, ...wrapper } = document as Record<string, unknown>;
     void _list;
-    list.forEach((entry, index) => {
-      const label = `lessons[${index}]`;
-      if (!isRecord(entry)) {
-        problems.push({
-          file: file.path,
-          field: label,
-          message: 'not a lesson object; skipped',
-          severity: 'error',
-        });
-        return;
-      }
-      const result = toImported(file.path, label, entry, wrapper, options.nowIso);
-      if (result.ok) lessons.push(result.imported);
-      else problems.push(...result.problems);
-    });
+    collectEntries(
+      file.path,
+      list,
+      { label: (index) => `lessons[${index}]`, noun: 'a lesson object' },
+      (entry, label) => toImported(file.path, label, entry, wrapper, options.nowIso),
+      { lessons, problems },
+    );
   }
   return { lessons, problems };
 }
@@ -156,8 +148,7 @@ function toImported(
   nowIso: string,
 ) {
   const triggers = isRecord(entry.triggers) ? entry.triggers : entry;
-  const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(entry)) if (!MAPPED_KEYS.has(key)) extra[key] = value;
+  const extra = unmappedFields(entry, MAPPED_KEYS);
   const fields: Record<string, unknown> = { keys: Object.keys(entry), wrapper };
   if (isRecord(entry.triggers)) {
     fields.triggerKeys = Object.keys(entry.triggers);

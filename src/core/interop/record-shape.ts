@@ -1,3 +1,5 @@
+import type { Problem } from '../errors.js';
+
 /** Checks on parsed JSON/YAML values, shared by the format readers. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -6,4 +8,39 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** The strings of a list; anything else gives an empty list. */
 export function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** The fields of `record` that a format maps to nothing in lore: kept so an export back is lossless. */
+export function unmappedFields(
+  record: Record<string, unknown>,
+  mapped: ReadonlySet<string>,
+): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (!mapped.has(key)) extra[key] = value;
+  return extra;
+}
+
+type Converted<T> = { ok: true; imported: T } | { ok: false; problems: Problem[] };
+
+/**
+ * One source file's list of entries: each object goes through `convert`; anything else is
+ * reported as `not <noun>` and skipped, so one bad entry never stops the others.
+ */
+export function collectEntries<T>(
+  file: string,
+  list: readonly unknown[],
+  options: { label: (index: number) => string; noun: string },
+  convert: (entry: Record<string, unknown>, label: string) => Converted<T>,
+  into: { lessons: T[]; problems: Problem[] },
+): void {
+  list.forEach((entry, index) => {
+    const label = options.label(index);
+    if (!isRecord(entry)) {
+      into.problems.push({ file, field: label, message: `not ${options.noun}; skipped`, severity: 'error' });
+      return;
+    }
+    const result = convert(entry, label);
+    if (result.ok) into.lessons.push(result.imported);
+    else into.problems.push(...result.problems);
+  });
 }
