@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { LoreError } from '../core/errors.js';
 import type { Problem } from '../core/errors.js';
+import { CONFIG_FINGERPRINT } from '../core/lesson/constants.js';
 import type { Config, Tier } from '../core/lesson/schema.js';
 import { openLessonIndex } from './lesson-index.js';
 import type { LessonIndex, RefreshReport } from './lesson-index.js';
@@ -202,7 +203,8 @@ type CachedConfig = { key: string; config: Config; problems: Problem[] };
 
 /**
  * The user config, then the project config over it. Parsing YAML and validating costs more than
- * a whole fresh query, so the result is cached by the files' signatures.
+ * a whole fresh query, so the result is cached by the files' signatures and the config's
+ * fingerprint (a config cached by a lore with other config keys is parsed again).
  */
 async function loadConfig(
   tiers: readonly TierStore[],
@@ -210,12 +212,13 @@ async function loadConfig(
   displayPath: (path: string) => string,
 ): Promise<{ config: Config; problems: Problem[] }> {
   const files = [...tiers].reverse().map((tier) => tier.layout.configFile);
-  const key = files
-    .map((file) => {
+  const key = [
+    CONFIG_FINGERPRINT,
+    ...files.map((file) => {
       const stat = statSync(file, { throwIfNoEntry: false });
       return `${file}:${stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : '-'}`;
-    })
-    .join('|');
+    }),
+  ].join('|');
   const cachePath = join(cacheDir, 'config.json');
   try {
     const cached = JSON.parse(readFileSync(cachePath, 'utf8')) as CachedConfig;

@@ -72,3 +72,11 @@ export const CAPTURE_PRIORITY_DEFAULTS = {
   selfReported: 1,
   singleOccurrence: -1,
 } as const;
+
+/**
+ * A fingerprint of the config's shape and defaults (the first 12 hex digits of the SHA-1 of
+ * `JSON.stringify(defaultConfig())`). The parsed config is cached in `cache/config.json` under
+ * it, so a lore that knows new config keys never reads a config parsed by an older one.
+ * test/unit/config-fingerprint.test.ts fails, with the new value, when the config changes.
+ */
+export const CONFIG_FINGERPRINT = 'fe415391a9cd';
