@@ -620,6 +620,7 @@ async function main() {
     results.hook = await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
     await runCapture();
     results.mcp = await (await import('./mcp.mjs')).runMcpBench({ dataDir });
+    results.docs = await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
   }
   results.totalMs = performance.now() - started;
   writeFileSync(join(dataDir, 'last-run.json'), `${JSON.stringify(results, null, 2)}\n`);
