@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { quantile } from './stats.mjs';
 
 const bin = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const CORPUS_VERSION = 1;
@@ -71,14 +72,6 @@ function ensureCorpus(dataDir, count) {
   if (init.status !== 0) throw new Error(`lore init failed: ${init.stderr}`);
   writeFileSync(stamp, `${CORPUS_VERSION}`);
   return root;
-}
-
-function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
 const cpuReport = new URL('./cpu-exit.mjs', import.meta.url).href;

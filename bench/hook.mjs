@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureStore } from './generate.mjs';
 import { rebuildManifestFromFiles } from '../dist/store/manifest-build.js';
 import { runHook } from '../dist/hook/run-hook.js';
+import { summarize as stats } from './stats.mjs';
 
 const hookBundle = fileURLToPath(new URL('../plugin/bin/lore-hook.cjs', import.meta.url));
 
@@ -44,24 +45,6 @@ const EDIT = [
   'charts/app/values-prod.yaml',
   'docs/guide.md',
 ];
-
-function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
-
-function stats(values) {
-  return {
-    n: values.length,
-    p50: quantile(values, 0.5),
-    p90: quantile(values, 0.9),
-    p99: quantile(values, 0.99),
-    max: Math.max(...values),
-  };
-}
 
 const ms = (v, d = 1) => `${v.toFixed(d)} ms`;
 

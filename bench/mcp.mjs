@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ensureStore } from './generate.mjs';
+import { summarize as stats } from './stats.mjs';
 
 const bin = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 
@@ -37,20 +38,6 @@ const PATHS = [
   'db/migrations/0042_users.sql',
 ];
 
-function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
-
-const stats = (values) => ({
-  n: values.length,
-  p50: quantile(values, 0.5),
-  p90: quantile(values, 0.9),
-  p99: quantile(values, 0.99),
-});
 const ms = (value, digits = 2) => `${value.toFixed(digits)} ms`;
 
 function table(rows) {

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureStore } from './generate.mjs';
 import { openWorkspace } from '../dist/store/workspace.js';
 import { runHookBench } from './hook.mjs';
+import { quantile, summarize } from './stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dataDir = join(here, '.data');
@@ -61,26 +62,6 @@ function parseArgs(argv) {
 
 // ---------------------------------------------------------------------------------------------
 // statistics
-
-function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
-
-function summarize(values) {
-  return {
-    n: values.length,
-    p50: quantile(values, 0.5),
-    p90: quantile(values, 0.9),
-    p99: quantile(values, 0.99),
-    min: Math.min(...values),
-    max: Math.max(...values),
-  };
-}
 
 const ms = (value, digits = 1) => (Number.isFinite(value) ? `${value.toFixed(digits)} ms` : '-');
 const ratio = (value, base) => `${(value / base).toFixed(2)}x`;
