@@ -24,6 +24,7 @@ import type {
   RenderOptions,
   SourceFile,
 } from './interop-format.js';
+import { readsFile } from './interop-format.js';
 import { nextNumberedId } from './numbered-id.js';
 
 /** Section headings of the generated view, in ADD's order, for each lore category. */
@@ -84,12 +85,7 @@ function parseAddMarkdown(files: readonly SourceFile[], options: ParseOptions): 
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (
-      !(options.explicit
-        ? file.text !== undefined || file.rows !== undefined
-        : addMarkdownFormat.claims(file))
-    )
-      continue;
+    if (!readsFile(addMarkdownFormat, file, options)) continue;
     const read = readEntries(file, problems);
     const library = isLibraryFile(file.path);
     const used = new Set(

@@ -15,13 +15,7 @@
 import type { Problem } from '../errors.js';
 import { CATEGORIES, SEVERITIES } from '../lesson/schema.js';
 import type { Category, Lesson, LessonSeverity, Tier } from '../lesson/schema.js';
-import {
-  createImportedLesson,
-  isoOfDate,
-  originFields,
-  originId,
-  restoreSummary,
-} from './imported-lesson.js';
+import { createImportedLesson, isoOfDate, originFields, restoreSummary } from './imported-lesson.js';
 import type { ImportDraft } from './imported-lesson.js';
 import type {
   ExportLesson,
@@ -33,8 +27,16 @@ import type {
   RenderOptions,
   SourceFile,
 } from './interop-format.js';
-import { nextNumberedId } from './numbered-id.js';
-import { collectEntries, isRecord, stringList, unmappedFields } from './record-shape.js';
+import { readsFile } from './interop-format.js';
+import { assignNumberedIds } from './numbered-id.js';
+import {
+  collectEntries,
+  isRecord,
+  readJson,
+  readJsonList,
+  stringList,
+  unmappedFields,
+} from './record-shape.js';
 
 /** Lessons from ADD's JSON and from its Markdown share ids and fields. */
 export const ADD_FORMATS = ['add', 'add-md'];
@@ -64,15 +66,6 @@ export const addFormat: InteropFormat = {
   render: renderAdd,
 };
 
-function readJson(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 function entryList(document: unknown): unknown[] | undefined {
   if (!isRecord(document) || !Array.isArray(document.entries)) return undefined;
   if (typeof document.$schema === 'string' && document.$schema.includes('learnings.schema'))
@@ -92,20 +85,16 @@ function parseAdd(files: readonly SourceFile[], options: ParseOptions): ParsedSo
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (!(options.explicit ? file.text !== undefined || file.rows !== undefined : addFormat.claims(file)))
-      continue;
-    const document = readJson(file.text);
-    const list = entryList(document);
-    if (list === undefined) {
-      problems.push({
-        file: file.path,
-        message: 'not ADD learnings ({"entries": [...]} expected); skipped',
-        severity: 'error',
-      });
-      continue;
-    }
-    const { entries: _list, ...wrapper } = document as Record<string, unknown>;
-    void _list;
+    if (!readsFile(addFormat, file, options)) continue;
+    const source = readJsonList(
+      file,
+      entryList,
+      'entries',
+      'not ADD learnings ({"entries": [...]} expected)',
+      problems,
+    );
+    if (source === undefined) continue;
+    const { list, wrapper } = source;
     collectEntries(
       file.path,
       list,
@@ -205,22 +194,7 @@ export function createAddLesson(entry: AddEntry): ReturnType<typeof createImport
 
 /** ADD ids: the one a lesson came with, else the next free L-NNN (project) or WL-NNN (user). */
 export function assignAddIds(lessons: readonly Lesson[]): Map<string, string> {
-  const ids = new Map<string, string>();
-  const used = new Set<string>();
-  for (const lesson of lessons) {
-    const id = originId(lesson, ADD_FORMATS);
-    if (id !== undefined && !used.has(id)) {
-      ids.set(lesson.id, id);
-      used.add(id);
-    }
-  }
-  for (const lesson of lessons) {
-    if (ids.has(lesson.id)) continue;
-    const id = nextNumberedId(lesson.tier === 'user' ? 'WL-' : 'L-', 3, used);
-    ids.set(lesson.id, id);
-    used.add(id);
-  }
-  return ids;
+  return assignNumberedIds(lessons, ADD_FORMATS, (lesson) => (lesson.tier === 'user' ? 'WL-' : 'L-'), 3);
 }
 
 /** The ADD entry of a lesson: lore's values, the rest as the source had it (or ADD's defaults). */

@@ -33,7 +33,8 @@ import type {
   Rendered,
   SourceFile,
 } from './interop-format.js';
-import { collectEntries, isRecord, stringList, unmappedFields } from './record-shape.js';
+import { readsFile } from './interop-format.js';
+import { collectEntries, isRecord, readJson, stringList, unmappedFields } from './record-shape.js';
 
 const FORMATS = ['coia'];
 const COIA_KEYS = ['context', 'observation', 'implication', 'action'] as const;
@@ -125,15 +126,6 @@ export const coiaFormat: InteropFormat = {
   render: renderCoia,
 };
 
-function readJson(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 function rowList(document: unknown): unknown[] | undefined {
   const list = Array.isArray(document) ? document : isRecord(document) ? document.learnings : undefined;
   if (!Array.isArray(list)) return undefined;
@@ -147,8 +139,7 @@ function parseCoia(files: readonly SourceFile[], options: ParseOptions): ParsedS
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (!(options.explicit ? file.text !== undefined || file.rows !== undefined : coiaFormat.claims(file)))
-      continue;
+    if (!readsFile(coiaFormat, file, options)) continue;
     const rows = file.rows ?? rowList(readJson(file.text));
     if (rows === undefined) {
       problems.push({

@@ -22,6 +22,7 @@ import type {
   Rendered,
   SourceFile,
 } from './interop-format.js';
+import { readsFile } from './interop-format.js';
 import { foldSections, unfoldSections } from './lesson-sections.js';
 
 const FORMATS = ['cursor'];
@@ -92,8 +93,7 @@ function parseCursor(files: readonly SourceFile[], options: ParseOptions): Parse
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (!(options.explicit ? file.text !== undefined || file.rows !== undefined : cursorFormat.claims(file)))
-      continue;
+    if (!readsFile(cursorFormat, file, options)) continue;
     const lines = (file.text ?? '').split('\n');
     const front = readFrontmatter(lines);
     if ('error' in front) {

@@ -60,6 +60,18 @@ export type RenderedFile = { path: string; text: string };
 /** What an export wrote and what it had to leave out. */
 export type Rendered = { files: RenderedFile[]; skipped: { id: string; reason: string }[] };
 
+/**
+ * Whether a format's parser reads `file`: any file with text or rows when the user named the file
+ * and the format (`--from`), else only the files the format claims.
+ */
+export function readsFile(
+  format: Pick<InteropFormat, 'claims'>,
+  file: SourceFile,
+  options: ParseOptions,
+): boolean {
+  return options.explicit === true ? file.text !== undefined || file.rows !== undefined : format.claims(file);
+}
+
 export type InteropFormat = {
   name: InteropFormatName;
   /** One line for help and the README. */

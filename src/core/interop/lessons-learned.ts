@@ -32,7 +32,15 @@ import type {
   Rendered,
   SourceFile,
 } from './interop-format.js';
-import { collectEntries, isRecord, stringList, unmappedFields } from './record-shape.js';
+import { readsFile } from './interop-format.js';
+import {
+  collectEntries,
+  isRecord,
+  readJson,
+  readJsonList,
+  stringList,
+  unmappedFields,
+} from './record-shape.js';
 
 const FORMATS = ['lessons-learned'];
 export const LESSONS_LEARNED_TYPE = 'lessons-learned-store';
@@ -87,15 +95,6 @@ export const lessonsLearnedFormat: InteropFormat = {
   render: renderLessonsLearned,
 };
 
-function readJson(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 function lessonList(document: unknown): unknown[] | undefined {
   if (!isRecord(document) || !Array.isArray(document.lessons)) return undefined;
   if (document.type === LESSONS_LEARNED_TYPE) return document.lessons;
@@ -111,24 +110,16 @@ function parseLessonsLearned(files: readonly SourceFile[], options: ParseOptions
   const lessons: ImportedLesson[] = [];
   const problems: Problem[] = [];
   for (const file of files) {
-    if (
-      !(options.explicit
-        ? file.text !== undefined || file.rows !== undefined
-        : lessonsLearnedFormat.claims(file))
-    )
-      continue;
-    const document = readJson(file.text);
-    const list = lessonList(document);
-    if (list === undefined) {
-      problems.push({
-        file: file.path,
-        message: 'not a lessons-learned store ({"lessons": [...]} expected); skipped',
-        severity: 'error',
-      });
-      continue;
-    }
-    const { lessons: _list, ...wrapper } = document as Record<string, unknown>;
-    void _list;
+    if (!readsFile(lessonsLearnedFormat, file, options)) continue;
+    const source = readJsonList(
+      file,
+      lessonList,
+      'lessons',
+      'not a lessons-learned store ({"lessons": [...]} expected)',
+      problems,
+    );
+    if (source === undefined) continue;
+    const { list, wrapper } = source;
     collectEntries(
       file.path,
       list,

@@ -1,3 +1,6 @@
+import type { Lesson } from '../lesson/schema.js';
+import { originId } from './imported-lesson.js';
+
 /** Ids like ADD's `L-007` or Orbit's `L-0042`: one past the highest number already used. */
 export function nextNumberedId(prefix: string, width: number, used: ReadonlySet<string>): string {
   let highest = 0;
@@ -7,4 +10,32 @@ export function nextNumberedId(prefix: string, width: number, used: ReadonlySet<
     if (/^\d+$/.test(digits)) highest = Math.max(highest, Number(digits));
   }
   return `${prefix}${String(highest + 1).padStart(width, '0')}`;
+}
+
+/**
+ * A format's id for every lesson: the one it came with from that format (`origin.id`, first
+ * come first served), else the next free numbered id under the prefix `prefixOf` gives it.
+ */
+export function assignNumberedIds(
+  lessons: readonly Lesson[],
+  formats: readonly string[],
+  prefixOf: (lesson: Lesson) => string,
+  width: number,
+): Map<string, string> {
+  const ids = new Map<string, string>();
+  const used = new Set<string>();
+  for (const lesson of lessons) {
+    const id = originId(lesson, formats);
+    if (id !== undefined && !used.has(id)) {
+      ids.set(lesson.id, id);
+      used.add(id);
+    }
+  }
+  for (const lesson of lessons) {
+    if (ids.has(lesson.id)) continue;
+    const id = nextNumberedId(prefixOf(lesson), width, used);
+    ids.set(lesson.id, id);
+    used.add(id);
+  }
+  return ids;
 }

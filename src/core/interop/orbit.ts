@@ -18,13 +18,7 @@ import type { Problem } from '../errors.js';
 import { EVIDENCE_KINDS } from '../lesson/schema.js';
 import type { Evidence, Lesson } from '../lesson/schema.js';
 import type { Vote } from '../rank/votes.js';
-import {
-  createImportedLesson,
-  originFields,
-  originId,
-  restoreSummary,
-  restoreTags,
-} from './imported-lesson.js';
+import { createImportedLesson, originFields, restoreSummary, restoreTags } from './imported-lesson.js';
 import type {
   ExportLesson,
   ImportedLesson,
@@ -35,8 +29,9 @@ import type {
   RenderedFile,
   SourceFile,
 } from './interop-format.js';
+import { readsFile } from './interop-format.js';
 import { foldSections, unfoldSections } from './lesson-sections.js';
-import { nextNumberedId } from './numbered-id.js';
+import { assignNumberedIds } from './numbered-id.js';
 import { isRecord, stringList } from './record-shape.js';
 
 const FORMATS = ['orbit'];
@@ -87,8 +82,7 @@ function parseOrbit(files: readonly SourceFile[], options: ParseOptions): Parsed
   const problems: Problem[] = [];
   const byPath = new Map(files.map((file) => [file.path, file]));
   for (const file of files) {
-    if (!(options.explicit ? file.text !== undefined || file.rows !== undefined : orbitFormat.claims(file)))
-      continue;
+    if (!readsFile(orbitFormat, file, options)) continue;
     const doc = parseDocument(file.text ?? '', { uniqueKeys: true });
     if (doc.errors.length > 0) {
       const error = doc.errors[0];
@@ -285,22 +279,7 @@ function renderOrbit(lessons: readonly ExportLesson[]): Rendered {
 
 /** Orbit ids: the one a lesson came with, else the next free `L-NNNN`. */
 function assignIds(lessons: readonly Lesson[]): Map<string, string> {
-  const ids = new Map<string, string>();
-  const used = new Set<string>();
-  for (const lesson of lessons) {
-    const id = originId(lesson, FORMATS);
-    if (id !== undefined && !used.has(id)) {
-      ids.set(lesson.id, id);
-      used.add(id);
-    }
-  }
-  for (const lesson of lessons) {
-    if (ids.has(lesson.id)) continue;
-    const id = nextNumberedId('L-', 4, used);
-    ids.set(lesson.id, id);
-    used.add(id);
-  }
-  return ids;
+  return assignNumberedIds(lessons, FORMATS, () => 'L-', 4);
 }
 
 function restoreEvidence(lesson: Lesson, fields: Record<string, unknown>): unknown[] {

@@ -5,6 +5,39 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** A source file's text as JSON; undefined when there is no text or it is not JSON. */
+export function readJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A JSON source file's list of entries (`listOf` finds it; it sits under `listKey`) and the rest
+ * of the document, kept for a lossless export. A file that is not such a document is reported as
+ * `expected` and gives undefined.
+ */
+export function readJsonList(
+  file: { path: string; text?: string },
+  listOf: (document: unknown) => unknown[] | undefined,
+  listKey: string,
+  expected: string,
+  problems: Problem[],
+): { list: unknown[]; wrapper: Record<string, unknown> } | undefined {
+  const document = readJson(file.text);
+  const list = listOf(document);
+  if (list === undefined) {
+    problems.push({ file: file.path, message: `${expected}; skipped`, severity: 'error' });
+    return undefined;
+  }
+  const wrapper = { ...(document as Record<string, unknown>) };
+  delete wrapper[listKey];
+  return { list, wrapper };
+}
+
 /** The strings of a list; anything else gives an empty list. */
 export function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
