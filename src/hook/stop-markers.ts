@@ -15,8 +15,11 @@ export type FeedbackRequest = { cwd: string; session: string; markers: FeedbackM
 
 const TAIL_BYTES = 512 * 1024;
 
-/** The text of the last assistant message in a Claude Code transcript, from its last 512 KB. */
-export function lastAssistantText(transcriptPath: string): string {
+/**
+ * The text of the last assistant message in a Claude Code transcript, from its last 512 KB. With
+ * `needle`, a tail that does not hold it at all answers '' before anything is decoded or parsed.
+ */
+export function lastAssistantText(transcriptPath: string, needle?: string): string {
   let size: number;
   try {
     size = statSync(transcriptPath).size;
@@ -31,6 +34,7 @@ export function lastAssistantText(transcriptPath: string): string {
   } finally {
     closeSync(fd);
   }
+  if (needle !== undefined && !buffer.includes(needle)) return '';
   const lines = buffer.toString('utf8').split('\n');
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const line = lines[i] as string;
@@ -72,7 +76,7 @@ export function handleStop(
   const cwd = typeof raw.cwd === 'string' && raw.cwd !== '' ? raw.cwd : deps.cwd;
   let text = typeof raw.last_assistant_message === 'string' ? raw.last_assistant_message : undefined;
   if (text === undefined && typeof raw.transcript_path === 'string')
-    text = lastAssistantText(raw.transcript_path);
+    text = lastAssistantText(raw.transcript_path, MARKER_PREFIX);
   if (text === undefined || !text.includes(MARKER_PREFIX)) return { markers: 0 };
   const markers = findFeedbackMarkers(text);
   if (markers.length === 0) return { markers: 0 };
