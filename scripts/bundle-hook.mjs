@@ -1,8 +1,10 @@
 // Bundles the hook into plugin/bin/ (committed, so the plugin works from a git clone without a
-// build): lore-hook.cjs (Node built-ins only: the build fails if anything from node_modules gets
-// in) and lore-manifest.cjs (the background rebuilder; yaml, zod and picomatch bundled in).
+// build): lore-hook-core.cjs (Node built-ins only: the build fails if anything from node_modules
+// gets in), lore-hook.cjs (its launcher, which runs it from V8's code cache) and
+// lore-manifest.cjs (the background rebuilder; yaml, zod and picomatch bundled in).
 // Deterministic: the same sources give the same bytes. `--check` compares instead of writing.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -10,13 +12,27 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = `${root}plugin/bin/`;
 
 export const BUNDLES = [
-  { entry: 'src/hook/lore-hook.ts', out: 'lore-hook.cjs', builtinsOnly: true },
+  { entry: 'src/hook/lore-hook.ts', out: 'lore-hook-core.cjs', builtinsOnly: true },
+  // the launcher: runs lore-hook-core.cjs from V8's code cache, under a hash of its text
+  {
+    entry: 'src/hook/launch-hook.ts',
+    out: 'lore-hook.cjs',
+    builtinsOnly: true,
+    launches: 'lore-hook-core.cjs',
+  },
   { entry: 'src/hook/lore-manifest.ts', out: 'lore-manifest.cjs', builtinsOnly: false },
   { entry: 'src/hook/lore-mcp.ts', out: 'lore-mcp.cjs', builtinsOnly: true },
 ];
 
-export async function bundle({ entry, out, builtinsOnly }) {
+export async function bundle({ entry, out, builtinsOnly, launches }) {
+  let define;
+  if (launches !== undefined) {
+    const core = await bundle(BUNDLES.find((spec) => spec.out === launches));
+    const hash = createHash('sha256').update(core.text).digest('hex').slice(0, 16);
+    define = { LORE_HOOK_BUILD: JSON.stringify(hash) };
+  }
   const result = await build({
+    ...(define === undefined ? {} : { define }),
     entryPoints: [`${root}${entry}`],
     absWorkingDir: root,
     bundle: true,

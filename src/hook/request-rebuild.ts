@@ -31,6 +31,27 @@ function takeLock(path: string, nowMs: number): boolean {
   return false;
 }
 
+/**
+ * Starts `node ARGS` detached with stdio ignored, once the hook's own work is done (a microtask
+ * later). child_process is loaded only then, and without import(), which the hook's launcher
+ * (vm.Script) cannot serve on Node 20.
+ */
+function startDetached(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): void {
+  void Promise.resolve()
+    .then(() => {
+      const { spawn } = process.getBuiltinModule('node:child_process');
+      const child = spawn(process.execPath, args, {
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+        detached: true,
+        stdio: 'ignore',
+        env: { ...options.env, NODE_EXTRA_CA_CERTS: '' },
+      });
+      child.on('error', () => undefined);
+      child.unref();
+    })
+    .catch(() => undefined);
+}
+
 export function createRebuildStarter(
   builder: string,
   env: NodeJS.ProcessEnv,
@@ -53,17 +74,7 @@ export function createRebuildStarter(
         lock,
         ...(request.onlyIfChanged ? ['--if-changed'] : []),
       ];
-      void import('node:child_process')
-        .then(({ spawn }) => {
-          const child = spawn(process.execPath, args, {
-            detached: true,
-            stdio: 'ignore',
-            env: { ...env, NODE_EXTRA_CA_CERTS: '' },
-          });
-          child.on('error', () => undefined);
-          child.unref();
-        })
-        .catch(() => undefined);
+      startDetached(args, { env });
     } catch {
       // a rebuild that cannot start costs freshness, never the hook's answer
     }
@@ -83,18 +94,7 @@ export function createScanStarter(
   return (request) => {
     const cli = join(dirname(hookFile), '..', '..', 'dist', 'cli', 'bin.js');
     if (!existsSync(cli)) return false;
-    void import('node:child_process')
-      .then(({ spawn }) => {
-        const child = spawn(process.execPath, [cli, 'scan', '--background'], {
-          cwd: request.cwd,
-          detached: true,
-          stdio: 'ignore',
-          env: { ...env, NODE_EXTRA_CA_CERTS: '' },
-        });
-        child.on('error', () => undefined);
-        child.unref();
-      })
-      .catch(() => undefined);
+    startDetached([cli, 'scan', '--background'], { env, cwd: request.cwd });
     return true;
   };
 }
@@ -125,18 +125,7 @@ export function createFeedbackStarter(
     ]);
     // One detached node process runs the CLI calls in turn (no shell: the session id is data).
     const runner = `const {spawnSync}=require('node:child_process');for(const c of ${JSON.stringify(calls)})spawnSync(c[0],c.slice(1),{stdio:'ignore'});`;
-    void import('node:child_process')
-      .then(({ spawn }) => {
-        const child = spawn(process.execPath, ['-e', runner], {
-          cwd: request.cwd,
-          detached: true,
-          stdio: 'ignore',
-          env: { ...env, NODE_EXTRA_CA_CERTS: '' },
-        });
-        child.on('error', () => undefined);
-        child.unref();
-      })
-      .catch(() => undefined);
+    startDetached(['-e', runner], { env, cwd: request.cwd });
     return true;
   };
 }

@@ -18,11 +18,10 @@ import type { HookAdapter, HookDecision, HookEvent, ManifestHead } from '../core
 import { toRepoPath } from '../core/match/repo-path.js';
 import { appendAudit, auditRecord } from '../store/audit-log.js';
 import {
-  createBlockReader,
-  createTextReader,
   fileSig,
   FULL_CHECK_INTERVAL_MS,
   lastFullCheck,
+  openManifestReader,
   readManifestHead,
   readManifestWords,
   staleSources,
@@ -220,21 +219,27 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   }
 
   const repoPaths = repoRelativePaths(event.paths ?? [], projectRoot ?? event.cwd);
-  const selection = selectLessons({
-    event,
-    head,
-    readBlock: createBlockReader(cacheDir, head),
-    readTexts: createTextReader(cacheDir, head),
-    words: event.event === 'UserPromptSubmit' ? readManifestWords(cacheDir, head) : undefined,
-    repoPaths,
-    state: {
-      seen: state.seen,
-      seenElsewhere: state.seenElsewhere,
-      shownCount: state.seen.size,
-      stateAvailable: state.available,
-    },
-    settings,
-  });
+  const reader = openManifestReader(cacheDir, head);
+  let selection: ReturnType<typeof selectLessons>;
+  try {
+    selection = selectLessons({
+      event,
+      head,
+      readLesson: reader.readLesson,
+      readText: reader.readText,
+      words: event.event === 'UserPromptSubmit' ? readManifestWords(cacheDir, head) : undefined,
+      repoPaths,
+      state: {
+        seen: state.seen,
+        seenElsewhere: state.seenElsewhere,
+        shownCount: state.seen.size,
+        stateAvailable: state.available,
+      },
+      settings,
+    });
+  } finally {
+    reader.close();
+  }
   const plan = applyClaims(selection.decision.plan, (id, priority) => state.claim(id, priority));
   const decision = formatDecision(event.event, plan, preambleFor(event.event));
 
@@ -261,7 +266,7 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   }
   Object.assign(debug, {
     candidates: selection.candidates,
-    blocksRead: selection.blocksRead,
+    read: selection.read,
     included: plan.included.map((item) => item.id),
     denied: plan.denied.map((item) => item.id),
     skipped: plan.skipped,

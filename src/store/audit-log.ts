@@ -6,6 +6,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookDecision, HookEvent, Host } from '../core/inject/types.js';
+import { utcIso } from '../core/utc-time.js';
 
 export const AUDIT_FILE = 'audit.jsonl';
 
@@ -38,7 +39,7 @@ export function auditRecord(
   bytes: number,
 ): AuditRecord {
   return {
-    time: new Date(nowMs).toISOString(),
+    time: utcIso(nowMs),
     host,
     session: event.sessionId,
     agent: event.agentId,
@@ -61,6 +62,12 @@ export function auditRecord(
 }
 
 export function appendAudit(cacheDir: string, record: AuditRecord): void {
-  mkdirSync(cacheDir, { recursive: true });
-  appendFileSync(join(cacheDir, AUDIT_FILE), `${JSON.stringify(record)}\n`, { flag: 'a' });
+  const line = `${JSON.stringify(record)}\n`;
+  try {
+    appendFileSync(join(cacheDir, AUDIT_FILE), line);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(cacheDir, { recursive: true });
+    appendFileSync(join(cacheDir, AUDIT_FILE), line);
+  }
 }

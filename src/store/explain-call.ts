@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LoreError } from '../core/errors.js';
 import { formatDecision } from '../core/inject/format-decision.js';
+import { manifestReaders } from '../core/inject/load-candidates.js';
 import { parseHookPayload } from '../core/inject/parse-hook-input.js';
 import { preambleFor, selectLessons } from '../core/inject/select-lessons.js';
 import type { HookEvent, HookEventName, SessionSource } from '../core/inject/types.js';
@@ -109,8 +110,7 @@ export async function explainCall(
   const selection = selectLessons({
     event,
     head: manifest.head,
-    readBlock: (n) => manifest.blocks[n],
-    readTexts: (n) => manifest.texts[n],
+    ...manifestReaders(manifest),
     words: manifest.words,
     repoPaths,
     state: { seen: new Set(), shownCount: 0, stateAvailable: true },

@@ -2,9 +2,11 @@
  * The hook manifest on disk, under a tier's derived cache (never committed):
  *
  *   <cache>/manifest/head.json            settings, stack, key tables, source stamps (written last)
- *   <cache>/manifest/<generation>/b<n>.json  blocks of precompiled lessons, in rank order
- *   <cache>/manifest/<generation>/t<n>.json  their texts (read only for what gets injected)
- *   <cache>/manifest/<generation>/b<n>-<patch>.json  a block rewritten by an incremental write
+ *   <cache>/manifest/<generation>/lessons.pack  precompiled lessons, in rank order, one record
+ *                                             each (manifest-pack.ts: read one at a time)
+ *   <cache>/manifest/<generation>/texts.pack    their texts (read only for what gets injected)
+ *   <cache>/manifest/<generation>/b<n>-<patch>.json  block n (blockSize lessons) rewritten by an
+ *                                             incremental write, and t<n>-<patch>.json its texts
  *   <cache>/manifest/<generation>/words.json summary words, for prompts (words-<patch>.json once patched)
  *   <cache>/manifest/state.json, signature  the writers' own (see manifest-patch.ts)
  *   <cache>/manifest/checked              touched by each full freshness check
@@ -17,14 +19,17 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, wri
 import { join } from 'node:path';
 import { MANIFEST_VERSION } from '../core/inject/types.js';
 import type {
+  LessonReader,
   Manifest,
   ManifestHead,
   ManifestLesson,
   ManifestText,
   ManifestWords,
   SourceStamp,
+  TextReader,
 } from '../core/inject/types.js';
 import { isAbandonedTemp, unlinkQuietly, writeFileAtomic } from './fs-atomic.js';
+import { encodePack, openPack } from './manifest-pack.js';
 
 export const MANIFEST_DIR = 'manifest';
 export const GENERATION_FILE = 'generation';
@@ -75,10 +80,17 @@ export function readManifestHead(cacheDir: string): ManifestHead | undefined {
   }
 }
 
-/** The file of block `n` (`b` lessons, `t` texts): as the full build wrote it, or as a write patched it. */
-export function blockFile(head: Pick<ManifestHead, 'patched'>, kind: 'b' | 't', n: number): string {
+/**
+ * The file of block `n` (`b` lessons, `t` texts) once a write patched it; undefined while it is
+ * still in the packs of the full build.
+ */
+export function blockFile(
+  head: Pick<ManifestHead, 'patched'>,
+  kind: 'b' | 't',
+  n: number,
+): string | undefined {
   const patch = head.patched[String(n)];
-  return patch === undefined ? `${kind}${n}.json` : `${kind}${n}-${patch}.json`;
+  return patch === undefined ? undefined : `${kind}${n}-${patch}.json`;
 }
 
 function readArray<T>(path: string): T[] | undefined {
@@ -90,20 +102,68 @@ function readArray<T>(path: string): T[] | undefined {
   }
 }
 
-export function createBlockReader(
-  cacheDir: string,
-  head: ManifestHead,
-): (block: number) => (ManifestLesson | null)[] | undefined {
-  const dir = join(manifestDir(cacheDir), head.generation);
-  return (block) => readArray<ManifestLesson | null>(join(dir, blockFile(head, 'b', block)));
-}
+export const LESSONS_PACK = 'lessons.pack';
+export const TEXTS_PACK = 'texts.pack';
 
-export function createTextReader(
-  cacheDir: string,
-  head: ManifestHead,
-): (block: number) => (ManifestText | null)[] | undefined {
+export type ManifestReader = {
+  readLesson: LessonReader;
+  readText: TextReader;
+  /**
+   * Block `b` whole (what an incremental write rewrites), or undefined when its files are
+   * missing or corrupt.
+   */
+  readBlock(b: number): { lessons: (ManifestLesson | null)[]; texts: (ManifestText | null)[] } | undefined;
+  close(): void;
+};
+
+const asObject = <T>(value: unknown): T | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as T) : undefined;
+
+/**
+ * Reads a manifest's lessons and texts one at a time: from the packs of the full build, or from
+ * the files of blocks an incremental write replaced. Opens files on first use; `close` them.
+ */
+export function openManifestReader(cacheDir: string, head: ManifestHead): ManifestReader {
   const dir = join(manifestDir(cacheDir), head.generation);
-  return (block) => readArray<ManifestText | null>(join(dir, blockFile(head, 't', block)));
+  const packs = { b: openPack(join(dir, LESSONS_PACK)), t: openPack(join(dir, TEXTS_PACK)) };
+  const patchedBlocks = new Map<string, unknown[] | undefined>();
+  const size = head.blockSize > 0 ? head.blockSize : 1;
+  const record = (kind: 'b' | 't', n: number): unknown => {
+    const b = Math.floor(n / size);
+    const patch = head.patched[String(b)];
+    if (patch === undefined) return packs[kind].read(n);
+    const key = `${kind}${b}`;
+    if (!patchedBlocks.has(key)) patchedBlocks.set(key, readArray(join(dir, `${kind}${b}-${patch}.json`)));
+    return patchedBlocks.get(key)?.[n - b * size];
+  };
+  return {
+    readLesson: (n) => asObject<ManifestLesson>(record('b', n)),
+    readText: (n) => asObject<ManifestText>(record('t', n)),
+    readBlock(b) {
+      const first = b * size;
+      const last = Math.min(first + size, head.lessonCount);
+      if (head.patched[String(b)] === undefined && (packs.b.size() < last || packs.t.size() < last)) {
+        return undefined;
+      }
+      const patch = head.patched[String(b)];
+      if (patch !== undefined) {
+        const lessons = readArray<ManifestLesson | null>(join(dir, `b${b}-${patch}.json`));
+        const texts = readArray<ManifestText | null>(join(dir, `t${b}-${patch}.json`));
+        return lessons !== undefined && texts !== undefined ? { lessons, texts } : undefined;
+      }
+      const lessons: (ManifestLesson | null)[] = [];
+      const texts: (ManifestText | null)[] = [];
+      for (let n = first; n < last; n += 1) {
+        lessons.push(asObject<ManifestLesson>(packs.b.read(n)) ?? null);
+        texts.push(asObject<ManifestText>(packs.t.read(n)) ?? null);
+      }
+      return { lessons, texts };
+    },
+    close() {
+      packs.b.close();
+      packs.t.close();
+    },
+  };
 }
 
 export function readManifestWords(cacheDir: string, head: ManifestHead): ManifestWords | undefined {
@@ -143,8 +203,8 @@ export function writeManifest(cacheDir: string, manifest: Manifest): void {
   const dir = join(root, manifest.head.generation);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  manifest.blocks.forEach((block, n) => writeFileSync(join(dir, `b${n}.json`), JSON.stringify(block)));
-  manifest.texts.forEach((texts, n) => writeFileSync(join(dir, `t${n}.json`), JSON.stringify(texts)));
+  writeFileSync(join(dir, LESSONS_PACK), encodePack(manifest.blocks.flat()));
+  writeFileSync(join(dir, TEXTS_PACK), encodePack(manifest.texts.flat()));
   writeFileSync(join(dir, 'words.json'), JSON.stringify(manifest.words));
   const previous = readManifestHead(cacheDir)?.generation;
   writeFileAtomic(join(root, 'head.json'), JSON.stringify(manifest.head));

@@ -12,19 +12,14 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { entryKey, patchManifest } from '../core/inject/patch-manifest.js';
 import type { LessonChange, ManifestState } from '../core/inject/patch-manifest.js';
-import type {
-  ManifestHead,
-  ManifestLesson,
-  ManifestText,
-  ManifestWords,
-  SourceStamp,
-} from '../core/inject/types.js';
+import type { ManifestHead, ManifestWords, SourceStamp } from '../core/inject/types.js';
 import type { Lesson, Tier } from '../core/lesson/schema.js';
 import { parseVotes, voteScore } from '../core/rank/votes.js';
 import { unlinkQuietly, writeFileAtomic } from './fs-atomic.js';
 import { withLocks } from './lock.js';
 import {
   blockFile,
+  openManifestReader,
   fileSig,
   manifestDir,
   readManifestHead,
@@ -210,23 +205,27 @@ export function patchManifestFiles(
     const token = `${nowMs.toString(36)}${Math.floor(Math.random() * 0x10000)
       .toString(36)
       .padStart(4, '0')}`;
-    const result = patchManifest({
-      head,
-      state,
-      changes,
-      token,
-      nowMs,
-      files,
-      readBlock: (n) => {
-        const lessons = readJson<(ManifestLesson | null)[]>(join(dir, blockFile(head, 'b', n)));
-        const texts = readJson<(ManifestText | null)[]>(join(dir, blockFile(head, 't', n)));
-        return Array.isArray(lessons) && Array.isArray(texts) ? { lessons, texts } : undefined;
-      },
-      readWords: () => {
-        const patch = head.patched.words;
-        return readJson<ManifestWords>(join(dir, patch === undefined ? 'words.json' : `words-${patch}.json`));
-      },
-    });
+    const reader = openManifestReader(cacheDir, head);
+    let result: ReturnType<typeof patchManifest>;
+    try {
+      result = patchManifest({
+        head,
+        state,
+        changes,
+        token,
+        nowMs,
+        files,
+        readBlock: (n) => reader.readBlock(n),
+        readWords: () => {
+          const patch = head.patched.words;
+          return readJson<ManifestWords>(
+            join(dir, patch === undefined ? 'words.json' : `words-${patch}.json`),
+          );
+        },
+      });
+    } finally {
+      reader.close();
+    }
     if ('full' in result) return { patched: false, reason: result.full };
     if (!sameParts(result.state.files, target.contentNow)) {
       return { patched: false, reason: 'lesson files changed elsewhere' };
@@ -237,7 +236,9 @@ export function patchManifestFiles(
     const garbage: string[] = [];
     for (const [n, block] of result.blocks) {
       const previous = n * head.blockSize < head.lessonCount;
-      if (previous) garbage.push(blockFile(head, 'b', n), blockFile(head, 't', n));
+      const [lessonsFile, textsFile] = [blockFile(head, 'b', n), blockFile(head, 't', n)];
+      if (previous && lessonsFile !== undefined && textsFile !== undefined)
+        garbage.push(lessonsFile, textsFile);
       // Fresh names no head refers to yet: plain writes; the head, renamed in last, publishes them.
       writeFileSync(join(dir, `b${n}-${token}.json`), JSON.stringify(block.lessons));
       writeFileSync(join(dir, `t${n}-${token}.json`), JSON.stringify(block.texts));

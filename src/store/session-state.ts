@@ -20,6 +20,7 @@ import {
   openSync,
   readFileSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -92,14 +93,16 @@ export function openSessionState(
   const scopes = new Map<string, string>();
   let available = true;
   try {
-    for (const line of readFileSync(seenFile, 'utf8').split('\n')) {
+    // No file yet is the common case (nothing shown in this session): a stat, not a thrown ENOENT.
+    const text =
+      statSync(seenFile, { throwIfNoEntry: false }) === undefined ? '' : readFileSync(seenFile, 'utf8');
+    for (const line of text.split('\n')) {
       const [id, priority, owner] = line.split(' ');
       if (id === undefined || !ID.test(id)) continue;
       entries.set(id, Number(priority) || 0);
       scopes.set(id, owner || 'main');
     }
   } catch (error) {
-    // No file yet is the common case: nothing shown in this session.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') available = false;
   }
   const seen = new Set<string>();

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type { Sandbox } from './cli.js';
 
 export const HOOK_BUNDLE = fileURLToPath(new URL('../../plugin/bin/lore-hook.cjs', import.meta.url));
+/** What the hook bundle (a launcher) runs: it must sit next to it. */
+export const HOOK_CORE = fileURLToPath(new URL('../../plugin/bin/lore-hook-core.cjs', import.meta.url));
 export const MANIFEST_BUNDLE = fileURLToPath(new URL('../../plugin/bin/lore-manifest.cjs', import.meta.url));
 
 export type HookResult = { code: number | null; stdout: string; stderr: string; ms: number };

@@ -9,6 +9,7 @@ import type { Sandbox } from '../helpers/cli.js';
 import { claudePayloads, codexPayloads, payload } from '../helpers/hook-payloads.js';
 import { fileDisappears, inRepo, runHookBundle } from '../helpers/hook.js';
 import type { HookResult } from '../helpers/hook.js';
+import { encodePack } from '../../src/store/manifest-pack.js';
 
 function expectSafe(result: HookResult): void {
   expect(result.code).toBe(0);
@@ -152,22 +153,37 @@ describe('hook fuzzing (spawned bundle)', () => {
     await fileDisappears(join(dir, 'rebuild.lock'));
   });
 
-  it('corrupt blocks behind a valid head', () => {
+  it.each([
+    [
+      'records of the wrong shape',
+      () => encodePack([{ id: 1, n: 0, commands: [5], pathRegexes: 'x' }, null, 7]),
+    ],
+    [
+      'records that are not JSON',
+      () => Buffer.concat([encodePack([{ n: 0 }, { n: 1 }]).subarray(0, 20), Buffer.from('{{{{{{{{{{{')]),
+    ],
+    ['offsets past the end', () => Buffer.from('LPK1\xff\xff\xff\x7f\0\0\0\0\xff\xff\xff\xff', 'latin1')],
+    ['an empty file', () => Buffer.alloc(0)],
+  ])('corrupt packs behind a valid head: %s', (_name, bytes) => {
     const other = busySandbox();
+    expect(other.run(['sync']).code).toBe(0); // a full build: every lesson in the packs
     const dir = join(other.repo, '.lore', 'cache', 'manifest');
+    let corrupted = 0;
     for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && /^b\d+\.json$/.test(entry.name))
-        writeFileSync(
-          join(entry.parentPath, entry.name),
-          '[{"id":1,"commands":[5],"pathRegexes":"x"}, null, 7]',
-        );
+      if (entry.isFile() && entry.name.endsWith('.pack')) {
+        writeFileSync(join(entry.parentPath, entry.name), bytes());
+        corrupted += 1;
+      }
     }
-    expectSafe(
-      runHookBundle(
-        other,
-        inRepo(other, payload('claude', 'PreToolUse', 'Bash'), { tool_input: { command: 'ls x' } }),
-      ),
-    );
+    expect(corrupted).toBeGreaterThanOrEqual(2);
+    for (const command of ['ls x', 'pytest -x', 'git stash']) {
+      expectSafe(
+        runHookBundle(
+          other,
+          inRepo(other, payload('claude', 'PreToolUse', 'Bash'), { tool_input: { command } }),
+        ),
+      );
+    }
   });
 
   it('an unwritable temp directory: guards still deny, advice is held back', () => {

@@ -10,6 +10,7 @@ import {
   fileAppears,
   fileDisappears,
   HOOK_BUNDLE,
+  HOOK_CORE,
   hookEnv,
   inRepo,
   output,
@@ -256,6 +257,7 @@ describe('background scan', () => {
   function packaged(sandbox: Sandbox, withCli: boolean): string {
     const hook = join(sandbox.base, 'pkg', 'plugin', 'bin', 'lore-hook.cjs');
     cpSync(HOOK_BUNDLE, hook);
+    cpSync(HOOK_CORE, join(dirname(hook), 'lore-hook-core.cjs'));
     if (withCli) {
       const cli = join(sandbox.base, 'pkg', 'dist', 'cli', 'bin.js');
       mkdirSync(dirname(cli), { recursive: true });

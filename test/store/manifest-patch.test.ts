@@ -19,16 +19,12 @@ import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { LoreError } from '../../src/core/errors.js';
 import { selectLessons } from '../../src/core/inject/select-lessons.js';
-import type { BlockReader, HookEvent, ManifestWords, TextReader } from '../../src/core/inject/types.js';
+import { manifestReaders } from '../../src/core/inject/load-candidates.js';
+import type { HookEvent, LessonReader, ManifestWords, TextReader } from '../../src/core/inject/types.js';
 import type { Tier } from '../../src/core/lesson/schema.js';
 import { initTier } from '../../src/store/init-tier.js';
 import { workspaceManifest } from '../../src/store/manifest-build.js';
-import {
-  createBlockReader,
-  createTextReader,
-  readManifestHead,
-  readManifestWords,
-} from '../../src/store/manifest-files.js';
+import { openManifestReader, readManifestHead, readManifestWords } from '../../src/store/manifest-files.js';
 import { readManifestState } from '../../src/store/manifest-patch.js';
 import {
   addLesson,
@@ -126,8 +122,8 @@ const PROBES: { event: HookEvent; repoPaths: string[] }[] = [
 
 type Source = {
   head: NonNullable<ReturnType<typeof readManifestHead>>;
-  readBlock: BlockReader;
-  readTexts: TextReader;
+  readLesson: LessonReader;
+  readText: TextReader;
   words?: ManifestWords;
 };
 
@@ -137,8 +133,8 @@ function outputs(source: Source) {
     const { decision } = selectLessons({
       event,
       head: source.head,
-      readBlock: source.readBlock,
-      readTexts: source.readTexts,
+      readLesson: source.readLesson,
+      readText: source.readText,
       words: source.words,
       repoPaths,
       state: { seen: new Set(), shownCount: 0, stateAvailable: true },
@@ -160,19 +156,19 @@ async function compareWithFullBuild(box: Sandbox) {
     const full = await workspaceManifest(ws, NOW);
     const head = readManifestHead(ws.cacheDir);
     expect(head).toBeDefined();
+    const reader = openManifestReader(ws.cacheDir, head as Source['head']);
     const onDisk: Source = {
       head: head as Source['head'],
-      readBlock: createBlockReader(ws.cacheDir, head as Source['head']),
-      readTexts: createTextReader(ws.cacheDir, head as Source['head']),
+      readLesson: reader.readLesson,
+      readText: reader.readText,
       words: readManifestWords(ws.cacheDir, head as Source['head']),
     };
-    const rebuilt: Source = {
-      head: full.head,
-      readBlock: (b) => full.blocks[b],
-      readTexts: (b) => full.texts[b],
-      words: full.words,
-    };
-    expect(outputs(onDisk)).toEqual(outputs(rebuilt));
+    const rebuilt: Source = { head: full.head, ...manifestReaders(full), words: full.words };
+    try {
+      expect(outputs(onDisk)).toEqual(outputs(rebuilt));
+    } finally {
+      reader.close();
+    }
   } finally {
     ws.close();
   }

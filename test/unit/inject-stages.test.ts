@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lessonKeys } from '../../src/core/inject/build-manifest.js';
 import { detectStack, stackAllows } from '../../src/core/inject/detect-stack.js';
-import { loadCandidates } from '../../src/core/inject/load-candidates.js';
+import { loadCandidates, manifestReaders } from '../../src/core/inject/load-candidates.js';
 import { commandPrograms, matchLessons, promptPaths } from '../../src/core/inject/match-lessons.js';
 import { parseHookPayload } from '../../src/core/inject/parse-hook-input.js';
 import { planInjection, SEPARATOR } from '../../src/core/inject/plan-injection.js';
@@ -101,14 +101,23 @@ describe('parse: recorded payloads to events', () => {
 });
 
 describe('manifest keys', () => {
+  const AND = '\u0001';
   it.each([
     [
       { commands: ['^pytest\\b'], paths: [], tags: [], tools: ['Bash'] },
-      { literals: ['pytest'], keys: [], always: false },
+      { literals: ['bash|c\u0002pytest'], keys: [], always: false },
+    ],
+    [
+      { commands: ['\\bterraform\\s+(apply|destroy)\\b'], paths: [], tags: [], tools: ['Bash'] },
+      { literals: [`bash|capply${AND}terraform`, `bash|cdestroy${AND}terraform`], keys: [], always: false },
     ],
     [
       { commands: [], paths: ['tests/**', '*.py'], tags: [], tools: [] },
-      { literals: ['tests', '.py'], keys: [], always: false },
+      { literals: ['*|ptests', '*|p.py'], keys: [], always: false },
+    ],
+    [
+      { commands: [], paths: ['src/**/*.ts'], tags: [], tools: ['Write', 'Edit', 'MultiEdit'] },
+      { literals: [`edit,write|p.ts${AND}src`], keys: [], always: false },
     ],
     [
       { commands: ['.*'], paths: ['tests/**'], tags: [], tools: [] },
@@ -116,7 +125,11 @@ describe('manifest keys', () => {
     ],
     [
       { commands: [], paths: [], tags: ['tool:pytest', 'topic:x'], tools: ['Bash'] },
-      { literals: ['pytest'], keys: [], always: false },
+      { literals: ['bash|cpytest'], keys: [], always: false },
+    ],
+    [
+      { commands: [], paths: [], tags: ['lang:python'], tools: ['mcp__fs__*'] },
+      { literals: ['*|p.py'], keys: [], always: false },
     ],
     [
       { commands: [], paths: [], tags: ['topic:x'], tools: ['WebFetch', 'Task'] },
@@ -165,7 +178,7 @@ describe('load and match', () => {
   const anything = lesson({ summary: 'any command with a dot', commands: ['\\w\\.\\w'] });
   const all = [pytest, guard, tests, py, npmTag, webfetch, rust, anything];
   const manifest = manifestOf(all, { stack: ['python', 'node'] });
-  const read = (n: number) => manifest.blocks[n];
+  const read = manifestReaders(manifest).readLesson;
 
   it.each([
     [
@@ -472,8 +485,7 @@ describe('select: the whole pipeline', () => {
     selectLessons({
       event: ev,
       head: manifest.head,
-      readBlock: (n) => manifest.blocks[n],
-      readTexts: (n) => manifest.texts[n],
+      ...manifestReaders(manifest),
       words: manifest.words,
       repoPaths: ['src/a.ts'],
       state,

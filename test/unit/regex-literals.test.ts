@@ -1,7 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { requiredRegexLiterals } from '../../src/core/match/regex-literals.js';
+import { requiredRegexClauses, requiredRegexLiterals } from '../../src/core/match/regex-literals.js';
 import { findBacktrackingRisk } from '../../src/core/match/regex-safety.js';
+
+/** Random regular expressions over a small alphabet. */
+const atom = fc.constantFrom('a', 'b', 'c', '-', ' ', 'ab', '[ab]', '.', '\\s', '\\b', '^', '$', '\\.');
+const regex: fc.Arbitrary<string> = fc.letrec<{ re: string }>((tie) => ({
+  re: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    atom,
+    fc.tuple(tie('re'), tie('re')).map(([a, b]) => `${a}${b}`),
+    fc.tuple(tie('re'), tie('re')).map(([a, b]) => `(?:${a}|${b})`),
+    fc.tuple(tie('re'), fc.constantFrom('*', '+', '?', '{2}', '{1,3}', '+?')).map(([a, q]) => `(?:${a})${q}`),
+    tie('re').map((a) => `(${a})`),
+    tie('re').map((a) => `(?!${a})`),
+    tie('re').map((a) => `(?=${a})`),
+  ),
+})).re;
 
 describe('requiredRegexLiterals', () => {
   it.each([
@@ -27,21 +42,6 @@ describe('requiredRegexLiterals', () => {
 
   // The property the manifest relies on: a lesson whose regex matches is never filed away from
   // the input, i.e. some required literal occurs in every string the regex matches.
-  const atom = fc.constantFrom('a', 'b', 'c', '-', ' ', 'ab', '[ab]', '.', '\\s', '\\b', '^', '$', '\\.');
-  const regex: fc.Arbitrary<string> = fc.letrec<{ re: string }>((tie) => ({
-    re: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      atom,
-      fc.tuple(tie('re'), tie('re')).map(([a, b]) => `${a}${b}`),
-      fc.tuple(tie('re'), tie('re')).map(([a, b]) => `(?:${a}|${b})`),
-      fc
-        .tuple(tie('re'), fc.constantFrom('*', '+', '?', '{2}', '{1,3}', '+?'))
-        .map(([a, q]) => `(?:${a})${q}`),
-      tie('re').map((a) => `(${a})`),
-      tie('re').map((a) => `(?!${a})`),
-      tie('re').map((a) => `(?=${a})`),
-    ),
-  })).re;
 
   it('never drops a lesson that matches: every match contains a required literal', () => {
     fc.assert(
@@ -52,6 +52,42 @@ describe('requiredRegexLiterals', () => {
           const literals = requiredRegexLiterals(source);
           fc.pre(literals.length > 0 && new RegExp(source).test(text));
           expect(literals.some((literal) => text.includes(literal))).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('requiredRegexClauses', () => {
+  it.each([
+    ['\\bterraform\\s+apply\\b(?!.*\\.tfplan)', [['terraform'], ['apply']]],
+    ['\\bterraform\\s+(apply|destroy)\\b', [['terraform'], ['apply', 'destroy']]],
+    ['\\bgit\\s+stash\\s+(push|save)?', [['stash'], ['git']]],
+    ['rm\\s+-rf\\s+build', [['build'], ['-rf'], ['rm']]],
+    ['a\\s+b\\s+c', []],
+    ['^pytest\\b', [['\u0002pytest']]],
+    ['^\\s*pytest\\b', [['pytest']]],
+    ['^npm\\s+(i|install)\\b', [['\u0002npm'], ['i', 'install']]],
+    ['(npm|yarn) install (npm|yarn)', [[' install '], ['npm', 'yarn']]],
+    ['x\\s+ab\\s+cd\\s+efg\\s+hijk', [['hijk'], ['efg'], ['ab'], ['cd']]],
+    ['\\brm\\s+-rf?\\s+/', [['rm'], ['-r'], ['/']]],
+  ])('%s requires %j', (source, clauses) => {
+    expect(requiredRegexClauses(source)).toEqual(clauses);
+  });
+
+  // What the manifest relies on: every string the regex matches satisfies every clause.
+  it('every match contains a literal of each clause', () => {
+    fc.assert(
+      fc.property(
+        regex,
+        fc.string({ unit: fc.constantFrom('a', 'b', 'c', '-', ' ', '.', 'x'), maxLength: 12 }),
+        (source, text) => {
+          const clauses = requiredRegexClauses(source, 1, 8);
+          fc.pre(clauses.length > 0 && new RegExp(source).test(text));
+          const holds = (literal: string) =>
+            literal.startsWith('\u0002') ? text.startsWith(literal.slice(1)) : text.includes(literal);
+          for (const clause of clauses) expect(clause.some(holds)).toBe(true);
         },
       ),
       { numRuns: 3000 },

@@ -5,8 +5,10 @@
  */
 import type { Lesson } from '../lesson/schema.js';
 import { compileGlob } from '../match/glob.js';
-import { requiredGlobLiteral } from '../match/glob-literal.js';
-import { requiredRegexLiterals } from '../match/regex-literals.js';
+import { requiredGlobLiterals } from '../match/glob-literal.js';
+import { requiredRegexClauses } from '../match/regex-literals.js';
+import { expandClauses, literalKey, toolScope } from './literal-keys.js';
+import type { LiteralDomain } from './literal-keys.js';
 import { LANGUAGE_EXTENSIONS } from './detect-stack.js';
 import { encodePostings } from './postings.js';
 import { compareEntries, deniesCalls } from './rank-matches.js';
@@ -153,41 +155,46 @@ function rankBase(lesson: Lesson, voteScore: number, stack: readonly string[]): 
 }
 
 /**
- * How a lesson is found on a tool call: literals (any of them in the input makes it a candidate),
- * exact keys (`tool:<name>`), or always (some part of its scope has no usable literal).
+ * How a lesson is found on a tool call: literal keys (any satisfied key makes it a candidate; see
+ * literal-keys.ts), exact keys (`tool:<name>`), or always (some part of its scope has no usable
+ * literal).
  */
 export function lessonKeys(lesson: Pick<Lesson, 'commands' | 'paths' | 'tags' | 'tools'>): {
   literals: string[];
   keys: string[];
   always: boolean;
 } {
+  const scope = toolScope(lesson.tools);
   const literals = new Set<string>();
   let always = false;
-  const add = (anyOf: readonly string[]) => {
-    if (anyOf.length === 0 || anyOf.some((literal) => literal.length < 2)) always = true;
-    else for (const literal of anyOf) literals.add(literal);
+  const add = (domain: LiteralDomain, clauses: readonly (readonly string[])[]) => {
+    const conjunctions = expandClauses(clauses);
+    if (conjunctions.length === 0) always = true;
+    else for (const conjunction of conjunctions) literals.add(literalKey(scope, domain, conjunction));
   };
-  for (const command of lesson.commands) add(requiredRegexLiterals(command));
-  for (const glob of lesson.paths) {
-    const literal = requiredGlobLiteral(glob);
-    add(literal === '' ? [] : [literal]);
-  }
+  for (const command of lesson.commands) add('c', requiredRegexClauses(command));
+  for (const glob of lesson.paths)
+    add(
+      'p',
+      requiredGlobLiterals(glob).map((literal) => [literal]),
+    );
   if (lesson.commands.length > 0 || lesson.paths.length > 0) {
     return { literals: always ? [] : [...literals], keys: [], always };
   }
-  for (const trigger of tagTriggers(lesson.tags)) add([trigger]);
+  for (const trigger of tagTriggers(lesson.tags)) add(trigger.domain, [[trigger.literal]]);
   if (literals.size > 0 || always) return { literals: always ? [] : [...literals], keys: [], always };
   if (lesson.tools.some((tool) => tool.includes('*'))) return { literals: [], keys: [], always: true };
   return { literals: [], keys: lesson.tools.map((tool) => `tool:${normalizeTool(tool)}`), always: false };
 }
 
 /** `tool:pytest` triggers on "pytest" in a command; `lang:python` on a `.py` path. */
-export function tagTriggers(tags: readonly string[]): string[] {
-  const out: string[] = [];
+export function tagTriggers(tags: readonly string[]): { domain: LiteralDomain; literal: string }[] {
+  const out: { domain: LiteralDomain; literal: string }[] = [];
   for (const tag of tags) {
     const [category, value] = [tag.slice(0, tag.indexOf(':')), tag.slice(tag.indexOf(':') + 1)];
-    if (category === 'tool' && value.length >= 2) out.push(value);
-    if (category === 'lang') out.push(...(LANGUAGE_EXTENSIONS[value] ?? []));
+    if (category === 'tool' && value.length >= 2) out.push({ domain: 'c', literal: value });
+    if (category === 'lang')
+      for (const ext of LANGUAGE_EXTENSIONS[value] ?? []) out.push({ domain: 'p', literal: ext });
   }
   return out;
 }

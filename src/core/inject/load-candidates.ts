@@ -1,28 +1,38 @@
 /**
  * Stage 2, load: the lessons worth matching for this event, read from the manifest. Only lessons
  * whose literals occur in the input (or whose exact keys it names, or that sit in the
- * always-checked set) are candidates; their blocks are read on demand (`readBlock` does the I/O),
- * so a caller that walks them in rank order and stops early reads only the first few.
+ * always-checked set) are candidates; they are read one by one on demand (`readLesson` does the
+ * I/O), so a caller that walks them in rank order and stops early reads only the first few.
  */
+import { satisfiedKeys } from './literal-keys.js';
+import type { LiteralTexts } from './literal-keys.js';
 import { decodePostings } from './postings.js';
 import { normalizeTool } from './tool-names.js';
 import type {
-  BlockReader,
   HookEvent,
+  LessonReader,
+  Manifest,
   ManifestHead,
   ManifestLesson,
-  ManifestText,
   ManifestWords,
   Match,
   TextReader,
 } from './types.js';
 
 /**
- * The text literals are looked for in: the command, the prompt and the repo-relative paths (what
- * regexes and globs are matched against; absolute paths would match literals of their parents).
+ * The texts literal keys are looked for in: commands and prompts for command literals, the
+ * repo-relative paths (what globs are matched against; absolute paths would match literals of
+ * their parents) and prompts for path literals.
  */
-export function eventHaystack(event: HookEvent, repoPaths: readonly string[]): string {
-  return [event.command ?? '', event.prompt ?? '', ...repoPaths].join('\n');
+export function literalTexts(event: HookEvent, repoPaths: readonly string[]): LiteralTexts {
+  const prompt = event.prompt ?? '';
+  return {
+    command: event.command === undefined ? prompt : `${event.command}\n${prompt}`,
+    paths: prompt === '' ? repoPaths.join('\n') : [prompt, ...repoPaths].join('\n'),
+    tool: event.tool === undefined ? undefined : normalizeTool(event.tool),
+    toolCall: event.event === 'PreToolUse',
+    anchored: event.command !== undefined && prompt === '',
+  };
 }
 
 /** Lowercase words of a prompt, as summary words are cut. */
@@ -30,7 +40,8 @@ export function promptWords(prompt: string): Set<string> {
   return new Set(prompt.toLowerCase().match(/[a-z0-9][a-z0-9_.-]*[a-z0-9]/g) ?? []);
 }
 
-export type Candidates = { lessons: ManifestLesson[]; blocksRead: number };
+/** The candidate lessons, and how many were read to find them. */
+export type Candidates = { lessons: ManifestLesson[]; read: number };
 
 /** The ordinals of every lesson worth matching for this event, ascending. */
 export function candidateOrdinals(
@@ -41,10 +52,7 @@ export function candidateOrdinals(
 ): number[] {
   const out: number[] = [];
   if (event.event === 'PreToolUse' || event.event === 'UserPromptSubmit') {
-    const haystack = eventHaystack(event, repoPaths);
-    for (const literal in head.literals) {
-      if (haystack.includes(literal)) decodePostings(head.literals[literal], out);
-    }
+    satisfiedKeys(head.literals, literalTexts(event, repoPaths), (postings) => decodePostings(postings, out));
     decodePostings(head.always, out);
     if (event.tool !== undefined) decodePostings(head.keys[`tool:${normalizeTool(event.tool)}`], out);
     if (event.prompt !== undefined && words !== undefined && event.event === 'UserPromptSubmit') {
@@ -68,62 +76,52 @@ export function loadCandidates(
   event: HookEvent,
   head: ManifestHead,
   repoPaths: readonly string[],
-  readBlock: BlockReader,
+  readLesson: LessonReader,
   words?: ManifestWords,
 ): Candidates {
-  return readOrdinals(candidateOrdinals(event, head, repoPaths, words), head.blockSize, readBlock);
+  return readOrdinals(candidateOrdinals(event, head, repoPaths, words), readLesson);
 }
 
-/** Reads blocks on demand, each once; `read` counts them. */
-export function createLessonCursor(blockSize: number, readBlock: BlockReader) {
-  let current = -1;
-  let block: (ManifestLesson | null)[] | undefined;
+/** Reads lessons by ordinal, checking each is the lesson it claims to be, and counts the reads. */
+export function createLessonCursor(readLesson: LessonReader) {
   const cursor = {
-    blocksRead: 0,
+    read: 0,
     at(n: number): ManifestLesson | undefined {
-      const b = Math.floor(n / blockSize);
-      if (b !== current) {
-        current = b;
-        block = readBlock(b);
-        cursor.blocksRead += 1;
-      }
-      const lesson = block?.[n - b * blockSize];
-      return lesson === null || lesson === undefined || lesson.n !== n ? undefined : lesson;
+      cursor.read += 1;
+      const lesson = readLesson(n);
+      return lesson === undefined || lesson === null || lesson.n !== n ? undefined : lesson;
     },
   };
   return cursor;
 }
 
-/** Lessons at `ordinals` (sorted), reading each block once; holes are left out. */
-export function readOrdinals(
-  ordinals: readonly number[],
-  blockSize: number,
-  readBlock: BlockReader,
-): Candidates {
-  const cursor = createLessonCursor(blockSize, readBlock);
+/** Lessons at `ordinals`; holes are left out. */
+export function readOrdinals(ordinals: readonly number[], readLesson: LessonReader): Candidates {
+  const cursor = createLessonCursor(readLesson);
   const lessons: ManifestLesson[] = [];
   for (const n of ordinals) {
     const lesson = cursor.at(n);
     if (lesson !== undefined) lessons.push(lesson);
   }
-  return { lessons, blocksRead: cursor.blocksRead };
+  return { lessons, read: cursor.read };
 }
 
-/** Reads the texts of lessons on demand, each text block once. */
-export function createTextCursor(blockSize: number, readTexts: TextReader) {
-  const cache = new Map<number, ReturnType<TextReader>>();
-  return (n: number): ManifestText | undefined => {
-    const block = Math.floor(n / blockSize);
-    if (!cache.has(block)) cache.set(block, readTexts(block));
-    return cache.get(block)?.[n - block * blockSize] ?? undefined;
-  };
-}
-
-/** The texts of matched lessons, from the text blocks (read only for these). */
-export function attachTexts(matches: readonly Match[], blockSize: number, readTexts: TextReader): Match[] {
-  const textAt = createTextCursor(blockSize, readTexts);
+/** The texts of matched lessons (read only for these). */
+export function attachTexts(matches: readonly Match[], readText: TextReader): Match[] {
   return matches.map((match) => {
-    const text = textAt(match.lesson.n);
+    const text = readText(match.lesson.n) ?? undefined;
     return text === undefined ? match : { ...match, text };
   });
+}
+
+/** Readers over a manifest held in memory (`lore explain`, tests). */
+export function manifestReaders(manifest: Pick<Manifest, 'head' | 'blocks' | 'texts'>): {
+  readLesson: LessonReader;
+  readText: TextReader;
+} {
+  const size = manifest.head.blockSize;
+  return {
+    readLesson: (n) => manifest.blocks[Math.floor(n / size)]?.[n % size] ?? undefined,
+    readText: (n) => manifest.texts[Math.floor(n / size)]?.[n % size] ?? undefined,
+  };
 }

@@ -6,18 +6,18 @@
  */
 import { stackAllows } from './detect-stack.js';
 import { formatDecision, headerOverhead } from './format-decision.js';
-import { attachTexts, candidateOrdinals, createLessonCursor, createTextCursor } from './load-candidates.js';
+import { attachTexts, candidateOrdinals, createLessonCursor } from './load-candidates.js';
 import { createMatcher, isPromptEvent } from './match-lessons.js';
 import { planInjection } from './plan-injection.js';
 import type { PlanState } from './plan-injection.js';
 import { deniesCalls, rankMatches } from './rank-matches.js';
 import { LESSON_PROTOCOL } from './session-protocol.js';
 import type {
-  BlockReader,
   HookDecision,
   HookEvent,
   InjectionPlan,
   InjectSettings,
+  LessonReader,
   ManifestHead,
   ManifestLesson,
   ManifestText,
@@ -30,8 +30,8 @@ import type {
 export type SelectInput = {
   event: HookEvent;
   head: ManifestHead;
-  readBlock: BlockReader;
-  readTexts: TextReader;
+  readLesson: LessonReader;
+  readText: TextReader;
   /** Needed for prompts only. */
   words?: ManifestWords;
   /** The event's paths, repo-relative (inside the project only). */
@@ -51,7 +51,8 @@ export type Selection = {
   decision: HookDecision;
   /** Lessons read and matched. */
   candidates: number;
-  blocksRead: number;
+  /** Lessons read from the manifest. */
+  read: number;
   /** Matches looked at, best first (with texts when exhaustive). */
   matches: Match[];
   /** The texts read, by ordinal. */
@@ -95,10 +96,9 @@ function* mergeRange(
 
 export function selectLessons(input: SelectInput): Selection {
   const { event, head, settings } = input;
-  const textCursor = createTextCursor(head.blockSize, input.readTexts);
   const texts = new Map<number, ManifestText>();
   const textOf = (match: Match) => {
-    const text = match.text ?? textCursor(match.lesson.n);
+    const text = match.text ?? texts.get(match.lesson.n) ?? input.readText(match.lesson.n);
     if (text !== undefined) texts.set(match.lesson.n, text);
     return text;
   };
@@ -106,15 +106,15 @@ export function selectLessons(input: SelectInput): Selection {
     return {
       decision: formatDecision(event.event, EMPTY_PLAN(), LESSON_PROTOCOL),
       candidates: 0,
-      blocksRead: 0,
+      read: 0,
       matches: [],
       texts,
     };
   }
   const ordinals = candidateOrdinals(event, head, input.repoPaths, input.words);
-  const cursor = createLessonCursor(head.blockSize, input.readBlock);
+  const cursor = createLessonCursor(input.readLesson);
   const withTexts = (matches: Match[]) =>
-    input.exhaustive === true ? attachTexts(matches, head.blockSize, input.readTexts) : matches;
+    input.exhaustive === true ? attachTexts(matches, input.readText) : matches;
 
   if (event.event === 'SessionStart') {
     const skipped: Skip[] = [];
@@ -140,7 +140,7 @@ export function selectLessons(input: SelectInput): Selection {
     return {
       decision: formatDecision(event.event, plan, LESSON_PROTOCOL),
       candidates: matches.length + skipped.length,
-      blocksRead: cursor.blocksRead,
+      read: cursor.read,
       matches: ranked,
       texts,
     };
@@ -180,7 +180,7 @@ export function selectLessons(input: SelectInput): Selection {
     return {
       decision: formatDecision(event.event, plan),
       candidates,
-      blocksRead: cursor.blocksRead,
+      read: cursor.read,
       matches: ranked,
       texts,
     };
@@ -225,7 +225,7 @@ export function selectLessons(input: SelectInput): Selection {
   return {
     decision: formatDecision(event.event, plan),
     candidates,
-    blocksRead: cursor.blocksRead,
+    read: cursor.read,
     matches: looked,
     texts,
   };

@@ -3,7 +3,7 @@
  * hands to the next. Plain JSON-friendly shapes: the hook bundle imports nothing but these and
  * Node built-ins.
  */
-export const MANIFEST_VERSION = 3;
+export const MANIFEST_VERSION = 4;
 
 export const HOOK_EVENTS = ['PreToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -137,7 +137,7 @@ export type ManifestHead = {
    */
   guards: number;
   ranked: number;
-  /** literal -> ordinals of the lessons filed under it (posting lists: see postings.ts). */
+  /** literal key -> ordinals of the lessons filed under it (keys: literal-keys.ts; posting lists: postings.ts). */
   literals: Record<string, string>;
   /** exact keys (`tool:<name>`) -> ordinals. */
   keys: Record<string, string>;
@@ -169,10 +169,10 @@ export type Manifest = {
   texts: (ManifestText | null)[][];
 };
 
-/** Reads one block of lessons (`null` marks a hole); the load stage is pure given this. */
-export type BlockReader = (block: number) => (ManifestLesson | null)[] | undefined;
-/** Reads one block of texts (same numbering as the lesson blocks). */
-export type TextReader = (block: number) => (ManifestText | null)[] | undefined;
+/** Reads the lesson at an ordinal (undefined for a hole); the load stage is pure given this. */
+export type LessonReader = (n: number) => ManifestLesson | undefined;
+/** Reads the text of the lesson at an ordinal. */
+export type TextReader = (n: number) => ManifestText | undefined;
 
 /** Why a lesson was shown. */
 export type MatchReason = string;

@@ -95,3 +95,79 @@ export function requiredRegexLiterals(source: string): string[] {
   if (req === undefined || req.some((literal) => literal === '')) return [];
   return [...new Set(req)].sort();
 }
+
+/**
+ * Marks a literal every match starts with (`^npm\s` gives `\u0002npm`): the pattern tested on a
+ * whole command matches only commands that start with it.
+ */
+export const ANCHOR = '\u0002';
+
+/**
+ * Clauses in conjunction: every match contains, for each clause, at least one of its strings.
+ * `top`: `node` is the whole pattern, so a `^` that opens it anchors the first run of characters.
+ */
+function clauses(node: RegexNode, top = false): string[][] {
+  switch (node.kind) {
+    case 'char':
+      return [[node.value]];
+    case 'group':
+      return clauses(node.body);
+    case 'repeat':
+      return node.min >= 1 ? clauses(node.body) : [];
+    case 'alt': {
+      const req = requirement(node);
+      return req === undefined ? [] : [req];
+    }
+    case 'seq': {
+      const out: string[][] = [];
+      const first = node.items[0];
+      let anchored = top && first?.kind === 'assert' && first.source === '^';
+      let run = '';
+      const flush = () => {
+        if (run !== '') out.push([anchored ? `${ANCHOR}${run}` : run]);
+        anchored = false;
+        run = '';
+      };
+      node.items.forEach((item, i) => {
+        if (anchored && i === 0) return;
+        const exact = exactString(item);
+        if (exact !== undefined) {
+          run += exact;
+          return;
+        }
+        flush();
+        out.push(...clauses(item));
+      });
+      flush();
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * Every requirement of `source`, most selective first and at most `max` of them: clauses in
+ * conjunction, each a list of strings of which every match contains at least one.
+ * `terraform\s+(apply|destroy)` gives `[["terraform"], ["apply", "destroy"]]`. Short clauses
+ * (a single `/`) narrow a conjunction but select nothing alone: [] (no usable requirement) unless
+ * the most selective clause has strings at least `minLength` long.
+ */
+export function requiredRegexClauses(source: string, minLength = 2, max = 4): string[][] {
+  const node = parseRegex(source);
+  if (node === undefined) return [];
+  const seen = new Set<string>();
+  const out: string[][] = [];
+  for (const clause of clauses(node, true)) {
+    const literals = [...new Set(clause)].sort();
+    if (literals.length === 0 || literals.some((literal) => literal === '')) continue;
+    const key = literals.join('\u0000');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(literals);
+  }
+  out.sort((a, b) => selectivity(b) - selectivity(a));
+  const best = out[0];
+  if (best === undefined || best.some((literal) => literal.replace(ANCHOR, '').length < minLength)) return [];
+  return out.slice(0, max);
+}

@@ -1,0 +1,98 @@
+/**
+ * A pack: many JSON records in one file, each readable alone with two positioned reads, so the
+ * hook parses the few lessons an event selects and not the blocks around them.
+ *
+ *   bytes 0-3    "LPK1"
+ *   bytes 4-7    N, the number of records (u32, little endian)
+ *   next 4(N+1)  offsets of the records in the data that follows (u32 LE; record i is
+ *                [offset i, offset i+1); an empty record is a hole)
+ *   then         the records, JSON, UTF-8, one after the other
+ *
+ * Node built-ins only: the hook imports this.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+
+const MAGIC = 0x314b504c; // "LPK1" read as u32 LE
+
+export function encodePack(records: readonly unknown[]): Buffer {
+  const bodies = records.map((record) =>
+    record === null || record === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(record), 'utf8'),
+  );
+  const header = Buffer.alloc(8 + 4 * (records.length + 1));
+  header.writeUInt32LE(MAGIC, 0);
+  header.writeUInt32LE(records.length, 4);
+  let offset = 0;
+  bodies.forEach((body, i) => {
+    header.writeUInt32LE(offset, 8 + 4 * i);
+    offset += body.length;
+  });
+  header.writeUInt32LE(offset, 8 + 4 * records.length);
+  return Buffer.concat([header, ...bodies]);
+}
+
+export type PackReader = {
+  /** Record `i`, parsed; undefined for a hole, past the end, or anything unreadable. */
+  read(i: number): unknown;
+  /** How many records the pack holds; -1 when it is missing or corrupt. */
+  size(): number;
+  close(): void;
+};
+
+/** Opens a pack lazily (nothing happens until the first read); a missing or corrupt pack reads as holes. */
+export function openPack(path: string): PackReader {
+  let fd: number | undefined;
+  let count = -1;
+  let dataStart = 0;
+  let buffer = Buffer.allocUnsafe(4096);
+  const readAt = (length: number, position: number): boolean => {
+    if (buffer.length < length) buffer = Buffer.allocUnsafe(Math.max(length, buffer.length * 2));
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd as number, buffer, done, length - done, position + done);
+      if (n === 0) return false;
+      done += n;
+    }
+    return true;
+  };
+  const open = (): boolean => {
+    if (count >= 0) return true;
+    if (fd !== undefined) return false;
+    try {
+      fd = openSync(path, 'r');
+      if (!readAt(8, 0) || buffer.readUInt32LE(0) !== MAGIC) return false;
+      count = buffer.readUInt32LE(4);
+      dataStart = 8 + 4 * (count + 1);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    read(i) {
+      if (!Number.isInteger(i) || i < 0 || !open() || i >= count) return undefined;
+      try {
+        if (!readAt(8, 8 + 4 * i)) return undefined;
+        const start = buffer.readUInt32LE(0);
+        const end = buffer.readUInt32LE(4);
+        if (end <= start || !readAt(end - start, dataStart + start)) return undefined;
+        return JSON.parse(buffer.toString('utf8', 0, end - start)) as unknown;
+      } catch {
+        return undefined;
+      }
+    },
+    size() {
+      return open() ? count : -1;
+    },
+    close() {
+      if (fd !== undefined) {
+        try {
+          closeSync(fd);
+        } catch {
+          // already closed
+        }
+      }
+      fd = undefined;
+      count = -1;
+    },
+  };
+}
