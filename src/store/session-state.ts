@@ -1,29 +1,23 @@
 /**
- * Per-session dedup state of the hook, in the OS temp directory, keyed by a hash of the session
- * id. Claims are session-wide; the seen-set records which agent context each lesson went to:
+ * Per-session dedup state of the hook, in the OS temp directory: one append-only file per
+ * session, named by a hash of the session id.
  *
- *   <tmp>/lore-hook-<uid>/<fnv(session)>/seen         "id priority scope" lines, O_APPEND
- *   <tmp>/lore-hook-<uid>/<fnv(session)>/claims/<id>  created with O_EXCL
+ *   <tmp>/lore-hook-<uid>/<fnv(session)>.claims   O_APPEND lines:
+ *     "<id> <priority> <scope> <token>"   a claim: <token> is the claiming process's own
+ *     "- <id>"                            forget: the claims of <id> before it no longer count
  *
- * A lesson goes out only to the process that creates its claim file, so two hook processes
- * running in parallel anywhere in one session (parallel tool calls, two subagents) never inject
- * the same lesson twice. The scope (`main`, or `agent-<fnv(agent id)>` for a subagent) is each
+ * A lesson goes out only from the process whose claim is the first line for it (since its last
+ * forget): a process appends its claim and reads the file back. Appends of one short line are
+ * atomic with O_APPEND, so two hook processes running in parallel anywhere in one session
+ * (parallel tool calls, two subagents) agree on the winner and never inject the same lesson
+ * twice. One file and no directory per session: creating files costs this machine's ext4 a third
+ * of a millisecond each. The scope (`main`, or `agent-<fnv(agent id)>` for a subagent) is each
  * agent's own view: what this context was shown (the per-context cap counts it) and, for the
  * audit log and `lore explain`, whether a lesson was held back because another agent of the
- * session got it. Nothing is created until the first claim: most calls only read one file.
+ * session got it. Nothing is created until the first claim: most calls only stat one file.
  * Node built-ins only: the hook imports this.
  */
-import {
-  appendFileSync,
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type SessionState = {
@@ -58,8 +52,14 @@ export function hashId(text: string): string {
 
 const hash = hashId;
 
-export function sessionRoot(tmp: string, sessionId: string, uid: number | string): string {
-  return join(tmp, `lore-hook-${uid}`, hash(sessionId));
+/** The directory of a user's hook state (sessions, and the hook's code cache). */
+export function hookStateDir(tmp: string, uid: number | string): string {
+  return join(tmp, `lore-hook-${uid}`);
+}
+
+/** The claims file of a session. */
+export function sessionFile(tmp: string, sessionId: string, uid: number | string): string {
+  return join(hookStateDir(tmp, uid), `${hash(sessionId)}.claims`);
 }
 
 /** The name an agent context is recorded under in the seen-set. */
@@ -70,14 +70,39 @@ export function scopeName(agentId: string): string {
 /** Removes the whole session's state (`/clear`). */
 export function wipeSession(tmp: string, sessionId: string, uid: number | string): void {
   try {
-    rmSync(sessionRoot(tmp, sessionId, uid), { recursive: true, force: true });
+    unlinkSync(sessionFile(tmp, sessionId, uid));
   } catch {
     // nothing to wipe, or not ours
+  }
+  try {
+    // the layout of lore 0.1 (a directory per session), in case a session spans an upgrade
+    rmSync(join(hookStateDir(tmp, uid), hash(sessionId)), { recursive: true, force: true });
+  } catch {
+    // nothing to wipe
   }
 }
 
 /** Lesson ids, and the names of aggregated tool skills (`lore-pytest`): file-name safe. */
 const ID = /^[0-9a-z][0-9a-z-]{0,63}$/;
+
+type Claim = { priority: number; scope: string; token: string };
+
+/** The standing claim of each lesson: the first since its last forget. */
+export function parseClaims(text: string): Map<string, Claim> {
+  const claims = new Map<string, Claim>();
+  for (const line of text.split('\n')) {
+    const [id, priority, scope, token] = line.split(' ');
+    if (id === '-') {
+      if (priority !== undefined) claims.delete(priority);
+      continue;
+    }
+    if (id === undefined || !ID.test(id) || claims.has(id)) continue;
+    claims.set(id, { priority: Number(priority) || 0, scope: scope || 'main', token: token ?? '' });
+  }
+  return claims;
+}
+
+let opened = 0;
 
 export function openSessionState(
   tmp: string,
@@ -85,34 +110,53 @@ export function openSessionState(
   agentId: string,
   uid: number | string,
 ): SessionState {
-  const dir = sessionRoot(tmp, sessionId, uid);
-  const claims = join(dir, 'claims');
-  const seenFile = join(dir, 'seen');
+  const file = sessionFile(tmp, sessionId, uid);
   const scope = scopeName(agentId);
-  const entries = new Map<string, number>();
-  const scopes = new Map<string, string>();
+  // what marks this state's own claims in the shared file
+  opened += 1;
+  const token = `${process.pid}.${opened}.${Math.floor(Math.random() * 0x1000000).toString(36)}`;
   let available = true;
-  try {
-    // No file yet is the common case (nothing shown in this session): a stat, not a thrown ENOENT.
-    const text =
-      statSync(seenFile, { throwIfNoEntry: false }) === undefined ? '' : readFileSync(seenFile, 'utf8');
-    for (const line of text.split('\n')) {
-      const [id, priority, owner] = line.split(' ');
-      if (id === undefined || !ID.test(id)) continue;
-      entries.set(id, Number(priority) || 0);
-      scopes.set(id, owner || 'main');
+  let claims = new Map<string, Claim>();
+  const read = (): boolean => {
+    try {
+      // No file yet is the common case (nothing shown in this session): a stat, not a thrown ENOENT.
+      const text = statSync(file, { throwIfNoEntry: false }) === undefined ? '' : readFileSync(file, 'utf8');
+      claims = parseClaims(text);
+      return true;
+    } catch {
+      available = false;
+      return false;
     }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') available = false;
-  }
+  };
+  const append = (text: string): boolean => {
+    try {
+      appendFileSync(file, text, { mode: 0o600 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+    }
+    try {
+      mkdirSync(hookStateDir(tmp, uid), { recursive: true, mode: 0o700 });
+      appendFileSync(file, text, { mode: 0o600 });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  read();
   const seen = new Set<string>();
   const seenElsewhere = new Set<string>();
-  for (const [id, owner] of scopes) (owner === scope ? seen : seenElsewhere).add(id);
-  let created = false;
-  const ensureDir = () => {
-    if (!created) mkdirSync(claims, { recursive: true, mode: 0o700 });
-    created = true;
+  const entries = new Map<string, number>();
+  const refresh = () => {
+    seen.clear();
+    seenElsewhere.clear();
+    entries.clear();
+    for (const [id, claim] of claims) {
+      (claim.scope === scope ? seen : seenElsewhere).add(id);
+      entries.set(id, claim.priority);
+    }
   };
+  refresh();
   return {
     get available() {
       return available;
@@ -121,45 +165,24 @@ export function openSessionState(
     seenElsewhere,
     entries,
     claim(id, priority) {
-      if (!available || !ID.test(id)) return false;
-      try {
-        ensureDir();
-      } catch {
+      if (!available || !ID.test(id) || claims.has(id)) return false;
+      if (!append(`${id} ${priority} ${scope} ${token}\n`)) {
         available = false;
         return false;
       }
-      try {
-        closeSync(openSync(join(claims, id), 'wx', 0o600));
-        appendFileSync(seenFile, `${id} ${priority} ${scope}\n`);
-      } catch {
-        return false;
-      }
-      seen.add(id);
-      entries.set(id, priority);
-      scopes.set(id, scope);
-      return true;
+      if (!read()) return false;
+      refresh();
+      return claims.get(id)?.token === token;
     },
     forget(ids) {
-      if (!available || ids.length === 0) return;
-      for (const id of ids) {
-        entries.delete(id);
-        scopes.delete(id);
-        seen.delete(id);
-        seenElsewhere.delete(id);
-        try {
-          unlinkSync(join(claims, id));
-        } catch {
-          // not claimed
-        }
-      }
-      try {
-        writeFileSync(
-          seenFile,
-          [...entries].map(([id, p]) => `${id} ${p} ${scopes.get(id) ?? 'main'}\n`).join(''),
-        );
-      } catch {
+      const valid = ids.filter((id) => ID.test(id));
+      if (!available || valid.length === 0) return;
+      if (!append(valid.map((id) => `- ${id}\n`).join(''))) {
         available = false;
+        return;
       }
+      for (const id of valid) claims.delete(id);
+      refresh();
     },
   };
 }

@@ -63,7 +63,7 @@ describe('Claude Code PreToolUse', () => {
     expect([result.code, result.stdout.trim()]).toEqual([0, '{}']);
   });
 
-  it('parallel hooks in one session inject a lesson exactly once (O_EXCL claims)', async () => {
+  it('parallel hooks in one session inject a lesson exactly once (claims appended to one file)', async () => {
     const { sandbox, id } = pytestSandbox();
     const runs = await Promise.all(
       Array.from({ length: 6 }, () => runHookAsync(sandbox, bash(sandbox, 'pytest'))),

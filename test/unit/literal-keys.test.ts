@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lessonKeys } from '../../src/core/inject/build-manifest.js';
-import { expandClauses, satisfiedKeys, toolScope } from '../../src/core/inject/literal-keys.js';
+import {
+  expandClauses,
+  packLiteralTable,
+  satisfiedKeys,
+  reservedIn,
+  toolScope,
+  unpackLiteralTable,
+} from '../../src/core/inject/literal-keys.js';
 import type { LiteralTexts } from '../../src/core/inject/literal-keys.js';
 import { compileGlob } from '../../src/core/match/glob.js';
 import { requiredGlobLiterals } from '../../src/core/match/glob-literal.js';
@@ -10,7 +17,7 @@ const AND = '\u0001';
 
 function satisfied(table: Record<string, string>, texts: LiteralTexts): string[] {
   const out: string[] = [];
-  satisfiedKeys(table, texts, (postings) => out.push(postings));
+  satisfiedKeys(packLiteralTable(new Map(Object.entries(table))), texts, (postings) => out.push(postings));
   return out.sort();
 }
 
@@ -109,6 +116,43 @@ describe('satisfiedKeys', () => {
       ['docker-any-tool', 'pytest', 'src-ts'],
     ],
   ])('%s', (_, texts, expected) => expect(satisfied(table, texts as LiteralTexts)).toEqual(expected));
+});
+
+describe('the packed table', () => {
+  it('unpacks to what was packed', () => {
+    const key = fc
+      .tuple(
+        fc.constantFrom('*', 'bash', 'edit,write'),
+        fc.constantFrom('c', 'p'),
+        fc.array(
+          fc.string({ minLength: 1, maxLength: 6 }).filter((l) => !reservedIn(l)),
+          {
+            minLength: 1,
+            maxLength: 3,
+          },
+        ),
+      )
+      .map(([scope, domain, literals]) => `${scope}|${domain}${literals.join(AND)}`);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(key, fc.stringMatching(/^[0-9a-z]+(,[0-9a-z]+)*$/)), {
+          selector: (e) => e[0],
+        }),
+        (entries) => {
+          const map = new Map(entries);
+          expect(unpackLiteralTable(packLiteralTable(map))).toEqual(map);
+        },
+      ),
+    );
+  });
+
+  it('a literal holding a separator files its lesson as always checked', () => {
+    expect(lessonKeys({ commands: ['foo\\x04bar'], paths: [], tags: [], tools: [] })).toEqual({
+      literals: [],
+      keys: [],
+      always: true,
+    });
+  });
 });
 
 describe('requiredGlobLiterals', () => {

@@ -7,7 +7,7 @@ import type { Lesson } from '../lesson/schema.js';
 import { compileGlob } from '../match/glob.js';
 import { requiredGlobLiterals } from '../match/glob-literal.js';
 import { requiredRegexClauses } from '../match/regex-literals.js';
-import { expandClauses, literalKey, toolScope } from './literal-keys.js';
+import { expandClauses, literalKey, packLiteralTable, reservedIn, toolScope } from './literal-keys.js';
 import type { LiteralDomain } from './literal-keys.js';
 import { LANGUAGE_EXTENSIONS } from './detect-stack.js';
 import { encodePostings } from './postings.js';
@@ -168,7 +168,8 @@ export function lessonKeys(lesson: Pick<Lesson, 'commands' | 'paths' | 'tags' | 
   const literals = new Set<string>();
   let always = false;
   const add = (domain: LiteralDomain, clauses: readonly (readonly string[])[]) => {
-    const conjunctions = expandClauses(clauses);
+    const usable = clauses.filter((clause) => clause.every((literal) => !reservedIn(literal)));
+    const conjunctions = expandClauses(usable);
     if (conjunctions.length === 0) always = true;
     else for (const conjunction of conjunctions) literals.add(literalKey(scope, domain, conjunction));
   };
@@ -345,7 +346,7 @@ export function buildManifest(input: ManifestInput): Manifest {
       lessonCount: entries.length,
       guards,
       ranked: entries.length,
-      literals: postingsOf(literalOrdinals),
+      literals: packLiteralTable(new Map(Object.entries(postingsOf(literalOrdinals)))),
       keys: postingsOf(keyOrdinals),
       always: encodePostings(always),
       startup: startup.map((e) => e.lesson.n),

@@ -14,6 +14,10 @@
  * A lesson is a candidate when any of its keys is satisfied, so `terraform\s+apply` files its
  * lesson under `bash|cterraform\u0001apply`, which `terraform plan` does not satisfy, and a path
  * lesson for `src/**` is not read for a Bash command that mentions `src`.
+ *
+ * On disk (`ManifestHead.literals`) the keys are grouped by scope, each scope one string of
+ * entries `<domain><literals>\u0003<postings>` joined by `\u0004`: the hook parses a handful of
+ * strings instead of an object of thousands of keys, and skips the scopes a tool call rules out.
  */
 import { normalizeTool } from './tool-names.js';
 
@@ -21,6 +25,16 @@ export type LiteralDomain = 'c' | 'p';
 
 const SCOPE_END = '|';
 const AND = '\u0001';
+const POSTINGS = '\u0003';
+const ENTRY_END = '\u0004';
+
+/** Whether a literal holds a separator of keys or of the packed table (it cannot be filed). */
+export function reservedIn(literal: string): boolean {
+  return [AND, POSTINGS, ENTRY_END, SCOPE_END].some((separator) => literal.includes(separator));
+}
+
+/** Literal keys grouped by scope: scope -> its entries, packed (see the top of this file). */
+export type LiteralTable = Record<string, string>;
 
 /** The scope of a lesson's tools: `*` when any tool will do (no tools, or a wildcard). */
 export function toolScope(tools: readonly string[]): string {
@@ -76,42 +90,72 @@ function scopeAdmits(scope: string, texts: LiteralTexts): boolean {
   return scope === texts.tool || scope.split(',').includes(texts.tool);
 }
 
-/** Calls `found` with the postings of every satisfied key of `table`. */
-export function satisfiedKeys(
-  table: Readonly<Record<string, string>>,
-  texts: LiteralTexts,
-  found: (postings: string) => void,
-): void {
-  const scopes = new Map<string, boolean>();
-  for (const key in table) {
+/** key -> postings, as a packed table by scope. */
+export function packLiteralTable(postings: ReadonlyMap<string, string>): LiteralTable {
+  const scopes = new Map<string, string[]>();
+  for (const key of [...postings.keys()].sort()) {
     const end = key.indexOf(SCOPE_END);
     if (end < 0) continue;
     const scope = key.slice(0, end);
-    let admits = scopes.get(scope);
-    if (admits === undefined) {
-      admits = scopeAdmits(scope, texts);
-      scopes.set(scope, admits);
+    const entry = `${key.slice(end + 1)}${POSTINGS}${postings.get(key) ?? ''}`;
+    const list = scopes.get(scope);
+    if (list === undefined) scopes.set(scope, [entry]);
+    else list.push(entry);
+  }
+  const table: LiteralTable = {};
+  for (const scope of [...scopes.keys()].sort()) table[scope] = (scopes.get(scope) ?? []).join(ENTRY_END);
+  return table;
+}
+
+/** A packed table back to key -> postings. */
+export function unpackLiteralTable(table: Readonly<LiteralTable>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const scope in table) {
+    for (const entry of (table[scope] ?? '').split(ENTRY_END)) {
+      const mid = entry.indexOf(POSTINGS);
+      if (mid > 0) out.set(`${scope}${SCOPE_END}${entry.slice(0, mid)}`, entry.slice(mid + 1));
     }
-    if (!admits) continue;
-    const haystack = key.charCodeAt(end + 1) === 0x70 /* p */ ? texts.paths : texts.command;
-    let start = end + 2;
-    let all = true;
-    for (;;) {
-      const stop = key.indexOf(AND, start);
-      const literal = stop < 0 ? key.slice(start) : key.slice(start, stop);
-      const found =
-        literal.charCodeAt(0) !== 2
-          ? haystack.includes(literal)
-          : texts.anchored === true
-            ? haystack.startsWith(literal.slice(1))
-            : haystack.includes(literal.slice(1));
-      if (!found) {
-        all = false;
-        break;
-      }
-      if (stop < 0) break;
-      start = stop + 1;
+  }
+  return out;
+}
+
+/** Calls `found` with the postings of every satisfied key of `table`. */
+export function satisfiedKeys(
+  table: Readonly<LiteralTable>,
+  texts: LiteralTexts,
+  found: (postings: string) => void,
+): void {
+  for (const scope in table) {
+    if (!scopeAdmits(scope, texts)) continue;
+    const packed = table[scope];
+    if (typeof packed !== 'string') continue;
+    let at = 0;
+    while (at < packed.length) {
+      let stop = packed.indexOf(ENTRY_END, at);
+      if (stop < 0) stop = packed.length;
+      const mid = packed.indexOf(POSTINGS, at);
+      if (mid > at && mid < stop && satisfied(packed, at, mid, texts)) found(packed.slice(mid + 1, stop));
+      at = stop + 1;
     }
-    if (all) found(table[key] as string);
+  }
+}
+
+/** Whether the literals of the entry at `packed[from, to)` (domain first) all occur. */
+function satisfied(packed: string, from: number, to: number, texts: LiteralTexts): boolean {
+  const haystack = packed.charCodeAt(from) === 0x70 /* p */ ? texts.paths : texts.command;
+  let start = from + 1;
+  for (;;) {
+    let stop = packed.indexOf(AND, start);
+    if (stop < 0 || stop > to) stop = to;
+    const anchored = packed.charCodeAt(start) === 2;
+    const literal = packed.slice(anchored ? start + 1 : start, stop);
+    const found = !anchored
+      ? haystack.includes(literal)
+      : texts.anchored === true
+        ? haystack.startsWith(literal)
+        : haystack.includes(literal);
+    if (!found) return false;
+    if (stop === to) return true;
+    start = stop + 1;
   }
 }

@@ -13,6 +13,7 @@
 import { chooseSources, manifestEntry, startsSessions, STARTUP_LESSONS } from './build-manifest.js';
 import type { ManifestSource } from './build-manifest.js';
 import { lessonSkill } from '../views/plan-skills.js';
+import { packLiteralTable, unpackLiteralTable } from './literal-keys.js';
 import { appendPosting } from './postings.js';
 import type { ManifestHead, ManifestLesson, ManifestText, ManifestWords } from './types.js';
 
@@ -147,7 +148,7 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
   };
 
   const entries = [...state.entries];
-  const literals = { ...head.literals };
+  const literals = unpackLiteralTable(head.literals);
   const keys = { ...head.keys };
   let always = head.always;
   let words: ManifestWords | undefined;
@@ -182,7 +183,7 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
     block.texts[n % blockSize] = entry.text;
     entries.push([key, entry.text.slug, entry.lesson.score, startsSessions(entry.lesson) ? 1 : 0]);
     ordinalOf.set(key, n);
-    for (const literal of entry.literals) literals[literal] = appendPosting(literals[literal], n);
+    for (const literal of entry.literals) literals.set(literal, appendPosting(literals.get(literal), n));
     for (const k of entry.keys) keys[k] = appendPosting(keys[k], n);
     if (entry.always) always = appendPosting(always, n);
     if (entry.lesson.words.length > 0) {
@@ -212,7 +213,7 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
       revision: input.token,
       builtAtMs: input.nowMs,
       lessonCount: entries.length,
-      literals,
+      literals: packLiteralTable(literals),
       keys,
       always,
       startup: startup.map((x) => x.n),

@@ -237,7 +237,7 @@ export function preambleFor(event: HookEvent['event']): string | undefined {
 }
 
 /**
- * Keeps the lessons this process managed to claim (`claim` creates the O_EXCL claim file); the
+ * Keeps the lessons this process managed to claim (its claim came first in the session's file); the
  * others were taken by a parallel hook in the same context and become `already-shown`.
  */
 export function applyClaims(

@@ -137,7 +137,7 @@ export type ManifestHead = {
    */
   guards: number;
   ranked: number;
-  /** literal key -> ordinals of the lessons filed under it (keys: literal-keys.ts; posting lists: postings.ts). */
+  /** Literal keys and the ordinals filed under them, packed by tool scope (literal-keys.ts; postings.ts). */
   literals: Record<string, string>;
   /** exact keys (`tool:<name>`) -> ordinals. */
   keys: Record<string, string>;

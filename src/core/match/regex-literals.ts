@@ -124,7 +124,10 @@ function clauses(node: RegexNode, top = false): string[][] {
       let anchored = top && first?.kind === 'assert' && first.source === '^';
       let run = '';
       const flush = () => {
-        if (run !== '') out.push([anchored ? `${ANCHOR}${run}` : run]);
+        // a run holding the manifest's separators (control characters) is left out
+        if (run !== '' && ![...run].some((c) => c.charCodeAt(0) <= 4)) {
+          out.push([anchored ? `${ANCHOR}${run}` : run]);
+        }
         anchored = false;
         run = '';
       };
