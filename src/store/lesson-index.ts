@@ -2,13 +2,14 @@
  * The SQLite index: a cache of the lesson files, rebuilt from them at will.
  *
  * Every read refreshes it first: the tiers' lesson and vote files are stat-ed and their
- * signatures (mtime, size, inode) hashed; an unchanged hash costs one row read. Otherwise only
+ * signatures (mtime, size, inode) hashed; an unchanged hash costs one row read. Between full
+ * scans a read skips the votes files that did not exist (see `freshnessContext`). Otherwise only
  * the files whose signature changed are parsed again. A missing, outdated or corrupt database is
  * deleted and rebuilt. Lesson parsing (YAML, zod) loads only when a file must be parsed, so a
  * fresh index answers without loading either.
  */
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
-import { dirname, sep } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
 import type { Problem } from '../core/errors.js';
 import type { parseLessonYaml as ParseLessonYaml } from '../core/lesson/lesson-yaml.js';
 import type { compileGlob as CompileGlob } from '../core/match/glob.js';
@@ -72,6 +73,8 @@ export type RefreshReport = {
   fresh: boolean;
   /** Lesson files of the old flat layout (`lessons/<id>.yaml`), which lore refuses to read. */
   legacyFiles: string[];
+  /** `lite`: only the votes files known to exist were stat-ed (see `freshnessContext`). */
+  scan?: 'full' | 'lite';
 };
 
 /**
@@ -152,7 +155,18 @@ type TierScan = {
   /** Names of directories without lesson.yaml, with what they hold. */
   orphans: Map<string, string>;
 };
-type Scan = { tiers: TierScan[]; legacy: string[]; aggregate: string };
+type Scan = {
+  tiers: TierScan[];
+  legacy: string[];
+  aggregate: string;
+  /** Only the votes files the last full scan found were stat-ed (see `freshnessContext`). */
+  lite: boolean;
+  /** `<tier index>:<name>` of each lesson with a votes file (complete after a full scan). */
+  voted: string[];
+};
+
+/** A full scan (every votes file looked for) at least this often, whatever the context says. */
+export const FULL_SCAN_MS = 10 * 60_000;
 
 const STAMP_WIDTH = 6;
 
@@ -180,8 +194,13 @@ function stampFile(path: string, stamps: Float64Array, at: number): boolean {
   return true;
 }
 
-function scanTiers(tiers: readonly TierStore[]): Scan {
+/**
+ * `voted`: the lessons whose votes file a lite scan stats (those with one at the last full scan);
+ * undefined stats every lesson's.
+ */
+function scanTiers(tiers: readonly TierStore[], voted?: ReadonlySet<string>): Scan {
   const scans: TierScan[] = [];
+  const votedNow: string[] = [];
   const legacy: string[] = [];
   let sumA = 0;
   let sumB = 0;
@@ -222,7 +241,13 @@ function scanTiers(tiers: readonly TierStore[]): Scan {
       if (stampFile(`${dir}${sep}${LESSON_FILE}`, stamps, at)) {
         kept.push(name);
         add(name, t * 4 + 1, stamps, at);
-        if (stampFile(`${dir}${sep}${VOTES_FILE}`, stamps, at + 3)) add(name, t * 4 + 2, stamps, at + 3);
+        const key = `${t}:${name}`;
+        if (voted !== undefined && !voted.has(key)) {
+          stamps[at + 3] = stamps[at + 4] = stamps[at + 5] = Number.NaN;
+        } else if (stampFile(`${dir}${sep}${VOTES_FILE}`, stamps, at + 3)) {
+          add(name, t * 4 + 2, stamps, at + 3);
+          votedNow.push(key);
+        }
         continue;
       }
       // Rare: not a directory (a legacy file, a stray file) or a directory without lesson.yaml.
@@ -238,7 +263,52 @@ function scanTiers(tiers: readonly TierStore[]): Scan {
     scans.push({ tier, names: kept, stamps, orphans });
   }
   legacy.sort();
-  return { tiers: scans, legacy, aggregate: `${sumA.toString(16)}${sumB.toString(16)}:${count}` };
+  return {
+    tiers: scans,
+    legacy,
+    aggregate: `${sumA.toString(16)}${sumB.toString(16)}:${count}`,
+    lite: voted !== undefined,
+    voted: votedNow,
+  };
+}
+
+function statSig(path: string): string {
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat === undefined ? '-' : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+  } catch {
+    return '?';
+  }
+}
+
+/** The index file of the git repository at `root` (`.git` may be a worktree's `gitdir:` file). */
+function gitIndexPath(root: string): string | undefined {
+  const dotGit = `${root}${sep}.git`;
+  try {
+    const stat = statSync(dotGit, { throwIfNoEntry: false });
+    if (stat === undefined) return undefined;
+    if (stat.isDirectory()) return `${dotGit}${sep}index`;
+    const gitdir = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    return gitdir === undefined ? undefined : resolve(root, gitdir, 'index');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a votes file can appear by, outside lore (lore's own writes refresh the index in full):
+ * git (a checkout, pull or merge rewrites the git index) and new lesson directories. While this
+ * holds (and for FULL_SCAN_MS at most), a read stats only the votes files it knew of: a lesson
+ * file edited in place is still noticed (every lesson.yaml is stat-ed), and a votes file copied in
+ * by hand waits for the next full scan or `lore sync`.
+ */
+function freshnessContext(tiers: readonly TierStore[]): string {
+  return tiers
+    .map((tier) => {
+      const index = gitIndexPath(dirname(tier.layout.dir));
+      return `${statSig(tier.layout.lessonsDir)}|${index === undefined ? '-' : statSig(index)}`;
+    })
+    .join('\n');
 }
 
 /** Per-file signatures, built only when the aggregate says something changed. */
@@ -350,6 +420,8 @@ export function openLessonIndex(
   let parser: LessonParser | undefined;
   let lastReport: RefreshReport | undefined;
   let lastScan: Scan | undefined;
+  /** The next refresh stats every votes file (after a write, and when a lite scan saw a change). */
+  let fullScanNext = false;
   /** Lesson files parsed ahead on worker threads for the refresh in progress, by path. */
   let preParsed = new Map<string, ParsedFile>();
   /** Path globs by required literal, for readers that query paths repeatedly; dropped on change. */
@@ -411,12 +483,46 @@ export function openLessonIndex(
   };
 
   const refreshWith = async (database: SqlDatabase, force: boolean): Promise<RefreshReport> => {
-    const scan = scanTiers(tiers);
+    const meta = new Map(
+      database
+        .all<{ key: string; value: string }>(
+          "SELECT key, value FROM meta WHERE key IN ('aggregate', 'voted', 'fullScanAt', 'context')",
+        )
+        .map((row) => [row.key, row.value]),
+    );
+    const context = freshnessContext(tiers);
+    const nowMs = Date.now();
+    const lite =
+      !force &&
+      !fullScanNext &&
+      meta.get('context') === context &&
+      meta.has('voted') &&
+      nowMs - Number(meta.get('fullScanAt')) < FULL_SCAN_MS;
+    fullScanNext = false;
+    const scan = scanTiers(tiers, lite ? new Set((meta.get('voted') ?? '').split('\n')) : undefined);
     lastScan = scan;
     const { aggregate, legacy } = scan;
-    const stored = database.get<{ value: string }>("SELECT value FROM meta WHERE key = 'aggregate'")?.value;
+    const stored = meta.get('aggregate');
+    const remember = () => {
+      database.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('voted', ?)", scan.voted.join('\n'));
+      database.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('fullScanAt', ?)", String(nowMs));
+      database.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('context', ?)", context);
+    };
     if (!force && stored === aggregate) {
-      return { parsed: 0, removed: 0, rebuilt: false, fresh: true, legacyFiles: legacy };
+      if (!lite) database.transaction(remember);
+      return {
+        parsed: 0,
+        removed: 0,
+        rebuilt: false,
+        fresh: true,
+        legacyFiles: legacy,
+        scan: lite ? 'lite' : 'full',
+      };
+    }
+    if (lite) {
+      // Something changed: look at everything, votes files included.
+      fullScanNext = true;
+      return refreshWith(database, force);
     }
     pathTable = undefined;
     if (!parser) {
@@ -488,9 +594,10 @@ export function openLessonIndex(
         "INSERT OR REPLACE INTO meta(key, value) VALUES ('indexedAt', ?)",
         new Date().toISOString(),
       );
+      remember();
     });
     preParsed = new Map();
-    return { parsed, removed, rebuilt: force, fresh: false, legacyFiles: legacy };
+    return { parsed, removed, rebuilt: force, fresh: false, legacyFiles: legacy, scan: 'full' };
   };
 
   const deleteLessonRow = (database: SqlDatabase, file: string) => {
@@ -765,6 +872,7 @@ export function openLessonIndex(
   const index: LessonIndex = {
     refresh: async () => {
       lastReport = undefined;
+      fullScanNext = true;
       return guarded(() => lastReport as RefreshReport);
     },
     rebuild: async () => {
@@ -778,9 +886,11 @@ export function openLessonIndex(
     },
     invalidate: () => {
       lastReport = undefined;
+      fullScanNext = true;
     },
     settle: () => guarded(() => lastReport as RefreshReport),
-    contentParts: () => (lastScan === undefined ? undefined : contentPartsOf(lastScan)),
+    // a lite scan did not look for new votes files: callers stat what they need themselves
+    contentParts: () => (lastScan === undefined || lastScan.lite ? undefined : contentPartsOf(lastScan)),
 
     list(filter, nowMs, halfLifeDays, limit) {
       return guarded((database) => {

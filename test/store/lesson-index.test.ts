@@ -245,6 +245,64 @@ describe.each([
   });
 });
 
+describe('lesson index: reads between full scans', () => {
+  const vote = (at: number) =>
+    `${JSON.stringify({ model: 'm', task: `t${at}`, at: new Date(at).toISOString() })}\n`;
+
+  async function settled(box: Sandbox) {
+    const ws = await box.open();
+    const a = await add(ws, { summary: 'pytest hangs on a TTY' });
+    const b = await add(ws, { summary: 'npm ci, never npm install' });
+    await upvoteLesson(ws, a.id, { model: 'm', task: 't', at: new Date(NOW).toISOString() });
+    // lore's own write scanned everything: the next read is a lite one
+    expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
+    return { ws, a, b };
+  }
+
+  it('a read after a full scan stats only the votes files it knew of, and still notices edits', async () => {
+    const box = sandbox();
+    const { ws, a } = await settled(box);
+    expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
+    // a lesson edited in place, and a vote appended to a votes file that existed
+    writeFileSync(
+      a.file,
+      readFileSync(a.file, 'utf8').replace('pytest hangs on a TTY', 'pytest hangs forever'),
+    );
+    touchLater(a.file);
+    appendFileSync(ws.store('project').lessonDir(a.id).votesPath, vote(NOW - DAY_MS));
+    const later = await box.open();
+    expect(await later.ready()).toMatchObject({ fresh: false, scan: 'full' });
+    const got = await later.index.get('project', a.id);
+    expect([got?.lesson.summary, got?.votes.count]).toEqual(['pytest hangs forever', 2]);
+  });
+
+  it('git activity (the git index rewritten) makes the next read look for new votes files', async () => {
+    const box = sandbox();
+    const { ws, b } = await settled(box);
+    appendFileSync(ws.store('project').lessonDir(b.id).votesPath, vote(NOW));
+    writeFileSync(join(box.repo, '.git', 'index'), 'DIRC');
+    const later = await box.open();
+    expect(await later.ready()).toMatchObject({ fresh: false, scan: 'full' });
+    expect((await later.index.get('project', b.id))?.votes.count).toBe(1);
+    expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
+  });
+
+  it('a lesson directory removed behind the back of lore makes the next read a full scan', async () => {
+    const box = sandbox();
+    const { ws, b } = await settled(box);
+    rmSync(ws.store('project').lessonDir(b.id).dir, { recursive: true });
+    const later = await box.open();
+    expect(await later.ready()).toMatchObject({ fresh: false, scan: 'full', removed: 1 });
+  });
+
+  it('a write by lore looks at every votes file', async () => {
+    const box = sandbox();
+    const { ws, b } = await settled(box);
+    await upvoteLesson(ws, b.id, { model: 'm', task: 'first', at: new Date(NOW).toISOString() });
+    expect((await (await box.open()).index.get('project', b.id))?.votes.count).toBe(1);
+  });
+});
+
 describe('lesson index: a corrupt index.db', () => {
   it.each([
     { name: 'garbage bytes', bytes: Buffer.from('not a database, only garbage '.repeat(200)) },
