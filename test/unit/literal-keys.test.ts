@@ -146,6 +146,24 @@ describe('the packed table', () => {
     );
   });
 
+  it('a literal may hold a pipe', () => {
+    const { literals } = lessonKeys({
+      commands: ['\\|\\s*xargs'],
+      paths: [],
+      tags: [],
+      tools: ['Bash'],
+    });
+    expect(literals).toEqual([`bash|cxargs${AND}|`]);
+    expect(
+      satisfied(Object.fromEntries(literals.map((key) => [key, 'hit'])), {
+        command: 'grep x | xargs rm -f',
+        paths: '',
+        tool: 'bash',
+        toolCall: true,
+      }),
+    ).toEqual(['hit']);
+  });
+
   it('a literal holding a separator files its lesson as always checked', () => {
     expect(lessonKeys({ commands: ['foo\\x04bar'], paths: [], tags: [], tools: [] })).toEqual({
       literals: [],

@@ -28,9 +28,12 @@ const AND = '\u0001';
 const POSTINGS = '\u0003';
 const ENTRY_END = '\u0004';
 
-/** Whether a literal holds a separator of keys or of the packed table (it cannot be filed). */
+/**
+ * Whether a literal holds a separator of the packed table (it cannot be filed). `|` may: scopes
+ * never hold one, so a key's first `|` ends its scope.
+ */
 export function reservedIn(literal: string): boolean {
-  return [AND, POSTINGS, ENTRY_END, SCOPE_END].some((separator) => literal.includes(separator));
+  return [AND, POSTINGS, ENTRY_END].some((separator) => literal.includes(separator));
 }
 
 /** Literal keys grouped by scope: scope -> its entries, packed (see the top of this file). */
