@@ -163,6 +163,8 @@ type Scan = {
   lite: boolean;
   /** `<tier index>:<name>` of each lesson with a votes file (complete after a full scan). */
   voted: string[];
+  /** Each tier's lessons/ listing (null: no such directory). */
+  listings: (string[] | null)[];
 };
 
 /** A full scan (every votes file looked for) at least this often, whatever the context says. */
@@ -195,10 +197,16 @@ function stampFile(path: string, stamps: Float64Array, at: number): boolean {
 }
 
 /**
- * `voted`: the lessons whose votes file a lite scan stats (those with one at the last full scan);
- * undefined stats every lesson's.
+ * A lite scan's knowledge from the last full scan: the lessons with a votes file
+ * (`<tier index>:<name>`), and each tier's directory listing (valid while the directory's mtime,
+ * part of the freshness context, is unchanged).
  */
-function scanTiers(tiers: readonly TierStore[], voted?: ReadonlySet<string>): Scan {
+type ScanHint = { voted: ReadonlySet<string>; listings: readonly (readonly string[] | null)[] };
+
+/** `hint` makes a lite scan (see ScanHint); without it every directory is listed and every votes file stat-ed. */
+function scanTiers(tiers: readonly TierStore[], hint?: ScanHint): Scan {
+  const voted = hint?.voted;
+  const listings: (string[] | null)[] = [];
   const scans: TierScan[] = [];
   const votedNow: string[] = [];
   const legacy: string[] = [];
@@ -223,12 +231,21 @@ function scanTiers(tiers: readonly TierStore[], voted?: ReadonlySet<string>): Sc
     count += 1;
   };
   for (const [t, tier] of tiers.entries()) {
-    let names: string[];
-    try {
-      names = readdirSync(tier.layout.lessonsDir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
+    let names: readonly string[];
+    const known = hint?.listings[t];
+    if (known !== undefined) {
+      listings.push(known === null ? null : [...known]);
+      if (known === null) continue;
+      names = known;
+    } else {
+      try {
+        names = readdirSync(tier.layout.lessonsDir);
+        listings.push([...names]);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        listings.push(null);
+        continue;
+      }
     }
     const prefix = `${tier.layout.lessonsDir}${sep}`;
     const stamps = new Float64Array(names.length * STAMP_WIDTH);
@@ -269,6 +286,7 @@ function scanTiers(tiers: readonly TierStore[], voted?: ReadonlySet<string>): Sc
     aggregate: `${sumA.toString(16)}${sumB.toString(16)}:${count}`,
     lite: voted !== undefined,
     voted: votedNow,
+    listings,
   };
 }
 
@@ -278,6 +296,22 @@ function statSig(path: string): string {
     return stat === undefined ? '-' : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
   } catch {
     return '?';
+  }
+}
+
+/** Stored listings, if they are one per tier. */
+function parseListings(text: string | undefined, tiers: number): (string[] | null)[] | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (!Array.isArray(value) || value.length !== tiers) return undefined;
+    return value.every(
+      (entry) => entry === null || (Array.isArray(entry) && entry.every((n) => typeof n === 'string')),
+    )
+      ? (value as (string[] | null)[])
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -298,9 +332,10 @@ function gitIndexPath(root: string): string | undefined {
 /**
  * What a votes file can appear by, outside lore (lore's own writes refresh the index in full):
  * git (a checkout, pull or merge rewrites the git index) and new lesson directories. While this
- * holds (and for FULL_SCAN_MS at most), a read stats only the votes files it knew of: a lesson
- * file edited in place is still noticed (every lesson.yaml is stat-ed), and a votes file copied in
- * by hand waits for the next full scan or `lore sync`.
+ * holds (and for FULL_SCAN_MS at most), a read lists no directory (the listings are as stored,
+ * since the directories' mtimes are unchanged) and stats only the votes files it knew of: a
+ * lesson file edited in place is still noticed (every lesson.yaml is stat-ed), and a votes file
+ * copied in by hand waits for the next full scan or `lore sync`.
  */
 function freshnessContext(tiers: readonly TierStore[]): string {
   return tiers
@@ -486,25 +521,36 @@ export function openLessonIndex(
     const meta = new Map(
       database
         .all<{ key: string; value: string }>(
-          "SELECT key, value FROM meta WHERE key IN ('aggregate', 'voted', 'fullScanAt', 'context')",
+          "SELECT key, value FROM meta WHERE key IN ('aggregate', 'voted', 'listings', 'fullScanAt', 'context')",
         )
         .map((row) => [row.key, row.value]),
     );
     const context = freshnessContext(tiers);
     const nowMs = Date.now();
+    const listings = parseListings(meta.get('listings'), tiers.length);
     const lite =
       !force &&
       !fullScanNext &&
       meta.get('context') === context &&
       meta.has('voted') &&
+      listings !== undefined &&
       nowMs - Number(meta.get('fullScanAt')) < FULL_SCAN_MS;
     fullScanNext = false;
-    const scan = scanTiers(tiers, lite ? new Set((meta.get('voted') ?? '').split('\n')) : undefined);
+    const scan = scanTiers(
+      tiers,
+      lite && listings !== undefined
+        ? { voted: new Set((meta.get('voted') ?? '').split('\n')), listings }
+        : undefined,
+    );
     lastScan = scan;
     const { aggregate, legacy } = scan;
     const stored = meta.get('aggregate');
     const remember = () => {
       database.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('voted', ?)", scan.voted.join('\n'));
+      database.run(
+        "INSERT OR REPLACE INTO meta(key, value) VALUES ('listings', ?)",
+        JSON.stringify(scan.listings),
+      );
       database.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('fullScanAt', ?)", String(nowMs));
       database.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('context', ?)", context);
     };
