@@ -21,10 +21,10 @@ import {
   fileSig,
   FULL_CHECK_INTERVAL_MS,
   lastFullCheck,
-  openManifestReader,
   readManifestHead,
   readManifestWords,
   staleSources,
+  withManifestReader,
 } from '../store/manifest-files.js';
 import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../store/paths.js';
 import { openSessionState, wipeSession } from '../store/session-state.js';
@@ -219,10 +219,8 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   }
 
   const repoPaths = repoRelativePaths(event.paths ?? [], projectRoot ?? event.cwd);
-  const reader = openManifestReader(cacheDir, head);
-  let selection: ReturnType<typeof selectLessons>;
-  try {
-    selection = selectLessons({
+  const selection = withManifestReader(cacheDir, head, (reader) =>
+    selectLessons({
       event,
       head,
       readLesson: reader.readLesson,
@@ -236,10 +234,8 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
         stateAvailable: state.available,
       },
       settings,
-    });
-  } finally {
-    reader.close();
-  }
+    }),
+  );
   const plan = applyClaims(selection.decision.plan, (id, priority) => state.claim(id, priority));
   const decision = formatDecision(event.event, plan, preambleFor(event.event));
 

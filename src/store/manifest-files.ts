@@ -119,6 +119,20 @@ export type ManifestReader = {
 const asObject = <T>(value: unknown): T | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as T) : undefined;
 
+/** Runs `use` with a manifest reader, closed afterwards whatever happens. */
+export function withManifestReader<T>(
+  cacheDir: string,
+  head: ManifestHead,
+  use: (reader: ManifestReader) => T,
+): T {
+  const reader = openManifestReader(cacheDir, head);
+  try {
+    return use(reader);
+  } finally {
+    reader.close();
+  }
+}
+
 /**
  * Reads a manifest's lessons and texts one at a time: from the packs of the full build, or from
  * the files of blocks an incremental write replaced. Opens files on first use; `close` them.

@@ -19,7 +19,7 @@ import { unlinkQuietly, writeFileAtomic } from './fs-atomic.js';
 import { withLocks } from './lock.js';
 import {
   blockFile,
-  openManifestReader,
+  withManifestReader,
   fileSig,
   manifestDir,
   readManifestHead,
@@ -205,10 +205,8 @@ export function patchManifestFiles(
     const token = `${nowMs.toString(36)}${Math.floor(Math.random() * 0x10000)
       .toString(36)
       .padStart(4, '0')}`;
-    const reader = openManifestReader(cacheDir, head);
-    let result: ReturnType<typeof patchManifest>;
-    try {
-      result = patchManifest({
+    const result = withManifestReader(cacheDir, head, (reader) =>
+      patchManifest({
         head,
         state,
         changes,
@@ -222,10 +220,8 @@ export function patchManifestFiles(
             join(dir, patch === undefined ? 'words.json' : `words-${patch}.json`),
           );
         },
-      });
-    } finally {
-      reader.close();
-    }
+      }),
+    );
     if ('full' in result) return { patched: false, reason: result.full };
     if (!sameParts(result.state.files, target.contentNow)) {
       return { patched: false, reason: 'lesson files changed elsewhere' };
