@@ -167,6 +167,14 @@ type Scan = {
   listings: (string[] | null)[];
 };
 
+/**
+ * Each connection: wait out another writer; read pages through a memory map and keep up to 32 MB
+ * of them (SQLite's default cache of 2 MB holds a fifth of 10,000 lessons, so a path query that
+ * touches a few hundred rows paid a read(2) for most of them).
+ */
+const CONNECTION_PRAGMAS =
+  'PRAGMA busy_timeout = 10000; PRAGMA mmap_size = 268435456; PRAGMA cache_size = -32000;';
+
 /** A full scan (every votes file looked for) at least this often, whatever the context says. */
 export const FULL_SCAN_MS = 10 * 60_000;
 
@@ -446,6 +454,26 @@ type PathRow = { lesson: number; glob: string; regex: string };
 
 type LessonRow = { rowid: number; record: string; file: string; times: string | null; last: string | null };
 
+/** Words whose row counts a long-lived reader remembers, and paths whose glob matches. */
+const MEMO_WORDS = 4096;
+const MEMO_PATHS = 16;
+
+type Memo = {
+  /** The aggregate signature of the files the index held when this memo began. */
+  at: string | undefined;
+  total?: number;
+  wordRows: Map<string, number>;
+  /** rowid -> matching globs, by path, least recently used first. */
+  pathHits: Map<string, Map<number, string[]>>;
+  /** Path globs by required literal, once a reader asked about a second path. */
+  pathTable?: Map<string, PathRow[]>;
+  pathQueries: number;
+};
+
+function newMemo(at: string | undefined): Memo {
+  return { at, wordRows: new Map(), pathHits: new Map(), pathQueries: 0 };
+}
+
 export function openLessonIndex(
   dbPath: string,
   tiers: readonly TierStore[],
@@ -459,9 +487,12 @@ export function openLessonIndex(
   let fullScanNext = false;
   /** Lesson files parsed ahead on worker threads for the refresh in progress, by path. */
   let preParsed = new Map<string, ParsedFile>();
-  /** Path globs by required literal, for readers that query paths repeatedly; dropped on change. */
-  let pathTable: Map<string, PathRow[]> | undefined;
-  let pathQueries = 0;
+  /**
+   * What readers that ask again and again (`lore mcp`, `lore serve`) keep between calls. It holds
+   * while the index holds the files it was built from (`at`, their aggregate signature): a change
+   * by this process or any other, or a rebuild (new rowids), starts a new one.
+   */
+  let memo: Memo = newMemo(undefined);
   const compiledPaths = new Map<string, RegExp>();
 
   const open = (): SqlDatabase => {
@@ -469,7 +500,7 @@ export function openLessonIndex(
     mkdirSync(dirname(dbPath), { recursive: true });
     let handle = openSqlite(dbPath);
     try {
-      handle.exec('PRAGMA busy_timeout = 10000');
+      handle.exec(CONNECTION_PRAGMAS);
       const version = handle.get<{ user_version: number }>('PRAGMA user_version')?.user_version ?? 0;
       if (version !== INDEX_VERSION) {
         const hasTables = handle.get<{ n: number }>(
@@ -479,7 +510,7 @@ export function openLessonIndex(
           handle.close();
           removeDatabase(dbPath);
           handle = openSqlite(dbPath);
-          handle.exec('PRAGMA busy_timeout = 10000');
+          handle.exec(CONNECTION_PRAGMAS);
         }
         handle.exec('PRAGMA journal_mode = WAL');
         handle.transaction(() => {
@@ -500,6 +531,7 @@ export function openLessonIndex(
     try {
       const database = open();
       if (force || !lastReport) lastReport = await refreshWith(database, force);
+      if (memo.at !== lastScan?.aggregate) memo = newMemo(lastScan?.aggregate);
       return fn(database);
     } catch (error) {
       if (!isCorruptionError(error)) throw error;
@@ -508,8 +540,37 @@ export function openLessonIndex(
       removeDatabase(dbPath);
       const database = open();
       lastReport = { ...(await refreshWith(database, true)), rebuilt: true };
+      memo = newMemo(lastScan?.aggregate);
       return fn(database);
     }
+  };
+
+  /** How many lessons the index holds (the row count BM25 uses). */
+  const lessonTotal = (database: SqlDatabase): number =>
+    (memo.total ??= database.get<{ n: number }>('SELECT count(*) AS n FROM lessons')?.n ?? 0);
+
+  /**
+   * How many lessons hold each word, counted up to half of them (past that a word's IDF is zero
+   * whatever the count, and counting further would cost as much as scoring).
+   */
+  const wordRows = (database: SqlDatabase, words: readonly string[], total: number): Map<string, number> => {
+    const half = Math.ceil(total / 2);
+    const rows = new Map<string, number>();
+    for (const word of words) {
+      let count = memo.wordRows.get(word);
+      if (count === undefined) {
+        count =
+          database.get<{ n: number }>(
+            'SELECT count(*) AS n FROM (SELECT 1 FROM lessons_fts WHERE lessons_fts MATCH ? LIMIT ?)',
+            `"${word}"`,
+            half,
+          )?.n ?? 0;
+        if (memo.wordRows.size >= MEMO_WORDS) memo.wordRows.clear();
+        memo.wordRows.set(word, count);
+      }
+      rows.set(word, count);
+    }
+    return rows;
   };
 
   const parseLesson = (text: string, file: string) => {
@@ -570,7 +631,7 @@ export function openLessonIndex(
       fullScanNext = true;
       return refreshWith(database, force);
     }
-    pathTable = undefined;
+    memo = newMemo(undefined);
     if (!parser) {
       // Loaded only when files changed: YAML, zod and picomatch stay off the fresh read path.
       const [{ parseLessonYaml }, { compileGlob }] = await Promise.all([
@@ -885,8 +946,20 @@ export function openLessonIndex(
       }
       if (regex.test(target)) hits.set(row.lesson, [...(hits.get(row.lesson) ?? []), row.glob]);
     };
-    pathQueries += 1;
-    if (pathQueries === 1 && pathTable === undefined) {
+    const known = memo.pathHits.get(target);
+    if (known) {
+      // most recently used last
+      memo.pathHits.delete(target);
+      memo.pathHits.set(target, known);
+      return known;
+    }
+    const remember = () => {
+      if (memo.pathHits.size >= MEMO_PATHS) memo.pathHits.delete(memo.pathHits.keys().next().value as string);
+      memo.pathHits.set(target, hits);
+      return hits;
+    };
+    memo.pathQueries += 1;
+    if (memo.pathQueries === 1 && memo.pathTable === undefined) {
       // The literal prefilter runs inside SQLite: only globs whose required literal occurs in the
       // path reach JS (instr(x, '') is 1, so globs without a literal always do).
       const rows = database.all<PathRow & { literal: string }>(
@@ -894,25 +967,26 @@ export function openLessonIndex(
         target,
       );
       for (const row of rows) test(row);
-      return hits;
+      return remember();
     }
     // A long-lived reader (`lore mcp`) asks again and again: keep the globs in memory, grouped by
     // literal, until a refresh changes something.
-    if (pathTable === undefined) {
-      pathTable = new Map();
+    if (memo.pathTable === undefined) {
+      const table = new Map<string, PathRow[]>();
       for (const row of database.all<PathRow & { literal: string }>(
         'SELECT lesson, glob, regex, literal FROM lesson_paths',
       )) {
-        const group = pathTable.get(row.literal);
+        const group = table.get(row.literal);
         if (group) group.push(row);
-        else pathTable.set(row.literal, [row]);
+        else table.set(row.literal, [row]);
       }
+      memo.pathTable = table;
     }
-    for (const [literal, rows] of pathTable) {
+    for (const [literal, rows] of memo.pathTable) {
       if (literal !== '' && !target.includes(literal)) continue;
       for (const row of rows) test(row);
     }
-    return hits;
+    return remember();
   };
 
   const index: LessonIndex = {
@@ -1000,24 +1074,12 @@ export function openLessonIndex(
         const where = filterSql(filter, params);
         const weightList = columnWeights(weights).join(', ');
         const pathHits = pathMatches(database, filter);
-        // Path and tool filters act in JS after BM25, so with them the SQL must not cut the pool.
         // Tool and command filters act in JS after BM25, so with them the SQL must not cut the pool;
-        // a path filter restricts the FTS query itself to the lessons its globs matched.
+        // a path filter restricts the scored rows to the lessons its globs matched.
         const jsFilters = (filter.tools?.length ?? 0) > 0 || filter.command !== undefined;
-        /**
-         * With a path, BM25 is computed for every match and only the lessons the globs matched go
-         * on ([rowid, score] pairs): cheaper for FTS5 than a rowid constraint inside the MATCH.
-         */
-        const pathScored = (fts: string): string =>
-          JSON.stringify(
-            database
-              .all<{ rowid: number; score: number }>(
-                `SELECT rowid, bm25(lessons_fts, ${weightList}) AS score FROM lessons_fts WHERE lessons_fts MATCH ?`,
-                fts,
-              )
-              .filter((row) => pathHits?.has(row.rowid))
-              .map((row) => [row.rowid, row.score]),
-          );
+        // With a path, only the lessons its globs matched are scored: `+rowid` keeps FTS5 walking
+        // its matches (seeking each rowid would cost more) while SQLite skips bm25() for the rest.
+        const pathIds = pathHits === undefined ? undefined : JSON.stringify([...pathHits.keys()]);
 
         type Row = LessonRow & {
           score: number;
@@ -1028,8 +1090,8 @@ export function openLessonIndex(
           updatedAt: string;
         };
         type Candidate = { row: Row; matchedBy: string[]; voteScore: number; key: Rankable };
+        /** Candidates in score order. */
         const run = (fts: string): Candidate[] => {
-          const scoredIds = pathHits === undefined ? '' : pathScored(fts);
           // Rank inside FTS5 first (BM25 only, no records), then join the few rows that made the cut.
           let pool = jsFilters ? -1 : Math.max(filter.limit * 2, filter.limit + 20);
           for (;;) {
@@ -1038,18 +1100,17 @@ export function openLessonIndex(
                       l.id AS id, l.priority AS priority, l.confidence AS confidence,
                       l.updated_at AS updatedAt, l.record AS record,
                       l.file AS file, v.times AS times, v.last AS last
-               FROM (${
-                 pathHits === undefined
-                   ? `SELECT rowid, bm25(lessons_fts, ${weightList}) AS score FROM lessons_fts
-                      WHERE lessons_fts MATCH ? ORDER BY score LIMIT ?`
-                   : `SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS score
-                      FROM json_each(?) ORDER BY score LIMIT ?`
-               }) x
+               FROM (SELECT rowid, bm25(lessons_fts, ${weightList}) AS score FROM lessons_fts
+                     WHERE lessons_fts MATCH ?${
+                       pathIds === undefined ? '' : ' AND +rowid IN (SELECT value FROM json_each(?))'
+                     }
+                     ORDER BY score LIMIT ?) x
                JOIN lessons l ON l.rowid = x.rowid
                LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
                ORDER BY x.score`,
               ...params,
-              pathHits === undefined ? fts : scoredIds,
+              fts,
+              ...(pathIds === undefined ? [] : [pathIds]),
               pool,
             );
             const candidates: Candidate[] = [];
@@ -1089,10 +1150,13 @@ export function openLessonIndex(
           }
         };
 
+        const total = words.length > 1 ? lessonTotal(database) : 0;
+        const rows = words.length > 1 ? wordRows(database, words, total) : new Map<string, number>();
+
         // Words in at least half of the lessons get a BM25 IDF of zero (FTS5 floors it at 1e-6):
         // they cannot order results, only make FTS5 score most of the store. Leave them out while
         // the other words still find a full page; the lessons they alone match would rank last.
-        const strong = words.length > 1 ? withoutZeroIdfWords(database, words) : words;
+        const strong = words.length > 1 ? words.filter((word) => (rows.get(word) ?? 0) * 2 < total) : words;
         let fts = full;
         let candidates: Candidate[] | undefined;
         if (strong.length > 0 && strong.length < words.length) {
@@ -1237,22 +1301,6 @@ function addTextReasons(
     const text = FTS_COLUMNS.filter((_, i) => row[`c${i}`] === 1).map((column) => `text:${column}`);
     result.matchedBy = [...text, ...result.matchedBy];
   }
-}
-
-/** The words that at least half of the indexed lessons contain (BM25 IDF of zero). */
-function withoutZeroIdfWords(database: SqlDatabase, words: readonly string[]): string[] {
-  const total = database.get<{ n: number }>('SELECT count(*) AS n FROM lessons')?.n ?? 0;
-  // Counting stops at half the lessons: past that the word is out, however common it is.
-  const half = Math.ceil(total / 2);
-  return words.filter((word) => {
-    const df =
-      database.get<{ n: number }>(
-        'SELECT count(*) AS n FROM (SELECT 1 FROM lessons_fts WHERE lessons_fts MATCH ? LIMIT ?)',
-        `"${word}"`,
-        half,
-      )?.n ?? 0;
-    return df * 2 < total;
-  });
 }
 
 function removeDatabase(path: string): void {

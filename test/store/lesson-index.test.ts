@@ -303,6 +303,99 @@ describe('lesson index: reads between full scans', () => {
   });
 });
 
+describe('lesson index: a long-lived reader (lore mcp, lore serve)', () => {
+  const pathIds = async (ws: Workspace, path: string) => ids(await ws.index.list({ path }, NOW, 0)).sort();
+  const searchIds = async (ws: Workspace, query: string, path?: string) =>
+    ids(await ws.index.search(query, { limit: 10, path }, ws.config.search.weights, NOW, 0));
+
+  it('sees lessons another process added, edited and removed, for paths and words it asked about before', async () => {
+    const box = sandbox();
+    const reader = await box.open();
+    const first = await add(reader, { summary: 'pytest hangs on a TTY', paths: ['tests/**'] });
+    // asked twice, so that the reader keeps globs, path answers and word counts in memory
+    for (let i = 0; i < 2; i += 1) {
+      expect(await pathIds(reader, 'tests/unit/test_a.py')).toEqual([first.id]);
+      expect(await pathIds(reader, 'src/app.py')).toEqual([]);
+      expect(await searchIds(reader, 'pytest hangs', 'tests/unit/test_a.py')).toEqual([first.id]);
+    }
+    const writer = await box.open();
+    const second = await add(writer, { summary: 'pytest needs -p no:cacheprovider', paths: ['**/*.py'] });
+    await updateLesson(writer, first.id, { paths: ['docs/**'] }, { nowMs: NOW });
+    // the reader's next refresh (lore mcp refreshes when its watcher fires or every 30 s)
+    await reader.index.refresh();
+    expect(await pathIds(reader, 'tests/unit/test_a.py')).toEqual([second.id]);
+    expect(await pathIds(reader, 'src/app.py')).toEqual([second.id]);
+    expect(await searchIds(reader, 'pytest hangs', 'tests/unit/test_a.py')).toEqual([second.id]);
+    expect(await searchIds(reader, 'pytest hangs')).toEqual([first.id, second.id]);
+    rmSync(writer.store('project').lessonDir(second.id).dir, { recursive: true });
+    await reader.index.refresh();
+    expect(await pathIds(reader, 'src/app.py')).toEqual([]);
+    expect(await searchIds(reader, 'pytest hangs')).toEqual([first.id]);
+  });
+
+  it('answers path queries right after a rebuild gave every lesson a new rowid', async () => {
+    const box = sandbox();
+    const ws = await box.open();
+    const made: string[] = [];
+    for (let i = 0; i < 12; i += 1)
+      made.push(
+        (await add(ws, { summary: `lesson ${i} about yaml`, paths: [i % 3 === 0 ? 'a/**' : 'b/**'] })).id,
+      );
+    const expected = made.filter((_, i) => i % 3 === 0).sort();
+    for (let i = 0; i < 2; i += 1) expect(await pathIds(ws, 'a/x.ts')).toEqual(expected);
+    await ws.index.rebuild();
+    expect(await pathIds(ws, 'a/x.ts')).toEqual(expected);
+    expect((await searchIds(ws, 'yaml', 'a/x.ts')).sort()).toEqual(expected);
+  });
+
+  it('a search with a path ranks exactly as the same search without it, cut to the lessons the path matches', async () => {
+    const box = sandbox();
+    const ws = await box.open();
+    const vocabulary = [
+      'pytest',
+      'hangs',
+      'docker',
+      'cache',
+      'lockfile',
+      'npm',
+      'migration',
+      'timeout',
+      'flaky',
+    ];
+    const globs = ['src/**', 'tests/**', '**/*.py', '*.md', 'src/api/**', 'Dockerfile'];
+    // deterministic variety: every lesson a different mix of words, globs and priority
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 48271) >>> 0) % 2147483647;
+      return Math.floor((seed / 2147483647) * n);
+    };
+    for (let i = 0; i < 60; i += 1) {
+      const words = Array.from({ length: 2 + next(5) }, () => vocabulary[next(vocabulary.length)]!);
+      await add(ws, {
+        summary: `${words.join(' ')} case ${i}`,
+        paths: [globs[next(globs.length)]!, ...(next(3) === 0 ? [globs[next(globs.length)]!] : [])],
+        priority: 1 + next(9),
+      });
+    }
+    const all = await ws.index.list({}, NOW, 0);
+    for (const path of ['src/api/users.py', 'tests/test_x.py', 'README.md', 'Dockerfile', 'lib/none.go']) {
+      const matched = new Set(ids(await ws.index.list({ path }, NOW, 0)));
+      expect(matched.size).toBeLessThan(all.length);
+      for (const query of ['pytest hangs', 'docker cache timeout', 'flaky', 'npm lockfile migration']) {
+        for (let limit = 1; limit <= 12; limit += 5) {
+          const wide = await ws.index.search(query, { limit: 100 }, ws.config.search.weights, NOW, 0);
+          const narrow = await ws.index.search(query, { limit, path }, ws.config.search.weights, NOW, 0);
+          const expected = wide.filter((r) => matched.has(r.lesson.id)).slice(0, limit);
+          expect(narrow.map((r) => [r.lesson.id, r.relevance])).toEqual(
+            expected.map((r) => [r.lesson.id, r.relevance]),
+          );
+          for (const r of narrow) expect(r.matchedBy.some((reason) => reason.startsWith('path:'))).toBe(true);
+        }
+      }
+    }
+  });
+});
+
 describe('lesson index: a corrupt index.db', () => {
   it.each([
     { name: 'garbage bytes', bytes: Buffer.from('not a database, only garbage '.repeat(200)) },
