@@ -15,7 +15,7 @@ import type { parseLessonYaml as ParseLessonYaml } from '../core/lesson/lesson-y
 import type { compileGlob as CompileGlob } from '../core/match/glob.js';
 import type { Lesson, Status, Tier } from '../core/lesson/schema.js';
 import type { RefEntry } from '../core/lesson/resolve-ref.js';
-import { compareRankable, quantizeScore } from '../core/rank/rank-results.js';
+import { quantizeScore, rankBy } from '../core/rank/rank-results.js';
 import type { Rankable } from '../core/rank/rank-results.js';
 import { voteScore } from '../core/rank/votes.js';
 import { requiredGlobLiteral } from '../core/match/glob-literal.js';
@@ -454,6 +454,11 @@ type PathRow = { lesson: number; glob: string; regex: string };
 
 type LessonRow = { rowid: number; record: string; file: string; times: string | null; last: string | null };
 
+/** What `list` ranks on. */
+type RankRow = LessonRow & { id: string; priority: number; confidence: number; updatedAt: string };
+/** A lesson's ranking and filter columns, as a long-lived reader keeps them (no record). */
+type MemoRow = Omit<RankRow, 'record'> & { tier: string; status: string; needsReview: number };
+
 /** Words whose row counts a long-lived reader remembers, and paths whose glob matches. */
 const MEMO_WORDS = 4096;
 const MEMO_PATHS = 16;
@@ -468,10 +473,13 @@ type Memo = {
   /** Path globs by required literal, once a reader asked about a second path. */
   pathTable?: Map<string, PathRow[]>;
   pathQueries: number;
+  /** Every lesson's ranking columns, once a reader listed a second path with a limit. */
+  columns?: Map<number, MemoRow>;
+  pathLists: number;
 };
 
 function newMemo(at: string | undefined): Memo {
-  return { at, wordRows: new Map(), pathHits: new Map(), pathQueries: 0 };
+  return { at, wordRows: new Map(), pathHits: new Map(), pathQueries: 0, pathLists: 0 };
 }
 
 export function openLessonIndex(
@@ -544,6 +552,26 @@ export function openLessonIndex(
       return fn(database);
     }
   };
+
+  /** Every lesson's ranking columns, read once per memo: what `list` needs before any record. */
+  const rankColumns = (database: SqlDatabase): Map<number, MemoRow> =>
+    (memo.columns ??= new Map(
+      database
+        .all<MemoRow>(
+          `SELECT l.rowid AS rowid, l.file AS file, v.times AS times, v.last AS last, l.id AS id,
+                  l.priority AS priority, l.confidence AS confidence, l.updated_at AS updatedAt,
+                  l.tier AS tier, l.status AS status, l.needs_review AS needsReview
+           FROM lessons l LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id`,
+        )
+        .map((row) => [row.rowid, row]),
+    ));
+
+  /** `filterSql` in JS, for rows kept in memory (no tags: those take the SQL path). */
+  const passes = (row: MemoRow, filter: ListFilter): boolean =>
+    (filter.status === 'any' || row.status === (filter.status ?? 'active')) &&
+    (filter.tier === undefined || row.tier === filter.tier) &&
+    (filter.injectable === undefined ||
+      (row.confidence >= filter.injectable.minConfidence && row.needsReview === 0));
 
   /** How many lessons the index holds (the row count BM25 uses). */
   const lessonTotal = (database: SqlDatabase): number =>
@@ -1014,26 +1042,53 @@ export function openLessonIndex(
 
     list(filter, nowMs, halfLifeDays, limit) {
       return guarded((database) => {
-        const params: (string | number)[] = [];
         const pathHits = pathMatches(database, filter);
-        let where = filterSql(filter, params);
-        if (pathHits) {
-          // Only the lessons a glob matched: their records alone leave SQLite.
-          where = `${where === '' ? '' : `${where} AND `}l.rowid IN (SELECT value FROM json_each(?))`;
-          params.push(JSON.stringify([...pathHits.keys()]));
+        // A reader that asks about paths again and again (the MCP sidecar) ranks from columns
+        // kept in memory; records are read afterwards for the few that make the cut.
+        const fromMemory =
+          pathHits !== undefined &&
+          limit !== undefined &&
+          (filter.tags?.length ?? 0) === 0 &&
+          (memo.pathLists += 1) > 1;
+        let rows: RankRow[];
+        if (fromMemory) {
+          const columns = rankColumns(database);
+          rows = [];
+          for (const rowid of pathHits.keys()) {
+            const row = columns.get(rowid);
+            if (row && passes(row, filter))
+              rows.push({
+                rowid: row.rowid,
+                record: '',
+                file: row.file,
+                times: row.times,
+                last: row.last,
+                id: row.id,
+                priority: row.priority,
+                confidence: row.confidence,
+                updatedAt: row.updatedAt,
+              });
+          }
+        } else {
+          const params: (string | number)[] = [];
+          let where = filterSql(filter, params);
+          if (pathHits) {
+            // Only the lessons a glob matched: their records alone leave SQLite.
+            where = `${where === '' ? '' : `${where} AND `}l.rowid IN (SELECT value FROM json_each(?))`;
+            params.push(JSON.stringify([...pathHits.keys()]));
+          }
+          // With a limit, records are read afterwards for the few that make the cut.
+          rows = database.all<RankRow>(
+            `SELECT l.rowid AS rowid, ${limit === undefined ? 'l.record' : "''"} AS record, l.file AS file,
+                    v.times AS times, v.last AS last, l.id AS id, l.priority AS priority,
+                    l.confidence AS confidence, l.updated_at AS updatedAt
+             FROM lessons l LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
+             ${where === '' ? '' : `WHERE ${where}`}`,
+            ...params,
+          );
         }
-        type Row = LessonRow & { id: string; priority: number; confidence: number; updatedAt: string };
-        // With a limit, records are read afterwards for the few that make the cut.
-        const rows = database.all<Row>(
-          `SELECT l.rowid AS rowid, ${limit === undefined ? 'l.record' : "''"} AS record, l.file AS file,
-                  v.times AS times, v.last AS last, l.id AS id, l.priority AS priority,
-                  l.confidence AS confidence, l.updated_at AS updatedAt
-           FROM lessons l LEFT JOIN votes v ON v.tier = l.tier AND v.id = l.id
-           ${where === '' ? '' : `WHERE ${where}`}`,
-          ...params,
-        );
         // Ranked on the columns first; records are parsed in rank order, and only up to `limit`.
-        const ranked = rows
+        const scored = rows
           .filter((row) => !pathHits || pathHits.has(row.rowid))
           .map((row) => {
             const times = row.times ? (JSON.parse(row.times) as string[]) : [];
@@ -1047,8 +1102,8 @@ export function openLessonIndex(
               updatedAt: row.updatedAt,
             };
             return { row, score, key };
-          })
-          .sort((a, b) => compareRankable(a.key, b.key));
+          });
+        const ranked = rankBy(scored, (item) => item.key);
         const listed: ListedLesson[] = [];
         for (const { row, score } of ranked) {
           if (limit !== undefined && listed.length >= limit) break;
@@ -1169,8 +1224,7 @@ export function openLessonIndex(
           candidates = run(fts);
         }
 
-        const top = candidates
-          .sort((a, b) => compareRankable(a.key, b.key))
+        const top = rankBy(candidates, (candidate) => candidate.key)
           .slice(0, filter.limit)
           .map(({ row, matchedBy, voteScore: score, key }) => ({
             rowid: row.rowid,

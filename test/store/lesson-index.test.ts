@@ -305,6 +305,8 @@ describe('lesson index: reads between full scans', () => {
 
 describe('lesson index: a long-lived reader (lore mcp, lore serve)', () => {
   const pathIds = async (ws: Workspace, path: string) => ids(await ws.index.list({ path }, NOW, 0)).sort();
+  const topIds = async (ws: Workspace, path: string) =>
+    ids(await ws.index.list({ path, injectable: { minConfidence: 0.5 } }, NOW, 0, 5)).sort();
   const searchIds = async (ws: Workspace, query: string, path?: string) =>
     ids(await ws.index.search(query, { limit: 10, path }, ws.config.search.weights, NOW, 0));
 
@@ -316,6 +318,7 @@ describe('lesson index: a long-lived reader (lore mcp, lore serve)', () => {
     for (let i = 0; i < 2; i += 1) {
       expect(await pathIds(reader, 'tests/unit/test_a.py')).toEqual([first.id]);
       expect(await pathIds(reader, 'src/app.py')).toEqual([]);
+      expect(await topIds(reader, 'tests/unit/test_a.py')).toEqual([first.id]);
       expect(await searchIds(reader, 'pytest hangs', 'tests/unit/test_a.py')).toEqual([first.id]);
     }
     const writer = await box.open();
@@ -325,6 +328,7 @@ describe('lesson index: a long-lived reader (lore mcp, lore serve)', () => {
     await reader.index.refresh();
     expect(await pathIds(reader, 'tests/unit/test_a.py')).toEqual([second.id]);
     expect(await pathIds(reader, 'src/app.py')).toEqual([second.id]);
+    expect(await topIds(reader, 'tests/unit/test_a.py')).toEqual([second.id]);
     expect(await searchIds(reader, 'pytest hangs', 'tests/unit/test_a.py')).toEqual([second.id]);
     expect(await searchIds(reader, 'pytest hangs')).toEqual([first.id, second.id]);
     rmSync(writer.store('project').lessonDir(second.id).dir, { recursive: true });
@@ -378,9 +382,15 @@ describe('lesson index: a long-lived reader (lore mcp, lore serve)', () => {
       });
     }
     const all = await ws.index.list({}, NOW, 0);
+    const ranked = ids(all);
     for (const path of ['src/api/users.py', 'tests/test_x.py', 'README.md', 'Dockerfile', 'lib/none.go']) {
       const matched = new Set(ids(await ws.index.list({ path }, NOW, 0)));
       expect(matched.size).toBeLessThan(all.length);
+      // the first list with a limit reads SQLite, the next ones the columns kept in memory
+      for (let i = 0; i < 3; i += 1)
+        expect(ids(await ws.index.list({ path }, NOW, 0, 4))).toEqual(
+          ranked.filter((id) => matched.has(id)).slice(0, 4),
+        );
       for (const query of ['pytest hangs', 'docker cache timeout', 'flaky', 'npm lockfile migration']) {
         for (let limit = 1; limit <= 12; limit += 5) {
           const wide = await ws.index.search(query, { limit: 100 }, ws.config.search.weights, NOW, 0);

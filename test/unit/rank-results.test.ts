@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareRankable, rankResults } from '../../src/core/rank/rank-results.js';
+import { compareRankable, rankBy, rankResults } from '../../src/core/rank/rank-results.js';
 import type { Rankable } from '../../src/core/rank/rank-results.js';
 
 const base: Rankable = {
@@ -125,6 +125,36 @@ describe('rankResults orders by relevance, votes, priority, recency, id', () => 
         for (let i = 1; i < ranked.length; i += 1) {
           expect(compareRankable(ranked[i - 1]!, ranked[i]!)).toBeLessThan(0);
         }
+      }),
+    );
+  });
+
+  it('rankBy sorts exactly as compareRankable on the keys, keys worked out once per item (property)', () => {
+    const arbKey = fc.record(
+      {
+        id: fc.string({ minLength: 1, maxLength: 3 }),
+        relevance: fc.oneof(
+          fc.constantFrom(0, 1, 1.0000001, 1.000001),
+          fc.double({ min: -50, max: 50, noNaN: true }),
+        ),
+        voteScore: fc.oneof(fc.constantFrom(0, 0.25), fc.double({ min: 0, max: 5, noNaN: true })),
+        priority: fc.integer({ min: 1, max: 10 }),
+        confidence: fc.constantFrom(0.1, 0.5, 1),
+        updatedAt: fc.constantFrom('2024-01-01T00:00:00Z', '2024-02-01T00:00:00Z', 'not a date'),
+      },
+      { requiredKeys: ['id', 'relevance', 'voteScore', 'priority', 'updatedAt'] },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.record({ n: fc.nat(), key: arbKey }), { maxLength: 30 }), (items) => {
+        let calls = 0;
+        const ranked = rankBy(items, (item) => {
+          calls += 1;
+          return item.key;
+        });
+        expect(calls).toBe(items.length);
+        const expected = [...items].sort((a, b) => compareRankable(a.key, b.key));
+        // equal keys may land in either order: compare the keys
+        expect(ranked.map((item) => item.key)).toEqual(expected.map((item) => item.key));
       }),
     );
   });
