@@ -6,13 +6,20 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { Tier } from '../core/lesson/schema.js';
 import { createLessonId, ID_RANDOM_BYTES } from '../core/lesson/lesson-id.js';
 import { parseVotes, voteKey } from '../core/rank/votes.js';
 import type { Vote } from '../core/rank/votes.js';
 import type { Problem } from '../core/errors.js';
-import { appendLine, claimDirectory, isAbandonedTemp, unlinkQuietly, writeFileAtomic } from './fs-atomic.js';
+import {
+  appendLine,
+  claimDirectory,
+  isAbandonedTemp,
+  isTempName,
+  unlinkQuietly,
+  writeFileAtomic,
+} from './fs-atomic.js';
 import { tierLayout } from './paths.js';
 import type { TierLayout } from './paths.js';
 
@@ -20,6 +27,30 @@ export const LESSON_FILE = 'lesson.yaml';
 export const VOTES_FILE = 'votes.jsonl';
 /** An empty lesson directory younger than this may be a writer's fresh claim: leave it. */
 const ABANDONED_AFTER_MS = 60_000;
+/** What `sweep` found clean, by lesson id: the directory's mtime then (cache/sweep.json). */
+const SWEEP_STATE = 'sweep.json';
+/** A directory changed this recently is listed again at the next sweep, whatever its mtime. */
+const SWEEP_RACY_MS = 2_000;
+
+function readSweepState(path: string): Record<string, number> {
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as { version?: unknown; clean?: unknown };
+    if (parsed.version === 1 && typeof parsed.clean === 'object' && parsed.clean !== null)
+      return parsed.clean as Record<string, number>;
+  } catch {
+    // missing or damaged: list every directory
+  }
+  return {};
+}
+
+function writeSweepState(path: string, clean: Record<string, number>): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileAtomic(path, JSON.stringify({ version: 1, clean }));
+  } catch {
+    // a cache: the next sweep lists every directory
+  }
+}
 
 export type LessonDir = { tier: Tier; id: string; dir: string; yamlPath: string; votesPath: string };
 
@@ -164,14 +195,26 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
 
     sweep() {
       let removed = 0;
+      const started = Date.now();
+      const statePath = join(layout.cacheDir, SWEEP_STATE);
+      const cleanBefore = readSweepState(statePath);
+      const clean: Record<string, number> = {};
       for (const dir of this.list().dirs) {
+        const stat = statSync(dir.dir, { throwIfNoEntry: false });
+        if (!stat) continue;
+        // A directory's mtime moves whenever an entry is added, removed or renamed: unchanged
+        // since a sweep found only lesson files in it, it still holds only those.
+        if (cleanBefore[dir.id] === stat.mtimeMs) {
+          clean[dir.id] = stat.mtimeMs;
+          continue;
+        }
         let names: string[];
         try {
           names = readdirSync(dir.dir);
         } catch {
           continue;
         }
-        const age = Date.now() - (statSync(dir.dir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+        const age = started - stat.mtimeMs;
         for (const name of names) {
           if (isAbandonedTemp(name)) {
             unlinkQuietly(join(dir.dir, name));
@@ -185,8 +228,13 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
           } catch {
             // not empty after all, or gone already
           }
+          continue;
         }
+        // Remembered only when clearly older than this sweep: the file system stamps mtimes with a
+        // coarse clock, so an entry added just after the listing could share the stamp read here.
+        if (names.length > 0 && !names.some(isTempName) && age > SWEEP_RACY_MS) clean[dir.id] = stat.mtimeMs;
       }
+      writeSweepState(statePath, clean);
       return removed;
     },
   };

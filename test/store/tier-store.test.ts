@@ -238,6 +238,34 @@ describe.each(TIERS)('tier store contract: $tier tier', ({ tier, dirOf }) => {
     expect(store.list().dirs.map((d) => d.id)).toEqual([fresh.id, keep].sort());
   });
 
+  it('sweep() lists again only the directories changed since it found them clean, and still finds what a crash left', () => {
+    const { store } = open();
+    const ids = [
+      store.createLesson(lessonText),
+      store.createLesson(lessonText),
+      store.createLesson(lessonText),
+    ];
+    for (const id of ids) ageDir(store.lessonDir(id).dir);
+    const state = join(store.layout.cacheDir, 'sweep.json');
+    expect(store.sweep()).toBe(0);
+    const remembered = (JSON.parse(readFileSync(state, 'utf8')) as { clean: Record<string, number> }).clean;
+    expect(Object.keys(remembered).sort()).toEqual([...ids].sort());
+    // a writer killed mid-write leaves a temp file: the directory's mtime moves with it
+    const dir = store.lessonDir(ids[1]!).dir;
+    const dead = `.lesson.yaml.${deadPid()}.0a1b2c3d.tmp`;
+    writeFileSync(join(dir, dead), 'partial');
+    expect(store.sweep()).toBe(1);
+    expect(readdirSync(dir)).toEqual(['lesson.yaml']);
+    // just changed: not remembered as clean until a later sweep sees it settled
+    expect(Object.keys((JSON.parse(readFileSync(state, 'utf8')) as { clean: object }).clean).sort()).toEqual(
+      [ids[0]!, ids[2]!].sort(),
+    );
+    // a damaged state file only costs a full listing
+    writeFileSync(state, '{not json');
+    writeFileSync(join(store.lessonDir(ids[0]!).dir, `.votes.jsonl.${deadPid()}.deadbeef.tmp`), 'partial');
+    expect(store.sweep()).toBe(1);
+  });
+
   it('sweep() removes, in one pass, an old lesson directory holding only a dead writer temp file', () => {
     const { store } = open();
     const old = store.lessonDir('0abandoned');
