@@ -67,7 +67,7 @@ export async function bundleMcp() {
     plugins: [moduleUrls, packagesAsCommonJs],
     minify: true,
     legalComments: 'none',
-    charset: 'utf8',
+    charset: 'ascii', // read back as latin1: a one-byte string, decoded in no time
     write: false,
     metafile: true,
     logLevel: 'silent',

@@ -46,7 +46,7 @@ export const command: Command = {
     if (bundled === undefined) {
       const { startMcp } = await import('../../adapters/mcp/start-mcp.js');
       await startMcp(options);
-    } else await bundled;
+    } else await bundled.served;
     return { data: null, text: '' };
   },
 };
@@ -55,7 +55,10 @@ export const command: Command = {
  * Starts the bundled server (src/cli/mcp-bundle.ts); undefined when there is no bundle or it
  * cannot be loaded (then the ES modules serve, and the reason goes to stderr).
  */
-async function startBundled(ctx: CommandContext, options: StartMcpOptions): Promise<Promise<void> | undefined> {
+async function startBundled(
+  ctx: CommandContext,
+  options: StartMcpOptions,
+): Promise<{ served: Promise<void> } | undefined> {
   const { loadMcpBundle } = await import('../mcp-bundle.js');
   let bundle;
   try {
@@ -64,5 +67,6 @@ async function startBundled(ctx: CommandContext, options: StartMcpOptions): Prom
     ctx.note(`lore mcp: the bundled server did not load (${(error as Error)?.message ?? String(error)}); serving without it`);
     return undefined;
   }
-  return bundle?.startMcp({ ...options, afterFirstAnswer: bundle.saveCodeCache });
+  if (bundle === undefined) return undefined;
+  return { served: bundle.startMcp({ ...options, afterFirstAnswer: bundle.saveCodeCache }) };
 }
