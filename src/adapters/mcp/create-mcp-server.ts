@@ -62,7 +62,12 @@ export type McpDeps = {
   refreshMs?: number;
 };
 
-export type LoreMcpServer = { server: McpServer; close(): Promise<void> };
+export type LoreMcpServer = {
+  server: McpServer;
+  /** Opens the workspace and refreshes the index ahead of the first call; a failure waits for it. */
+  warm(): Promise<void>;
+  close(): Promise<void>;
+};
 
 /** Writes, votes and feedback load YAML and the lesson schema: only when a tool needs them. */
 const writes = () => import('../../store/lesson-writes.js');
@@ -558,6 +563,7 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
 
   return {
     server,
+    warm: () => serial(async () => undefined).catch(() => undefined),
     async close() {
       watcher?.close();
       await server.close();
