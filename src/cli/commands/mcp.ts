@@ -64,7 +64,9 @@ async function startBundled(
   try {
     bundle = loadMcpBundle();
   } catch (error) {
-    ctx.note(`lore mcp: the bundled server did not load (${(error as Error)?.message ?? String(error)}); serving without it`);
+    ctx.note(
+      `lore mcp: the bundled server did not load (${(error as Error)?.message ?? String(error)}); serving without it`,
+    );
     return undefined;
   }
   if (bundle === undefined) return undefined;
