@@ -32,13 +32,27 @@ const CACHE_FILE = codeCacheFile(bundleBuild(bundleText), bundleText.length);
 const uid = process.getuid?.() ?? 'user';
 const cacheDir = (sandbox: Sandbox) => join(sandbox.base, 'tmp', `lore-mcp-${uid}`);
 
-type Session = { answer: CallToolResult; received: unknown[]; failures: Error[] };
+type Session = {
+  answer: CallToolResult;
+  received: unknown[];
+  failures: Error[];
+  /** The server process's children while it served (Linux only). */
+  children: string | undefined;
+};
+
+const PLUGIN_LAUNCHER = fileURLToPath(new URL('../../plugin/bin/lore-mcp.cjs', import.meta.url));
+/** Where Linux lists a process's children (absent elsewhere). */
+const childrenFile = (pid: number) => `/proc/${pid}/task/${pid}/children`;
 
 /** Starts `lore mcp`, asks one lore_search, and closes it (which waits for the process to exit). */
-async function searchOnce(sandbox: Sandbox, env: Record<string, string> = {}): Promise<Session> {
+async function searchOnce(
+  sandbox: Sandbox,
+  env: Record<string, string> = {},
+  args: string[] = [LORE_BIN, 'mcp'],
+): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [LORE_BIN, 'mcp'],
+    args,
     cwd: sandbox.repo,
     env: hookEnv(sandbox, env),
     stderr: 'pipe',
@@ -57,8 +71,10 @@ async function searchOnce(sandbox: Sandbox, env: Record<string, string> = {}): P
     name: 'lore_search',
     arguments: { query: 'pytest' },
   })) as CallToolResult;
+  const pid = transport.pid ?? 0;
+  const children = existsSync(childrenFile(pid)) ? readFileSync(childrenFile(pid), 'utf8').trim() : undefined;
   await client.close();
-  return { answer, received, failures };
+  return { answer, received, failures, children };
 }
 
 function seeded(): { sandbox: Sandbox; id: string } {
@@ -140,6 +156,22 @@ describe('the bundled lore mcp and its code cache', () => {
       chmodSync(cacheDir(sandbox), 0o500);
       expectServed(await searchOnce(sandbox), id);
       expect(readdirSync(cacheDir(sandbox))).toEqual([]);
+    },
+  );
+
+  test('the plugin launcher serves through the CLI next to it, bundle and code cache included', async () => {
+    const { sandbox, id } = seeded();
+    expectServed(await searchOnce(sandbox, {}, [PLUGIN_LAUNCHER]), id);
+    expect(readdirSync(cacheDir(sandbox))).toEqual([CACHE_FILE]);
+  });
+
+  test.runIf(existsSync(childrenFile(process.pid)))(
+    'the plugin launcher runs the CLI in its own process: no second node',
+    async () => {
+      const { sandbox, id } = seeded();
+      const session = await searchOnce(sandbox, {}, [PLUGIN_LAUNCHER]);
+      expectServed(session, id);
+      expect(session.children).toBe('');
     },
   );
 });
