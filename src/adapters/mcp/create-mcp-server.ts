@@ -62,12 +62,7 @@ export type McpDeps = {
   refreshMs?: number;
 };
 
-export type LoreMcpServer = {
-  server: McpServer;
-  /** Opens the workspace and refreshes the index ahead of the first call; a failure waits for it. */
-  warm(): Promise<void>;
-  close(): Promise<void>;
-};
+export type LoreMcpServer = { server: McpServer; close(): Promise<void> };
 
 /** Writes, votes and feedback load YAML and the lesson schema: only when a tool needs them. */
 const writes = () => import('../../store/lesson-writes.js');
@@ -179,7 +174,8 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
       const ws = await open();
       const interval = deps.refreshMs ?? (watcher?.complete === false ? 2000 : 30_000);
       if (first) {
-        // the first call: a fresh workspace's ready() refreshes its index as every CLI read does
+        // the first run (the warm-up below): ready() refreshes a fresh workspace's index once, as
+        // every CLI read does
         first = false;
         changed = false;
         await ws.ready();
@@ -563,7 +559,6 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
 
   return {
     server,
-    warm: () => serial(async () => undefined).catch(() => undefined),
     async close() {
       watcher?.close();
       await server.close();
