@@ -14,7 +14,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -174,4 +174,34 @@ describe('the bundled lore mcp and its code cache', () => {
       expect(session.children).toBe('');
     },
   );
+
+  test('each import.meta.url in the bundle became the URL of a file tsc wrote next to it in dist/', () => {
+    const rewritten = [...bundleText.matchAll(/join\(__dirname,"\.\.","([^"]+)"\)/g)].map((m) => m[1] ?? '');
+    expect(rewritten.length).toBeGreaterThan(0);
+    expect(rewritten.filter((file) => !existsSync(join(dirname(BUNDLE), '..', file)))).toEqual([]);
+    expect(bundleText.includes('import.meta')).toBe(false);
+  });
+
+  test('lore_add into a user tier not set up yet copies the schema files from the package', async () => {
+    const sandbox = createSandbox({ loreHome: true });
+    mkdirSync(join(sandbox.base, 'tmp'), { recursive: true });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [LORE_BIN, 'mcp'],
+      cwd: sandbox.repo,
+      env: hookEnv(sandbox),
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'lore-test', version: '1.0.0' });
+    await client.connect(transport);
+    const added = (await client.callTool({
+      name: 'lore_add',
+      arguments: { summary: 'run the linter before pushing to main', tier: 'user' },
+    })) as CallToolResult;
+    await client.close();
+    expect(added.isError ?? false).toBe(false);
+    expect(readdirSync(join(sandbox.userTier, 'schema')).sort()).toEqual(
+      readdirSync(fileURLToPath(new URL('../../schema/', import.meta.url))).sort(),
+    );
+  });
 });
