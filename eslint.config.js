@@ -13,6 +13,8 @@ const HOOK_FILES = [
   'src/hook/request-rebuild.ts',
   'src/hook/stop-markers.ts',
   'src/hook/lore-mcp.ts',
+  'src/hook/launch-hook.ts',
+  'src/store/code-cache.ts',
   'src/core/feedback/feedback-markers.ts',
   'src/store/manifest-files.ts',
   'src/store/session-state.ts',

@@ -1,10 +1,12 @@
 // The MCP benchmark (`node bench/run.mjs --only mcp`, also part of `npm run bench`): `lore mcp` over
 // the SDK's stdio client at 10,000 generated lessons. (1) lore_search round trips, warm, p50/p99,
 // interleaved with MCP pings (the protocol's own floor) measured in the same run; (2) server start
-// to first answer (spawn, initialize, one lore_search), interleaved with a bare `node -e ''`.
-// Figures go to bench/.data/mcp-last-run.json.
+// to first answer (spawn, initialize, one lore_search), interleaved with a bare `node -e ''`, and
+// the same with no V8 code cache for the bundled server (as the first start after a build or a Node
+// upgrade: it compiles, then writes the cache). The server's temp directory (code cache) is the
+// bench's own. Figures go to bench/.data/mcp-last-run.json.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +71,10 @@ function search(client, i) {
 export async function runMcpBench({ dataDir, size = 10000, calls = 500, starts = 20, log = console.log }) {
   const loreHome = join(dataDir, 'mcp-home', '.lore');
   mkdirSync(loreHome, { recursive: true });
-  const env = { ...process.env, LORE_HOME: loreHome, NO_COLOR: '1', NODE_EXTRA_CA_CERTS: '' };
+  const tmp = join(dataDir, 'mcp-tmp');
+  mkdirSync(tmp, { recursive: true });
+  const env = { ...process.env, LORE_HOME: loreHome, NO_COLOR: '1', NODE_EXTRA_CA_CERTS: '', TMPDIR: tmp };
+  const codeCache = join(tmp, `lore-mcp-${process.getuid?.() ?? 'user'}`);
   for (const name of ['NODE_OPTIONS', 'LORE_DEBUG', 'LORE_SESSION_ID', 'CLAUDE_CODE_SESSION_ID'])
     delete env[name];
   const store = ensureStore(dataDir, size, (line) => log(`  ${line}`));
@@ -107,6 +112,7 @@ export async function runMcpBench({ dataDir, size = 10000, calls = 500, starts =
 
   // (2) start to first answer
   const firsts = [];
+  const colds = [];
   const bare = [];
   for (let i = 0; i < starts; i += 1) {
     let started = performance.now();
@@ -117,6 +123,15 @@ export async function runMcpBench({ dataDir, size = 10000, calls = 500, starts =
     await search(fresh, i);
     firsts.push(performance.now() - started);
     await fresh.close();
+    if (i % 2 === 0) {
+      // every other start: no code cache (this start writes it again for the next)
+      rmSync(codeCache, { recursive: true, force: true });
+      started = performance.now();
+      const cold = await connect(store.root, env);
+      await search(cold, i);
+      colds.push(performance.now() - started);
+      await cold.close();
+    }
   }
 
   const r = {
@@ -125,11 +140,12 @@ export async function runMcpBench({ dataDir, size = 10000, calls = 500, starts =
     search: stats(searches),
     ping: stats(pings),
     start: stats(firsts),
+    startCold: stats(colds),
     bareNode: stats(bare),
     answers: { calls, results, withLearnings },
   };
   log(
-    `  ${calls} lore_search calls (every other with a path: ${withLearnings} carried learnings), ${starts} starts`,
+    `  ${calls} lore_search calls (every other with a path: ${withLearnings} carried learnings), ${starts} starts (${colds.length} more without a code cache)`,
   );
   log(
     table([
@@ -158,6 +174,14 @@ export async function runMcpBench({ dataDir, size = 10000, calls = 500, starts =
         ms(r.start.p99, 1),
         `${(r.start.p50 / r.bareNode.p50).toFixed(2)}x`,
         `${(r.start.p99 / r.bareNode.p99).toFixed(2)}x`,
+      ],
+      [
+        '  cold (no code cache)',
+        ms(r.startCold.p50, 1),
+        ms(r.startCold.p90, 1),
+        ms(r.startCold.p99, 1),
+        `${(r.startCold.p50 / r.bareNode.p50).toFixed(2)}x`,
+        `${(r.startCold.p99 / r.bareNode.p99).toFixed(2)}x`,
       ],
     ]),
   );

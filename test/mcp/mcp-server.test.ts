@@ -1,24 +1,28 @@
 /**
  * `lore mcp` through the official SDK client over stdio, against the built server: every tool,
  * the lesson resource, the prompt, bad arguments, and the learnings sidecar sharing the hook's
- * session dedup state.
+ * session dedup state. One suite, run on both servers: the bundle (dist/mcp/lore-mcp.cjs, what
+ * `lore mcp` runs) and the ES modules (LORE_MCP_BUNDLE=0).
  */
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, onTestFinished, test } from 'vitest';
+import { beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { createSandbox, LORE_BIN } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { hookEnv, output, runHookBundle } from '../helpers/hook.js';
 import { payload } from '../helpers/hook-payloads.js';
+
+/** The server under test: set by each run of the suite. */
+let serverEnv: Record<string, string> = {};
 
 async function connect(sandbox: Sandbox, env: Record<string, string> = {}): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [LORE_BIN, 'mcp'],
     cwd: sandbox.repo,
-    env: hookEnv(sandbox, env),
+    env: hookEnv(sandbox, { ...serverEnv, ...env }),
     stderr: 'pipe',
   });
   const client = new Client({ name: 'lore-test', version: '1.0.0' });
@@ -77,7 +81,14 @@ function seed(sandbox: Sandbox): { pytest: string; migrations: string; docker: s
   };
 }
 
-describe('lore mcp over the SDK client', () => {
+describe.each([
+  ['bundled', {}],
+  ['ES modules (LORE_MCP_BUNDLE=0)', { LORE_MCP_BUNDLE: '0' }],
+])('lore mcp over the SDK client: %s', (_name, env: Record<string, string>) => {
+  beforeAll(() => {
+    serverEnv = env;
+  });
+
   test('lists its tools with input and output schemas, the lesson resource and the prompt', async () => {
     const sandbox = createSandbox();
     const client = await connect(sandbox);
@@ -297,7 +308,7 @@ describe('lore mcp over the SDK client', () => {
       command: process.execPath,
       args: [LORE_BIN, 'mcp'],
       cwd: sandbox.repo,
-      env: hookEnv(sandbox),
+      env: hookEnv(sandbox, serverEnv),
       stderr: 'pipe',
     });
     const received: unknown[] = [];

@@ -148,6 +148,7 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
   let workspace: Promise<Workspace> | undefined;
   let watcher: LessonWatch | undefined;
   let refreshedAt = 0;
+  let first = true;
   let changed = true;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -172,7 +173,14 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     const run = queue.then(async () => {
       const ws = await open();
       const interval = deps.refreshMs ?? (watcher?.complete === false ? 2000 : 30_000);
-      if (changed || deps.now() - refreshedAt > interval) {
+      if (first) {
+        // the first run (the warm-up below): ready() refreshes a fresh workspace's index once, as
+        // every CLI read does
+        first = false;
+        changed = false;
+        await ws.ready();
+        refreshedAt = deps.now();
+      } else if (changed || deps.now() - refreshedAt > interval) {
         changed = false;
         ws.index.invalidate();
         await ws.ready();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { Command } from '../command.js';
-import { openWorkspace } from '../../store/workspace.js';
+import type { StartMcpOptions } from '../../adapters/mcp/start-mcp.js';
+import type { Command, CommandContext } from '../command.js';
 
 function packageVersion(): string {
   try {
@@ -32,16 +32,43 @@ export const command: Command = {
     examples: ['lore mcp', 'claude mcp add lore -- lore mcp'],
   },
   async run(ctx) {
-    const { serveMcpStdio } = await import('../../adapters/mcp/serve-mcp.js');
-    await serveMcpStdio({
-      openWorkspace: () => openWorkspace({ cwd: ctx.cwd, root: ctx.root, env: ctx.env }),
+    const options: StartMcpOptions = {
+      cwd: ctx.cwd,
+      root: ctx.root,
       env: ctx.env,
       now: ctx.now,
       tmpdir: tmpdir(),
       uid: process.getuid?.() ?? 'user',
       version: packageVersion(),
       log: (line) => ctx.note(line),
-    });
+    };
+    const bundled = ctx.env.LORE_MCP_BUNDLE === '0' ? undefined : await startBundled(ctx, options);
+    if (bundled === undefined) {
+      const { startMcp } = await import('../../adapters/mcp/start-mcp.js');
+      await startMcp(options);
+    } else await bundled.served;
     return { data: null, text: '' };
   },
 };
+
+/**
+ * Starts the bundled server (src/cli/mcp-bundle.ts); undefined when there is no bundle or it
+ * cannot be loaded (then the ES modules serve, and the reason goes to stderr).
+ */
+async function startBundled(
+  ctx: CommandContext,
+  options: StartMcpOptions,
+): Promise<{ served: Promise<void> } | undefined> {
+  const { loadMcpBundle } = await import('../mcp-bundle.js');
+  let bundle;
+  try {
+    bundle = loadMcpBundle();
+  } catch (error) {
+    ctx.note(
+      `lore mcp: the bundled server did not load (${(error as Error)?.message ?? String(error)}); serving without it`,
+    );
+    return undefined;
+  }
+  if (bundle === undefined) return undefined;
+  return { served: bundle.startMcp({ ...options, afterFirstAnswer: bundle.saveCodeCache }) };
+}

@@ -1,0 +1,39 @@
+/**
+ * The entry of the `lore mcp` bundle (dist/mcp/lore-mcp.cjs, scripts/bundle-mcp.mjs): the SDK,
+ * zod, the store and the tools in one CommonJS file, which `lore mcp` runs from V8's code cache
+ * (src/store/code-cache.ts) instead of loading some 400 ES modules. It serves with the same deps
+ * as the unbundled path (src/cli/commands/mcp.ts with LORE_MCP_BUNDLE=0).
+ */
+import { openWorkspace } from '../../store/workspace.js';
+import { serveMcpStdio } from './serve-mcp.js';
+
+export type StartMcpOptions = {
+  cwd: string;
+  /** `--root DIR`, when given. */
+  root: string | undefined;
+  env: NodeJS.ProcessEnv;
+  now(): number;
+  tmpdir: string;
+  uid: number | string;
+  version: string;
+  /** Diagnostics (stderr): never stdout, which carries the protocol. */
+  log(line: string): void;
+  /** Called once after the first tool answer went out (the CLI writes the code cache then). */
+  afterFirstAnswer?(): void;
+};
+
+/** Serves MCP on stdio until the client closes it. */
+export function startMcp(options: StartMcpOptions): Promise<void> {
+  return serveMcpStdio(
+    {
+      openWorkspace: () => openWorkspace({ cwd: options.cwd, root: options.root, env: options.env }),
+      env: options.env,
+      now: options.now,
+      tmpdir: options.tmpdir,
+      uid: options.uid,
+      version: options.version,
+      log: options.log,
+    },
+    options.afterFirstAnswer,
+  );
+}
