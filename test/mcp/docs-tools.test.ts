@@ -5,27 +5,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, onTestFinished, test } from 'vitest';
-import { createSandbox, LORE_BIN } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
-import { hookEnv } from '../helpers/hook.js';
+import { connectMcp } from '../helpers/mcp.js';
 
-async function connect(sandbox: Sandbox): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [LORE_BIN, 'mcp'],
-    cwd: sandbox.repo,
-    env: hookEnv(sandbox),
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'lore-docs-test', version: '1.0.0' });
-  await client.connect(transport);
-  onTestFinished(() => client.close());
-  return client;
-}
+const connect = (sandbox: Sandbox): Promise<Client> => connectMcp(sandbox, {}, 'lore-docs-test');
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;

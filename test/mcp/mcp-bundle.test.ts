@@ -25,6 +25,7 @@ import { codeCacheFile } from '../../src/store/code-cache.js';
 import { createSandbox, LORE_BIN } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { hookEnv } from '../helpers/hook.js';
+import { connectMcp } from '../helpers/mcp.js';
 
 const BUNDLE = fileURLToPath(new URL('../../dist/mcp/lore-mcp.cjs', import.meta.url));
 const bundleText = readFileSync(BUNDLE, 'latin1');
@@ -185,20 +186,11 @@ describe('the bundled lore mcp and its code cache', () => {
   test('lore_add into a user tier not set up yet copies the schema files from the package', async () => {
     const sandbox = createSandbox({ loreHome: true });
     mkdirSync(join(sandbox.base, 'tmp'), { recursive: true });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [LORE_BIN, 'mcp'],
-      cwd: sandbox.repo,
-      env: hookEnv(sandbox),
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'lore-test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await connectMcp(sandbox);
     const added = (await client.callTool({
       name: 'lore_add',
       arguments: { summary: 'run the linter before pushing to main', tier: 'user' },
     })) as CallToolResult;
-    await client.close();
     expect(added.isError ?? false).toBe(false);
     expect(readdirSync(join(sandbox.userTier, 'schema')).sort()).toEqual(
       readdirSync(fileURLToPath(new URL('../../schema/', import.meta.url))).sort(),

@@ -13,23 +13,13 @@ import { createSandbox, LORE_BIN } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { hookEnv, output, runHookBundle } from '../helpers/hook.js';
 import { payload } from '../helpers/hook-payloads.js';
+import { connectMcp } from '../helpers/mcp.js';
 
 /** The server under test: set by each run of the suite. */
 let serverEnv: Record<string, string> = {};
 
-async function connect(sandbox: Sandbox, env: Record<string, string> = {}): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [LORE_BIN, 'mcp'],
-    cwd: sandbox.repo,
-    env: hookEnv(sandbox, { ...serverEnv, ...env }),
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'lore-test', version: '1.0.0' });
-  await client.connect(transport);
-  onTestFinished(() => client.close());
-  return client;
-}
+const connect = (sandbox: Sandbox, env: Record<string, string> = {}): Promise<Client> =>
+  connectMcp(sandbox, { ...serverEnv, ...env });
 
 type Structured = Record<string, unknown> & {
   results?: { id: string; matched_by: string[] }[];

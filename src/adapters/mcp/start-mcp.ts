@@ -6,18 +6,12 @@
  */
 import { openWorkspace } from '../../store/workspace.js';
 import { serveMcpStdio } from './serve-mcp.js';
+import type { McpDeps } from './create-mcp-server.js';
 
-export type StartMcpOptions = {
+export type StartMcpOptions = Pick<McpDeps, 'env' | 'now' | 'tmpdir' | 'uid' | 'version' | 'log'> & {
   cwd: string;
   /** `--root DIR`, when given. */
   root: string | undefined;
-  env: NodeJS.ProcessEnv;
-  now(): number;
-  tmpdir: string;
-  uid: number | string;
-  version: string;
-  /** Diagnostics (stderr): never stdout, which carries the protocol. */
-  log(line: string): void;
   /** Called once after the first tool answer went out (the CLI writes the code cache then). */
   afterFirstAnswer?(): void;
 };
