@@ -18,15 +18,40 @@ export function quantizeScore(value: number): number {
   return value === 0 ? 0 : Number(value.toPrecision(6));
 }
 
-export function compareRankable(a: Rankable, b: Rankable): number {
+/** A key as the ordering compares it: scores quantized and the date parsed, once. */
+type RankKey = {
+  relevance: number;
+  votes: number;
+  priority: number;
+  confidence: number;
+  updated: number;
+  id: string;
+};
+
+function rankKey(key: Rankable): RankKey {
+  return {
+    relevance: quantizeScore(key.relevance),
+    votes: quantizeScore(key.voteScore),
+    priority: key.priority,
+    confidence: key.confidence ?? 0,
+    updated: Date.parse(key.updatedAt) || 0,
+    id: key.id,
+  };
+}
+
+function compareKeys(a: RankKey, b: RankKey): number {
   return (
-    quantizeScore(b.relevance) - quantizeScore(a.relevance) ||
-    quantizeScore(b.voteScore) - quantizeScore(a.voteScore) ||
+    b.relevance - a.relevance ||
+    b.votes - a.votes ||
     b.priority - a.priority ||
-    (b.confidence ?? 0) - (a.confidence ?? 0) ||
-    (Date.parse(b.updatedAt) || 0) - (Date.parse(a.updatedAt) || 0) ||
+    b.confidence - a.confidence ||
+    b.updated - a.updated ||
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   );
+}
+
+export function compareRankable(a: Rankable, b: Rankable): number {
+  return compareKeys(rankKey(a), rankKey(b));
 }
 
 export function rankResults<T extends Rankable>(items: readonly T[]): T[] {
@@ -34,30 +59,11 @@ export function rankResults<T extends Rankable>(items: readonly T[]): T[] {
 }
 
 /**
- * `items` sorted as `compareRankable` orders their keys, with each key's quantized scores and
- * parsed date worked out once per item rather than once per comparison.
+ * `items` sorted as `compareRankable` orders their keys, with each key worked out once per item
+ * rather than once per comparison.
  */
 export function rankBy<T>(items: readonly T[], keyOf: (item: T) => Rankable): T[] {
-  const keyed = items.map((item) => {
-    const key = keyOf(item);
-    return {
-      item,
-      relevance: quantizeScore(key.relevance),
-      votes: quantizeScore(key.voteScore),
-      priority: key.priority,
-      confidence: key.confidence ?? 0,
-      updated: Date.parse(key.updatedAt) || 0,
-      id: key.id,
-    };
-  });
-  keyed.sort(
-    (a, b) =>
-      b.relevance - a.relevance ||
-      b.votes - a.votes ||
-      b.priority - a.priority ||
-      b.confidence - a.confidence ||
-      b.updated - a.updated ||
-      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
+  const keyed = items.map((item) => ({ item, key: rankKey(keyOf(item)) }));
+  keyed.sort((a, b) => compareKeys(a.key, b.key));
   return keyed.map(({ item }) => item);
 }
