@@ -13,19 +13,20 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
 import { createApp } from '../../src/adapters/http/create-app.js';
 import { appendAudit } from '../../src/store/audit-log.js';
+import { findOrInstallChromium } from '../helpers/chromium.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
 import type { AppSandbox } from '../helpers/http.js';
 
 const WEB = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
-const CHROMIUM = process.env.LORE_CHROMIUM ?? '/usr/bin/chromium';
 
 let browser: Browser;
 
+// Installing chromium through apt on a fresh machine takes a minute or two.
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: findOrInstallChromium(),
     headless: true,
     args: [
       '--no-sandbox',
@@ -38,7 +39,7 @@ beforeAll(async () => {
       '--disable-dev-shm-usage',
     ],
   });
-});
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();
