@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const HOOK_MESSAGE =
-  'the hook (plugin/bin/lore-hook.cjs) imports only Node built-ins and these files: it must start as fast as a bare `node`. Parsing YAML, zod, picomatch and SQLite belong in the manifest build (src/store/manifest-build.ts).';
+  'the hook (plugin/bin/lore-hook.cjs) imports only Node built-ins and these files: it must start as fast as a bare `node`. Parsing YAML, zod, picomatch and SQLite belong in the manifest build (src/store/manifest/manifest-build.ts).';
 
 /** Files bundled into the hook, and what they must never load at run time. */
 const HOOK_FILES = [
@@ -14,13 +14,13 @@ const HOOK_FILES = [
   'src/hook/stop-markers.ts',
   'src/hook/lore-mcp.ts',
   'src/hook/launch-hook.ts',
-  'src/store/code-cache.ts',
+  'src/store/fs/code-cache.ts',
   'src/core/feedback/feedback-markers.ts',
-  'src/store/manifest-files.ts',
-  'src/store/session-state.ts',
-  'src/store/audit-log.ts',
-  'src/store/paths.ts',
-  'src/store/fs-atomic.ts',
+  'src/store/hook-state/manifest-files.ts',
+  'src/store/hook-state/session-state.ts',
+  'src/store/hook-state/audit-log.ts',
+  'src/store/fs/paths.ts',
+  'src/store/fs/fs-atomic.ts',
 ];
 /** Core files of the hook's pipeline (build-manifest, render-lesson, detect-stack run at build time). */
 const HOOK_CORE_FILES = ['src/core/inject/*.ts'];

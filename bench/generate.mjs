@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { serializeLesson } from '../dist/core/lesson/lesson-yaml.js';
 import { createLessonId, ID_RANDOM_BYTES, slugify } from '../dist/core/lesson/lesson-id.js';
-import { initTier } from '../dist/store/init-tier.js';
-import { tierLayout } from '../dist/store/paths.js';
+import { initTier } from '../dist/store/workspace/init-tier.js';
+import { tierLayout } from '../dist/store/fs/paths.js';
 
 /** Bump when the generated content changes, so cached stores are rebuilt. */
 export const GENERATOR_VERSION = 1;

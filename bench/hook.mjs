@@ -10,7 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureStore } from './generate.mjs';
-import { rebuildManifestFromFiles } from '../dist/store/manifest-build.js';
+import { rebuildManifestFromFiles } from '../dist/store/manifest/manifest-build.js';
 import { runHook } from '../dist/hook/run-hook.js';
 import { summarize as stats } from './stats.mjs';
 

@@ -12,7 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureStore } from './generate.mjs';
-import { openWorkspace } from '../dist/store/workspace.js';
+import { openWorkspace } from '../dist/store/workspace/workspace.js';
 import { runHookBench } from './hook.mjs';
 import { quantile, summarize } from './stats.mjs';
 

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 const marks = [['node start (to first user code)', performance.now()]];
 const mark = (name) => marks.push([name, performance.now()]);
 
-await import('../dist/store/sqlite.js'); // the driver, loaded the way lore loads it
+await import('../dist/store/sqlite/sqlite.js'); // the driver, loaded the way lore loads it
 mark('load libsql (native)');
-const { openWorkspace } = await import('../dist/store/workspace.js');
+const { openWorkspace } = await import('../dist/store/workspace/workspace.js');
 await import('../dist/cli/main.js');
 await import('../dist/cli/open-workspace.js');
 await import('../dist/cli/output.js');
@@ -51,7 +51,7 @@ for (const dir of listing.dirs) {
 }
 components[`stat ${listing.dirs.length * 2} paths (${files} exist)`] = performance.now() - started;
 started = performance.now();
-const { openSqlite } = await import('../dist/store/sqlite.js');
+const { openSqlite } = await import('../dist/store/sqlite/sqlite.js');
 const db = openSqlite(join(ws.cacheDir, 'index.db'));
 db.get("SELECT value FROM meta WHERE key = 'aggregate'");
 db.close();

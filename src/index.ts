@@ -8,14 +8,14 @@
  */
 import { renderTaskPrompt } from './core/prompt/render-task-prompt.js';
 import type { PromptDoc, PromptFormat, PromptLesson } from './core/prompt/render-task-prompt.js';
-import { docsScope, selectFeatureDocs } from './store/docs-actions.js';
-import { selectTaskLessons } from './store/task-prompt.js';
-import type { TaskPromptRequest } from './store/task-prompt.js';
-import { openWorkspace } from './store/workspace.js';
+import { docsScope, selectFeatureDocs } from './store/docs/docs-actions.js';
+import { selectTaskLessons } from './store/inject/task-prompt.js';
+import type { TaskPromptRequest } from './store/inject/task-prompt.js';
+import { openWorkspace } from './store/workspace/workspace.js';
 
 export { PROMPT_FORMATS, renderTaskPrompt } from './core/prompt/render-task-prompt.js';
 export type { PromptDoc, PromptFormat, PromptLesson } from './core/prompt/render-task-prompt.js';
-export type { TaskPromptRequest } from './store/task-prompt.js';
+export type { TaskPromptRequest } from './store/inject/task-prompt.js';
 export { OPERATIONS } from './core/rank/operation-categories.js';
 export type { Operation } from './core/rank/operation-categories.js';
 export { compareSeverityThenDate, filterRelevant, RELEVANT_LIMIT } from './core/rank/filter-relevant.js';

@@ -11,10 +11,10 @@ import type { Episode } from '../core/capture/episode.js';
 import type { CandidateRecord, ScoringConfig } from '../core/capture/merge-candidate.js';
 import { redactDeep } from '../core/capture/redact.js';
 import type { Config, Tier } from '../core/lesson/schema.js';
-import type { CandidateStore, StoredCandidate } from '../store/candidate-store.js';
-import { withLocks } from '../store/lock.js';
-import type { TierLayout } from '../store/paths.js';
-import type { Workspace } from '../store/workspace.js';
+import type { CandidateStore, StoredCandidate } from '../store/candidates/candidate-store.js';
+import { withLocks } from '../store/fs/lock.js';
+import type { TierLayout } from '../store/fs/paths.js';
+import type { Workspace } from '../store/workspace/workspace.js';
 import { countChanges, scanTranscripts } from './scan-transcripts.js';
 import type { ScanReport, ScanRoot } from './scan-transcripts.js';
 
@@ -110,7 +110,7 @@ export async function captureCandidates(
   const [{ draftCandidate }, { mergeCandidate }, { openCandidateStore }] = await Promise.all([
     import('../core/capture/draft-candidate.js'),
     import('../core/capture/merge-candidate.js'),
-    import('../store/candidate-store.js'),
+    import('../store/candidates/candidate-store.js'),
   ]);
   return withLocks([resolve(target.cacheDir, 'locks', 'capture-scan.lock')], () => {
     const scoring = scoringOf(target.capture);

@@ -16,7 +16,7 @@ import type { Agent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
 import type { DetectorOptions } from '../core/capture/detect-episodes.js';
 import type { RedactOptions } from '../core/capture/redact.js';
-import { writeFileAtomic } from '../store/fs-atomic.js';
+import { writeFileAtomic } from '../store/fs/fs-atomic.js';
 import { READERS, detectAgent, walk } from './readers.js';
 import { signatureMatches } from './scan-file.js';
 import type { FileScan, FileState, MarkerHit } from './scan-file.js';

@@ -8,10 +8,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LoreError } from '../core/errors.js';
 import type { HookTable } from '../core/install/plan-hook-settings.js';
-import { agentHookSettingsFile } from '../store/agent-config-paths.js';
-import type { AgentHost, InstallScope } from '../store/agent-config-paths.js';
-import { writeFileAtomic } from '../store/fs-atomic.js';
-import { findProjectRoot, findRepositoryRoot, resolveLoreHome } from '../store/paths.js';
+import { agentHookSettingsFile } from '../store/install/agent-config-paths.js';
+import type { AgentHost, InstallScope } from '../store/install/agent-config-paths.js';
+import { writeFileAtomic } from '../store/fs/fs-atomic.js';
+import { findProjectRoot, findRepositoryRoot, resolveLoreHome } from '../store/fs/paths.js';
 import type { CommandContext } from './command.js';
 
 export const HOST_NAMES: Record<AgentHost, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };

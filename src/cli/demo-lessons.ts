@@ -1,7 +1,7 @@
 /**
  * The lessons `lore demo` seeds: real pitfalls agents hit, written the way a team would keep them.
  */
-import type { LessonDraft } from '../store/lesson-writes.js';
+import type { LessonDraft } from '../store/lessons/lesson-writes.js';
 
 export const DEMO_LESSONS: readonly LessonDraft[] = [
   {

@@ -3,7 +3,7 @@
  * each, on stderr, and the suggestion to upvote the existing lesson instead of keeping two.
  */
 import { LoreError } from '../core/errors.js';
-import type { DuplicateMatch } from '../store/find-duplicates.js';
+import type { DuplicateMatch } from '../store/curate/find-duplicates.js';
 import type { CommandContext, OptionSpec } from './command.js';
 import { truncate } from './output.js';
 

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { LoreError } from '../core/errors.js';
 import { CATEGORIES, EVIDENCE_KINDS, LESSON_TYPES, SEVERITIES } from '../core/lesson/constants.js';
 import type { Evidence } from '../core/lesson/schema.js';
-import type { LessonDraft } from '../store/lesson-writes.js';
+import type { LessonDraft } from '../store/lessons/lesson-writes.js';
 import { choiceOption, flagOption, listOption, numberOption, stringOption } from './command.js';
 import type { CommandContext, OptionSpec, ParsedArgs } from './command.js';
 

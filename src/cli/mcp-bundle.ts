@@ -1,13 +1,13 @@
 /**
  * The bundled `lore mcp` (dist/mcp/lore-mcp.cjs, scripts/bundle-mcp.mjs), run in this process from
- * V8's code cache in `$TMPDIR/lore-mcp-<uid>/` (src/store/code-cache.ts). Loading it takes a
+ * V8's code cache in `$TMPDIR/lore-mcp-<uid>/` (src/store/fs/code-cache.ts). Loading it takes a
  * fraction of the time the same code takes as ES modules.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { StartMcpOptions } from '../adapters/mcp/start-mcp.js';
-import { runCodeCached } from '../store/code-cache.js';
+import { runCodeCached } from '../store/fs/code-cache.js';
 
 export const MCP_BUNDLE_FILE = fileURLToPath(new URL('../mcp/lore-mcp.cjs', import.meta.url));
 

@@ -13,9 +13,9 @@ import {
   planMcpTomlUninstall,
 } from '../core/install/plan-mcp-config.js';
 import type { McpPlan, McpServerEntry } from '../core/install/plan-mcp-config.js';
-import { agentMcpConfigFile, INSTALL_SCOPES, MCP_AGENTS } from '../store/agent-config-paths.js';
-import type { McpAgent } from '../store/agent-config-paths.js';
-import { findProjectRoot, findRepositoryRoot, resolveLoreHome } from '../store/paths.js';
+import { agentMcpConfigFile, INSTALL_SCOPES, MCP_AGENTS } from '../store/install/agent-config-paths.js';
+import type { McpAgent } from '../store/install/agent-config-paths.js';
+import { findProjectRoot, findRepositoryRoot, resolveLoreHome } from '../store/fs/paths.js';
 import { readSettings, writeSettings } from './agent-hooks.js';
 import { choiceOption, flagOption, stringOption } from './command.js';
 import type { CommandContext, CommandOutput, ParsedArgs } from './command.js';

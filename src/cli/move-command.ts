@@ -1,6 +1,6 @@
 /**
  * `lore promote` and `lore demote`: one command shape, two directions along
- * project -> user -> universal. The store does the move (src/store/move-lesson.ts).
+ * project -> user -> universal. The store does the move (src/store/lessons/move-lesson.ts).
  */
 import { LoreError } from '../core/errors.js';
 import { SCOPE_CLASSES } from '../core/lesson/constants.js';
@@ -8,8 +8,8 @@ import type { ScopeClass } from '../core/lesson/constants.js';
 import { choiceOption } from './command.js';
 import type { Command } from './command.js';
 import { openCommandWorkspace, settleIndex } from './open-workspace.js';
-import { moveLesson, nextScope, scopeClassOf } from '../store/move-lesson.js';
-import { resolveLesson } from '../store/lesson-writes.js';
+import { moveLesson, nextScope, scopeClassOf } from '../store/lessons/move-lesson.js';
+import { resolveLesson } from '../store/lessons/lesson-writes.js';
 
 const WHERE: Record<ScopeClass, string> = {
   project: 'the project tier (.lore/)',

@@ -4,8 +4,8 @@
  */
 import type { Problem } from '../core/errors.js';
 import { formatProblem } from '../core/errors.js';
-import { openWorkspace } from '../store/workspace.js';
-import type { Workspace } from '../store/workspace.js';
+import { openWorkspace } from '../store/workspace/workspace.js';
+import type { Workspace } from '../store/workspace/workspace.js';
 import type { CommandContext } from './command.js';
 
 export async function openCommandWorkspace(ctx: CommandContext): Promise<Workspace> {

@@ -2,8 +2,8 @@
  * `lore search --kind doc`: the docs half of `lore search`, loaded only when asked for.
  */
 import { LoreError, formatProblem } from '../core/errors.js';
-import { docsScope, searchDocs } from '../store/docs-actions.js';
-import { openWorkspace } from '../store/workspace.js';
+import { docsScope, searchDocs } from '../store/docs/docs-actions.js';
+import { openWorkspace } from '../store/workspace/workspace.js';
 import { flagOption, listOption, numberOption } from './command.js';
 import type { CommandContext, CommandOutput, ParsedArgs } from './command.js';
 import { formatDocRow } from './commands/docs.js';

@@ -8,7 +8,7 @@ import { OPERATIONS, isOperation } from '../core/rank/operation-categories.js';
 import type { Operation } from '../core/rank/operation-categories.js';
 import { listOption, stringOption } from './command.js';
 import type { OptionSpec, ParsedArgs } from './command.js';
-import { readStack } from '../store/read-stack.js';
+import { readStack } from '../store/workspace/read-stack.js';
 
 export const OPERATION_OPTION: OptionSpec = {
   type: 'string',

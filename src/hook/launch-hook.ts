@@ -1,13 +1,13 @@
 /**
  * plugin/bin/lore-hook.cjs: starts the hook (lore-hook-core.cjs, next to it) from V8's code cache
- * (src/store/code-cache.ts, in `$TMPDIR/lore-hook-<uid>/`, where the session state is).
+ * (src/store/fs/code-cache.ts, in `$TMPDIR/lore-hook-<uid>/`, where the session state is).
  * Compiling the hook costs a fresh process about 2 ms, a quarter of what the hook adds to a bare
  * `node`; with the bytecode of an earlier run it costs nothing. Anything wrong with the cache just
  * means compiling as usual, and a fresh cache is written after the run. Node built-ins only.
  */
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCodeCached } from '../store/code-cache.js';
+import { runCodeCached } from '../store/fs/code-cache.js';
 
 /** A hash of lore-hook-core.cjs, set by scripts/bundle-hook.mjs. */
 declare const LORE_HOOK_BUILD: string;

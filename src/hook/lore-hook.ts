@@ -9,7 +9,7 @@ import { INPUT_LIMITS } from '../core/inject/parse-hook-input.js';
 import { utcIso } from '../core/utc-time.js';
 import { createFeedbackStarter, createRebuildStarter, createScanStarter } from './request-rebuild.js';
 import { EMPTY_OUTPUT, runHook } from './run-hook.js';
-import { tempDirectory } from '../store/paths.js';
+import { tempDirectory } from '../store/fs/paths.js';
 
 /**
  * Reads stdin whole; undefined when it is over the input limit. One readFileSync (Node's native

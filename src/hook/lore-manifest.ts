@@ -5,7 +5,7 @@
  * manifest, removes the lock. Exit 0 even on failure: nobody waits for it.
  */
 import { unlinkSync } from 'node:fs';
-import { rebuildManifestFromFiles } from '../store/manifest-build.js';
+import { rebuildManifestFromFiles } from '../store/manifest/manifest-build.js';
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);

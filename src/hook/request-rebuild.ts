@@ -6,7 +6,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { manifestDir } from '../store/manifest-files.js';
+import { manifestDir } from '../store/hook-state/manifest-files.js';
 import type { RebuildRequest, ScanRequest } from './run-hook.js';
 
 export const REBUILD_LOCK = 'rebuild.lock';

@@ -16,7 +16,7 @@ import { applyClaims, preambleFor, selectLessons } from '../core/inject/select-l
 import { DEFAULT_INJECT_SETTINGS, HARD_MAX_CHARS, MANIFEST_VERSION } from '../core/inject/types.js';
 import type { HookAdapter, HookDecision, HookEvent, ManifestHead } from '../core/inject/types.js';
 import { toRepoPath } from '../core/match/repo-path.js';
-import { appendAudit, auditRecord } from '../store/audit-log.js';
+import { appendAudit, auditRecord } from '../store/hook-state/audit-log.js';
 import {
   fileSig,
   FULL_CHECK_INTERVAL_MS,
@@ -25,9 +25,9 @@ import {
   readManifestWords,
   staleSources,
   withManifestReader,
-} from '../store/manifest-files.js';
-import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../store/paths.js';
-import { openSessionState, wipeSession } from '../store/session-state.js';
+} from '../store/hook-state/manifest-files.js';
+import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../store/fs/paths.js';
+import { openSessionState, wipeSession } from '../store/hook-state/session-state.js';
 import { handleStop } from './stop-markers.js';
 import type { FeedbackRequest } from './stop-markers.js';
 

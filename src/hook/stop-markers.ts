@@ -9,7 +9,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { findFeedbackMarkers, MARKER_PREFIX } from '../core/feedback/feedback-markers.js';
 import type { FeedbackMarker } from '../core/feedback/feedback-markers.js';
-import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../store/paths.js';
+import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../store/fs/paths.js';
 
 export type FeedbackRequest = { cwd: string; session: string; markers: FeedbackMarker[] };
 

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
 import { createApp } from '../../src/adapters/http/create-app.js';
-import { appendAudit } from '../../src/store/audit-log.js';
+import { appendAudit } from '../../src/store/hook-state/audit-log.js';
 import { findOrInstallChromium } from '../helpers/chromium.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
 import type { AppSandbox } from '../helpers/http.js';

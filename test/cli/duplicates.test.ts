@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { mergeCandidate } from '../../src/core/capture/merge-candidate.js';
 import type { CandidateDraft } from '../../src/core/capture/draft-candidate.js';
-import { serializeCandidate } from '../../src/store/candidate-store.js';
+import { serializeCandidate } from '../../src/store/candidates/candidate-store.js';
 import { createSandbox, lessonDirs } from '../helpers/cli.js';
 import type { ErrorJson, Sandbox } from '../helpers/cli.js';
 

@@ -10,12 +10,12 @@ import { onTestFinished } from 'vitest';
 import { createApp } from '../../src/adapters/http/create-app.js';
 import type { App } from '../../src/adapters/http/create-app.js';
 import { captureCandidates, captureTargetOf } from '../../src/capture/capture-candidates.js';
-import { initTier } from '../../src/store/init-tier.js';
-import { addLesson } from '../../src/store/lesson-writes.js';
-import type { LessonDraft } from '../../src/store/lesson-writes.js';
-import { tierLayout } from '../../src/store/paths.js';
-import { openWorkspace } from '../../src/store/workspace.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { initTier } from '../../src/store/workspace/init-tier.js';
+import { addLesson } from '../../src/store/lessons/lesson-writes.js';
+import type { LessonDraft } from '../../src/store/lessons/lesson-writes.js';
+import { tierLayout } from '../../src/store/fs/paths.js';
+import { openWorkspace } from '../../src/store/workspace/workspace.js';
+import type { Workspace } from '../../src/store/workspace/workspace.js';
 
 export const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 export const FIXTURE_TRANSCRIPT = fileURLToPath(

@@ -9,7 +9,7 @@ import type { Sandbox } from '../helpers/cli.js';
 import { claudePayloads, codexPayloads, payload } from '../helpers/hook-payloads.js';
 import { fileDisappears, inRepo, runHookBundle } from '../helpers/hook.js';
 import type { HookResult } from '../helpers/hook.js';
-import { encodePack } from '../../src/store/manifest-pack.js';
+import { encodePack } from '../../src/store/hook-state/manifest-pack.js';
 
 function expectSafe(result: HookResult): void {
   expect(result.code).toBe(0);

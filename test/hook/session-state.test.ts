@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSessionState, wipeSession } from '../../src/store/session-state.js';
+import { openSessionState, wipeSession } from '../../src/store/hook-state/session-state.js';
 
 const base = mkdtempSync(join(tmpdir(), 'lore-state-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/adapters/http/api-routes.js';
-import { appendAudit } from '../../src/store/audit-log.js';
+import { appendAudit } from '../../src/store/hook-state/audit-log.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
 
 type Lesson = { id: string; summary: string; status: string; supersededBy?: string; supersedes: string[] };

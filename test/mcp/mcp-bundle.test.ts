@@ -21,7 +21,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { bundleBuild } from '../../src/cli/mcp-bundle.js';
-import { codeCacheFile } from '../../src/store/code-cache.js';
+import { codeCacheFile } from '../../src/store/fs/code-cache.js';
 import { createSandbox, LORE_BIN } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { hookEnv } from '../helpers/hook.js';

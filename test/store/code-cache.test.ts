@@ -1,11 +1,11 @@
-// runCodeCached (src/store/code-cache.ts), which the hook's launcher and `lore mcp` share: the
+// runCodeCached (src/store/fs/code-cache.ts), which the hook's launcher and `lore mcp` share: the
 // cache is written once and reused, and anything wrong with it only means compiling as usual.
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { codeCacheFile, runCodeCached } from '../../src/store/code-cache.js';
+import { codeCacheFile, runCodeCached } from '../../src/store/fs/code-cache.js';
 
 let base: string;
 let file: string;

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { loadDocRecords, openDocsIndex } from '../../src/store/docs-index.js';
-import { walkDocs } from '../../src/store/docs-walker.js';
+import { loadDocRecords, openDocsIndex } from '../../src/store/docs/docs-index.js';
+import { walkDocs } from '../../src/store/docs/docs-walker.js';
 
 function setup(files: Record<string, string>) {
   const repo = mkdtempSync(join(tmpdir(), 'lore-docs-index-'));

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { normalizeDocsRoot, walkDocs, walkDocsCached } from '../../src/store/docs-walker.js';
+import { normalizeDocsRoot, walkDocs, walkDocsCached } from '../../src/store/docs/docs-walker.js';
 
 function makeTree(files: Record<string, string>): string {
   const base = mkdtempSync(join(tmpdir(), 'lore-docs-walk-'));

@@ -21,10 +21,10 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseLessonYaml, patchLessonYaml } from '../../src/core/lesson/lesson-yaml.js';
 import type { Lesson, Tier } from '../../src/core/lesson/schema.js';
-import { initTier } from '../../src/store/init-tier.js';
-import { tierLayout } from '../../src/store/paths.js';
-import { openWorkspace } from '../../src/store/workspace.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { initTier } from '../../src/store/workspace/init-tier.js';
+import { tierLayout } from '../../src/store/fs/paths.js';
+import { openWorkspace } from '../../src/store/workspace/workspace.js';
+import type { Workspace } from '../../src/store/workspace/workspace.js';
 import {
   addLesson,
   resolveLesson,
@@ -32,8 +32,8 @@ import {
   supersedeLesson,
   updateLesson,
   upvoteLesson,
-} from '../../src/store/lesson-writes.js';
-import type { LessonDraft, ResolvedLesson } from '../../src/store/lesson-writes.js';
+} from '../../src/store/lessons/lesson-writes.js';
+import type { LessonDraft, ResolvedLesson } from '../../src/store/lessons/lesson-writes.js';
 
 const NOW = Date.parse('2025-01-01T00:00:00.000Z');
 const DAY_MS = 86_400_000;

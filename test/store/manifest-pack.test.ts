@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodePack, openPack } from '../../src/store/manifest-pack.js';
+import { encodePack, openPack } from '../../src/store/hook-state/manifest-pack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lore-pack-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

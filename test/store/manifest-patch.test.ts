@@ -22,21 +22,21 @@ import { selectLessons } from '../../src/core/inject/select-lessons.js';
 import { manifestReaders } from '../../src/core/inject/load-candidates.js';
 import type { HookEvent, LessonReader, ManifestWords, TextReader } from '../../src/core/inject/types.js';
 import type { Tier } from '../../src/core/lesson/schema.js';
-import { initTier } from '../../src/store/init-tier.js';
-import { workspaceManifest } from '../../src/store/manifest-build.js';
-import { openManifestReader, readManifestHead, readManifestWords } from '../../src/store/manifest-files.js';
-import { readManifestState } from '../../src/store/manifest-patch.js';
+import { initTier } from '../../src/store/workspace/init-tier.js';
+import { workspaceManifest } from '../../src/store/manifest/manifest-build.js';
+import { openManifestReader, readManifestHead, readManifestWords } from '../../src/store/hook-state/manifest-files.js';
+import { readManifestState } from '../../src/store/manifest/manifest-patch.js';
 import {
   addLesson,
   setStatus,
   supersedeLesson,
   updateLesson,
   upvoteLesson,
-} from '../../src/store/lesson-writes.js';
-import type { LessonDraft } from '../../src/store/lesson-writes.js';
-import { tierLayout } from '../../src/store/paths.js';
-import { openWorkspace } from '../../src/store/workspace.js';
-import type { Workspace } from '../../src/store/workspace.js';
+} from '../../src/store/lessons/lesson-writes.js';
+import type { LessonDraft } from '../../src/store/lessons/lesson-writes.js';
+import { tierLayout } from '../../src/store/fs/paths.js';
+import { openWorkspace } from '../../src/store/workspace/workspace.js';
+import type { Workspace } from '../../src/store/workspace/workspace.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00.000Z');
 

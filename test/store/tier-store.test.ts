@@ -18,8 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ID_PATTERN } from '../../src/core/lesson/constants.js';
-import { createTierStore } from '../../src/store/tier-store.js';
-import type { TierStore } from '../../src/store/tier-store.js';
+import { createTierStore } from '../../src/store/lessons/tier-store.js';
+import type { TierStore } from '../../src/store/lessons/tier-store.js';
 import type { Tier } from '../../src/core/lesson/schema.js';
 
 type TierSetup = { tier: Tier; dirOf: (base: string) => string };

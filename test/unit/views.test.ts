@@ -17,7 +17,7 @@ import {
 } from '../../src/core/views/plan-skills.js';
 import type { SkillLesson } from '../../src/core/views/plan-skills.js';
 import { renderLearnings } from '../../src/core/views/render-learnings.js';
-import { learningsText, sectionText } from '../../src/store/workspace-views.js';
+import { learningsText, sectionText } from '../../src/store/views/workspace-views.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/views/${name}`, import.meta.url), 'utf8');
 const lessons = JSON.parse(fixture('lessons.json')) as SkillLesson[];

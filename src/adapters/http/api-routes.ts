@@ -11,18 +11,18 @@ import { STATUSES, TIERS } from '../../core/lesson/constants.js';
 import { HOOK_EVENTS } from '../../core/inject/types.js';
 import { toRepoPath } from '../../core/match/repo-path.js';
 import { summarizeVotes } from '../../core/rank/votes.js';
-import { readAuditLog } from '../../store/audit-read.js';
+import { readAuditLog } from '../../store/lessons/audit-read.js';
 import {
   approveCandidate,
   findCandidate,
   listCandidates,
   rejectCandidate,
-} from '../../store/candidate-actions.js';
-import { explainCall } from '../../store/explain-call.js';
-import type { ExplainRequest } from '../../store/explain-call.js';
-import { appendFeedback, readFeedback } from '../../store/feedback.js';
-import { initTier } from '../../store/init-tier.js';
-import type { ListedLesson } from '../../store/lesson-index.js';
+} from '../../store/candidates/candidate-actions.js';
+import { explainCall } from '../../store/inject/explain-call.js';
+import type { ExplainRequest } from '../../store/inject/explain-call.js';
+import { appendFeedback, readFeedback } from '../../store/lessons/feedback.js';
+import { initTier } from '../../store/workspace/init-tier.js';
+import type { ListedLesson } from '../../store/index/lesson-index.js';
 import {
   addLesson,
   author,
@@ -31,8 +31,8 @@ import {
   supersedeLesson,
   updateLesson,
   upvoteLesson,
-} from '../../store/lesson-writes.js';
-import type { Workspace } from '../../store/workspace.js';
+} from '../../store/lessons/lesson-writes.js';
+import type { Workspace } from '../../store/workspace/workspace.js';
 import { HttpError } from './http-error.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { choiceParam, draftFromBody, intParam, parseJsonBody, stringField } from './request-body.js';

@@ -4,8 +4,8 @@
  * serve-http.ts puts it behind node:http. Errors become JSON with a code and a message in one
  * place (`onError` below); every response carries the security headers.
  */
-import { openWorkspace } from '../../store/workspace.js';
-import type { Workspace } from '../../store/workspace.js';
+import { openWorkspace } from '../../store/workspace/workspace.js';
+import type { Workspace } from '../../store/workspace/workspace.js';
 import { ROUTES } from './api-routes.js';
 import type { Route, RouteContext } from './api-routes.js';
 import type { AppRequest, AppResponse } from './app-types.js';

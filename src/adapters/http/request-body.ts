@@ -2,8 +2,8 @@
  * Request bodies and query strings to the store's inputs, checked field by field so a wrong type
  * is a 400 that names the field, never a crash further down.
  */
-import { DRAFT_FIELDS } from '../../store/lesson-writes.js';
-import type { LessonDraft } from '../../store/lesson-writes.js';
+import { DRAFT_FIELDS } from '../../store/lessons/lesson-writes.js';
+import type { LessonDraft } from '../../store/lessons/lesson-writes.js';
 import { HttpError } from './http-error.js';
 
 const LIST_FIELDS = new Set(['tools', 'commands', 'paths', 'tags', 'stack']);

@@ -1,7 +1,7 @@
 /**
  * `lore mcp`: lore's lessons as an MCP server. Tools search, read, add, update, supersede, vote
  * and give feedback through the same store calls the CLI makes; answers that reference file
- * paths carry the learnings sidecar (src/store/learnings-sidecar.ts). A resource per lesson
+ * paths carry the learnings sidecar (src/store/inject/learnings-sidecar.ts). A resource per lesson
  * (`lesson://{id}`) and a prompt that reviews the lessons for a path.
  *
  * Calls run one at a time against one workspace. The index is refreshed from the files when a
@@ -12,14 +12,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isLoreError } from '../../core/errors.js';
 import type { Lesson, Status, Tier } from '../../core/lesson/schema.js';
-import { collectLearnings, repoPathOf as repoPath, sessionIdFrom } from '../../store/learnings-sidecar.js';
-import type { ListedLesson } from '../../store/lesson-index.js';
-import type { LessonDraft } from '../../store/lesson-writes.js';
-import { watchLessons } from '../../store/watch-lessons.js';
-import type { LessonWatch } from '../../store/watch-lessons.js';
-import type { Workspace } from '../../store/workspace.js';
-import { docsScope, listDocs, searchDocs, showDoc } from '../../store/docs-actions.js';
-import type { ListedDoc } from '../../store/docs-actions.js';
+import { collectLearnings, repoPathOf as repoPath, sessionIdFrom } from '../../store/inject/learnings-sidecar.js';
+import type { ListedLesson } from '../../store/index/lesson-index.js';
+import type { LessonDraft } from '../../store/lessons/lesson-writes.js';
+import { watchLessons } from '../../store/workspace/watch-lessons.js';
+import type { LessonWatch } from '../../store/workspace/watch-lessons.js';
+import type { Workspace } from '../../store/workspace/workspace.js';
+import { docsScope, listDocs, searchDocs, showDoc } from '../../store/docs/docs-actions.js';
+import type { ListedDoc } from '../../store/docs/docs-actions.js';
 import {
   AddInput,
   DocsListInput,
@@ -65,8 +65,8 @@ export type McpDeps = {
 export type LoreMcpServer = { server: McpServer; close(): Promise<void> };
 
 /** Writes, votes and feedback load YAML and the lesson schema: only when a tool needs them. */
-const writes = () => import('../../store/lesson-writes.js');
-const feedbackStore = () => import('../../store/feedback.js');
+const writes = () => import('../../store/lessons/lesson-writes.js');
+const feedbackStore = () => import('../../store/lessons/feedback.js');
 
 type Hit = z.infer<typeof ListOutput>['lessons'][number];
 
@@ -316,7 +316,7 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
     async (args, ws) => {
       const [{ resolveLesson }, { readLessonReport }] = await Promise.all([
         writes(),
-        import('../../store/lesson-report.js'),
+        import('../../store/lessons/lesson-report.js'),
       ]);
       const target = await resolveLesson(ws, args.id);
       const report = readLessonReport(ws, target, deps.now());
@@ -344,7 +344,7 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
       const { tier: wanted, ...draft } = args;
       const [{ addLesson, author }, { initTier }] = await Promise.all([
         writes(),
-        import('../../store/init-tier.js'),
+        import('../../store/workspace/init-tier.js'),
       ]);
       const tier: Tier = wanted ?? (ws.project ? 'project' : 'user');
       if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);

@@ -1,10 +1,10 @@
 /**
  * The entry of the `lore mcp` bundle (dist/mcp/lore-mcp.cjs, scripts/bundle-mcp.mjs): the SDK,
  * zod, the store and the tools in one CommonJS file, which `lore mcp` runs from V8's code cache
- * (src/store/code-cache.ts) instead of loading some 400 ES modules. It serves with the same deps
+ * (src/store/fs/code-cache.ts) instead of loading some 400 ES modules. It serves with the same deps
  * as the unbundled path (src/cli/commands/mcp.ts with LORE_MCP_BUNDLE=0).
  */
-import { openWorkspace } from '../../store/workspace.js';
+import { openWorkspace } from '../../store/workspace/workspace.js';
 import { serveMcpStdio } from './serve-mcp.js';
 import type { McpDeps } from './create-mcp-server.js';
 

@@ -4,9 +4,9 @@ import type { Command } from '../command.js';
 import { LESSON_OPTIONS, draftFromArgs } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { NO_DUPLICATE_OPTION, noteDuplicates, refuseDuplicates } from '../duplicate-note.js';
-import { addLesson, author } from '../../store/lesson-writes.js';
-import { findDuplicates } from '../../store/find-duplicates.js';
-import { initTier } from '../../store/init-tier.js';
+import { addLesson, author } from '../../store/lessons/lesson-writes.js';
+import { findDuplicates } from '../../store/curate/find-duplicates.js';
+import { initTier } from '../../store/workspace/init-tier.js';
 
 export const command: Command = {
   spec: {

@@ -1,7 +1,7 @@
 import { flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace } from '../open-workspace.js';
-import { aggregateSkills } from '../../store/workspace-views.js';
+import { aggregateSkills } from '../../store/views/workspace-views.js';
 
 const ACTION_TEXT = {
   write: { done: 'wrote', dry: 'would write' },

@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
-import { setStatus } from '../../store/lesson-writes.js';
+import { setStatus } from '../../store/lessons/lesson-writes.js';
 
 export const command: Command = {
   spec: {

@@ -11,8 +11,8 @@ import {
   listCandidates,
   placeCandidate,
   rejectCandidate,
-} from '../../store/candidate-actions.js';
-import { findDuplicates } from '../../store/find-duplicates.js';
+} from '../../store/candidates/candidate-actions.js';
+import { findDuplicates } from '../../store/curate/find-duplicates.js';
 import { SCOPE_CLASSES } from '../../core/lesson/constants.js';
 import { NO_DUPLICATE_OPTION, noteDuplicates, refuseDuplicates } from '../duplicate-note.js';
 

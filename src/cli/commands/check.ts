@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { Problem } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
 import type { Command } from '../command.js';
-import { openWorkspace } from '../../store/workspace.js';
-import { recoverWrites } from '../../store/journal.js';
+import { openWorkspace } from '../../store/workspace/workspace.js';
+import { recoverWrites } from '../../store/fs/journal.js';
 
 export const command: Command = {
   spec: {

@@ -2,8 +2,8 @@ import { choiceOption, numberOption } from '../command.js';
 import type { Command } from '../command.js';
 import { truncate } from '../output.js';
 import { noteProblems, openCommandWorkspace } from '../open-workspace.js';
-import { findDuplicateGroups } from '../../store/find-duplicates.js';
-import type { DuplicateGroup, DuplicateMatch } from '../../store/find-duplicates.js';
+import { findDuplicateGroups } from '../../store/curate/find-duplicates.js';
+import type { DuplicateGroup, DuplicateMatch } from '../../store/curate/find-duplicates.js';
 
 function row(match: DuplicateMatch, label: string): string {
   return `  ${label.padEnd(5)} ${match.id}  ${match.tier.padEnd(7)}  ${label === 'keep' ? '     ' : match.score.toFixed(2)}  ${truncate(match.summary, 100)}`;

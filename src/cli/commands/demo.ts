@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { DEMO_LESSONS } from '../demo-lessons.js';
-import { initTier } from '../../store/init-tier.js';
-import { tierLayout } from '../../store/paths.js';
-import { openWorkspace } from '../../store/workspace.js';
-import { addLesson, upvoteLesson } from '../../store/lesson-writes.js';
+import { initTier } from '../../store/workspace/init-tier.js';
+import { tierLayout } from '../../store/fs/paths.js';
+import { openWorkspace } from '../../store/workspace/workspace.js';
+import { addLesson, upvoteLesson } from '../../store/lessons/lesson-writes.js';
 
 type Step = { title: string; argv: string[] };
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '../command.js';
-import { openWorkspace } from '../../store/workspace.js';
+import { openWorkspace } from '../../store/workspace/workspace.js';
 import { DISABLED_FILE } from '../../hook/run-hook.js';
 
 export const command: Command = {

@@ -1,10 +1,10 @@
 import { DOC_TYPES, NO_FRONTMATTER } from '../../core/docs/doc-record.js';
 import { LoreError, formatProblem } from '../../core/errors.js';
 import type { Problem } from '../../core/errors.js';
-import { docsScope, indexDocs, listDocs, showDoc } from '../../store/docs-actions.js';
-import type { ListedDoc } from '../../store/docs-actions.js';
-import { openWorkspace } from '../../store/workspace.js';
-import type { Workspace } from '../../store/workspace.js';
+import { docsScope, indexDocs, listDocs, showDoc } from '../../store/docs/docs-actions.js';
+import type { ListedDoc } from '../../store/docs/docs-actions.js';
+import { openWorkspace } from '../../store/workspace/workspace.js';
+import type { Workspace } from '../../store/workspace/workspace.js';
 import { choiceOption, flagOption, listOption } from '../command.js';
 import type { Command, CommandContext, ParsedArgs } from '../command.js';
 
@@ -74,7 +74,7 @@ export const command: Command = {
         return { data: { doc: view.doc, body: view.body }, text: formatDocDetail(view.doc, view.body) };
       }
       if (action === 'add') {
-        const { addDocsRoot } = await import('../../store/docs-writes.js');
+        const { addDocsRoot } = await import('../../store/docs/docs-writes.js');
         const result = addDocsRoot(scope, target ?? '', ctx.cwd);
         if (result.added) await ws.afterWrite('project');
         return {
@@ -95,7 +95,7 @@ export const command: Command = {
         };
       }
       const dryRun = flagOption(args, 'dry-run');
-      const { migrateDocs } = await import('../../store/docs-writes.js');
+      const { migrateDocs } = await import('../../store/docs/docs-writes.js');
       const result = migrateDocs(scope, dryRun);
       if (!dryRun && result.changed.length > 0 && ws.project !== undefined) await ws.afterWrite('project');
       noteDocProblems(ctx, result.problems);

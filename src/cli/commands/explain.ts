@@ -1,6 +1,6 @@
 import { HOOK_EVENTS, SESSION_SOURCES } from '../../core/inject/types.js';
-import { explainCall, explainEvent } from '../../store/explain-call.js';
-import type { ExplainRequest } from '../../store/explain-call.js';
+import { explainCall, explainEvent } from '../../store/inject/explain-call.js';
+import type { ExplainRequest } from '../../store/inject/explain-call.js';
 import { choiceOption, listOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { truncate } from '../output.js';

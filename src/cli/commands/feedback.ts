@@ -1,6 +1,6 @@
 import { LoreError } from '../../core/errors.js';
-import { appendFeedback, FEEDBACK_SOURCES, readFeedback, summarizeFeedback } from '../../store/feedback.js';
-import type { FeedbackSource } from '../../store/feedback.js';
+import { appendFeedback, FEEDBACK_SOURCES, readFeedback, summarizeFeedback } from '../../store/lessons/feedback.js';
+import type { FeedbackSource } from '../../store/lessons/feedback.js';
 import { choiceOption, flagOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';

@@ -9,7 +9,7 @@ import { ID_PATTERN, TIERS } from '../../core/lesson/constants.js';
 import { choiceOption, flagOption } from '../command.js';
 import type { Command, CommandContext } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
-import { importLessons } from '../../store/lore-json.js';
+import { importLessons } from '../../store/lessons/lore-json.js';
 import { importInterop } from '../../store/interop/import-interop.js';
 import type { InteropImportReport } from '../../store/interop/import-interop.js';
 

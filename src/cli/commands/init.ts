@@ -7,8 +7,8 @@ import {
   LORE_DIR,
   resolveLoreHome,
   tierLayout,
-} from '../../store/paths.js';
-import { initTier } from '../../store/init-tier.js';
+} from '../../store/fs/paths.js';
+import { initTier } from '../../store/workspace/init-tier.js';
 
 export const command: Command = {
   spec: {

@@ -2,8 +2,8 @@ import { choiceOption, flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { LoreError } from '../../core/errors.js';
 import { planHookInstall } from '../../core/install/plan-hook-settings.js';
-import { AGENT_HOSTS, INSTALL_SCOPES } from '../../store/agent-config-paths.js';
-import type { AgentHost } from '../../store/agent-config-paths.js';
+import { AGENT_HOSTS, INSTALL_SCOPES } from '../../store/install/agent-config-paths.js';
+import type { AgentHost } from '../../store/install/agent-config-paths.js';
 import {
   CODEX_TRUST_NOTE,
   HOOK_BUNDLE,

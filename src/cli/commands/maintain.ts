@@ -1,7 +1,7 @@
 import { flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
-import { applyUnusedDecay } from '../../store/unused-decay.js';
+import { applyUnusedDecay } from '../../store/lessons/unused-decay.js';
 
 export const command: Command = {
   spec: {

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { flagOption } from '../command.js';
-import { openWorkspace } from '../../store/workspace.js';
-import { migrateLayout } from '../../store/migrate-layout.js';
+import { openWorkspace } from '../../store/workspace/workspace.js';
+import { migrateLayout } from '../../store/lessons/migrate-layout.js';
 
 export const command: Command = {
   spec: {

@@ -1,7 +1,7 @@
 import { PROMPT_FORMATS, renderTaskPrompt } from '../../core/prompt/render-task-prompt.js';
 import { OPERATIONS } from '../../core/rank/operation-categories.js';
-import { docsScope, selectFeatureDocs } from '../../store/docs-actions.js';
-import { selectTaskLessons } from '../../store/task-prompt.js';
+import { docsScope, selectFeatureDocs } from '../../store/docs/docs-actions.js';
+import { selectTaskLessons } from '../../store/inject/task-prompt.js';
 import { choiceOption, listOption, numberOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace } from '../open-workspace.js';

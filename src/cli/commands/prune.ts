@@ -1,8 +1,8 @@
 import { choiceOption, flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { noteProblems, openCommandWorkspace, settleIndex } from '../open-workspace.js';
-import { pruneLessons } from '../../store/prune-lessons.js';
-import type { PruneItem, PruneReport } from '../../store/prune-lessons.js';
+import { pruneLessons } from '../../store/curate/prune-lessons.js';
+import type { PruneItem, PruneReport } from '../../store/curate/prune-lessons.js';
 
 function formatItems(title: string, items: readonly PruneItem[], archived: ReadonlySet<string>): string[] {
   if (items.length === 0) return [];

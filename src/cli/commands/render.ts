@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { flagOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace } from '../open-workspace.js';
-import { renderViews } from '../../store/workspace-views.js';
+import { renderViews } from '../../store/views/workspace-views.js';
 
 export const command: Command = {
   spec: {

@@ -148,7 +148,7 @@ export const command: Command = {
       }
       const { report, touched } = result;
       const candidates = touched.map((c) => scanCandidateJson(c.record, c.evidence));
-      const { recordMarkerFeedback } = await import('../../store/feedback.js');
+      const { recordMarkerFeedback } = await import('../../store/lessons/feedback.js');
       const feedback = await recordMarkerFeedback(ws, report.markers, ctx.now(), 'scan');
       const data = {
         files: report.files,

@@ -1,8 +1,8 @@
 import type { Command } from '../command.js';
 import { formatLessonDetail } from '../output.js';
 import { openCommandWorkspace } from '../open-workspace.js';
-import { resolveLesson } from '../../store/lesson-writes.js';
-import { readLessonReport } from '../../store/lesson-report.js';
+import { resolveLesson } from '../../store/lessons/lesson-writes.js';
+import { readLessonReport } from '../../store/lessons/lesson-report.js';
 
 export const command: Command = {
   spec: {

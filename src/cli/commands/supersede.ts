@@ -2,7 +2,7 @@ import { LoreError } from '../../core/errors.js';
 import { stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
-import { supersedeLesson } from '../../store/lesson-writes.js';
+import { supersedeLesson } from '../../store/lessons/lesson-writes.js';
 
 export const command: Command = {
   spec: {

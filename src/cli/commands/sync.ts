@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
-import { openWorkspace } from '../../store/workspace.js';
-import { recoverWrites } from '../../store/journal.js';
+import { openWorkspace } from '../../store/workspace/workspace.js';
+import { recoverWrites } from '../../store/fs/journal.js';
 import { join } from 'node:path';
 import { noteProblems } from '../open-workspace.js';
 
@@ -21,13 +21,13 @@ export const command: Command = {
     try {
       const recovered = recoverWrites(join(ws.cacheDir, 'journal'));
       const swept = ws.tiers.reduce((sum, tier) => sum + tier.sweep(), 0);
-      const { sourcePaths, stampSources, sweepManifestTemps } = await import('../../store/manifest-files.js');
+      const { sourcePaths, stampSources, sweepManifestTemps } = await import('../../store/hook-state/manifest-files.js');
       // Stamped before the index reads the files: a change during the sync makes the manifest stale.
       const sources = stampSources(sourcePaths(ws.tiers.map((tier) => tier.layout.dir)));
       await ws.index.rebuild();
       await ws.ready();
       for (const tier of ws.tiers) sweepManifestTemps(tier.layout.cacheDir);
-      const { rebuildWorkspaceManifest } = await import('../../store/manifest-build.js');
+      const { rebuildWorkspaceManifest } = await import('../../store/manifest/manifest-build.js');
       const manifest = await rebuildWorkspaceManifest(ws, ctx.now(), sources);
       const stats = await ws.index.stats();
       const problems = await noteProblems(ctx, ws);

@@ -1,7 +1,7 @@
 import { LoreError } from '../../core/errors.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
-import { resolveLesson, setStatus } from '../../store/lesson-writes.js';
+import { resolveLesson, setStatus } from '../../store/lessons/lesson-writes.js';
 
 export const command: Command = {
   spec: {

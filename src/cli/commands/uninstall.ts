@@ -1,7 +1,7 @@
 import { choiceOption, flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { planHookUninstall } from '../../core/install/plan-hook-settings.js';
-import { INSTALL_SCOPES } from '../../store/agent-config-paths.js';
+import { INSTALL_SCOPES } from '../../store/install/agent-config-paths.js';
 import {
   HOST_NAMES,
   isLoreHookCommand,

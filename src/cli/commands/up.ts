@@ -7,16 +7,16 @@ import type { Command, CommandContext } from '../command.js';
 import { DEMO_LESSONS } from '../demo-lessons.js';
 import { startDashboard } from '../start-dashboard.js';
 import { DEFAULT_PORT } from './serve.js';
-import { appendAudit } from '../../store/audit-log.js';
-import { explainCall } from '../../store/explain-call.js';
-import type { ExplainRequest } from '../../store/explain-call.js';
-import { appendFeedback } from '../../store/feedback.js';
-import { initTier } from '../../store/init-tier.js';
-import { addLesson, upvoteLesson } from '../../store/lesson-writes.js';
-import { tierLayout } from '../../store/paths.js';
-import { openWorkspace } from '../../store/workspace.js';
-import type { Workspace } from '../../store/workspace.js';
-import { listCandidates } from '../../store/candidate-actions.js';
+import { appendAudit } from '../../store/hook-state/audit-log.js';
+import { explainCall } from '../../store/inject/explain-call.js';
+import type { ExplainRequest } from '../../store/inject/explain-call.js';
+import { appendFeedback } from '../../store/lessons/feedback.js';
+import { initTier } from '../../store/workspace/init-tier.js';
+import { addLesson, upvoteLesson } from '../../store/lessons/lesson-writes.js';
+import { tierLayout } from '../../store/fs/paths.js';
+import { openWorkspace } from '../../store/workspace/workspace.js';
+import type { Workspace } from '../../store/workspace/workspace.js';
+import { listCandidates } from '../../store/candidates/candidate-actions.js';
 
 /** The sample corpus shipped with lore (samples/transcripts/, beside dist/). */
 export const SAMPLES_DIR = fileURLToPath(new URL('../../../samples/transcripts/', import.meta.url));

@@ -2,7 +2,7 @@ import { listOption } from '../command.js';
 import type { Command } from '../command.js';
 import { LESSON_OPTIONS, draftFromArgs } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
-import { updateLesson } from '../../store/lesson-writes.js';
+import { updateLesson } from '../../store/lessons/lesson-writes.js';
 
 export const command: Command = {
   spec: {

@@ -3,7 +3,7 @@ import { summarizeVotes } from '../../core/rank/votes.js';
 import { stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
-import { upvoteLesson } from '../../store/lesson-writes.js';
+import { upvoteLesson } from '../../store/lessons/lesson-writes.js';
 
 export const command: Command = {
   spec: {

@@ -6,7 +6,7 @@
  * - tasks: the lesson has task evidence and every one of those tasks is gone.
  * A rule applies only when the lesson has something for it, and only on known facts: a commit or a
  * task whose fate cannot be told (no git, a shallow clone, no task source) never makes a lesson
- * stale. Pure: the store gathers the facts (src/store/repo-facts.ts).
+ * stale. Pure: the store gathers the facts (src/store/curate/repo-facts.ts).
  */
 import { requiredGlobLiteral } from '../match/glob-literal.js';
 import { compileGlob } from '../match/glob.js';

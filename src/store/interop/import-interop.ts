@@ -22,8 +22,8 @@ import { parseLessonYaml, serializeLesson } from '../../core/lesson/lesson-yaml.
 import { LessonSchema } from '../../core/lesson/schema.js';
 import type { Lesson, Tier } from '../../core/lesson/schema.js';
 import { voteKey } from '../../core/rank/votes.js';
-import { writeFileAtomic } from '../fs-atomic.js';
-import type { Workspace } from '../workspace.js';
+import { writeFileAtomic } from '../fs/fs-atomic.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { readSources } from './read-sources.js';
 
 export type InteropImportOptions = {

@@ -7,7 +7,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } fr
 import { basename, join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { SourceFile } from '../../core/interop/interop-format.js';
-import { openSqlite } from '../sqlite.js';
+import { openSqlite } from '../sqlite/sqlite.js';
 
 const TEXT_FILE = /\.(?:ya?ml|json|jsonl|md|mdc)$/;
 const SQLITE_FILE = /\.(?:db|sqlite3?)$/;

@@ -8,9 +8,9 @@ import { basename, dirname, join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { assignCoiaIds, COIA_TABLE_SQL, toCoiaRow } from '../../core/interop/coia.js';
 import type { ExportLesson, InteropFormatName, Rendered } from '../../core/interop/interop-format.js';
-import { writeFileAtomic } from '../fs-atomic.js';
-import { openSqlite } from '../sqlite.js';
-import type { SqlValue } from '../sqlite.js';
+import { writeFileAtomic } from '../fs/fs-atomic.js';
+import { openSqlite } from '../sqlite/sqlite.js';
+import type { SqlValue } from '../sqlite/sqlite.js';
 
 /** Formats whose export is a folder of files, whatever their number. */
 const DIRECTORY_FORMATS: readonly InteropFormatName[] = ['orbit', 'cursor'];

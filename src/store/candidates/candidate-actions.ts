@@ -1,0 +1,158 @@
+/**
+ * What `lore candidates` and `lore review` do to a candidate: find it in either tier, approve it
+ * (it becomes a real lesson through the normal add path, with its provenance), or reject it (its
+ * pattern is remembered and never proposed again).
+ */
+import { compareCandidates } from '../../core/capture/merge-candidate.js';
+import type { CandidateRecord } from '../../core/capture/merge-candidate.js';
+import { LoreError } from '../../core/errors.js';
+import type { Category, Classifier, LessonSeverity, ScopeClass, Tier } from '../../core/lesson/schema.js';
+import { openCandidateStore } from './candidate-store.js';
+import type { CandidateStore, StoredCandidate } from './candidate-store.js';
+import { addLesson, author } from '../lessons/lesson-writes.js';
+import type { LessonDraft, ResolvedLesson } from '../lessons/lesson-writes.js';
+import { initTier } from '../workspace/init-tier.js';
+import type { Workspace } from '../workspace/workspace.js';
+
+export type FoundCandidate = StoredCandidate & { tier: Tier; store: CandidateStore };
+
+export function candidateStores(ws: Workspace): { tier: Tier; store: CandidateStore }[] {
+  return ws.tiers.map((tierStore) => ({ tier: tierStore.tier, store: openCandidateStore(tierStore.layout) }));
+}
+
+export function listCandidates(ws: Workspace): FoundCandidate[] {
+  return candidateStores(ws)
+    .flatMap(({ tier, store }) => store.list().map((c) => ({ ...c, tier, store })))
+    .sort((a, b) => compareCandidates(a.record, b.record));
+}
+
+export function findCandidate(ws: Workspace, ref: string): FoundCandidate {
+  const wanted = ref.trim().toLowerCase();
+  const matches = listCandidates(ws).filter((c) => wanted !== '' && c.id.startsWith(wanted));
+  if (matches.length === 1 && matches[0]) return matches[0];
+  if (matches.length > 1)
+    throw new LoreError('ambiguous', `"${ref}" matches ${matches.length} candidates`, {
+      hint: `use more characters of the id: ${matches.map((c) => c.id).join(', ')}`,
+    });
+  throw new LoreError('not-found', `no candidate matches "${ref}"`, {
+    hint: 'list them with `lore candidates list`',
+  });
+}
+
+/** The lesson draft a candidate stands for; `edits` (from flags) win. */
+export function draftOf(record: CandidateRecord, edits: LessonDraft): LessonDraft {
+  const list = (key: string) => (Array.isArray(record[key]) ? (record[key] as string[]) : undefined);
+  const text = (key: string) => (typeof record[key] === 'string' ? (record[key] as string) : undefined);
+  const base: LessonDraft = {
+    summary: record.summary,
+    body: text('body'),
+    mistake: text('mistake'),
+    remediation: text('remediation'),
+    tools: list('tools'),
+    commands: list('commands'),
+    paths: list('paths'),
+    tags: list('tags'),
+    stack: list('stack'),
+    category: text('category') as Category | undefined,
+    severity: text('severity') as LessonSeverity | undefined,
+    priority: record.priority,
+    confidence: record.confidence,
+  };
+  const out: LessonDraft = {};
+  for (const [key, value] of Object.entries({ ...base, ...edits })) {
+    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  }
+  out.needsReview = false;
+  return out;
+}
+
+export type Placement = {
+  tier: Tier;
+  universal: boolean;
+  classifiedBy: Classifier | undefined;
+  /** Why it goes there, for people. */
+  reason: string;
+};
+
+/**
+ * Where an approved candidate goes: the tier a person asked for; else where capture classified it
+ * (a library lesson to the user tier, a process lesson to the user tier marked universal, a
+ * project lesson to the project it was found in); else, for candidates of older scans, where the
+ * candidate is stored. A project lesson found in another repository (stored in the user tier's
+ * queue) stays in the user tier: there is no better place for it here.
+ */
+export function placeCandidate(ws: Workspace, found: FoundCandidate, requested?: ScopeClass): Placement {
+  if (requested !== undefined) {
+    return {
+      tier: requested === 'project' ? 'project' : 'user',
+      universal: requested === 'universal',
+      classifiedBy: 'human',
+      reason: `asked for ${requested}`,
+    };
+  }
+  const scope = found.record.capture.scope;
+  const reason = found.record.capture.scopeReason ?? '';
+  if (scope === 'universal' || scope === 'user') {
+    return { tier: 'user', universal: scope === 'universal', classifiedBy: 'capture', reason };
+  }
+  if (scope === 'project') {
+    const tier = found.tier === 'project' && ws.project !== undefined ? 'project' : 'user';
+    return {
+      tier,
+      universal: false,
+      classifiedBy: 'capture',
+      reason:
+        tier === 'project' ? reason : `${reason}; found in another repository, so kept in the user tier`,
+    };
+  }
+  return {
+    tier: found.tier,
+    universal: false,
+    classifiedBy: undefined,
+    reason: 'where the candidate was found',
+  };
+}
+
+export async function approveCandidate(
+  ws: Workspace,
+  found: FoundCandidate,
+  edits: LessonDraft,
+  options: { tier?: ScopeClass; nowMs: number; env: NodeJS.ProcessEnv },
+): Promise<ResolvedLesson & { placement: Placement }> {
+  const placement = placeCandidate(ws, found, options.tier);
+  const tier = placement.tier;
+  if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);
+  const record = found.record;
+  const added = await addLesson(ws, draftOf(record, edits), {
+    tier,
+    nowMs: options.nowMs,
+    createdBy: author(options.env) ?? 'lore scan',
+    placement: {
+      universal: placement.universal,
+      ...(placement.classifiedBy ? { classifiedBy: placement.classifiedBy } : {}),
+    },
+    provenance: {
+      sourceSessions: record.sourceSessions,
+      occurrences: record.occurrences,
+      contentHash: record.contentHash,
+      evidence: record.sourceSessions.slice(0, 10).map((ref) => ({ kind: 'session' as const, ref })),
+    },
+  });
+  found.store.decide({
+    hash: record.contentHash,
+    decision: 'approved',
+    at: new Date(options.nowMs).toISOString(),
+    lesson: added.id,
+  });
+  found.store.remove(found.id);
+  return { ...added, placement };
+}
+
+export function rejectCandidate(found: FoundCandidate, nowMs: number): void {
+  found.store.decide({
+    hash: found.record.contentHash,
+    decision: 'rejected',
+    at: new Date(nowMs).toISOString(),
+  });
+  found.store.remove(found.id);
+}

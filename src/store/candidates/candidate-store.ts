@@ -1,0 +1,139 @@
+/**
+ * Lesson candidates found by `lore scan`, waiting for review: `<tier>/candidates/<id>/lesson.yaml`
+ * (a valid lesson record with a `capture` block), beside `lessons/` so the index and the hooks
+ * never see them. Writes go through the same primitives as lessons: a fresh id claimed with
+ * mkdir, whole files renamed into place, a per-candidate lock for read-modify-write. Decisions
+ * (approved, rejected) are appended to `candidates/decisions.jsonl`, so a pattern someone
+ * rejected is never proposed again.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { LoreError } from '../../core/errors.js';
+import { createLessonId, ID_RANDOM_BYTES } from '../../core/lesson/lesson-id.js';
+import { LESSON_SCHEMA_COMMENT } from '../../core/lesson/lesson-yaml.js';
+import type { CandidateRecord } from '../../core/capture/merge-candidate.js';
+import { appendLine, claimDirectory, writeFileAtomic } from '../fs/fs-atomic.js';
+import { ensureGitignore } from '../workspace/gitignore.js';
+import { lessonLockPath, withLocks } from '../fs/lock.js';
+import type { TierLayout } from '../fs/paths.js';
+
+export const CANDIDATES_DIR = 'candidates';
+const FILE = 'lesson.yaml';
+const DECISIONS = 'decisions.jsonl';
+
+export type StoredCandidate = { id: string; file: string; record: CandidateRecord };
+export type Decision = { hash: string; decision: 'approved' | 'rejected'; at: string; lesson?: string };
+
+export type CandidateStore = {
+  readonly dir: string;
+  list(): StoredCandidate[];
+  /** An id or a unique id prefix. */
+  resolve(ref: string): StoredCandidate;
+  create(render: (id: string) => CandidateRecord): StoredCandidate;
+  /** Read-modify-write under the candidate's lock. */
+  update(id: string, change: (current: CandidateRecord) => CandidateRecord): StoredCandidate;
+  remove(id: string): void;
+  decide(decision: Decision): void;
+  decisions(): Map<string, Decision>;
+};
+
+export function serializeCandidate(record: CandidateRecord): string {
+  return `#${LESSON_SCHEMA_COMMENT.replace('../../../schema', '../../../schema')}\n${stringify(record, { lineWidth: 0 })}`;
+}
+
+export function openCandidateStore(layout: TierLayout): CandidateStore {
+  const dir = join(layout.dir, CANDIDATES_DIR);
+  const fileOf = (id: string) => join(dir, id, FILE);
+  const read = (id: string): StoredCandidate | undefined => {
+    try {
+      const record = parse(readFileSync(fileOf(id), 'utf8')) as CandidateRecord;
+      return record && typeof record === 'object' && typeof record.capture === 'object'
+        ? { id, file: fileOf(id), record }
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const lockOf = (id: string) => lessonLockPath(layout.cacheDir, `candidate-${id}`);
+  let ignored = false;
+  const store: CandidateStore = {
+    dir,
+    list() {
+      let names: string[];
+      try {
+        names = readdirSync(dir, { withFileTypes: true })
+          .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+          .map((entry) => entry.name)
+          .sort();
+      } catch {
+        return [];
+      }
+      return names.map(read).filter((c): c is StoredCandidate => c !== undefined);
+    },
+    resolve(ref) {
+      const wanted = ref.trim().toLowerCase();
+      const matches = store.list().filter((c) => wanted !== '' && c.id.startsWith(wanted));
+      if (matches.length === 1 && matches[0]) return matches[0];
+      if (matches.length > 1)
+        throw new LoreError('ambiguous', `"${ref}" matches ${matches.length} candidates`, {
+          hint: `use more characters of the id: ${matches.map((c) => c.id).join(', ')}`,
+        });
+      throw new LoreError('not-found', `no candidate matches "${ref}"`, {
+        hint: 'list them with `lore candidates list`',
+      });
+    },
+    create(render) {
+      mkdirSync(dir, { recursive: true });
+      if (!ignored) {
+        // Repositories set up by an older lore get `candidates/` into their .gitignore here.
+        ensureGitignore(layout.dir);
+        ignored = true;
+      }
+      for (let attempt = 0; attempt < 16; attempt += 1) {
+        const id = createLessonId(randomBytes(ID_RANDOM_BYTES));
+        if (!claimDirectory(join(dir, id))) continue;
+        const record = render(id);
+        writeFileAtomic(fileOf(id), serializeCandidate(record));
+        return { id, file: fileOf(id), record };
+      }
+      throw new Error('could not allocate a candidate id after 16 attempts');
+    },
+    update(id, change) {
+      return withLocks([lockOf(id)], () => {
+        const current = read(id);
+        if (!current) throw new LoreError('not-found', `candidate ${id} is gone`);
+        const record = change(current.record);
+        writeFileAtomic(fileOf(id), serializeCandidate(record));
+        return { id, file: fileOf(id), record };
+      });
+    },
+    remove(id) {
+      withLocks([lockOf(id)], () => rmSync(join(dir, id), { recursive: true, force: true }));
+    },
+    decide(decision) {
+      mkdirSync(dir, { recursive: true });
+      appendLine(join(dir, DECISIONS), JSON.stringify(decision));
+    },
+    decisions() {
+      const out = new Map<string, Decision>();
+      let text: string;
+      try {
+        text = readFileSync(join(dir, DECISIONS), 'utf8');
+      } catch {
+        return out;
+      }
+      for (const line of text.split('\n')) {
+        try {
+          const decision = JSON.parse(line) as Decision;
+          if (typeof decision.hash === 'string') out.set(decision.hash, decision);
+        } catch {
+          // a torn line: skip it
+        }
+      }
+      return out;
+    },
+  };
+  return store;
+}

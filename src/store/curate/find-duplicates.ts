@@ -1,0 +1,127 @@
+/**
+ * Near-duplicates in the store. For one new lesson, the FTS5 index finds the few lessons that share
+ * words with it (BM25, the same search as `lore search`): one indexed query, never a comparison
+ * with every lesson. For the whole store (`lore dedupe`), an inverted index over the listed lessons
+ * proposes candidates the same way (src/core/curate/find-duplicate-pairs.ts). Either way the pure
+ * scorer (src/core/curate/score-duplicate.ts) decides which are alike enough.
+ */
+import { findDuplicatePairs, groupPairs } from '../../core/curate/find-duplicate-pairs.js';
+import { scoreShingles, shinglesOf } from '../../core/curate/score-duplicate.js';
+import type { DuplicateInput, DuplicateScore } from '../../core/curate/score-duplicate.js';
+import type { Lesson, Tier } from '../../core/lesson/schema.js';
+import type { ListedLesson } from '../index/lesson-index.js';
+import type { Workspace } from '../workspace/workspace.js';
+
+/** Lessons fetched from the index per check: more than any real set of near-duplicates. */
+const POOL = 12;
+/** Words of a lesson sent to the index: enough to find its duplicates, bounded for long ones. */
+const QUERY_WORDS = 40;
+
+export type DuplicateMatch = {
+  id: string;
+  slug: string;
+  summary: string;
+  tier: Tier;
+  score: number;
+  text: number;
+  scope: number | null;
+};
+
+export type DuplicateGroup = {
+  /** The lesson to keep (project tier, most voted, oldest), then the others. */
+  keep: DuplicateMatch;
+  others: DuplicateMatch[];
+  pairs: { a: string; b: string; score: number }[];
+};
+
+function queryOf(lesson: DuplicateInput): string {
+  return [lesson.summary, lesson.mistake ?? '', lesson.remediation ?? '']
+    .join(' ')
+    .split(/\s+/)
+    .slice(0, QUERY_WORDS * 2)
+    .join(' ');
+}
+
+async function neighbours(ws: Workspace, lesson: DuplicateInput, nowMs: number): Promise<ListedLesson[]> {
+  const query = queryOf(lesson);
+  if (query.trim() === '') return [];
+  return ws.index.search(
+    query,
+    { limit: POOL, status: 'active' },
+    ws.config.search.weights,
+    nowMs,
+    ws.halfLifeDays,
+  );
+}
+
+function matchOf(lesson: Lesson, score: DuplicateScore): DuplicateMatch {
+  return {
+    id: lesson.id,
+    slug: lesson.slug,
+    summary: lesson.summary,
+    tier: lesson.tier,
+    score: score.score,
+    text: score.text,
+    scope: score.scope,
+  };
+}
+
+/** Active lessons alike to `draft` (a lesson about to be added), most alike first. */
+export async function findDuplicates(
+  ws: Workspace,
+  draft: DuplicateInput,
+  options: { threshold: number; nowMs: number; limit?: number },
+): Promise<DuplicateMatch[]> {
+  const mine = shinglesOf(draft);
+  const found: DuplicateMatch[] = [];
+  for (const item of await neighbours(ws, draft, options.nowMs)) {
+    const score = scoreShingles(mine, shinglesOf(item.lesson));
+    if (score.score >= options.threshold) found.push(matchOf(item.lesson, score));
+  }
+  return found
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, options.limit ?? 5);
+}
+
+/**
+ * Every group of likely duplicates among active lessons (connected by pairs at or over the
+ * threshold). The lessons are in memory already (one index read), so candidates come from an
+ * inverted index over their words instead of one FTS query per lesson.
+ */
+export async function findDuplicateGroups(
+  ws: Workspace,
+  options: { threshold: number; nowMs: number; tier?: Tier | undefined },
+): Promise<DuplicateGroup[]> {
+  const listed = (await ws.index.list({ status: 'active' }, options.nowMs, ws.halfLifeDays)).filter(
+    (item) => options.tier === undefined || item.lesson.tier === options.tier,
+  );
+  const key = (lesson: Pick<Lesson, 'tier' | 'id'>) => `${lesson.tier}:${lesson.id}`;
+  const byKey = new Map(listed.map((item) => [key(item.lesson), item]));
+  const pairs = findDuplicatePairs(
+    listed.map((item) => ({ key: key(item.lesson), lesson: item.lesson })),
+    { threshold: options.threshold },
+  );
+  const keepOrder = (x: ListedLesson, y: ListedLesson) =>
+    (x.lesson.tier === 'project' ? 0 : 1) - (y.lesson.tier === 'project' ? 0 : 1) ||
+    y.votes.count - x.votes.count ||
+    Date.parse(x.lesson.createdAt) - Date.parse(y.lesson.createdAt) ||
+    (x.lesson.id < y.lesson.id ? -1 : 1);
+  const groups = groupPairs(pairs).map((keys): DuplicateGroup => {
+    const [first, ...rest] = keys.map((k) => byKey.get(k) as ListedLesson).sort(keepOrder);
+    const inGroup = new Set(keys);
+    const members = pairs.filter((pair) => inGroup.has(pair.a));
+    const asMatch = (entry: ListedLesson): DuplicateMatch => {
+      const k = key(entry.lesson);
+      const best = members.find((pair) => pair.a === k || pair.b === k);
+      return matchOf(entry.lesson, best ?? { score: 1, text: 1, scope: null });
+    };
+    return {
+      keep: asMatch(first as ListedLesson),
+      others: rest.map(asMatch),
+      pairs: members.map((pair) => ({ a: pair.a, b: pair.b, score: pair.score })),
+    };
+  });
+  return groups.sort(
+    (x, y) => (y.pairs[0]?.score ?? 0) - (x.pairs[0]?.score ?? 0) || y.others.length - x.others.length,
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * The docs verbs that write: `lore docs add` (a root in config.yaml, through the YAML document
+ * model) and `lore docs migrate` (frontmatter backfilled, or a unified diff with --dry-run).
+ * Store functions returning data, like docs-actions.ts; loaded only by the verbs that write.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { LoreError } from '../../core/errors.js';
+import type { Problem } from '../../core/errors.js';
+import { planDocMigration } from '../../core/docs/plan-doc-migration.js';
+import type { DocMigration } from '../../core/docs/plan-doc-migration.js';
+import type { DocsScope } from './docs-actions.js';
+import { normalizeDocsRoot, walkDocs } from './docs-walker.js';
+import { writeFileAtomic } from '../fs/fs-atomic.js';
+import { LORE_DIR } from '../fs/paths.js';
+
+function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+export type DocsRootAdded = { root: string; added: boolean; roots: string[]; configFile: string };
+
+/** `lore docs add PATH`: registers a directory as a docs root in the project's config.yaml (idempotent). */
+export function addDocsRoot(scope: DocsScope, input: string, cwd: string): DocsRootAdded {
+  if (scope.configFile === undefined) {
+    throw new LoreError('no-project', `no ${LORE_DIR}/ directory found from ${cwd} upward`, {
+      hint: 'run `lore init` at your repository root first: docs roots are kept in .lore/config.yaml',
+    });
+  }
+  const abs = resolve(cwd, input);
+  const shown = scope.displayPath(abs);
+  if (!isInside(scope.repoRoot, abs)) {
+    throw new LoreError('invalid', `${shown} is outside the repository`, {
+      hint: 'docs roots are directories inside the repository',
+    });
+  }
+  const rel = relative(scope.repoRoot, abs).split('\\').join('/') || '.';
+  if (rel.split('/').includes(LORE_DIR)) {
+    throw new LoreError('invalid', `${shown} is under ${LORE_DIR}/, which holds lore's own data`, {
+      hint: 'pick a directory of Markdown docs, such as docs/ or handbook/',
+    });
+  }
+  const stat = statSync(abs, { throwIfNoEntry: false });
+  if (stat === undefined) {
+    throw new LoreError('not-found', `${shown} does not exist`, {
+      hint: 'create the directory first, or check the path',
+    });
+  }
+  if (!stat.isDirectory()) {
+    throw new LoreError('invalid', `${shown} is a file; a docs root is a directory`, {
+      hint: `run \`lore docs add ${relative(cwd, abs.replace(/[\\/][^\\/]*$/, '')) || '.'}\` for its directory`,
+    });
+  }
+  const real = realpathSync(abs);
+  const repoReal = realpathSync(scope.repoRoot);
+  if (!isInside(repoReal, real) || isInside(join(repoReal, LORE_DIR), real)) {
+    throw new LoreError(
+      'invalid',
+      `${shown} is a symlink leading outside the repository or into ${LORE_DIR}/`,
+      {
+        hint: 'docs roots are directories inside the repository',
+      },
+    );
+  }
+  const configFile = scope.configFile;
+  const current = scope.roots.map((root) => normalizeDocsRoot(root));
+  if (current.includes(rel)) {
+    return { root: rel, added: false, roots: scope.roots, configFile: scope.displayPath(configFile) };
+  }
+  const text = existsSync(configFile) ? readFileSync(configFile, 'utf8') : '';
+  const roots = [...scope.roots, rel];
+  writeFileAtomic(configFile, setDocsRoots(text, roots, scope.displayPath(configFile)));
+  return { root: rel, added: true, roots, configFile: scope.displayPath(configFile) };
+}
+
+/** config.yaml with `docs.roots` set, through the YAML document model (comments and other keys kept). */
+export function setDocsRoots(text: string, roots: readonly string[], file: string): string {
+  const document: Document = parseDocument(text);
+  if (document.errors.length > 0) {
+    throw new LoreError(
+      'invalid',
+      `${file} is not valid YAML: ${document.errors[0]?.message.split('\n')[0] ?? ''}`,
+      {
+        hint: `fix ${file} first (\`lore check\` shows where)`,
+      },
+    );
+  }
+  if (document.contents === null) document.contents = document.createNode({});
+  if (!isMap(document.contents)) {
+    throw new LoreError('invalid', `${file} is not a mapping of settings`, { hint: `fix ${file} first` });
+  }
+  const existing = document.getIn(['docs', 'roots'], true);
+  if (isSeq(existing)) {
+    const have = new Set(existing.items.map((item) => String((item as { value?: unknown }).value ?? item)));
+    for (const root of roots) if (!have.has(root)) existing.add(document.createNode(root));
+  } else {
+    const docs = document.get('docs', true);
+    if (docs !== undefined && docs !== null && !isMap(docs)) {
+      throw new LoreError('invalid', `${file}: docs must be a mapping (docs: { roots: [...] })`, {
+        hint: `fix ${file} first`,
+      });
+    }
+    document.setIn(['docs', 'roots'], document.createNode([...roots], { flow: true }));
+  }
+  return document.toString({ flowCollectionPadding: false });
+}
+
+export type MigratedDoc = { path: string; added: string[]; diff: string; problems: Problem[] };
+
+export type DocsMigration = {
+  dryRun: boolean;
+  changed: MigratedDoc[];
+  unchanged: number;
+  /** Problems left for a person (a frontmatter lore could not read is never rewritten). */
+  problems: Problem[];
+};
+
+/** `lore docs migrate`: backfills frontmatter; `dryRun` writes nothing and returns unified diffs. */
+export function migrateDocs(scope: DocsScope, dryRun: boolean): DocsMigration {
+  const walk = walkDocs(scope.repoRoot, scope.roots);
+  const changed: MigratedDoc[] = [];
+  const problems: Problem[] = [];
+  let unchanged = 0;
+  for (const doc of walk.docs) {
+    let text: string;
+    try {
+      text = readFileSync(doc.abs, 'utf8');
+    } catch {
+      continue;
+    }
+    const plan: DocMigration = planDocMigration(doc.path, doc.root, text, {
+      taskPrefixes: scope.taskPrefixes,
+      file: scope.displayPath(doc.abs),
+    });
+    problems.push(...plan.problems);
+    if (!plan.changed) {
+      unchanged += 1;
+      continue;
+    }
+    const diff = createTwoFilesPatch(
+      `a/${doc.path}`,
+      `b/${doc.path}`,
+      text,
+      plan.text,
+      undefined,
+      undefined,
+      {
+        context: 3,
+      },
+    );
+    if (!dryRun) {
+      const now = readFileSync(doc.abs, 'utf8');
+      if (now !== text) {
+        problems.push({
+          file: scope.displayPath(doc.abs),
+          message: 'changed while migrating; left alone (run `lore docs migrate` again)',
+          severity: 'warning',
+        });
+        continue;
+      }
+      writeFileAtomic(realpathSync(doc.abs), plan.text);
+    }
+    changed.push({ path: doc.path, added: plan.added, diff, problems: plan.problems });
+  }
+  return { dryRun, changed, unchanged, problems };
+}

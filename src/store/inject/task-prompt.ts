@@ -1,0 +1,112 @@
+/**
+ * `lore prompt` and the library function for orchestrators: the lessons for a task. Scope from the
+ * task's files (path globs) and tags, BM25 over its title and description, the operation mapped to
+ * lesson categories (core/rank/operation-categories). Lessons the hook would never inject (needs
+ * review, under the confidence floor) are left out. Order: scope matches first, then text relevance,
+ * then the one ordering (votes, priority, confidence, recency, id).
+ */
+import { categoriesForOperation } from '../../core/rank/operation-categories.js';
+import type { Operation } from '../../core/rank/operation-categories.js';
+import { compareRankable } from '../../core/rank/rank-results.js';
+import type { PromptLesson } from '../../core/prompt/render-task-prompt.js';
+import type { ListedLesson } from '../index/lesson-index.js';
+import { repoPathOf } from './learnings-sidecar.js';
+import type { Workspace } from '../workspace/workspace.js';
+
+export type TaskPromptRequest = {
+  files?: readonly string[];
+  tags?: readonly string[];
+  title?: string;
+  description?: string;
+  operation?: Operation;
+  /** Default 5. */
+  limit?: number;
+};
+
+type Candidate = { item: ListedLesson; scope: Set<string>; text: Set<string>; relevance: number };
+
+export async function selectTaskLessons(
+  ws: Workspace,
+  request: TaskPromptRequest,
+  nowMs: number,
+): Promise<PromptLesson[]> {
+  await ws.ready();
+  const limit = request.limit ?? 5;
+  const categories = categoriesForOperation(request.operation);
+  const minConfidence = ws.config.inject.minConfidence;
+  const candidates = new Map<string, Candidate>();
+  const keep = (item: ListedLesson): Candidate | undefined => {
+    const { lesson } = item;
+    if (lesson.needsReview || lesson.confidence < minConfidence) return undefined;
+    if (categories !== undefined && !categories.has(lesson.category)) return undefined;
+    const key = `${lesson.tier}:${lesson.id}`;
+    let candidate = candidates.get(key);
+    if (!candidate) {
+      candidate = { item, scope: new Set(), text: new Set(), relevance: 0 };
+      candidates.set(key, candidate);
+    }
+    return candidate;
+  };
+  const status = 'active' as const;
+
+  for (const file of request.files ?? []) {
+    const path = repoPathOf(ws, file);
+    if (path === undefined) continue;
+    for (const item of await ws.index.list({ status, path }, nowMs, ws.halfLifeDays)) {
+      const candidate = keep(item);
+      for (const reason of item.matchedBy) candidate?.scope.add(reason);
+    }
+  }
+  for (const tag of request.tags ?? []) {
+    for (const item of await ws.index.list({ status, tags: [tag] }, nowMs, ws.halfLifeDays)) {
+      const candidate = keep(item);
+      for (const reason of item.matchedBy) candidate?.scope.add(reason);
+    }
+  }
+  const query = [request.title, request.description].filter((part) => part && part.trim() !== '').join(' ');
+  if (query !== '') {
+    const results = await ws.index.search(
+      query,
+      { status, limit: Math.max(limit * 4, 20) },
+      ws.config.search.weights,
+      nowMs,
+      ws.halfLifeDays,
+    );
+    for (const result of results) {
+      const candidate = keep(result);
+      if (!candidate) continue;
+      candidate.relevance = Math.max(candidate.relevance, result.relevance);
+      for (const reason of result.matchedBy) candidate.text.add(reason);
+    }
+  }
+  const asked =
+    (request.files?.length ?? 0) > 0 ||
+    (request.tags?.length ?? 0) > 0 ||
+    query !== '' ||
+    categories !== undefined;
+  if (asked && query === '' && (request.files?.length ?? 0) === 0 && (request.tags?.length ?? 0) === 0) {
+    // Only an operation: the best lessons of its categories.
+    for (const item of await ws.index.list({ status }, nowMs, ws.halfLifeDays)) keep(item);
+  }
+
+  const rankKey = (c: Candidate) => ({
+    id: c.item.lesson.id,
+    relevance: c.relevance,
+    voteScore: c.item.voteScore,
+    priority: c.item.lesson.priority,
+    confidence: c.item.lesson.confidence,
+    updatedAt: c.item.lesson.updatedAt,
+  });
+  return [...candidates.values()]
+    .sort((a, b) => b.scope.size - a.scope.size || compareRankable(rankKey(a), rankKey(b)))
+    .slice(0, limit)
+    .map((c) => ({
+      id: c.item.lesson.id,
+      summary: c.item.lesson.summary,
+      type: c.item.lesson.type,
+      category: c.item.lesson.category,
+      priority: c.item.lesson.priority,
+      confidence: c.item.lesson.confidence,
+      matched_by: [...c.scope, ...c.text],
+    }));
+}

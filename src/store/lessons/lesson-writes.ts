@@ -1,0 +1,454 @@
+/**
+ * Every change to the store: add, update, supersede, archive, upvote. Each validates the whole
+ * record before anything is written, writes atomically, and holds a per-lesson lock for
+ * read-modify-write so two processes never lose each other's change.
+ */
+import { join } from 'node:path';
+import { LoreError } from '../../core/errors.js';
+import type { Problem } from '../../core/errors.js';
+import { parseLessonYaml, patchLessonYaml, serializeLesson } from '../../core/lesson/lesson-yaml.js';
+import { slugify } from '../../core/lesson/lesson-id.js';
+import { resolveRef } from '../../core/lesson/resolve-ref.js';
+import type { RefEntry } from '../../core/lesson/resolve-ref.js';
+import { LessonSchema, SCHEMA_VERSION } from '../../core/lesson/schema.js';
+import type {
+  Classifier,
+  Evidence,
+  Lesson,
+  LessonSeverity,
+  LessonType,
+  Category,
+  Tier,
+} from '../../core/lesson/schema.js';
+import type { Vote } from '../../core/rank/votes.js';
+import { commitWrites } from '../fs/journal.js';
+import { lessonLockPath, withLocks } from '../fs/lock.js';
+import type { Workspace } from '../workspace/workspace.js';
+
+/** The fields a person (or a tool) sets; everything else lore fills in. */
+export type LessonDraft = {
+  summary?: string;
+  slug?: string;
+  body?: string;
+  mistake?: string;
+  remediation?: string;
+  context?: string;
+  observation?: string;
+  implication?: string;
+  action?: string;
+  tools?: string[];
+  commands?: string[];
+  paths?: string[];
+  tags?: string[];
+  stack?: string[];
+  category?: Category;
+  severity?: LessonSeverity;
+  type?: LessonType;
+  priority?: number;
+  confidence?: number;
+  needsReview?: boolean;
+  evidence?: Evidence[];
+  createdBy?: string;
+};
+
+export const DRAFT_FIELDS = [
+  'summary',
+  'slug',
+  'body',
+  'mistake',
+  'remediation',
+  'context',
+  'observation',
+  'implication',
+  'action',
+  'tools',
+  'commands',
+  'paths',
+  'tags',
+  'stack',
+  'category',
+  'severity',
+  'type',
+  'priority',
+  'confidence',
+  'needsReview',
+  'evidence',
+] as const;
+
+export type ResolvedLesson = { tier: Tier; id: string; lesson: Lesson; file: string };
+
+const PLACEHOLDER_ID = '0000000000';
+
+function lockOf(ws: Workspace, target: { tier: Tier; id: string }, suffix = ''): string {
+  return lessonLockPath(ws.store(target.tier).layout.cacheDir, target.id, suffix);
+}
+
+/** The lock guarding a lesson's lesson.yaml: hold it around `rewriteConfidence`. */
+export function lessonLock(ws: Workspace, target: { tier: Tier; id: string }): string {
+  return lockOf(ws, target);
+}
+
+function normalizeDraft(draft: LessonDraft): LessonDraft {
+  const out: LessonDraft = { ...draft };
+  if (out.tags)
+    out.tags = [...new Set(out.tags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag !== ''))];
+  for (const key of ['tools', 'commands', 'paths', 'stack'] as const) {
+    const list = out[key];
+    if (list) out[key] = [...new Set(list.map((item) => item.trim()).filter((item) => item !== ''))];
+  }
+  if (out.summary !== undefined) out.summary = out.summary.trim();
+  return out;
+}
+
+function validate(record: Record<string, unknown>, file: string): Lesson {
+  const result = LessonSchema.safeParse(record);
+  if (result.success) return result.data;
+  const problems: Problem[] = result.error.issues.map((issue) => ({
+    file,
+    field: issue.path.join('.'),
+    message: issue.message,
+    severity: 'error',
+  }));
+  const first = problems[0];
+  throw new LoreError(
+    'invalid',
+    `invalid lesson: ${problems.map((p) => `${fieldToFlag(p.field ?? '')}: ${p.message}`).join('; ')}`,
+    {
+      hint: first?.field === 'summary' ? 'keep the summary to one line; put details in --body' : undefined,
+      details: problems,
+    },
+  );
+}
+
+/** `commands.1` -> `--command #2`: errors speak the language of the flags. */
+export function fieldToFlag(field: string): string {
+  const [head, index] = field.split('.');
+  const flags: Record<string, string> = {
+    tools: '--tool',
+    commands: '--command',
+    paths: '--path',
+    tags: '--tag',
+    stack: '--stack',
+    evidence: '--evidence',
+    needsReview: '--needs-review',
+  };
+  const flag = flags[head ?? ''] ?? `--${head ?? field}`;
+  return index === undefined ? flag : `${flag} #${Number(index) + 1}`;
+}
+
+export function author(env: NodeJS.ProcessEnv): string | undefined {
+  const name = env.LORE_AUTHOR?.trim();
+  return name === undefined || name === '' ? undefined : name;
+}
+
+export async function addLesson(
+  ws: Workspace,
+  draft: LessonDraft,
+  options: {
+    tier: Tier;
+    nowMs: number;
+    createdBy?: string;
+    /** Where a captured lesson came from (`lore candidates approve`). */
+    provenance?: {
+      sourceSessions: string[];
+      occurrences: number;
+      contentHash: string;
+      evidence?: Evidence[];
+    };
+    /** User tier: shared beyond this machine; and who chose the tier (capture's classifier). */
+    placement?: { universal?: boolean; classifiedBy?: Classifier };
+  },
+): Promise<ResolvedLesson> {
+  const store = ws.store(options.tier);
+  const clean = normalizeDraft(draft);
+  if (clean.summary === undefined || clean.summary === '') {
+    throw new LoreError('usage', 'a lesson needs a summary', {
+      hint: 'pass --summary "one line the agent should read"',
+    });
+  }
+  const now = new Date(options.nowMs).toISOString();
+  const defaults = ws.config.defaults;
+  const base: Record<string, unknown> = {
+    schemaVersion: SCHEMA_VERSION,
+    id: PLACEHOLDER_ID,
+    slug: clean.slug ?? slugify(clean.summary),
+    ...definedOnly(clean),
+    category: clean.category ?? defaults.category,
+    severity: clean.severity ?? defaults.severity,
+    type: clean.type ?? 'hint',
+    tier: options.tier,
+    ...(options.placement?.universal === true && options.tier === 'user' ? { universal: true } : {}),
+    ...(options.placement?.classifiedBy ? { classifiedBy: options.placement.classifiedBy } : {}),
+    priority: clean.priority ?? defaults.priority,
+    confidence: clean.confidence ?? defaults.confidence,
+    needsReview: clean.needsReview ?? false,
+    status: 'active',
+    createdAt: now,
+    createdBy: clean.createdBy ?? options.createdBy,
+    updatedAt: now,
+  };
+  if (options.provenance) {
+    const { evidence, ...rest } = options.provenance;
+    Object.assign(base, rest);
+    if (evidence && evidence.length > 0)
+      base.evidence = [...((base.evidence as Evidence[]) ?? []), ...evidence];
+  }
+  const checked = validate(base, 'lesson');
+  const id = store.createLesson((newId) => serializeLesson({ ...checked, id: newId }));
+  await ws.afterWrite(options.tier, [{ tier: options.tier, id }]);
+  const lesson = { ...checked, id };
+  return { tier: options.tier, id, lesson, file: store.lessonDir(id).yamlPath };
+}
+
+function definedOnly(draft: LessonDraft): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of DRAFT_FIELDS) {
+    const value = draft[key];
+    if (value !== undefined) out[key] = value;
+  }
+  if (draft.createdBy !== undefined) out.createdBy = draft.createdBy;
+  return out;
+}
+
+/** An id, a unique id prefix or a slug -> the lesson. Errors list the candidates. */
+export async function resolveLesson(ws: Workspace, ref: string): Promise<ResolvedLesson> {
+  if (ref.trim() === '')
+    throw new LoreError('usage', 'no lesson given', { hint: 'pass an id, a unique id prefix or a slug' });
+  await ws.ready();
+  const entries = await ws.index.findRefs(ref);
+  const resolution = resolveRef(ref, preferProject(entries));
+  if (resolution.ok) {
+    const tier = resolution.entry.tier as Tier;
+    const indexed = await ws.index.get(tier, resolution.entry.id);
+    if (!indexed)
+      throw new LoreError('not-found', `lesson ${resolution.entry.id} vanished while reading it; try again`);
+    return { tier, id: indexed.lesson.id, lesson: indexed.lesson, file: indexed.file };
+  }
+  if (resolution.reason === 'ambiguous') {
+    throw new LoreError('ambiguous', `"${ref}" matches ${resolution.candidates.length} lessons`, {
+      hint: `use more characters of the id:\n${formatCandidates(resolution.candidates)}`,
+      details: resolution.candidates,
+    });
+  }
+  const wanted = ref.trim().toLowerCase();
+  const broken = (await ws.index.problems()).filter((problem) => {
+    const dir = /lessons\/([^/]+)\/lesson\.yaml$/.exec(problem.file)?.[1];
+    return (
+      problem.severity === 'error' &&
+      dir !== undefined &&
+      /^[0-9a-z]+$/.test(wanted) &&
+      dir.startsWith(wanted)
+    );
+  });
+  if (broken.length > 0) {
+    throw new LoreError(
+      'invalid',
+      `lesson "${ref}" cannot be loaded: ${broken[0]?.file}:${broken[0]?.line ?? 1}: ${broken[0]?.message}`,
+      {
+        hint: 'fix the file (`lore check` lists every problem), then try again',
+        details: broken,
+      },
+    );
+  }
+  throw new LoreError('not-found', `no lesson matches "${ref}"`, {
+    hint:
+      resolution.candidates.length > 0
+        ? `did you mean one of these?\n${formatCandidates(resolution.candidates)}`
+        : 'list lessons with `lore list --status any`, or search with `lore search WORDS`',
+    details: resolution.candidates,
+  });
+}
+
+/** The same id in both tiers (a copy): the project one wins. */
+function preferProject(entries: RefEntry[]): RefEntry[] {
+  const projectIds = new Set(entries.filter((entry) => entry.tier === 'project').map((entry) => entry.id));
+  return entries.filter((entry) => entry.tier === 'project' || !projectIds.has(entry.id));
+}
+
+function formatCandidates(candidates: readonly RefEntry[]): string {
+  return candidates.map((c) => `  ${c.id}  ${c.slug}  (${c.tier})  ${c.summary}`).join('\n');
+}
+
+export function readForUpdate(ws: Workspace, target: ResolvedLesson): { text: string; lesson: Lesson } {
+  const store = ws.store(target.tier);
+  const text = store.readLessonText(target.id);
+  const shown = ws.displayPath(store.lessonDir(target.id).yamlPath);
+  if (text === undefined) throw new LoreError('not-found', `${shown} is gone`);
+  const parsed = parseLessonYaml(text, shown);
+  if (!parsed.ok) {
+    const first = parsed.problems[0];
+    throw new LoreError('invalid', `${shown}:${first?.line ?? 1}: ${first?.message ?? 'invalid'}`, {
+      hint: 'fix the file by hand first (`lore check` lists every problem)',
+      details: parsed.problems,
+    });
+  }
+  return { text, lesson: parsed.lesson };
+}
+
+/** Applies `patch` to the lesson; keys set to undefined are removed. */
+export function applyPatch(
+  ws: Workspace,
+  target: ResolvedLesson,
+  current: { text: string; lesson: Lesson },
+  patch: Record<string, unknown>,
+  nowMs: number,
+): { text: string; lesson: Lesson; path: string } {
+  const store = ws.store(target.tier);
+  const path = store.lessonDir(target.id).yamlPath;
+  const stamped = { ...patch, updatedAt: new Date(nowMs).toISOString() };
+  const merged: Record<string, unknown> = { ...current.lesson, ...stamped };
+  for (const [key, value] of Object.entries(stamped)) if (value === undefined) delete merged[key];
+  const lesson = validate(merged, ws.displayPath(path));
+  return { text: patchLessonYaml(current.text, stamped), lesson, path };
+}
+
+/**
+ * Sets a lesson's confidence to `next(current)` in lesson.yaml, leaving `updatedAt` alone (feedback
+ * and decay are not edits of the lesson). The caller holds `lessonLock(ws, target)` and calls
+ * `ws.afterWrite` once done.
+ */
+export function rewriteConfidence(
+  ws: Workspace,
+  target: ResolvedLesson,
+  next: (current: number) => number,
+): { before: number; after: number } {
+  const current = readForUpdate(ws, target);
+  const before = current.lesson.confidence;
+  const after = next(before);
+  if (after === before) return { before, after };
+  const store = ws.store(target.tier);
+  const path = store.lessonDir(target.id).yamlPath;
+  validate({ ...current.lesson, confidence: after }, ws.displayPath(path));
+  store.writeLessonText(target.id, patchLessonYaml(current.text, { confidence: after }));
+  return { before, after };
+}
+
+export async function updateLesson(
+  ws: Workspace,
+  ref: string,
+  draft: LessonDraft,
+  options: { nowMs: number; unset?: readonly string[] },
+): Promise<ResolvedLesson> {
+  const target = await resolveLesson(ws, ref);
+  const patch: Record<string, unknown> = definedOnly(normalizeDraft(draft));
+  for (const field of options.unset ?? []) {
+    if (!(DRAFT_FIELDS as readonly string[]).includes(field) || field === 'summary') {
+      throw new LoreError('usage', `--unset ${field}: not a field that can be removed`, {
+        hint: `removable fields: ${DRAFT_FIELDS.filter((f) => f !== 'summary').join(', ')}`,
+      });
+    }
+    patch[field] = undefined;
+  }
+  if (Object.keys(patch).length === 0) {
+    throw new LoreError('usage', 'nothing to update', {
+      hint: 'pass at least one field flag, e.g. --summary or --tag',
+    });
+  }
+  const store = ws.store(target.tier);
+  const result = withLocks([lockOf(ws, target)], () => {
+    const next = applyPatch(ws, target, readForUpdate(ws, target), patch, options.nowMs);
+    store.writeLessonText(target.id, next.text);
+    return next;
+  });
+  await ws.afterWrite(target.tier, [target]);
+  return { ...target, lesson: result.lesson };
+}
+
+export async function setStatus(
+  ws: Workspace,
+  ref: string,
+  status: 'archived' | 'active',
+  nowMs: number,
+): Promise<ResolvedLesson & { changed: boolean }> {
+  const target = await resolveLesson(ws, ref);
+  if (target.lesson.status === status) return { ...target, changed: false };
+  const store = ws.store(target.tier);
+  const result = withLocks([lockOf(ws, target)], () => {
+    const next = applyPatch(ws, target, readForUpdate(ws, target), { status }, nowMs);
+    store.writeLessonText(target.id, next.text);
+    return next;
+  });
+  await ws.afterWrite(target.tier, [target]);
+  return { ...target, lesson: result.lesson, changed: true };
+}
+
+/** OLD becomes superseded by NEW and NEW records that it supersedes OLD: both land or neither. */
+export async function supersedeLesson(
+  ws: Workspace,
+  oldRef: string,
+  newRef: string,
+  nowMs: number,
+): Promise<{ old: ResolvedLesson; replacement: ResolvedLesson }> {
+  const old = await resolveLesson(ws, oldRef);
+  const replacement = await resolveLesson(ws, newRef);
+  if (old.tier === replacement.tier && old.id === replacement.id) {
+    throw new LoreError('usage', 'a lesson cannot supersede itself');
+  }
+  if (old.lesson.supersededBy !== undefined && old.lesson.supersededBy !== replacement.id) {
+    throw new LoreError('conflict', `${old.id} is already superseded by ${old.lesson.supersededBy}`, {
+      hint: `supersede ${old.lesson.supersededBy} instead: lore supersede ${old.lesson.supersededBy} --with ${replacement.id}`,
+    });
+  }
+  if (replacement.lesson.status !== 'active') {
+    throw new LoreError(
+      'conflict',
+      `${replacement.id} is ${replacement.lesson.status}; only an active lesson can replace another`,
+    );
+  }
+  const locks = [lockOf(ws, old), lockOf(ws, replacement)];
+  const result = withLocks(locks, () => {
+    const oldNext = applyPatch(
+      ws,
+      old,
+      readForUpdate(ws, old),
+      { status: 'superseded', supersededBy: replacement.id },
+      nowMs,
+    );
+    const current = readForUpdate(ws, replacement);
+    const supersedes = [...new Set([...current.lesson.supersedes, old.id])];
+    const newNext = applyPatch(ws, replacement, current, { supersedes }, nowMs);
+    commitWrites(join(ws.cacheDir, 'journal'), [
+      { path: oldNext.path, content: oldNext.text },
+      { path: newNext.path, content: newNext.text },
+    ]);
+    return { oldLesson: oldNext.lesson, newLesson: newNext.lesson };
+  });
+  await ws.afterWrite(old.tier, [old, replacement]);
+  if (replacement.tier !== old.tier) await ws.afterWrite(replacement.tier, []);
+  return {
+    old: { ...old, lesson: result.oldLesson },
+    replacement: { ...replacement, lesson: result.newLesson },
+  };
+}
+
+export async function upvoteLesson(
+  ws: Workspace,
+  ref: string,
+  vote: Vote,
+): Promise<{ target: ResolvedLesson; recorded: boolean }> {
+  if (vote.task.trim() === '') {
+    throw new LoreError('usage', 'a vote needs a task', {
+      hint: 'pass --task ID: the task the lesson helped with',
+    });
+  }
+  if (vote.model.trim() === '')
+    throw new LoreError('usage', 'a vote needs a model', { hint: 'pass --model NAME' });
+  const target = await resolveLesson(ws, ref);
+  const store = ws.store(target.tier);
+  const recorded = withLocks([lockOf(ws, target, '-votes')], () => {
+    // A promote or demote that held the lock first may have moved the lesson to the other tier.
+    if (store.readLessonText(target.id) === undefined) {
+      throw new LoreError(
+        'conflict',
+        `lesson ${target.id} moved or vanished while voting; nothing was recorded`,
+        {
+          hint: 'run the command again',
+        },
+      );
+    }
+    return store.appendVote(target.id, vote);
+  });
+  if (recorded) await ws.afterWrite(target.tier, [target]);
+  else ws.index.invalidate();
+  return { target, recorded };
+}

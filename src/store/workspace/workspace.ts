@@ -1,0 +1,238 @@
+/**
+ * A workspace: the project tier (if any), the user tier, the merged config, and the index over
+ * both. Every command starts here.
+ */
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { LoreError } from '../../core/errors.js';
+import type { Problem } from '../../core/errors.js';
+import { CONFIG_FINGERPRINT } from '../../core/lesson/constants.js';
+import type { Config, Tier } from '../../core/lesson/schema.js';
+import { openLessonIndex } from '../index/lesson-index.js';
+import type { LessonIndex, RefreshReport } from '../index/lesson-index.js';
+import { recoverWrites } from '../fs/journal.js';
+import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../fs/paths.js';
+import { writeFileAtomic } from '../fs/fs-atomic.js';
+import { bumpGeneration, sourcePaths, stampSources } from '../hook-state/manifest-files.js';
+import type { SourceStamp } from '../../core/inject/types.js';
+import { createTierStore } from '../lessons/tier-store.js';
+import type { TierStore } from '../lessons/tier-store.js';
+
+export type WorkspaceOptions = {
+  cwd: string;
+  /** `--root DIR`: the repository root, overriding the upward search for `.lore/`. */
+  root?: string;
+  env: NodeJS.ProcessEnv;
+  home?: string;
+  /** Where a write's non-fatal trouble (a view that could not be rewritten) is told; default stderr. */
+  warn?: (line: string) => void;
+};
+
+export type Workspace = {
+  cwd: string;
+  /** The repository root holding `.lore/`, when there is a project. */
+  projectRoot: string | undefined;
+  project: TierStore | undefined;
+  user: TierStore;
+  /** Project first: on a conflict the project lesson wins. */
+  tiers: TierStore[];
+  config: Config;
+  configProblems: Problem[];
+  halfLifeDays: number;
+  index: LessonIndex;
+  /** Where multi-file transactions and locks live. */
+  cacheDir: string;
+  /** Paths shown to people: repo-relative inside the project, `~/...` for the user tier. */
+  displayPath(path: string): string;
+  /** The store of a tier; the project tier needs a `.lore/` directory. */
+  store(tier: Tier): TierStore;
+  /** Refreshes the index and refuses the legacy flat layout. */
+  ready(): Promise<RefreshReport>;
+  /**
+   * After a write to `tier`: marks the tier changed (other repositories' manifests notice) and
+   * brings this workspace's hook manifest up to date, so the hook never answers from an old one.
+   * With `changed` (every lesson the write touched, in any tier) only their part of the manifest
+   * is rewritten when the manifest was current before this process wrote; otherwise, or without
+   * `changed`, it is rebuilt in full.
+   */
+  afterWrite(tier: Tier, changed?: readonly { tier: Tier; id: string }[]): Promise<void>;
+  close(): void;
+};
+
+export async function openWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+  const loreHome = resolveLoreHome(options.env, options.home);
+  const cwd = resolve(options.cwd);
+  let projectRoot: string | undefined;
+  if (options.root !== undefined) {
+    projectRoot = resolve(cwd, options.root);
+    const dir = join(projectRoot, LORE_DIR);
+    if (!(statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false)) {
+      throw new LoreError('no-project', `${dir} does not exist`, {
+        hint: `run \`lore init --root ${options.root}\` to create it`,
+      });
+    }
+  } else {
+    projectRoot = findProjectRoot(cwd, loreHome);
+  }
+  const project =
+    projectRoot === undefined ? undefined : createTierStore('project', join(projectRoot, LORE_DIR));
+  const user = createTierStore('user', loreHome);
+  const tiers = project ? [project, user] : [user];
+  const cacheDir = (project ?? user).layout.cacheDir;
+  const home = options.home ?? options.env.HOME;
+
+  const displayPath = (path: string): string => {
+    if (projectRoot !== undefined) {
+      const rel = relative(projectRoot, path);
+      if (!rel.startsWith('..') && !rel.startsWith('/')) return rel;
+    }
+    if (home && path.startsWith(`${home}/`)) return `~/${path.slice(home.length + 1)}`;
+    return path;
+  };
+
+  const { config, problems: configProblems } = await loadConfig(tiers, cacheDir, displayPath);
+  const halfLifeDays = parseHalfLife(options.env.LORE_VOTE_HALF_LIFE_DAYS) ?? config.votes.halfLifeDays;
+  const index = openLessonIndex(join(cacheDir, 'index.db'), tiers, displayPath);
+
+  let readyReport: RefreshReport | undefined;
+  // The manifest's source stamps before this process writes anything: a patch applies only to a
+  // manifest that was current then (see manifest-patch.ts).
+  let sourcesBefore: SourceStamp[] = stampSources(sourcePaths(tiers.map((tier) => tier.layout.dir)));
+  const ws: Workspace = {
+    cwd,
+    projectRoot,
+    project,
+    user,
+    tiers,
+    config,
+    configProblems,
+    halfLifeDays,
+    index,
+    cacheDir,
+    displayPath,
+    store(tier) {
+      if (tier === 'user') return user;
+      if (!project) {
+        throw new LoreError('no-project', `no ${LORE_DIR}/ directory found from ${cwd} upward`, {
+          hint: 'run `lore init` at your repository root, or pass --tier user to use your personal lessons',
+        });
+      }
+      return project;
+    },
+    async ready() {
+      if (readyReport) return readyReport;
+      // A replayed change of a process that died before updating the manifest: build in full.
+      if (recoverWrites(join(cacheDir, 'journal')) > 0) sourcesBefore = [];
+      // A fresh workspace's index refreshes here; one just rebuilt (`lore sync`) is not scanned again.
+      const report = await index.settle();
+      if (report.legacyFiles.length > 0) {
+        const shown = report.legacyFiles.slice(0, 3).map(displayPath).join(', ');
+        throw new LoreError(
+          'legacy-layout',
+          `found ${report.legacyFiles.length} lesson file(s) in the old flat layout (${shown}${report.legacyFiles.length > 3 ? ', ...' : ''})`,
+          { hint: 'run `lore migrate-layout` to move each into lessons/<id>/lesson.yaml' },
+        );
+      }
+      readyReport = report;
+      return report;
+    },
+    async afterWrite(tier, changed) {
+      index.invalidate();
+      const store = tier === 'user' ? user : (project ?? user);
+      // a skill that came or went changes the manifest's skills table: that takes a full build
+      const skillsChanged = await refreshViews(
+        ws,
+        options.warn ?? ((line) => process.stderr.write(`${line}\n`)),
+      );
+      try {
+        bumpGeneration(store.layout.cacheDir, `${Date.now().toString(36)}-${process.pid}`);
+        // The index sees every lesson file as it is now; what it saw is what the patch must match.
+        const sourcesNow = stampSources(sourcePaths(tiers.map((t) => t.layout.dir)));
+        await index.refresh();
+        const contentNow = index.contentParts();
+        if (changed !== undefined && contentNow !== undefined && !skillsChanged) {
+          const [{ patchManifestFiles }, { parseLessonYaml }] = await Promise.all([
+            import('../manifest/manifest-patch.js'),
+            import('../../core/lesson/lesson-yaml.js'),
+          ]);
+          const result = patchManifestFiles(
+            { cacheDir, tiers, halfLifeDays, sourcesBefore, contentNow, parse: parseLessonYaml },
+            changed,
+            Date.now(),
+          );
+          if (result.patched) {
+            sourcesBefore = result.head.sources;
+            return;
+          }
+        }
+        const { rebuildWorkspaceManifest } = await import('../manifest/manifest-build.js');
+        sourcesBefore = (await rebuildWorkspaceManifest(ws, Date.now(), sourcesNow)).head.sources;
+      } catch {
+        // the hook notices the changed generation and rebuilds in the background
+      }
+    },
+    close() {
+      index.close();
+    },
+  };
+  return ws;
+}
+
+/** `views.render` / `aggregate.enabled`: the derived files follow every write, failure-tolerant. */
+async function refreshViews(ws: Workspace, warn: (line: string) => void): Promise<boolean> {
+  if (!ws.config.views.render && !ws.config.aggregate.enabled) return false;
+  try {
+    const { refreshDerivedFiles } = await import('../views/workspace-views.js');
+    return await refreshDerivedFiles(ws, Date.now(), warn);
+  } catch (error) {
+    warn(`lore: the lesson was saved, but the views were not updated: ${(error as Error).message}`);
+    return true;
+  }
+}
+
+function parseHalfLife(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const days = Number(value);
+  if (!Number.isFinite(days) || days < 0) {
+    throw new LoreError('usage', `LORE_VOTE_HALF_LIFE_DAYS must be a number of days >= 0, got "${value}"`);
+  }
+  return days;
+}
+
+type CachedConfig = { key: string; config: Config; problems: Problem[] };
+
+/**
+ * The user config, then the project config over it. Parsing YAML and validating costs more than
+ * a whole fresh query, so the result is cached by the files' signatures and the config's
+ * fingerprint (a config cached by a lore with other config keys is parsed again).
+ */
+async function loadConfig(
+  tiers: readonly TierStore[],
+  cacheDir: string,
+  displayPath: (path: string) => string,
+): Promise<{ config: Config; problems: Problem[] }> {
+  const files = [...tiers].reverse().map((tier) => tier.layout.configFile);
+  const key = [
+    CONFIG_FINGERPRINT,
+    ...files.map((file) => {
+      const stat = statSync(file, { throwIfNoEntry: false });
+      return `${file}:${stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : '-'}`;
+    }),
+  ].join('|');
+  const cachePath = join(cacheDir, 'config.json');
+  try {
+    const cached = JSON.parse(readFileSync(cachePath, 'utf8')) as CachedConfig;
+    if (cached.key === key) return cached;
+  } catch {
+    // no cache yet, or unreadable: parse below
+  }
+  const { parseConfigLayers } = await import('./config-file.js');
+  const result = parseConfigLayers(files, displayPath);
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileAtomic(cachePath, JSON.stringify({ key, ...result }));
+  } catch {
+    // a read-only cache only costs speed
+  }
+  return result;
+}
