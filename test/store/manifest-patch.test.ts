@@ -24,7 +24,11 @@ import type { HookEvent, LessonReader, ManifestWords, TextReader } from '../../s
 import type { Tier } from '../../src/core/lesson/schema.js';
 import { initTier } from '../../src/store/workspace/init-tier.js';
 import { workspaceManifest } from '../../src/store/manifest/manifest-build.js';
-import { openManifestReader, readManifestHead, readManifestWords } from '../../src/store/hook-state/manifest-files.js';
+import {
+  openManifestReader,
+  readManifestHead,
+  readManifestWords,
+} from '../../src/store/hook-state/manifest-files.js';
 import { readManifestState } from '../../src/store/manifest/manifest-patch.js';
 import {
   addLesson,

@@ -12,7 +12,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isLoreError } from '../../core/errors.js';
 import type { Lesson, Status, Tier } from '../../core/lesson/schema.js';
-import { collectLearnings, repoPathOf as repoPath, sessionIdFrom } from '../../store/inject/learnings-sidecar.js';
+import {
+  collectLearnings,
+  repoPathOf as repoPath,
+  sessionIdFrom,
+} from '../../store/inject/learnings-sidecar.js';
 import type { ListedLesson } from '../../store/index/lesson-index.js';
 import type { LessonDraft } from '../../store/lessons/lesson-writes.js';
 import { watchLessons } from '../../store/workspace/watch-lessons.js';

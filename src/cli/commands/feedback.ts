@@ -1,5 +1,10 @@
 import { LoreError } from '../../core/errors.js';
-import { appendFeedback, FEEDBACK_SOURCES, readFeedback, summarizeFeedback } from '../../store/lessons/feedback.js';
+import {
+  appendFeedback,
+  FEEDBACK_SOURCES,
+  readFeedback,
+  summarizeFeedback,
+} from '../../store/lessons/feedback.js';
 import type { FeedbackSource } from '../../store/lessons/feedback.js';
 import { choiceOption, flagOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';

@@ -3,7 +3,11 @@ import { LoreError } from '../../core/errors.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { formatCandidateDetail } from '../candidate-view.js';
-import { approveCandidate, listCandidates, rejectCandidate } from '../../store/candidates/candidate-actions.js';
+import {
+  approveCandidate,
+  listCandidates,
+  rejectCandidate,
+} from '../../store/candidates/candidate-actions.js';
 
 /**
  * Interactive review on a terminal: each candidate in review order, one key a decision. Reads

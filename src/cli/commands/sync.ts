@@ -21,7 +21,8 @@ export const command: Command = {
     try {
       const recovered = recoverWrites(join(ws.cacheDir, 'journal'));
       const swept = ws.tiers.reduce((sum, tier) => sum + tier.sweep(), 0);
-      const { sourcePaths, stampSources, sweepManifestTemps } = await import('../../store/hook-state/manifest-files.js');
+      const { sourcePaths, stampSources, sweepManifestTemps } =
+        await import('../../store/hook-state/manifest-files.js');
       // Stamped before the index reads the files: a change during the sync makes the manifest stale.
       const sources = stampSources(sourcePaths(ws.tiers.map((tier) => tier.layout.dir)));
       await ws.index.rebuild();
