@@ -36,6 +36,15 @@ export type CommandContext = {
   /** Notes for people (progress, warnings): stderr, never mixed with data. */
   note(line: string): void;
   readStdin(): Promise<string>;
+  /**
+   * Runs another verb in this process with its output captured (`lore demo`'s tour). Passed in by
+   * main.ts, so a command never imports the verb table that imports it.
+   */
+  runCommand(
+    argv: readonly string[],
+    cwd: string,
+    env: NodeJS.ProcessEnv,
+  ): Promise<{ output: string; code: number }>;
 };
 
 export type CommandOutput = {

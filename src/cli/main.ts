@@ -230,6 +230,22 @@ export async function runCli(io: Io): Promise<number> {
       now: () => Date.now(),
       note: (line) => io.stderr(`${line}\n`),
       readStdin: io.readStdin,
+      runCommand: async (argv, cwd, env) => {
+        let output = '';
+        const append = (text: string): void => {
+          output += text;
+        };
+        const code = await runCli({
+          argv,
+          cwd,
+          env,
+          stdout: append,
+          stderr: append,
+          isTTY: false,
+          readStdin: async () => '',
+        });
+        return { output, code };
+      },
     };
     const output = await command.run(ctx, args);
     if (json) io.stdout(`${JSON.stringify(output.data, null, 2)}\n`);

@@ -6,8 +6,8 @@
  * Imports Node built-ins and lore's own files only (eslint enforces it): this is bundled into
  * plugin/bin/lore-hook.cjs, which must start as fast as a bare `node`.
  */
-import { existsSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { claudeCodeAdapter } from '../adapters/claude-code/hook-adapter.js';
 import { codexAdapter, isCodexPayload } from '../adapters/codex/hook-adapter.js';
 import { formatDecision } from '../core/inject/format-decision.js';
@@ -15,7 +15,6 @@ import { parseHookPayload } from '../core/inject/parse-hook-input.js';
 import { applyClaims, preambleFor, selectLessons } from '../core/inject/select-lessons.js';
 import { DEFAULT_INJECT_SETTINGS, HARD_MAX_CHARS, MANIFEST_VERSION } from '../core/inject/types.js';
 import type { HookAdapter, HookDecision, HookEvent, ManifestHead } from '../core/inject/types.js';
-import { toRepoPath } from '../core/match/repo-path.js';
 import { appendAudit, auditRecord } from '../store/hook-state/audit-log.js';
 import {
   fileSig,
@@ -26,12 +25,10 @@ import {
   staleSources,
   withManifestReader,
 } from '../store/hook-state/manifest-files.js';
-import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../store/fs/paths.js';
+import { findHookCache, repoRelativePaths } from '../store/fs/paths.js';
 import { openSessionState, wipeSession } from '../store/hook-state/session-state.js';
 import { handleStop } from './stop-markers.js';
 import type { FeedbackRequest } from './stop-markers.js';
-
-export const DISABLED_FILE = 'disabled';
 
 export type RebuildRequest = {
   /** Where the rebuilder starts looking for `.lore/` (the project root, or the cwd). */
@@ -100,17 +97,6 @@ function emptyHead(projectRoot: string | null): ManifestHead {
   };
 }
 
-/** Paths of the event relative to `root`, dropping those outside it. */
-export function repoRelativePaths(paths: readonly string[], root: string): string[] {
-  const out: string[] = [];
-  for (const path of paths) {
-    const rel = relative(root, path);
-    if (rel === '' || rel.startsWith('..') || rel.startsWith('/')) continue;
-    out.push(toRepoPath(rel));
-  }
-  return out;
-}
-
 /** Serializes the output, cutting the context until the whole line fits the host limit. */
 export function serializeOutput(adapter: HookAdapter, decision: HookDecision): string {
   let current = decision;
@@ -161,7 +147,6 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
       env: deps.env,
       home: deps.home,
       cwd: deps.cwd ?? '.',
-      disabledFile: DISABLED_FILE,
       recordFeedback: deps.recordFeedback,
     });
     return { stdout: EMPTY_OUTPUT, debug: { event: 'Stop', ...stop } };
@@ -175,14 +160,14 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   debug.event = event.event;
   debug.tool = event.tool;
 
-  const loreHome = resolveLoreHome(deps.env, deps.home);
-  const projectRoot = findProjectRoot(event.cwd, loreHome) ?? null;
-  if (projectRoot === null && !existsSync(join(loreHome, 'lessons'))) {
+  const place = findHookCache(event.cwd, deps.env, deps.home);
+  if (place === undefined) {
     return { stdout: EMPTY_OUTPUT, debug: { ...debug, skipped: 'no .lore/ project and no user tier' } };
   }
-  const cacheDir = projectRoot === null ? join(loreHome, 'cache') : join(projectRoot, LORE_DIR, 'cache');
+  const cacheDir = place.cacheDir;
+  const projectRoot = place.projectRoot ?? null;
   debug.cacheDir = cacheDir;
-  if (existsSync(join(cacheDir, DISABLED_FILE))) {
+  if (place.disabled) {
     return { stdout: EMPTY_OUTPUT, debug: { ...debug, skipped: 'disabled by `lore disable`' } };
   }
 

@@ -5,11 +5,10 @@
  * per session and verdict and moves the lesson's confidence. The hook itself writes nothing and
  * answers `{}`: a Stop hook that printed a decision could keep the agent running.
  */
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { findFeedbackMarkers, MARKER_PREFIX } from '../core/feedback/feedback-markers.js';
 import type { FeedbackMarker } from '../core/feedback/feedback-markers.js';
-import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../store/fs/paths.js';
+import { findHookCache } from '../store/fs/paths.js';
 
 export type FeedbackRequest = { cwd: string; session: string; markers: FeedbackMarker[] };
 
@@ -66,8 +65,6 @@ export function handleStop(
     env: NodeJS.ProcessEnv;
     home?: string;
     cwd: string;
-    /** The file whose presence in the cache means `lore disable`. */
-    disabledFile: string;
     recordFeedback?: (request: FeedbackRequest) => boolean;
   },
 ): Record<string, unknown> {
@@ -80,12 +77,10 @@ export function handleStop(
   if (text === undefined || !text.includes(MARKER_PREFIX)) return { markers: 0 };
   const markers = findFeedbackMarkers(text);
   if (markers.length === 0) return { markers: 0 };
-  const loreHome = resolveLoreHome(deps.env, deps.home);
-  const projectRoot = findProjectRoot(cwd, loreHome);
-  if (projectRoot === undefined && !existsSync(join(loreHome, 'lessons')))
-    return { skipped: 'no lessons here' };
-  const cacheDir = projectRoot === undefined ? join(loreHome, 'cache') : join(projectRoot, LORE_DIR, 'cache');
-  if (existsSync(join(cacheDir, deps.disabledFile))) return { skipped: 'disabled by `lore disable`' };
+  const place = findHookCache(cwd, deps.env, deps.home);
+  if (place === undefined) return { skipped: 'no lessons here' };
+  if (place.disabled) return { skipped: 'disabled by `lore disable`' };
+  const projectRoot = place.projectRoot;
   const started = deps.recordFeedback?.({ cwd: projectRoot ?? cwd, session, markers }) ?? false;
   return { markers: markers.length, feedback: started ? 'started' : 'no lore CLI found' };
 }

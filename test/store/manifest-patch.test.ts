@@ -41,6 +41,7 @@ import type { LessonDraft } from '../../src/store/lessons/lesson-writes.js';
 import { tierLayout } from '../../src/store/fs/paths.js';
 import { openWorkspace } from '../../src/store/workspace/workspace.js';
 import type { Workspace } from '../../src/store/workspace/workspace.js';
+import { afterWrite } from '../../src/store/workspace/after-write.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -259,7 +260,7 @@ describe('incremental manifest', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 14 }), async (ops) => {
         const box = sandbox();
-        await inProcess(box, (ws) => ws.afterWrite('project'));
+        await inProcess(box, (ws) => afterWrite(ws, 'project'));
         const ids: string[] = [];
         for (const op of ops) {
           await apply(box, ids, op);
@@ -274,7 +275,7 @@ describe('incremental manifest', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
         const box = sandbox('aggregate:\n  enabled: true\n  threshold: 2\n');
-        await inProcess(box, (ws) => ws.afterWrite('project'));
+        await inProcess(box, (ws) => afterWrite(ws, 'project'));
         const ids: string[] = [];
         for (const op of ops) {
           await apply(box, ids, op);
@@ -294,7 +295,7 @@ describe('incremental manifest', () => {
     // A sync-like full build first, so every lesson is in the ranked region.
     const ws = await box.open();
     await ws.ready();
-    await ws.afterWrite('project');
+    await afterWrite(ws, 'project');
     const before = readManifestHead(ws.cacheDir);
     ws.close();
     await apply(box, ids, { kind: 'update', pick: 0, draft: { priority: 9 } });

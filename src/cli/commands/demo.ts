@@ -64,19 +64,9 @@ export const command: Command = {
         argv: ['show', (ids[0] ?? '').slice(0, 4)],
       },
     ];
-    const { runCli } = await import('../main.js');
     const transcript: { command: string; output: string; code: number }[] = [];
     for (const step of steps) {
-      let output = '';
-      const code = await runCli({
-        argv: step.argv,
-        cwd: repo,
-        env,
-        stdout: (text) => (output += text),
-        stderr: (text) => (output += text),
-        isTTY: false,
-        readStdin: async () => '',
-      });
+      const { output, code } = await ctx.runCommand(step.argv, repo, env);
       transcript.push({ command: `lore ${step.argv.join(' ')}`, output, code });
     }
     const keep = flagOption(args, 'keep');

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '../command.js';
 import { openWorkspace } from '../../store/workspace/workspace.js';
-import { DISABLED_FILE } from '../../hook/run-hook.js';
+import { DISABLED_FILE } from '../../store/fs/paths.js';
 
 export const command: Command = {
   spec: {

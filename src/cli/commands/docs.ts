@@ -7,6 +7,7 @@ import { openWorkspace } from '../../store/workspace/workspace.js';
 import type { Workspace } from '../../store/workspace/workspace.js';
 import { choiceOption, flagOption, listOption } from '../command.js';
 import type { Command, CommandContext, ParsedArgs } from '../command.js';
+import { afterWrite } from '../../store/workspace/after-write.js';
 
 const ACTIONS = ['list', 'show', 'add', 'index', 'migrate'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -76,7 +77,7 @@ export const command: Command = {
       if (action === 'add') {
         const { addDocsRoot } = await import('../../store/docs/docs-writes.js');
         const result = addDocsRoot(scope, target ?? '', ctx.cwd);
-        if (result.added) await ws.afterWrite('project');
+        if (result.added) await afterWrite(ws, 'project');
         return {
           data: result,
           text: result.added
@@ -86,7 +87,7 @@ export const command: Command = {
       }
       if (action === 'index') {
         const result = await indexDocs(scope, flagOption(args, 'force'));
-        if (ws.project !== undefined) await ws.afterWrite('project');
+        if (ws.project !== undefined) await afterWrite(ws, 'project');
         const missing = result.roots.filter((root) => root.skipped !== undefined);
         for (const root of missing) ctx.note(`lore: docs root "${root.pattern}": ${root.skipped}`);
         return {
@@ -97,7 +98,7 @@ export const command: Command = {
       const dryRun = flagOption(args, 'dry-run');
       const { migrateDocs } = await import('../../store/docs/docs-writes.js');
       const result = migrateDocs(scope, dryRun);
-      if (!dryRun && result.changed.length > 0 && ws.project !== undefined) await ws.afterWrite('project');
+      if (!dryRun && result.changed.length > 0 && ws.project !== undefined) await afterWrite(ws, 'project');
       noteDocProblems(ctx, result.problems);
       const lines = dryRun
         ? [

@@ -15,6 +15,7 @@ import { applyPatch, readForUpdate } from '../lessons/lesson-writes.js';
 import { lessonLockPath, withLocks } from '../fs/lock.js';
 import { commitsOnBranch, isGitWorkTree, listRepoFiles, tasksPresent } from './repo-facts.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { afterWrite } from '../workspace/after-write.js';
 
 export type PruneReason = StaleReason | AgeReason;
 
@@ -174,6 +175,6 @@ async function archiveAll(
       touched.add(entry.tier);
     }
   }
-  for (const tier of touched) await ws.afterWrite(tier);
+  for (const tier of touched) await afterWrite(ws, tier);
   return archived;
 }

@@ -5,9 +5,13 @@
  * `.git` (`--root DIR` overrides). User tier: `$LORE_HOME`, default `~/.lore`, same layout.
  */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { toRepoPath } from '../../core/match/repo-path.js';
 
 export const LORE_DIR = '.lore';
+
+/** The file in a tier's cache whose presence means `lore disable`: the hooks answer `{}`. */
+export const DISABLED_FILE = 'disabled';
 
 export type TierLayout = {
   /** The `.lore/` directory (project) or `$LORE_HOME` (user). */
@@ -79,4 +83,31 @@ export function findRepositoryRoot(start: string): string {
     if (parent === current) return resolve(start);
     current = parent;
   }
+}
+
+/**
+ * Where the hooks work for `cwd`: the cache of the nearest project, else the user tier's when it
+ * has lessons; undefined when there is neither. `disabled` is `lore disable`'s mark in that cache.
+ */
+export function findHookCache(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  home?: string,
+): { projectRoot: string | undefined; cacheDir: string; disabled: boolean } | undefined {
+  const loreHome = resolveLoreHome(env, home);
+  const projectRoot = findProjectRoot(cwd, loreHome);
+  if (projectRoot === undefined && !existsSync(join(loreHome, 'lessons'))) return undefined;
+  const cacheDir = projectRoot === undefined ? join(loreHome, 'cache') : join(projectRoot, LORE_DIR, 'cache');
+  return { projectRoot, cacheDir, disabled: existsSync(join(cacheDir, DISABLED_FILE)) };
+}
+
+/** Paths of an event relative to `root` in the repository's spelling, dropping those outside it. */
+export function repoRelativePaths(paths: readonly string[], root: string): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    const rel = relative(root, path);
+    if (rel === '' || rel.startsWith('..') || rel.startsWith('/')) continue;
+    out.push(toRepoPath(rel));
+  }
+  return out;
 }

@@ -11,7 +11,7 @@ import { manifestReaders } from '../../core/inject/load-candidates.js';
 import { parseHookPayload } from '../../core/inject/parse-hook-input.js';
 import { preambleFor, selectLessons } from '../../core/inject/select-lessons.js';
 import type { HookEvent, HookEventName, SessionSource } from '../../core/inject/types.js';
-import { DISABLED_FILE, repoRelativePaths } from '../../hook/run-hook.js';
+import { DISABLED_FILE, repoRelativePaths } from '../fs/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 
 export type ExplainRequest = {

@@ -25,6 +25,7 @@ import { voteKey } from '../../core/rank/votes.js';
 import { writeFileAtomic } from '../fs/fs-atomic.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { readSources } from './read-sources.js';
+import { afterWrite } from '../workspace/after-write.js';
 
 export type InteropImportOptions = {
   from: InteropFormatName | undefined;
@@ -165,7 +166,7 @@ export async function importInterop(
   if (format.name === 'add-md')
     rewriteMarkdown(sources.baseDir, display, parsed.lessons, report, options, nowIso);
   if (options.dryRun) ws.index.invalidate();
-  else for (const tier of touched) await ws.afterWrite(tier);
+  else for (const tier of touched) await afterWrite(ws, tier);
   return report;
 }
 

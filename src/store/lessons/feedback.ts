@@ -18,6 +18,7 @@ import { lessonLockPath, withLocks } from '../fs/lock.js';
 import { lessonLock, resolveLesson, rewriteConfidence } from './lesson-writes.js';
 import type { ResolvedLesson } from './lesson-writes.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { afterWrite } from '../workspace/after-write.js';
 
 export const FEEDBACK_FILE = 'feedback.jsonl';
 
@@ -81,7 +82,7 @@ export async function appendFeedback(ws: Workspace, ref: string, entry: Feedback
     const confidence = rewriteConfidence(ws, target, (current) => adjustConfidence(current, entry.helpful));
     return { recorded: true, confidence };
   });
-  if (outcome.confidence.after !== outcome.confidence.before) await ws.afterWrite(target.tier, [target]);
+  if (outcome.confidence.after !== outcome.confidence.before) await afterWrite(ws, target.tier, [target]);
   const lesson = { ...target.lesson, confidence: outcome.confidence.after };
   return { ...target, lesson, ...outcome };
 }

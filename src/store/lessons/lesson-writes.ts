@@ -24,6 +24,7 @@ import type { Vote } from '../../core/rank/votes.js';
 import { commitWrites } from '../fs/journal.js';
 import { lessonLockPath, withLocks } from '../fs/lock.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { afterWrite } from '../workspace/after-write.js';
 
 /** The fields a person (or a tool) sets; everything else lore fills in. */
 export type LessonDraft = {
@@ -195,7 +196,7 @@ export async function addLesson(
   }
   const checked = validate(base, 'lesson');
   const id = store.createLesson((newId) => serializeLesson({ ...checked, id: newId }));
-  await ws.afterWrite(options.tier, [{ tier: options.tier, id }]);
+  await afterWrite(ws, options.tier, [{ tier: options.tier, id }]);
   const lesson = { ...checked, id };
   return { tier: options.tier, id, lesson, file: store.lessonDir(id).yamlPath };
 }
@@ -305,7 +306,7 @@ export function applyPatch(
 /**
  * Sets a lesson's confidence to `next(current)` in lesson.yaml, leaving `updatedAt` alone (feedback
  * and decay are not edits of the lesson). The caller holds `lessonLock(ws, target)` and calls
- * `ws.afterWrite` once done.
+ * `afterWrite` once done.
  */
 export function rewriteConfidence(
   ws: Workspace,
@@ -350,7 +351,7 @@ export async function updateLesson(
     store.writeLessonText(target.id, next.text);
     return next;
   });
-  await ws.afterWrite(target.tier, [target]);
+  await afterWrite(ws, target.tier, [target]);
   return { ...target, lesson: result.lesson };
 }
 
@@ -368,7 +369,7 @@ export async function setStatus(
     store.writeLessonText(target.id, next.text);
     return next;
   });
-  await ws.afterWrite(target.tier, [target]);
+  await afterWrite(ws, target.tier, [target]);
   return { ...target, lesson: result.lesson, changed: true };
 }
 
@@ -413,8 +414,8 @@ export async function supersedeLesson(
     ]);
     return { oldLesson: oldNext.lesson, newLesson: newNext.lesson };
   });
-  await ws.afterWrite(old.tier, [old, replacement]);
-  if (replacement.tier !== old.tier) await ws.afterWrite(replacement.tier, []);
+  await afterWrite(ws, old.tier, [old, replacement]);
+  if (replacement.tier !== old.tier) await afterWrite(ws, replacement.tier, []);
   return {
     old: { ...old, lesson: result.oldLesson },
     replacement: { ...replacement, lesson: result.newLesson },
@@ -448,7 +449,7 @@ export async function upvoteLesson(
     }
     return store.appendVote(target.id, vote);
   });
-  if (recorded) await ws.afterWrite(target.tier, [target]);
+  if (recorded) await afterWrite(ws, target.tier, [target]);
   else ws.index.invalidate();
   return { target, recorded };
 }

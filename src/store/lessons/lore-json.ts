@@ -10,6 +10,7 @@ import type { Lesson, Tier } from '../../core/lesson/schema.js';
 import { parseVotes, voteKey } from '../../core/rank/votes.js';
 import type { Vote } from '../../core/rank/votes.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { afterWrite } from '../workspace/after-write.js';
 
 export const EXPORT_FORMAT = 'lore';
 export const EXPORT_VERSION = 1;
@@ -139,6 +140,6 @@ export async function importLessons(
     }
   });
   if (options.dryRun) ws.index.invalidate();
-  else for (const tier of touched) await ws.afterWrite(tier);
+  else for (const tier of touched) await afterWrite(ws, tier);
   return report;
 }

@@ -10,6 +10,7 @@ import { createLessonId, ID_RANDOM_BYTES, isLessonId, slugify } from '../../core
 import { patchLessonYaml } from '../../core/lesson/lesson-yaml.js';
 import { SLUG_PATTERN } from '../../core/lesson/constants.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { afterWrite } from '../workspace/after-write.js';
 
 export type LayoutMove = { from: string; to: string; id: string; problem?: string };
 
@@ -63,7 +64,7 @@ export async function migrateLayout(
       unlinkSync(file);
     }
   }
-  if (moves.length > 0 && !options.dryRun) for (const store of ws.tiers) await ws.afterWrite(store.tier);
+  if (moves.length > 0 && !options.dryRun) for (const store of ws.tiers) await afterWrite(ws, store.tier);
   else ws.index.invalidate();
   return moves;
 }

@@ -21,6 +21,7 @@ import { applyPatch, readForUpdate, resolveLesson } from './lesson-writes.js';
 import type { ResolvedLesson } from './lesson-writes.js';
 import { LESSON_FILE } from './tier-store.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { afterWrite } from '../workspace/after-write.js';
 
 export type MoveResult = {
   id: string;
@@ -109,7 +110,7 @@ export async function moveLesson(
       sourceStore.writeLessonText(source.id, next.text);
       return next.lesson;
     });
-    await ws.afterWrite(source.tier);
+    await afterWrite(ws, source.tier);
     return result({ ...source, lesson }, true, []);
   }
 
@@ -144,8 +145,8 @@ export async function moveLesson(
     );
     return { lesson: { ...next.lesson, tier: targetTier }, moved: files.map(({ name }) => name) };
   });
-  await ws.afterWrite(source.tier);
-  await ws.afterWrite(targetTier);
+  await afterWrite(ws, source.tier);
+  await afterWrite(ws, targetTier);
   return result(
     { tier: targetTier, id: source.id, lesson: outcome.lesson, file: into.yamlPath },
     true,

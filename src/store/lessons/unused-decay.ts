@@ -13,6 +13,7 @@ import { withLocks } from '../fs/lock.js';
 import { lessonLock, rewriteConfidence } from './lesson-writes.js';
 import { readLessonUsage } from './lesson-usage.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { afterWrite } from '../workspace/after-write.js';
 
 export const MAINTAIN_STATE = 'maintain.json';
 
@@ -87,7 +88,7 @@ export async function applyUnusedDecay(
   }
   if (!options.dryRun) {
     writeFileAtomic(statePath, `${JSON.stringify(state)}\n`);
-    for (const [tier, changed] of touched) await ws.afterWrite(tier, changed);
+    for (const [tier, changed] of touched) await afterWrite(ws, tier, changed);
   }
   return changes;
 }

@@ -13,7 +13,7 @@ import type { LessonIndex, RefreshReport } from '../index/lesson-index.js';
 import { recoverWrites } from '../fs/journal.js';
 import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../fs/paths.js';
 import { writeFileAtomic } from '../fs/fs-atomic.js';
-import { bumpGeneration, sourcePaths, stampSources } from '../hook-state/manifest-files.js';
+import { sourcePaths, stampSources } from '../hook-state/manifest-files.js';
 import type { SourceStamp } from '../../core/inject/types.js';
 import { createTierStore } from '../lessons/tier-store.js';
 import type { TierStore } from '../lessons/tier-store.js';
@@ -48,14 +48,13 @@ export type Workspace = {
   store(tier: Tier): TierStore;
   /** Refreshes the index and refuses the legacy flat layout. */
   ready(): Promise<RefreshReport>;
+  /** Where a write's non-fatal trouble (a view that could not be rewritten) is told; default stderr. */
+  warn(line: string): void;
   /**
-   * After a write to `tier`: marks the tier changed (other repositories' manifests notice) and
-   * brings this workspace's hook manifest up to date, so the hook never answers from an old one.
-   * With `changed` (every lesson the write touched, in any tier) only their part of the manifest
-   * is rewritten when the manifest was current before this process wrote; otherwise, or without
-   * `changed`, it is rebuilt in full.
+   * The manifest's source stamps before this process wrote, then as its last write left them: a
+   * patch applies only to a manifest that was current (see after-write.ts and manifest-patch.ts).
    */
-  afterWrite(tier: Tier, changed?: readonly { tier: Tier; id: string }[]): Promise<void>;
+  manifestSources: SourceStamp[];
   close(): void;
 };
 
@@ -95,9 +94,6 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   const index = openLessonIndex(join(cacheDir, 'index.db'), tiers, displayPath);
 
   let readyReport: RefreshReport | undefined;
-  // The manifest's source stamps before this process writes anything: a patch applies only to a
-  // manifest that was current then (see manifest-patch.ts).
-  let sourcesBefore: SourceStamp[] = stampSources(sourcePaths(tiers.map((tier) => tier.layout.dir)));
   const ws: Workspace = {
     cwd,
     projectRoot,
@@ -110,6 +106,8 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     index,
     cacheDir,
     displayPath,
+    warn: options.warn ?? ((line) => process.stderr.write(`${line}\n`)),
+    manifestSources: stampSources(sourcePaths(tiers.map((tier) => tier.layout.dir))),
     store(tier) {
       if (tier === 'user') return user;
       if (!project) {
@@ -122,7 +120,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     async ready() {
       if (readyReport) return readyReport;
       // A replayed change of a process that died before updating the manifest: build in full.
-      if (recoverWrites(join(cacheDir, 'journal')) > 0) sourcesBefore = [];
+      if (recoverWrites(join(cacheDir, 'journal')) > 0) ws.manifestSources = [];
       // A fresh workspace's index refreshes here; one just rebuilt (`lore sync`) is not scanned again.
       const report = await index.settle();
       if (report.legacyFiles.length > 0) {
@@ -136,58 +134,11 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
       readyReport = report;
       return report;
     },
-    async afterWrite(tier, changed) {
-      index.invalidate();
-      const store = tier === 'user' ? user : (project ?? user);
-      // a skill that came or went changes the manifest's skills table: that takes a full build
-      const skillsChanged = await refreshViews(
-        ws,
-        options.warn ?? ((line) => process.stderr.write(`${line}\n`)),
-      );
-      try {
-        bumpGeneration(store.layout.cacheDir, `${Date.now().toString(36)}-${process.pid}`);
-        // The index sees every lesson file as it is now; what it saw is what the patch must match.
-        const sourcesNow = stampSources(sourcePaths(tiers.map((t) => t.layout.dir)));
-        await index.refresh();
-        const contentNow = index.contentParts();
-        if (changed !== undefined && contentNow !== undefined && !skillsChanged) {
-          const [{ patchManifestFiles }, { parseLessonYaml }] = await Promise.all([
-            import('../manifest/manifest-patch.js'),
-            import('../../core/lesson/lesson-yaml.js'),
-          ]);
-          const result = patchManifestFiles(
-            { cacheDir, tiers, halfLifeDays, sourcesBefore, contentNow, parse: parseLessonYaml },
-            changed,
-            Date.now(),
-          );
-          if (result.patched) {
-            sourcesBefore = result.head.sources;
-            return;
-          }
-        }
-        const { rebuildWorkspaceManifest } = await import('../manifest/manifest-build.js');
-        sourcesBefore = (await rebuildWorkspaceManifest(ws, Date.now(), sourcesNow)).head.sources;
-      } catch {
-        // the hook notices the changed generation and rebuilds in the background
-      }
-    },
     close() {
       index.close();
     },
   };
   return ws;
-}
-
-/** `views.render` / `aggregate.enabled`: the derived files follow every write, failure-tolerant. */
-async function refreshViews(ws: Workspace, warn: (line: string) => void): Promise<boolean> {
-  if (!ws.config.views.render && !ws.config.aggregate.enabled) return false;
-  try {
-    const { refreshDerivedFiles } = await import('../views/workspace-views.js');
-    return await refreshDerivedFiles(ws, Date.now(), warn);
-  } catch (error) {
-    warn(`lore: the lesson was saved, but the views were not updated: ${(error as Error).message}`);
-    return true;
-  }
 }
 
 function parseHalfLife(value: string | undefined): number | undefined {
