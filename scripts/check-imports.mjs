@@ -1,10 +1,15 @@
-// Import circles in src/ and web/src/: value imports and dynamic import() calls between project
-// files, found by Tarjan's strongly connected components. Type-only imports (`import type`,
-// `export type`) are erased by the compiler and may close a circle; nothing else may. Run by
-// `npm run lint`; prints each circle as a path of files and exits 1 when there is one.
+// Two checks of the import graph of src/ and web/src/, run by `npm run lint`:
+// - no circles: value imports and dynamic import() calls between project files, found by Tarjan's
+//   strongly connected components. Type-only imports (`import type`, `export type`) are erased by
+//   the compiler and may close a circle; nothing else may.
+// - the hook's folders (scripts/hook-folders.mjs) import at run time only each other and Node
+//   built-ins, so the bundled hook starts as fast as a bare `node`.
+// Prints each finding with the files involved and exits 1 when there is one.
 import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isHookFile } from './hook-folders.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROOTS = ['src', 'web/src'];
@@ -19,11 +24,17 @@ function listFiles(dir) {
 
 // `import x from`, `import { a, type B } from`, `export { a } from`, `export * from`, bare
 // `import './x'` and `import('./x')`; `import type` / `export type` are skipped.
-const STATIC = /^\s*(import|export)\s+(type\s+)?([^'";]*?\s+from\s+)?['"](\.[^'"]+)['"]/gm;
-const DYNAMIC = /\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+const STATIC = /^\s*(import|export)\s+(type\s+)?([^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
+const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-/** The project files a file imports at run time. */
+/** The modules a file imports at run time: project files resolved to absolute paths, packages as named. */
 export function valueImports(file, text) {
+  return runtimeSpecifiers(text).map((spec) =>
+    spec.startsWith('.') ? resolve(dirname(file), spec.replace(/\.js$/, '.ts')) : spec,
+  );
+}
+
+function runtimeSpecifiers(text) {
   const specs = [];
   for (const match of text.matchAll(STATIC)) {
     if (match[2] !== undefined) continue; // import type / export type
@@ -35,7 +46,17 @@ export function valueImports(file, text) {
     specs.push(match[4]);
   }
   for (const match of text.matchAll(DYNAMIC)) specs.push(match[1]);
-  return specs.map((spec) => resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+  return specs;
+}
+
+/** A hook file's run-time imports that are neither Node built-ins nor hook files. */
+export function hookViolations(file, imports) {
+  if (!isHookFile(file)) return [];
+  return imports.filter((target) => {
+    if (target.startsWith('/') || target.startsWith('src/')) return !isHookFile(target);
+    const name = target.replace(/^node:/, '');
+    return !builtinModules.includes(name);
+  });
 }
 
 /** Every strongly connected component of more than one file, or a file importing itself. */
@@ -75,19 +96,30 @@ export function findCircles(graph) {
 
 function main() {
   const graph = new Map();
+  const problems = [];
   for (const dir of ROOTS) {
-    for (const file of listFiles(join(root, dir)))
-      graph.set(file, valueImports(file, readFileSync(file, 'utf8')));
+    for (const file of listFiles(join(root, dir))) {
+      const imports = valueImports(file, readFileSync(file, 'utf8'));
+      const local = (target) => (target.startsWith('/') ? relative(root, target) : target);
+      for (const bad of hookViolations(relative(root, file), imports.map(local))) {
+        problems.push(
+          `hook import: ${relative(root, file)} imports ${bad}, outside the hook's folders (scripts/hook-folders.mjs): the hook must start as fast as a bare node; move that work into the manifest build (src/store/manifest/) or into a hook folder`,
+        );
+      }
+      graph.set(
+        file,
+        imports.filter((target) => target.startsWith('/')),
+      );
+    }
   }
-  const circles = findCircles(graph);
-  for (const circle of circles) {
-    console.error(`import circle: ${circle.map((file) => relative(root, file)).join(' -> ')}`);
+  for (const circle of findCircles(graph)) {
+    problems.push(
+      `import circle: ${circle.map((file) => relative(root, file)).join(' -> ')}: move what both sides need into a lower module, or pass it in as an argument`,
+    );
   }
-  if (circles.length > 0) {
-    console.error('break it: move what both sides need into a lower module, or pass it in as an argument');
-    process.exit(1);
-  }
-  console.log(`import check: ${graph.size} files, no circles through value or dynamic imports`);
+  for (const problem of problems) console.error(problem);
+  if (problems.length > 0) process.exit(1);
+  console.log(`import check: ${graph.size} files, no circles, the hook's folders import only each other`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main();

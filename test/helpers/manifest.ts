@@ -1,5 +1,5 @@
 /** In-memory manifests for stage tests: lessons from partial records, built by the real builder. */
-import { buildManifest } from '../../src/core/inject/build-manifest.js';
+import { buildManifest } from '../../src/core/manifest/build-manifest.js';
 import { DEFAULT_INJECT_SETTINGS } from '../../src/core/inject/types.js';
 import type { InjectSettings, Manifest, ManifestSkill } from '../../src/core/inject/types.js';
 import { LessonSchema } from '../../src/core/lesson/schema.js';

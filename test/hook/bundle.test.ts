@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script in plain JavaScript, without types
 import { bundle, BUNDLES } from '../../scripts/bundle-hook.mjs';
+import { isHookFile } from '../../scripts/hook-folders.mjs';
 
 type Spec = { entry: string; out: string; builtinsOnly: boolean };
 type Bundled = { out: string; text: string; inputs: string[] };
@@ -34,6 +35,15 @@ describe('committed bundles', () => {
     const required = [...committed('lore-hook.cjs').matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1] ?? '');
     expect(required.filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
   });
+
+  it.each(['lore-hook-core.cjs', 'lore-hook.cjs', 'lore-mcp.cjs'])(
+    '%s bundles only files from the hook folders (scripts/hook-folders.mjs)',
+    async (out) => {
+      const { inputs } = await build(specs.find((spec) => spec.out === out) as Spec);
+      expect(inputs.length).toBeGreaterThan(0);
+      expect(inputs.filter((input) => !isHookFile(input))).toEqual([]);
+    },
+  );
 
   it('the rebuilder needs no SQLite and no node_modules at run time', () => {
     const required = [...committed('lore-manifest.cjs').matchAll(/require\("([^"]+)"\)/g)].map(

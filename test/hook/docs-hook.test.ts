@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docManifestId } from '../../src/core/inject/build-manifest.js';
+import { docManifestId } from '../../src/core/manifest/build-manifest.js';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { payload } from '../helpers/hook-payloads.js';

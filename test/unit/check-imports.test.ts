@@ -1,6 +1,6 @@
 /** The import-circle check of `npm run lint`: which imports count, and which graphs have circles. */
 import { describe, expect, it } from 'vitest';
-import { findCircles, valueImports } from '../../scripts/check-imports.mjs';
+import { findCircles, hookViolations, valueImports } from '../../scripts/check-imports.mjs';
 
 describe('valueImports', () => {
   it.each([
@@ -16,7 +16,8 @@ describe('valueImports', () => {
     ["import type { A } from './a.js';", []],
     ["export type { A } from './a.js';", []],
     ["import { type A, type B } from './a.js';", []],
-    ["import { readFileSync } from 'node:fs';", []],
+    ["import { readFileSync } from 'node:fs';", ['node:fs']],
+    ["import { parse } from 'yaml';", ['yaml']],
   ])('%j imports %j at run time', (text, expected) => {
     expect(valueImports('/p/file.ts', text)).toEqual(expected);
   });
@@ -33,5 +34,23 @@ describe('findCircles', () => {
     ['an import of a file outside the tree', { a: ['zod'] }, []],
   ])('%s', (_name, edges, expected) => {
     expect(findCircles(graph(edges))).toEqual(expected);
+  });
+});
+
+describe('hookViolations', () => {
+  it.each([
+    ['src/hook/run-hook.ts', ['node:fs', 'src/store/fs/paths.ts', 'src/core/inject/types.ts'], []],
+    ['src/hook/run-hook.ts', ['fs', 'src/adapters/codex/hook-adapter.ts'], []],
+    [
+      'src/hook/run-hook.ts',
+      ['yaml', 'src/store/index/lesson-index.ts'],
+      ['yaml', 'src/store/index/lesson-index.ts'],
+    ],
+    ['src/store/hook-state/audit-log.ts', ['src/core/lesson/schema.ts'], ['src/core/lesson/schema.ts']],
+    ['src/core/inject/select-lessons.ts', ['src/core/match/glob.ts'], ['src/core/match/glob.ts']],
+    ['src/hook/lore-manifest.ts', ['yaml', 'src/store/manifest/manifest-build.ts'], []],
+    ['src/store/lessons/lesson-writes.ts', ['yaml'], []],
+  ])('%s importing %j: %j outside the hook folders', (file, imports, expected) => {
+    expect(hookViolations(file, imports)).toEqual(expected);
   });
 });

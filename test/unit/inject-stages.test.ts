@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lessonKeys } from '../../src/core/inject/build-manifest.js';
+import { lessonKeys } from '../../src/core/manifest/build-manifest.js';
 import { detectStack, stackAllows } from '../../src/core/inject/detect-stack.js';
 import { loadCandidates, manifestReaders } from '../../src/core/inject/load-candidates.js';
 import { commandPrograms, matchLessons, promptPaths } from '../../src/core/inject/match-lessons.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lessonKeys } from '../../src/core/inject/build-manifest.js';
+import { lessonKeys } from '../../src/core/manifest/build-manifest.js';
 import {
   expandClauses,
   packLiteralTable,

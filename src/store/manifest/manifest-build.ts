@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { buildManifest } from '../../core/inject/build-manifest.js';
-import { stateOf } from '../../core/inject/patch-manifest.js';
-import type { ManifestSource } from '../../core/inject/build-manifest.js';
+import { buildManifest } from '../../core/manifest/build-manifest.js';
+import { stateOf } from '../../core/manifest/patch-manifest.js';
+import type { ManifestSource } from '../../core/manifest/build-manifest.js';
 import type { InjectSettings, Manifest, ManifestSkill, SourceStamp } from '../../core/inject/types.js';
 import { planSkills } from '../../core/views/plan-skills.js';
 import { presentSkills, SKILL_FILE, skillsDir } from '../views/skill-files.js';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ManifestDocSource } from '../../core/inject/build-manifest.js';
+import type { ManifestDocSource } from '../../core/manifest/build-manifest.js';
 import { indexDoc } from '../../core/docs/index-doc.js';
 import { DOCS_DEFAULTS } from '../../core/docs/docs-defaults.js';
 import type { Config } from '../../core/lesson/schema.js';

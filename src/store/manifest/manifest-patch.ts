@@ -10,8 +10,8 @@
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { entryKey, patchManifest } from '../../core/inject/patch-manifest.js';
-import type { LessonChange, ManifestState } from '../../core/inject/patch-manifest.js';
+import { entryKey, patchManifest } from '../../core/manifest/patch-manifest.js';
+import type { LessonChange, ManifestState } from '../../core/manifest/patch-manifest.js';
 import type { ManifestHead, ManifestWords, SourceStamp } from '../../core/inject/types.js';
 import type { Lesson, Tier } from '../../core/lesson/schema.js';
 import { parseVotes, voteScore } from '../../core/rank/votes.js';

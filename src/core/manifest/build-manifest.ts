@@ -7,15 +7,21 @@ import type { Lesson } from '../lesson/schema.js';
 import { compileGlob } from '../match/glob.js';
 import { requiredGlobLiterals } from '../match/glob-literal.js';
 import { requiredRegexClauses } from '../match/regex-literals.js';
-import { expandClauses, literalKey, packLiteralTable, reservedIn, toolScope } from './literal-keys.js';
-import type { LiteralDomain } from './literal-keys.js';
-import { LANGUAGE_EXTENSIONS } from './detect-stack.js';
-import { encodePostings } from './postings.js';
-import { compareEntries, deniesCalls } from './rank-matches.js';
+import {
+  expandClauses,
+  literalKey,
+  packLiteralTable,
+  reservedIn,
+  toolScope,
+} from '../inject/literal-keys.js';
+import type { LiteralDomain } from '../inject/literal-keys.js';
+import { LANGUAGE_EXTENSIONS } from '../inject/detect-stack.js';
+import { encodePostings } from '../inject/postings.js';
+import { compareEntries, deniesCalls } from '../inject/rank-matches.js';
 import { renderLesson } from './render-lesson.js';
-import { normalizeTool } from './tool-names.js';
+import { normalizeTool } from '../inject/tool-names.js';
 import { lessonSkill } from '../views/plan-skills.js';
-import { MANIFEST_VERSION } from './types.js';
+import { MANIFEST_VERSION } from '../inject/types.js';
 import type {
   InjectSettings,
   Manifest,
@@ -23,7 +29,7 @@ import type {
   ManifestSkill,
   ManifestText,
   SourceStamp,
-} from './types.js';
+} from '../inject/types.js';
 
 export type ManifestSource = {
   lesson: Lesson;

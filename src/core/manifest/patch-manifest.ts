@@ -13,9 +13,9 @@
 import { chooseSources, manifestEntry, startsSessions, STARTUP_LESSONS } from './build-manifest.js';
 import type { ManifestSource } from './build-manifest.js';
 import { lessonSkill } from '../views/plan-skills.js';
-import { packLiteralTable, unpackLiteralTable } from './literal-keys.js';
-import { appendPosting } from './postings.js';
-import type { ManifestHead, ManifestLesson, ManifestText, ManifestWords } from './types.js';
+import { packLiteralTable, unpackLiteralTable } from '../inject/literal-keys.js';
+import { appendPosting } from '../inject/postings.js';
+import type { ManifestHead, ManifestLesson, ManifestText, ManifestWords } from '../inject/types.js';
 
 /** One manifest lesson as the writer remembers it: `tier:id`, slug, score, opens sessions (1/0). */
 export type StateEntry = [key: string, slug: string, score: number, startup: 0 | 1];
