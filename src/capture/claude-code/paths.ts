@@ -1,18 +1,14 @@
 /**
  * Where Claude Code keeps transcripts: `$CLAUDE_CONFIG_DIR/projects` (default `~/.claude/projects`),
  * one folder per project (`-home-me-work-repo`), `<session>.jsonl` in it, subagents as
- * `agent-*.jsonl` beside it (2.0.x) or under `<session>/subagents/` (2.1.x). The only file of this
- * reader that reads the environment.
+ * `agent-*.jsonl` beside it (2.0.x) or under `<session>/subagents/` (2.1.x). The folders come from
+ * src/store/fs/agent-homes.ts, the one reader of the agents' environment variables.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { claudeConfigDirs } from '../../store/fs/agent-homes.js';
 
 export function claudeProjectsDirs(env: NodeJS.ProcessEnv, home: string): string[] {
-  const dirs: string[] = [];
-  for (const configDir of (env.CLAUDE_CONFIG_DIR ?? '').split(',')) {
-    if (configDir.trim() !== '') dirs.push(join(resolve(configDir.trim()), 'projects'));
-  }
-  if (dirs.length === 0) dirs.push(join(home, '.claude', 'projects'));
-  return dirs;
+  return claudeConfigDirs(env, home).map((dir) => join(dir, 'projects'));
 }
 
 export function isClaudeTranscript(path: string): boolean {

@@ -1,13 +1,13 @@
 /**
  * Where Codex CLI keeps transcripts: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl` (default
- * `~/.codex`), cold ones compressed to `rollout-*.jsonl.zst`. The only file of this reader that
- * reads the environment.
+ * `~/.codex`), cold ones compressed to `rollout-*.jsonl.zst`. `$CODEX_HOME` is read in
+ * src/store/fs/agent-homes.ts.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { codexHome } from '../../store/fs/agent-homes.js';
 
 export function codexSessionDirs(env: NodeJS.ProcessEnv, home: string): string[] {
-  const codexHome = env.CODEX_HOME?.trim();
-  const base = codexHome !== undefined && codexHome !== '' ? resolve(codexHome) : join(home, '.codex');
+  const base = codexHome(env, home);
   return [join(base, 'sessions'), join(base, 'archived_sessions')];
 }
 

@@ -2,15 +2,14 @@
  * Where Gemini CLI keeps transcripts: `~/.gemini/tmp/<project>/chats/session-*.jsonl` (an upsert
  * log) and, in older versions, `session-*.json` (one JSON document). `<project>` is a hash of the
  * project path or a short name; `.project_root` in that folder holds the path when Gemini wrote
- * one. `GEMINI_CLI_HOME` moves the `.gemini` folder. The only file of this reader that reads the
- * environment.
+ * one. `GEMINI_CLI_HOME` moves the `.gemini` folder (read in src/store/fs/agent-homes.ts).
  */
 import { readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { geminiHome } from '../../store/fs/agent-homes.js';
 
 export function geminiTmpDirs(env: NodeJS.ProcessEnv, home: string): string[] {
-  const base = env.GEMINI_CLI_HOME?.trim();
-  return [join(base !== undefined && base !== '' ? resolve(base) : home, '.gemini', 'tmp')];
+  return [join(geminiHome(env, home), 'tmp')];
 }
 
 export function isGeminiTranscript(path: string): boolean {

@@ -1,6 +1,6 @@
 /**
- * Where the agents keep the hook settings `lore install` edits. Like paths.ts, the only place that
- * reads these locations from the environment.
+ * Where the agents keep the hook settings and MCP registrations `lore install` edits (their folders
+ * come from src/store/fs/agent-homes.ts, with `$CLAUDE_CONFIG_DIR`'s first folder when it lists several).
  *
  * - Claude Code, user scope: `$CLAUDE_CONFIG_DIR/settings.json`, default `~/.claude/settings.json`;
  *   project scope: `<repository>/.claude/settings.json`.
@@ -9,19 +9,20 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { claudeConfigDirs, codexHome, geminiHome } from '../fs/agent-homes.js';
 
 export const AGENT_HOSTS = ['claude-code', 'codex'] as const;
 export type AgentHost = (typeof AGENT_HOSTS)[number];
 export const INSTALL_SCOPES = ['user', 'project'] as const;
 export type InstallScope = (typeof INSTALL_SCOPES)[number];
 
-function envDir(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : resolve(value);
+function home(env: NodeJS.ProcessEnv): string {
+  const value = env.HOME?.trim();
+  return value === undefined || value === '' ? homedir() : resolve(value);
 }
 
-function home(env: NodeJS.ProcessEnv): string {
-  return envDir(env, 'HOME') ?? homedir();
+function claudeDir(env: NodeJS.ProcessEnv): string {
+  return claudeConfigDirs(env, home(env))[0] ?? join(home(env), '.claude');
 }
 
 /** The settings file lore's hooks go into for `host` at `scope`; `root` is the repository. */
@@ -34,11 +35,11 @@ export function agentHookSettingsFile(
   if (host === 'claude-code') {
     return scope === 'project'
       ? join(root, '.claude', 'settings.json')
-      : join(envDir(env, 'CLAUDE_CONFIG_DIR') ?? join(home(env), '.claude'), 'settings.json');
+      : join(claudeDir(env), 'settings.json');
   }
   return scope === 'project'
     ? join(root, '.codex', 'hooks.json')
-    : join(envDir(env, 'CODEX_HOME') ?? join(home(env), '.codex'), 'hooks.json');
+    : join(codexHome(env, home(env)), 'hooks.json');
 }
 
 /** Agents `lore install mcp --agent` registers lore's MCP server with. */
@@ -62,15 +63,15 @@ export function agentMcpConfigFile(
 ): string | undefined {
   if (agent === 'claude-code') {
     if (scope === 'project') return join(root, '.mcp.json');
-    const dir = envDir(env, 'CLAUDE_CONFIG_DIR');
-    return dir === undefined ? join(home(env), '.claude.json') : join(dir, '.claude.json');
+    // without $CLAUDE_CONFIG_DIR, Claude Code keeps this file beside ~/.claude, not in it
+    return env.CLAUDE_CONFIG_DIR?.trim()
+      ? join(claudeDir(env), '.claude.json')
+      : join(home(env), '.claude.json');
   }
   if (agent === 'codex') {
-    return scope === 'project'
-      ? undefined
-      : join(envDir(env, 'CODEX_HOME') ?? join(home(env), '.codex'), 'config.toml');
+    return scope === 'project' ? undefined : join(codexHome(env, home(env)), 'config.toml');
   }
   return scope === 'project'
     ? join(root, '.gemini', 'settings.json')
-    : join(home(env), '.gemini', 'settings.json');
+    : join(geminiHome(env, home(env)), 'settings.json');
 }
