@@ -45,7 +45,9 @@ export function findGaps(markdown, files) {
     const text = sections.get(folder);
     if (text === undefined)
       gaps.push(`${file}: no section for its folder (add a heading "### \`${folder}\`")`);
-    else if (!new RegExp(`(^|[^\\w./-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text)) {
+    else if (
+      !new RegExp(`(^|[^\\w./-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text)
+    ) {
       gaps.push(`${file}: not named in the section of \`${folder}\``);
     }
   }
