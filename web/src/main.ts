@@ -3,77 +3,18 @@ import { api, ApiError, captureToken, query } from './api.js';
 import { barChart, rankChart, ratioRing } from './charts.js';
 import { h, mount } from './dom.js';
 import type { Child } from './dom.js';
-
-type Lesson = {
-  id: string;
-  slug: string;
-  summary: string;
-  body?: string;
-  mistake?: string;
-  remediation?: string;
-  tools: string[];
-  commands: string[];
-  paths: string[];
-  tags: string[];
-  stack: string[];
-  category: string;
-  severity: string;
-  type: string;
-  priority: number;
-  confidence: number;
-  status: string;
-  tier?: string;
-  needsReview: boolean;
-  supersededBy?: string;
-  createdAt: string;
-  updatedAt: string;
-  votes?: { count: number; score: number };
-  file?: string;
-  matchedBy?: string[];
-};
-type Stats = {
-  total: number;
-  active: number;
-  superseded: number;
-  archived: number;
-  needsReview: number;
-  lastIndexed: string | null;
-};
-type Candidate = {
-  id: string;
-  summary: string;
-  tool: string | null;
-  trigger: string;
-  confidence: number;
-  priority: number;
-  tier: number;
-  kind: string;
-  store: string;
-  occurrences: number;
-  sessions: number;
-  userCorrected: boolean;
-  needsReview: boolean;
-  agents: string[];
-  mistake: string | null;
-  remediation: string | null;
-  commands: string[];
-  paths: string[];
-  tags: string[];
-  evidence: { file: string; line: number }[];
-};
-type Explanation = {
-  event: string;
-  tool: string | null;
-  lessons: number;
-  matched: number;
-  included: { id: string; form: string; matched_by: string[]; chars: number }[];
-  denied: { id: string; matched_by: string[] }[];
-  dropped: { id: string; reason: string; matched_by: string[] }[];
-  additionalContext: string | null;
-  permissionDecisionReason: string | null;
-  summaries: Record<string, string>;
-  disabled: boolean;
-};
+import type {
+  ApprovedCandidate,
+  CandidateJson as Candidate,
+  CandidateList,
+  CreatedLesson,
+  Explanation,
+  LessonDetail,
+  LessonJson as Lesson,
+  LessonList,
+  ServerStatus,
+  Usage,
+} from './api-types.js';
 
 const main = document.getElementById('main') as HTMLElement;
 const toastEl = document.getElementById('toast') as HTMLElement;
@@ -104,7 +45,7 @@ async function refreshReviewCount(): Promise<void> {
   const badge = document.getElementById('review-count');
   if (!badge) return;
   try {
-    const { candidates } = await api<{ candidates: Candidate[] }>('/api/candidates');
+    const { candidates } = await api<CandidateList>('/api/candidates');
     badge.textContent = candidates.length > 0 ? String(candidates.length) : '';
   } catch {
     badge.textContent = '';
@@ -177,7 +118,7 @@ async function lessonsPage(): Promise<void> {
   const load = async () => {
     const mine = ++seq;
     try {
-      const data = await api<{ items: Lesson[]; total: number; stats: Stats }>(
+      const data = await api<LessonList>(
         `/api/lessons${query({ q: lessonState.q, status: lessonState.status, tier: lessonState.tier, tag: lessonState.tag, tool: lessonState.tool, limit: 500 })}`,
       );
       if (mine !== seq) return;
@@ -390,7 +331,7 @@ async function newLessonPage(): Promise<void> {
     main,
     h('div', { class: 'page-head' }, h('h1', {}, 'New lesson')),
     lessonForm({}, 'Add lesson', async (draft) => {
-      const added = await api<{ id: string }>('/api/lessons', { method: 'POST', body: draft });
+      const added = await api<CreatedLesson>('/api/lessons', { method: 'POST', body: draft });
       toast(`added ${added.id}`);
       location.hash = `#/lessons/${added.id}`;
     }),
@@ -398,29 +339,6 @@ async function newLessonPage(): Promise<void> {
 }
 
 // ---------------------------------------------------------------- lesson page
-
-type LessonDetail = {
-  lesson: Lesson;
-  tier: string;
-  file: string;
-  source: string;
-  votes: { count: number; score: number; lastVotedAt: string | null };
-  feedback: { helpful: number; notHelpful: number };
-  fires: {
-    count: number;
-    recent: {
-      time: string;
-      tool: string | null;
-      event: string;
-      host: string;
-      denied: boolean;
-      matched_by: string[];
-    }[];
-  };
-  history: { at: string; kind: string; detail: string }[];
-  supersededBy: { id: string; summary: string; status: string } | null;
-  supersedes: { id: string; summary: string; status: string }[];
-};
 
 async function lessonPage(id: string): Promise<void> {
   let detail: LessonDetail;
@@ -744,7 +662,7 @@ async function reviewPage(): Promise<void> {
     h('div', { class: 'review' }, listHost, detailHost),
   );
   const load = async () => {
-    candidates = (await api<{ candidates: Candidate[] }>('/api/candidates')).candidates;
+    candidates = (await api<CandidateList>('/api/candidates')).candidates;
     index = Math.min(index, Math.max(0, candidates.length - 1));
     render();
     void refreshReviewCount();
@@ -756,7 +674,7 @@ async function reviewPage(): Promise<void> {
       if (approve) {
         const summary = (detailHost.querySelector('[name=summary]') as HTMLInputElement | null)?.value.trim();
         const tags = list((detailHost.querySelector('[name=tags]') as HTMLInputElement | null)?.value ?? '');
-        const added = await api<{ id: string }>(`/api/candidates/${c.id}/approve`, {
+        const added = await api<ApprovedCandidate>(`/api/candidates/${c.id}/approve`, {
           method: 'POST',
           body: {
             ...(summary && summary !== c.summary ? { summary } : {}),
@@ -1029,17 +947,6 @@ async function explainPage(): Promise<void> {
 
 // ---------------------------------------------------------------- analytics
 
-type Usage = {
-  days: number;
-  totals: { calls: number; injections: number; denials: number; sessions: number; lessonsFired: number };
-  injectionsPerDay: { day: string; injections: number; denials: number }[];
-  topLessons: { id: string; summary: string; fires: number; helpful: number; notHelpful: number }[];
-  helpful: { helpful: number; notHelpful: number; ratio: number | null };
-  lessonsBySource: { source: string; project: number; user: number }[];
-  lessonsByTier: { tier: string; active: number; superseded: number; archived: number }[];
-  candidatesBySource: { source: string; count: number }[];
-};
-
 async function analyticsPage(): Promise<void> {
   let usage: Usage;
   try {
@@ -1196,7 +1103,7 @@ async function start(): Promise<void> {
   captureToken();
   setupTheme();
   try {
-    const status = await api<{ notice: string | null; projectRoot: string | null }>('/api/status');
+    const status = await api<ServerStatus>('/api/status');
     const notice = document.getElementById('notice') as HTMLElement;
     if (status.notice) {
       notice.textContent = status.notice;
