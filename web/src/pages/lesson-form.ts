@@ -1,0 +1,109 @@
+/** The lesson form, for a new lesson and for editing one: it hands a draft to `onSubmit`. */
+import type { Lesson } from '../api-types.js';
+import { h } from '../dom.js';
+import { splitList } from '../ui/split-list.js';
+import { fail } from '../ui/toast.js';
+
+type LessonFields = Partial<Lesson>;
+
+const field = (label: string, control: HTMLElement) =>
+  h('label', { class: 'field' }, h('span', {}, label), control);
+
+const text = (name: string, value = '', attrs: Record<string, string> = {}) =>
+  h('input', { name, value, ...attrs });
+
+function area(name: string, value = '', rows = 3): HTMLTextAreaElement {
+  const el = h('textarea', { name, rows }) as HTMLTextAreaElement;
+  el.value = value;
+  return el;
+}
+
+const choice = (name: string, options: string[], value: string) =>
+  h(
+    'select',
+    { name },
+    options.map((o) => h('option', { value: o, ...(o === value ? { selected: true } : {}) }, o)),
+  );
+
+function lessonFields(initial: LessonFields): HTMLElement[] {
+  return [
+    field(
+      'Summary (one line, what the agent is shown)',
+      text('summary', initial.summary ?? '', { required: 'true', maxlength: '280' }),
+    ),
+    field('Body (markdown)', area('body', initial.body ?? '', 4)),
+    h(
+      'div',
+      { class: 'grid2' },
+      field('Mistake', area('mistake', initial.mistake ?? '', 2)),
+      field('Remediation', area('remediation', initial.remediation ?? '', 2)),
+    ),
+    h(
+      'div',
+      { class: 'grid3' },
+      field('Tools (comma separated)', text('tools', (initial.tools ?? []).join(', '))),
+      field('Tags', text('tags', (initial.tags ?? []).join(', '))),
+      field('Stack', text('stack', (initial.stack ?? []).join(', '))),
+    ),
+    h(
+      'div',
+      { class: 'grid2' },
+      field('Command regexes (one a line)', area('commands', (initial.commands ?? []).join('\n'), 2)),
+      field('Path globs (one a line)', area('paths', (initial.paths ?? []).join('\n'), 2)),
+    ),
+    h(
+      'div',
+      { class: 'grid3' },
+      field(
+        'Severity',
+        choice('severity', ['low', 'medium', 'high', 'critical'], initial.severity ?? 'medium'),
+      ),
+      field('Type', choice('type', ['hint', 'guard'], initial.type ?? 'hint')),
+      field(
+        'Priority (1-10)',
+        text('priority', String(initial.priority ?? 5), { type: 'number', min: '1', max: '10' }),
+      ),
+    ),
+  ];
+}
+
+/** The request body: lists split, blank optional texts left out (so an edit does not clear them). */
+function readDraft(form: HTMLFormElement): Record<string, unknown> {
+  const data = new FormData(form);
+  const get = (k: string) => String(data.get(k) ?? '');
+  const draft: Record<string, unknown> = {
+    summary: get('summary').trim(),
+    tools: splitList(get('tools')),
+    tags: splitList(get('tags')),
+    stack: splitList(get('stack')),
+    // One regex a line: a regex may hold a comma.
+    commands: get('commands')
+      .split('\n')
+      .map((x) => x.trim())
+      .filter(Boolean),
+    paths: splitList(get('paths')),
+    severity: get('severity'),
+    type: get('type'),
+    priority: Number(get('priority')),
+  };
+  for (const k of ['body', 'mistake', 'remediation']) if (get(k).trim() !== '') draft[k] = get(k);
+  return draft;
+}
+
+export function lessonForm(
+  initial: LessonFields,
+  submitLabel: string,
+  onSubmit: (draft: Record<string, unknown>) => Promise<void>,
+): HTMLElement {
+  const form = h(
+    'form',
+    { class: 'lesson-form' },
+    lessonFields(initial),
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, submitLabel)),
+  ) as HTMLFormElement;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void onSubmit(readDraft(form)).catch(fail);
+  });
+  return form;
+}

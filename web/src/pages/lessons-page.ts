@@ -1,0 +1,97 @@
+/** The lesson list: full-text search and filters over GET /api/lessons, the counts, a sortable table. */
+import { api, query } from '../api.js';
+import type { LessonList, LessonStats } from '../api-types.js';
+import { h, mount } from '../dom.js';
+import type { PageContext } from '../page-context.js';
+import { formatDate } from '../ui/format-date.js';
+import { statTiles } from '../ui/stat-tiles.js';
+import { fail } from '../ui/toast.js';
+import { renderLessonsTable } from './render-lessons-table.js';
+import type { LessonSort } from './render-lessons-table.js';
+
+// Module state on purpose: coming back to the list finds the same filters and order.
+const filters = { q: '', status: 'active', tier: '', tag: '', tool: '' };
+const sort: LessonSort = { key: '', desc: true };
+
+function searchInput(name: 'q' | 'tag' | 'tool', placeholder: string, load: () => void): HTMLElement {
+  return h('input', {
+    type: 'search',
+    name,
+    placeholder,
+    value: filters[name],
+    oninput: (e: Event) => {
+      filters[name] = (e.target as HTMLInputElement).value;
+      load();
+    },
+  });
+}
+
+function filterSelect(name: 'status' | 'tier', options: string[], load: () => void): HTMLElement {
+  return h(
+    'select',
+    {
+      name,
+      onchange: (e: Event) => {
+        filters[name] = (e.target as HTMLSelectElement).value;
+        load();
+      },
+    },
+    options.map((o) =>
+      h('option', { value: o, ...(filters[name] === o ? { selected: true } : {}) }, o || `any ${name}`),
+    ),
+  );
+}
+
+function renderStats(host: HTMLElement, st: LessonStats): void {
+  mount(
+    host,
+    statTiles([
+      ['lessons', st.total],
+      ['active', st.active],
+      ['superseded', st.superseded],
+      ['archived', st.archived],
+      ['needs review', st.needsReview],
+    ]),
+    h('div', { class: 'stat muted' }, h('span', {}, `indexed ${formatDate(st.lastIndexed)}`)),
+  );
+}
+
+export async function lessonsPage(ctx: PageContext): Promise<void> {
+  const tableHost = h('div', { class: 'table-host' });
+  const statsHost = h('div', { class: 'stats' });
+  // Typing fires a request per key: only the answer to the latest one is drawn.
+  let seq = 0;
+  const load = async () => {
+    const mine = ++seq;
+    try {
+      const data = await api<LessonList>(`/api/lessons${query({ ...filters, limit: 500 })}`);
+      if (mine !== seq) return;
+      renderStats(statsHost, data.stats);
+      renderLessonsTable(tableHost, data.items, sort);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const reload = () => void load();
+  mount(
+    ctx.main,
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', {}, 'Lessons'),
+      h('a', { class: 'button', href: '#/new' }, 'New lesson'),
+    ),
+    statsHost,
+    h(
+      'div',
+      { class: 'filters' },
+      searchInput('q', 'Search lessons (full text)', reload),
+      filterSelect('status', ['active', 'superseded', 'archived', 'any'], reload),
+      filterSelect('tier', ['', 'project', 'user'], reload),
+      searchInput('tag', 'tag', reload),
+      searchInput('tool', 'tool', reload),
+    ),
+    tableHost,
+  );
+  await load();
+}
