@@ -202,6 +202,14 @@ export default tseslint.config(
           ],
         },
       ],
+      // the dashboard's typecheck sees @types/node through the server's types: keep Node out of the bundle
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'Buffer', 'require', '__dirname', 'global'].map((name) => ({
+          name,
+          message: 'web/ runs in the browser: no Node globals',
+        })),
+      ],
     },
   },
   {

@@ -4,5 +4,4 @@
  * the browser. The one place web/ names src/: type-only, so esbuild erases it and the bundle still
  * talks to lore only over HTTP.
  */
-// eslint-disable-next-line no-restricted-imports -- type-only: nothing of src/ reaches the bundle
 export type * from '../../src/adapters/http/api-types.js';
