@@ -495,12 +495,3 @@ function dedupeEvidence(refs: { file: string; line: number }[]): { file: string;
     })
     .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
 }
-
-/** All episodes of a whole event stream (tests, eval): push everything, then flush. */
-export function detectEpisodes(events: readonly TranscriptEvent[], options?: DetectorOptions): Episode[] {
-  const detector = createEpisodeDetector(options);
-  const out: Episode[] = [];
-  for (const event of events) out.push(...detector.push(event));
-  out.push(...detector.flush());
-  return out;
-}
