@@ -1,8 +1,6 @@
 /**
  * Text renderings of lesson data. Commands compute data; these turn it into lines for people.
  */
-import type { Problem } from '../core/errors.js';
-import { formatProblem } from '../core/errors.js';
 import type { Lesson } from '../core/lesson/schema.js';
 
 export function truncate(text: string, width: number): string {
@@ -72,8 +70,4 @@ export function formatLessonDetail(
   ];
   if (lesson.body) lines.push('', lesson.body.replace(/\n+$/, ''));
   return lines.join('\n');
-}
-
-export function formatProblems(problems: readonly Problem[]): string {
-  return problems.map(formatProblem).join('\n');
 }

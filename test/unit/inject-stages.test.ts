@@ -2,12 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lessonKeys } from '../../src/core/manifest/build-manifest.js';
 import { detectStack, stackAllows } from '../../src/core/inject/detect-stack.js';
-import { loadCandidates, manifestReaders } from '../../src/core/inject/load-candidates.js';
-import { commandPrograms, matchLessons, promptPaths } from '../../src/core/inject/match-lessons.js';
+import { candidateOrdinals, manifestReaders } from '../../src/core/inject/load-candidates.js';
+import { commandPrograms, promptPaths } from '../../src/core/inject/match-lessons.js';
 import { parseHookPayload } from '../../src/core/inject/parse-hook-input.js';
 import { planInjection, SEPARATOR } from '../../src/core/inject/plan-injection.js';
 import { rankMatches } from '../../src/core/inject/rank-matches.js';
 import { applyClaims, selectLessons } from '../../src/core/inject/select-lessons.js';
+import type { Selection } from '../../src/core/inject/select-lessons.js';
 import { DEFAULT_INJECT_SETTINGS } from '../../src/core/inject/types.js';
 import type { HookEvent, ManifestLesson, ManifestText, Match } from '../../src/core/inject/types.js';
 import { normalizeCodexPayload } from '../../src/adapters/codex/hook-adapter.js';
@@ -148,7 +149,7 @@ function event(fields: Partial<HookEvent>): HookEvent {
   return { event: 'PreToolUse', sessionId: 's', agentId: 'main', cwd: '/repo', ...fields };
 }
 
-describe('load and match', () => {
+describe('load and match: the stages selectLessons runs', () => {
   const pytest = lesson({
     summary: 'pytest hangs on a TTY',
     tools: ['Bash'],
@@ -178,9 +179,27 @@ describe('load and match', () => {
   const anything = lesson({ summary: 'any command with a dot', commands: ['\\w\\.\\w'] });
   const all = [pytest, guard, tests, py, npmTag, webfetch, rust, anything];
   const manifest = manifestOf(all, { stack: ['python', 'node'] });
-  const read = manifestReaders(manifest).readLesson;
+  const readers = manifestReaders(manifest);
+  /** The pipeline over the manifest; exhaustive is what `lore explain` runs, streaming the hook. */
+  const select = (
+    ev: HookEvent,
+    repoPaths: readonly string[],
+    { exhaustive = true, stack = manifest.head.stack }: { exhaustive?: boolean; stack?: string[] } = {},
+  ) =>
+    selectLessons({
+      event: ev,
+      head: { ...manifest.head, stack },
+      ...readers,
+      words: manifest.words,
+      repoPaths,
+      state: { seen: new Set<string>(), shownCount: 0, stateAvailable: true },
+      settings: manifest.head.settings,
+      exhaustive,
+    });
+  const matchedBy = (selection: Selection) =>
+    selection.matches.map((m) => [m.lesson.id, m.matchedBy[0]]).sort();
 
-  it.each([
+  const cases: [string, HookEvent, string[], string[][]][] = [
     [
       'pytest command',
       event({ tool: 'Bash', command: 'cd x && pytest -v tests/' }),
@@ -228,27 +247,32 @@ describe('load and match', () => {
       [[anything.id, 'command:\\w\\.\\w']],
     ],
     ['no match', event({ tool: 'Bash', command: 'echo hi' }), [], []],
-  ])('%s', (_name, ev, repoPaths, expected) => {
-    const loaded = loadCandidates(ev, manifest.head, repoPaths, read);
-    const { matches } = matchLessons(ev, loaded.lessons, { repoPaths, stack: manifest.head.stack });
+  ];
+
+  it.each(cases)('%s', (_name, ev, repoPaths, expected) => {
+    const { matches } = select(ev, repoPaths);
     expect(matches.map((m) => [m.lesson.id, m.matchedBy[0]])).toEqual(expect.arrayContaining(expected));
     expect(matches).toHaveLength(expected.length);
   });
 
+  // The hook streams candidates in rank order and stops once the plan is settled; with a plan this
+  // far from full it must look at exactly what `lore explain` matches.
+  it.each(cases)('%s: the streaming path matches the same', (_name, ev, repoPaths) => {
+    expect(matchedBy(select(ev, repoPaths, { exhaustive: false }))).toEqual(matchedBy(select(ev, repoPaths)));
+  });
+
   it('reads only the blocks of lessons whose literals occur', () => {
-    const loaded = loadCandidates(event({ tool: 'Bash', command: 'pytest' }), manifest.head, [], read);
-    expect(loaded.lessons.map((l) => l.id)).toEqual(expect.arrayContaining([pytest.id, anything.id]));
-    expect(loaded.lessons.map((l) => l.id)).not.toContain(guard.id);
+    const ordinals = candidateOrdinals(event({ tool: 'Bash', command: 'pytest' }), manifest.head, []);
+    const ids = ordinals.map((n) => readers.readLesson(n)?.id);
+    expect(ids).toEqual(expect.arrayContaining([pytest.id, anything.id]));
+    expect(ids).not.toContain(guard.id);
+    expect(select(event({ tool: 'Bash', command: 'pytest' }), []).read).toBe(ordinals.length);
   });
 
   it('a stack the repository does not use gates the lesson', () => {
-    const ev = event({ tool: 'Bash', command: 'cargo bench' });
-    const { matches, skipped } = matchLessons(ev, loadCandidates(ev, manifest.head, [], read).lessons, {
-      repoPaths: [],
-      stack: ['python'],
-    });
-    expect(matches).toEqual([]);
-    expect(skipped).toEqual([
+    const selection = select(event({ tool: 'Bash', command: 'cargo bench' }), [], { stack: ['python'] });
+    expect(selection.matches).toEqual([]);
+    expect(selection.decision.plan.skipped).toEqual([
       { id: rust.id, reason: 'stack-mismatch', matchedBy: ['command:cargo\\s+bench'] },
     ]);
   });
@@ -258,8 +282,7 @@ describe('load and match', () => {
       event: 'UserPromptSubmit',
       prompt: 'why does `pytest -x` hang when I edit tests/unit/a.py? the webfetch cached?',
     });
-    const loaded = loadCandidates(ev, manifest.head, [], read, manifest.words);
-    const { matches } = matchLessons(ev, loaded.lessons, { repoPaths: [], stack: [] });
+    const { matches } = select(ev, [], { stack: [] });
     const byId = Object.fromEntries(matches.map((m) => [m.lesson.id, m.matchedBy]));
     expect(byId[pytest.id]).toContain('command:(^|\\s)pytest\\b');
     expect(byId[tests.id]).toContain('path:tests/**');

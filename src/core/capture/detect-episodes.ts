@@ -16,13 +16,20 @@
  * - #lesson blocks (Tier 1) in assistant text.
  *
  * Rejections and interruptions are the user's decisions, never the agent's mistakes.
+ *
+ * The detector's state is one plain object (`DetectorState`) handed to each stage: `pushEvent`
+ * routes an event to the stage for its kind (`onToolResult`, `onAssistantText`, `onUserText`),
+ * which applies the pure verdicts of `pending-failure.ts` and builds episodes with the pure
+ * builders below; `expireOld` closes what the window has passed.
  */
-import { isShellTool } from './classify-result.js';
-import type { ToolCall, ToolResult, TranscriptEvent } from './events.js';
-import type { Attempt, Episode, EpisodeKind } from './episode.js';
+import { targetOf } from './call-target.js';
+import type { CallTarget } from './call-target.js';
+import type { AssistantText, ToolCall, ToolResult, TranscriptEvent, UserText } from './events.js';
+import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
 import { noSignals } from './episode.js';
 import { parseLessonBlocks } from './lesson-block.js';
-import { commandKeys, segmentKey, segments } from './shell-command.js';
+import { judgeFailure, judgeSuccess, lastAttempt, openFailure, sameInput } from './pending-failure.js';
+import type { PendingFailure } from './pending-failure.js';
 
 export type DetectorOptions = {
   /** Events a failure stays open for a fix. */
@@ -30,73 +37,6 @@ export type DetectorOptions = {
 };
 
 export const DEFAULT_DETECTOR_OPTIONS: DetectorOptions = { window: 40 };
-
-type Pending = {
-  attempts: Attempt[];
-  keys: string[];
-  family: string;
-  lastIndex: number;
-  diagnosis: string | undefined;
-  userText: string | undefined;
-  /** The most recent successful different call since the last attempt. */
-  enabler: ToolCall | undefined;
-};
-
-const FILE_TOOLS: Record<string, string> = {
-  edit: 'edit',
-  multiedit: 'edit',
-  write: 'edit',
-  replace: 'edit',
-  write_file: 'edit',
-  notebookedit: 'edit',
-  str_replace_editor: 'edit',
-  apply_patch: 'edit',
-  read: 'read',
-  read_file: 'read',
-  read_many_files: 'read',
-  view: 'read',
-};
-
-function inputPath(input: Record<string, unknown>): string | undefined {
-  for (const key of ['file_path', 'path', 'absolute_path', 'notebook_path', 'filePath', 'dir_path']) {
-    const value = input[key];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  const patch = typeof input.input === 'string' ? input.input : undefined;
-  const file = patch ? /\*\*\* (?:Update|Add|Delete) File: (.+)/.exec(patch)?.[1] : undefined;
-  return file?.trim();
-}
-
-export function commandOf(call: ToolCall): string | undefined {
-  const value = call.input.command ?? call.input.cmd;
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** What a call acts on: its command keys (shell), its file (file tools), else the tool itself. */
-export function targetOf(call: ToolCall): { family: string; keys: string[] } {
-  const tool = call.tool.toLowerCase();
-  if (isShellTool(call.tool)) {
-    const command = commandOf(call);
-    return { family: 'shell', keys: command === undefined ? ['?'] : commandKeys(command) };
-  }
-  const fileFamily = FILE_TOOLS[tool];
-  const path = inputPath(call.input);
-  if (fileFamily !== undefined) return { family: fileFamily, keys: [path ?? '?'] };
-  return { family: tool, keys: [tool] };
-}
-
-function related(pending: Pending, target: { family: string; keys: string[] }, tool?: string): boolean {
-  if (pending.family !== target.family) return false;
-  if (target.keys.some((key) => pending.keys.includes(key))) return true;
-  // A harness error ("File does not exist", a missing parameter) is about how the tool was used:
-  // a later success of the same tool on another target is the corrected use.
-  const first = pending.attempts[0];
-  return first !== undefined && first.result.failure === 'tool-use-error' && first.call.tool === tool;
-}
-
-function sameInput(a: ToolCall, b: ToolCall): boolean {
-  return JSON.stringify(a.input) === JSON.stringify(b.input);
-}
 
 const CORRECTION = [
   /^(no|nope|nah)\b(?![- ](problem|worries|need|thanks|rush|idea|longer|more|other|one|matter))[,.!:;\s-]/i,
@@ -119,90 +59,6 @@ const CAUSAL =
 
 const DATA_LOSS =
   /\b(rm -rf|git reset --hard|git clean -f|git checkout -- |git push (-f|--force)|drop table|truncate table|overwr(o|i)te|data loss|lost (my|the|all)|deleted (my|the|all))\b/i;
-
-/** Commands that look something up: their failure is an answer, not a mistake. */
-const PROBES = new Set([
-  'which',
-  'where',
-  'where.exe',
-  'type',
-  'command',
-  'test',
-  '[',
-  'ls',
-  'dir',
-  'find',
-  'grep',
-  'rg',
-  'stat',
-  'file',
-  'pgrep',
-  'fd',
-  'tasklist',
-  'Get-Command',
-  'Test-Path',
-  'Get-ChildItem',
-]);
-
-/** Build and test tools: a failure they report is usually in the code, fixed by editing it. */
-const BUILDERS =
-  /^(tsc|npx tsc|npx vitest|npx jest|jest|vitest|pytest|python -m|cargo|go|make|mvn|gradle|\.\/gradlew|dotnet|npm run|npm test|pnpm run|pnpm test|yarn|bun|eslint|npx eslint|ruff|mypy|swift)\b/;
-
-/** The network or a remote said no: the environment, not the agent's usage. */
-const ENVIRONMENT =
-  /\b(Request timed out|Connection timed out|Connection refused|Network is unreachable|No route to host|Could not resolve host|Name or service not known|Temporary failure in name resolution|status code (403|404|429|5\d\d)|Permission denied \(publickey|Host key verification failed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|cygheap|child_copy|dofork|Command failed: cygpath)\b/;
-
-function isProbe(call: ToolCall): boolean {
-  if (!isShellTool(call.tool)) return false;
-  const command = commandOf(call);
-  if (command === undefined) return false;
-  const keys = commandKeys(command);
-  if (keys.length > 0 && keys.every((key) => PROBES.has(key.split(' ')[0] ?? ''))) return true;
-  // `tool --version`, `which x && x -V`: asking what is installed.
-  return segments(command).every((segment) => {
-    const key = segmentKey(segment);
-    if (key === undefined) return true;
-    if (PROBES.has(key[0] ?? '')) return true;
-    const rest = segment.slice(segment.indexOf(key[0] ?? '') + 1);
-    return rest.length > 0 && rest.every((arg) => /^(--version|-V|-v|version|--help|-h)$/.test(arg));
-  });
-}
-
-/** The line of an error that says what went wrong, to tell one failure from another. */
-function gistOf(text: string): string {
-  const line =
-    text.split('\n').find((l) => /error|not found|no module|cannot|failed/i.test(l)) ??
-    text.split('\n')[0] ??
-    '';
-  return line.replace(/\d+/g, '#').trim().slice(0, 120);
-}
-
-/** Failures that teach nothing: lookups, the network, the harness itself. */
-export function isNoise(call: ToolCall, result: ToolResult): boolean {
-  if (isProbe(call)) return true;
-  return ENVIRONMENT.test(result.text.slice(0, 3000));
-}
-
-/** The file a call acts on, by basename (for a shell command that writes or lists it instead). */
-function baseName(path: string): string {
-  const parts = path.split(/[\\/]/).filter((p) => p !== '');
-  return parts[parts.length - 1] ?? '';
-}
-
-/** A later successful call that deals with the same file another way (Read, a heredoc, ls). */
-function touchesSameFile(
-  pending: Pending,
-  call: ToolCall,
-  target: { family: string; keys: string[] },
-): boolean {
-  if (pending.family !== 'edit' && pending.family !== 'read') return false;
-  const path = pending.keys[0];
-  if (path === undefined || path === '?') return false;
-  if ((target.family === 'edit' || target.family === 'read') && target.keys.includes(path)) return true;
-  const name = baseName(path);
-  const command = commandOf(call);
-  return command !== undefined && name.length >= 5 && command.includes(name);
-}
 
 export function isCorrection(text: string): boolean {
   const first = text.trim().split(/\n/)[0] ?? '';
@@ -229,14 +85,175 @@ export type EpisodeDetector = {
 };
 
 export function createEpisodeDetector(options: DetectorOptions = DEFAULT_DETECTOR_OPTIONS): EpisodeDetector {
-  let index = 0;
-  let pending: Pending[] = [];
-  const calls = new Map<string, ToolCall>();
-  const recent: TranscriptEvent[] = [];
-  let lastCall: { call: ToolCall; result: ToolResult | undefined } | undefined;
-  let lastAssistantText: TranscriptEvent | undefined;
+  const state = createDetectorState();
+  return {
+    push: (event) => pushEvent(state, event, options.window),
+    flush: () => flushPending(state),
+    recent: () => [...state.recent],
+    hasPending: () => state.pending.length > 0,
+  };
+}
 
-  const base = (event: TranscriptEvent, kind: EpisodeKind, tier: 1 | 2 = 2): Episode => ({
+export type DetectorState = {
+  /** Events pushed so far: the clock the window and the "right after" rules count on. */
+  index: number;
+  /** Failures waiting for their fix, oldest first. */
+  pending: PendingFailure[];
+  /** Calls waiting for their result, by call id (the oldest dropped past 256). */
+  calls: Map<string, ToolCall>;
+  /** The newest `window` events. */
+  recent: TranscriptEvent[];
+  /** The newest call with its result, until a user correction or a refusal uses it up. */
+  lastCall: Attempt | undefined;
+  lastAssistantText: AssistantText | undefined;
+  /** Pending shell failures (of build/test tools) after which the agent edited files. */
+  edited: Set<PendingFailure>;
+};
+
+export function createDetectorState(): DetectorState {
+  return {
+    index: 0,
+    pending: [],
+    calls: new Map(),
+    recent: [],
+    lastCall: undefined,
+    lastAssistantText: undefined,
+    edited: new Set(),
+  };
+}
+
+/** One event in, the episodes it completes out (then those the window has passed). */
+export function pushEvent(state: DetectorState, event: TranscriptEvent, window: number): Episode[] {
+  state.index += 1;
+  state.recent.push(event);
+  if (state.recent.length > window) state.recent.shift();
+  const out = routeEvent(state, event);
+  out.push(...expireOld(state, window));
+  return out;
+}
+
+function routeEvent(state: DetectorState, event: TranscriptEvent): Episode[] {
+  switch (event.kind) {
+    case 'tool-call':
+      state.calls.set(event.callId, event);
+      if (state.calls.size > 256) state.calls.delete(state.calls.keys().next().value as string);
+      return [];
+    case 'tool-result':
+      return onToolResult(state, event);
+    case 'assistant-text':
+      return onAssistantText(state, event);
+    case 'user-text':
+      return onUserText(state, event);
+    case 'rejection':
+    case 'interruption':
+      if (event.callId !== undefined) state.calls.delete(event.callId);
+      state.lastCall = undefined;
+      return [];
+    case 'compaction':
+      // What came before the summary is gone from the agent's context: settle it now.
+      return flushPending(state);
+  }
+}
+
+/** Every pending failure settled as it stands (end of the stream, or a compaction). */
+export function flushPending(state: DetectorState): Episode[] {
+  const out = state.pending.flatMap(expiredEpisodes);
+  state.pending = [];
+  return out;
+}
+
+/** Pending failures whose last attempt is more than `window` events old, settled. */
+export function expireOld(state: DetectorState, window: number): Episode[] {
+  const out: Episode[] = [];
+  state.pending = state.pending.filter((p) => {
+    if (state.index - p.lastIndex <= window) return true;
+    out.push(...expiredEpisodes(p));
+    return false;
+  });
+  return out;
+}
+
+export function onToolResult(state: DetectorState, result: ToolResult): Episode[] {
+  const call = state.calls.get(result.callId);
+  if (!call) return [];
+  state.calls.delete(result.callId);
+  state.lastCall = { call, result };
+  // A success with no failure waiting for its fix changes nothing else (the common case).
+  if (result.ok && state.pending.length === 0) return [];
+  const target = targetOf(call);
+  if (!result.ok) return onFailure(state, call, result, target);
+  if (target.family === 'edit') for (const p of state.pending) if (p.family === 'shell') state.edited.add(p);
+  return onSuccess(state, call, result, target);
+}
+
+function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, target: CallTarget): Episode[] {
+  const verdict = judgeFailure(state.pending, call, result, target);
+  switch (verdict.kind) {
+    case 'noise':
+      return [];
+    case 'first':
+      state.pending.push(openFailure(call, result, target, state.index));
+      return [];
+    case 'retry':
+      verdict.open.attempts.push({ call, result });
+      verdict.open.lastIndex = state.index;
+      verdict.open.enabler = undefined;
+      return [];
+    case 'cured': {
+      const episode = episodeFromPending(verdict.open, 'error-fix', verdict.open.enabler);
+      state.pending = state.pending.filter((p) => p !== verdict.open);
+      state.pending.push(openFailure(call, result, target, state.index));
+      return [episode];
+    }
+  }
+}
+
+function onSuccess(state: DetectorState, call: ToolCall, result: ToolResult, target: CallTarget): Episode[] {
+  const out: Episode[] = [];
+  state.pending = state.pending.filter((p) => {
+    const verdict = judgeSuccess(p, call, target, state.edited.has(p));
+    if (!verdict.close) {
+      if (verdict.enabler) p.enabler = call;
+      if (verdict.clearEdited) state.edited.delete(p);
+      return true;
+    }
+    if (verdict.episode === 'error-fix') out.push(episodeFromPending(p, 'error-fix', call, result));
+    if (verdict.episode === 'retry-loop') out.push(episodeFromPending(p, 'retry-loop'));
+    return false;
+  });
+  return out;
+}
+
+/** #lesson blocks become Tier 1 episodes; a causal sentence right after a failure is its diagnosis. */
+export function onAssistantText(state: DetectorState, event: AssistantText): Episode[] {
+  state.lastAssistantText = event;
+  const out = lessonBlockEpisodes(event);
+  const newest = state.pending[state.pending.length - 1];
+  const sentence = newest && state.index - newest.lastIndex <= 4 ? causalSentence(event.text) : undefined;
+  if (newest && sentence !== undefined && newest.diagnosis === undefined) newest.diagnosis = sentence;
+  return out;
+}
+
+/**
+ * A correction right after a failure joins it (and keeps it open a little longer); otherwise it
+ * is an episode of its own, about the newest call.
+ */
+export function onUserText(state: DetectorState, event: UserText): Episode[] {
+  if (event.sidechain === true || !isCorrection(event.text)) return [];
+  const newest = state.pending[state.pending.length - 1];
+  if (newest && newest.userText === undefined && state.index - newest.lastIndex <= 6) {
+    newest.userText = event.text;
+    newest.lastIndex = state.index;
+    return [];
+  }
+  const episode = correctionEpisode(event, state.lastCall, state.lastAssistantText);
+  state.lastCall = undefined;
+  return [episode];
+}
+
+/** An episode with nothing found yet, at the event that starts it. */
+export function newEpisode(event: TranscriptEvent, kind: EpisodeKind, tier: 1 | 2 = 2): Episode {
+  return {
     kind,
     tier,
     agent: event.agent,
@@ -252,239 +269,111 @@ export function createEpisodeDetector(options: DetectorOptions = DEFAULT_DETECTO
     block: undefined,
     signals: noSignals(),
     evidence: [],
-  });
-
-  const fromPending = (p: Pending, kind: EpisodeKind, fix?: ToolCall, fixResult?: ToolResult): Episode => {
-    const first = p.attempts[0] as Attempt;
-    const episode = base(first.call, kind);
-    episode.tool = first.call.tool;
-    episode.failures = p.attempts;
-    episode.fix = fix;
-    episode.enabler =
-      fix && sameInput(fix, (p.attempts[p.attempts.length - 1] as Attempt).call) ? p.enabler : undefined;
-    episode.diagnosis = p.diagnosis;
-    episode.userText = p.userText;
-    const signals = episode.signals;
-    signals.fixConfirmed = fix !== undefined;
-    signals.userCorrection = p.userText !== undefined;
-    signals.causal = p.diagnosis !== undefined;
-    signals.selfReported = p.diagnosis !== undefined;
-    signals.hang = p.attempts.some(
-      (a) => a.result.failure === 'timeout' || a.result.failure === 'interactive-prompt',
-    );
-    signals.silentFailure = p.attempts.some(
-      (a) => a.result.failure === 'interactive-prompt' || a.result.failure === 'error-output',
-    );
-    signals.dataLoss =
-      p.attempts.some((a) => DATA_LOSS.test(JSON.stringify(a.call.input))) ||
-      DATA_LOSS.test(p.userText ?? '');
-    for (const attempt of p.attempts) {
-      episode.evidence.push({ file: attempt.call.file, line: attempt.call.line });
-      episode.evidence.push({ file: attempt.result.file, line: attempt.result.line });
-    }
-    if (episode.enabler) episode.evidence.push({ file: episode.enabler.file, line: episode.enabler.line });
-    if (fix) episode.evidence.push({ file: fix.file, line: fix.line });
-    if (fixResult) episode.evidence.push({ file: fixResult.file, line: fixResult.line });
-    episode.evidence = dedupeEvidence(episode.evidence);
-    return episode;
-  };
-
-  const expire = (p: Pending): Episode[] => {
-    if (p.attempts.length >= 3) return [fromPending(p, 'retry-loop')];
-    if (p.attempts.some((a) => a.result.failure === 'timeout' || a.result.failure === 'interactive-prompt'))
-      return [fromPending(p, 'timeout')];
-    if (p.userText !== undefined) return [fromPending(p, 'user-correction')];
-    if (p.diagnosis !== undefined) return [fromPending(p, 'self-diagnosis')];
-    return [];
-  };
-
-  const expireOld = (): Episode[] => {
-    const out: Episode[] = [];
-    pending = pending.filter((p) => {
-      if (index - p.lastIndex <= options.window) return true;
-      out.push(...expire(p));
-      return false;
-    });
-    return out;
-  };
-
-  /** Pending shell failures of build/test tools after which the agent edited files. */
-  const edited = new Set<Pending>();
-  const codeChanged = (p: Pending, last: ToolCall): boolean => {
-    if (p.family !== 'shell' || !edited.has(p)) return false;
-    const command = commandOf(last) ?? '';
-    return commandKeys(command).some((key) => BUILDERS.test(key));
-  };
-
-  const onResult = (result: ToolResult): Episode[] => {
-    const call = calls.get(result.callId);
-    if (!call) return [];
-    calls.delete(result.callId);
-    lastCall = { call, result };
-    // A success with no failure waiting for its fix changes nothing else (the common case).
-    if (result.ok && pending.length === 0) return [];
-    const target = targetOf(call);
-    if (result.ok && target.family === 'edit')
-      for (const p of pending) if (p.family === 'shell') edited.add(p);
-    const out: Episode[] = [];
-    if (!result.ok) {
-      if (isNoise(call, result)) return out;
-      const open = [...pending].reverse().find((p) => related(p, target, call.tool));
-      const previous = open?.attempts[open.attempts.length - 1];
-      if (
-        open &&
-        previous &&
-        open.enabler !== undefined &&
-        open.family === 'shell' &&
-        gistOf(previous.result.text) !== gistOf(result.text)
-      ) {
-        // The step in between (an install, a config change) cured the first error; the retry
-        // now fails for another reason, which is a new story.
-        out.push(fromPending(open, 'error-fix', open.enabler));
-        pending = pending.filter((p) => p !== open);
-        pending.push({
-          attempts: [{ call, result }],
-          keys: target.keys,
-          family: target.family,
-          lastIndex: index,
-          diagnosis: undefined,
-          userText: undefined,
-          enabler: undefined,
-        });
-      } else if (open) {
-        open.attempts.push({ call, result });
-        open.lastIndex = index;
-        open.enabler = undefined;
-      } else {
-        pending.push({
-          attempts: [{ call, result }],
-          keys: target.keys,
-          family: target.family,
-          lastIndex: index,
-          diagnosis: undefined,
-          userText: undefined,
-          enabler: undefined,
-        });
-      }
-      return out;
-    }
-    pending = pending.filter((p) => {
-      const last = (p.attempts[p.attempts.length - 1] as Attempt).call;
-      if (!related(p, target, call.tool)) {
-        if (touchesSameFile(p, call, target)) {
-          out.push(fromPending(p, 'error-fix', call, result));
-          return false;
-        }
-        if (target.family === p.family) p.enabler = call;
-        else if (isShellTool(call.tool) && p.family === 'shell' && !isProbe(call)) p.enabler = call;
-        else if (p.family !== 'shell') p.enabler = call;
-        if (isShellTool(call.tool) && call.tool === last.tool && p.family === 'shell') edited.delete(p);
-        return true;
-      }
-      if (codeChanged(p, last)) {
-        // The command was right; the code was wrong and got fixed: ordinary iteration.
-        return false;
-      }
-      if (!sameInput(call, last) || p.enabler !== undefined) {
-        out.push(fromPending(p, 'error-fix', call, result));
-        return false;
-      }
-      // The same call worked when simply repeated: a transient failure, unless it looped.
-      out.push(...(p.attempts.length >= 3 ? [fromPending(p, 'retry-loop')] : []));
-      return false;
-    });
-    return out;
-  };
-
-  const onAssistantText = (event: Extract<TranscriptEvent, { kind: 'assistant-text' }>): Episode[] => {
-    lastAssistantText = event;
-    const out: Episode[] = [];
-    for (const block of parseLessonBlocks(event.text)) {
-      const episode = base(event, 'lesson-block', 1);
-      episode.block = block;
-      episode.tool = block.tool;
-      episode.signals.selfReported = true;
-      episode.signals.causal = true;
-      episode.evidence = [{ file: event.file, line: event.line }];
-      out.push(episode);
-    }
-    const newest = pending[pending.length - 1];
-    const sentence = newest && index - newest.lastIndex <= 4 ? causalSentence(event.text) : undefined;
-    if (newest && sentence !== undefined && newest.diagnosis === undefined) newest.diagnosis = sentence;
-    return out;
-  };
-
-  const onUserText = (event: Extract<TranscriptEvent, { kind: 'user-text' }>): Episode[] => {
-    if (event.sidechain === true || !isCorrection(event.text)) return [];
-    const newest = pending[pending.length - 1];
-    if (newest && newest.userText === undefined && index - newest.lastIndex <= 6) {
-      newest.userText = event.text;
-      newest.lastIndex = index;
-      return [];
-    }
-    const episode = base(event, 'user-correction');
-    episode.userText = event.text;
-    episode.signals.userCorrection = true;
-    episode.signals.dataLoss = DATA_LOSS.test(event.text);
-    const evidence = [];
-    if (lastCall) {
-      episode.tool = lastCall.call.tool;
-      episode.failures = lastCall.result ? [{ call: lastCall.call, result: lastCall.result }] : [];
-      evidence.push({ file: lastCall.call.file, line: lastCall.call.line });
-    } else if (lastAssistantText) {
-      evidence.push({ file: lastAssistantText.file, line: lastAssistantText.line });
-    }
-    evidence.push({ file: event.file, line: event.line });
-    episode.evidence = dedupeEvidence(evidence);
-    lastCall = undefined;
-    return [episode];
-  };
-
-  return {
-    push(event) {
-      index += 1;
-      recent.push(event);
-      if (recent.length > options.window) recent.shift();
-      const out: Episode[] = [];
-      switch (event.kind) {
-        case 'tool-call':
-          calls.set(event.callId, event);
-          if (calls.size > 256) calls.delete(calls.keys().next().value as string);
-          break;
-        case 'tool-result':
-          out.push(...onResult(event));
-          break;
-        case 'assistant-text':
-          out.push(...onAssistantText(event));
-          break;
-        case 'user-text':
-          out.push(...onUserText(event));
-          break;
-        case 'rejection':
-        case 'interruption':
-          if (event.callId !== undefined) calls.delete(event.callId);
-          lastCall = undefined;
-          break;
-        case 'compaction':
-          for (const p of pending) out.push(...expire(p));
-          pending = [];
-          break;
-      }
-      out.push(...expireOld());
-      return out;
-    },
-    flush() {
-      const out: Episode[] = [];
-      for (const p of pending) out.push(...expire(p));
-      pending = [];
-      return out;
-    },
-    recent: () => [...recent],
-    hasPending: () => pending.length > 0,
   };
 }
 
-function dedupeEvidence(refs: { file: string; line: number }[]): { file: string; line: number }[] {
+function isHang(attempt: Attempt): boolean {
+  return attempt.result.failure === 'timeout' || attempt.result.failure === 'interactive-prompt';
+}
+
+/** A pending failure that no fix closed: what it still teaches, if anything. */
+export function expiredEpisodes(pending: PendingFailure): Episode[] {
+  if (pending.attempts.length >= 3) return [episodeFromPending(pending, 'retry-loop')];
+  if (pending.attempts.some(isHang)) return [episodeFromPending(pending, 'timeout')];
+  if (pending.userText !== undefined) return [episodeFromPending(pending, 'user-correction')];
+  if (pending.diagnosis !== undefined) return [episodeFromPending(pending, 'self-diagnosis')];
+  return [];
+}
+
+/** A pending failure as an episode; `fix` (and its result) when a call fixed it. */
+export function episodeFromPending(
+  pending: PendingFailure,
+  kind: EpisodeKind,
+  fix?: ToolCall,
+  fixResult?: ToolResult,
+): Episode {
+  const first = pending.attempts[0] as Attempt;
+  // The enabler explains a fix only when the fix repeated the failed call unchanged.
+  const enabler = fix && sameInput(fix, lastAttempt(pending).call) ? pending.enabler : undefined;
+  return {
+    ...newEpisode(first.call, kind),
+    tool: first.call.tool,
+    failures: pending.attempts,
+    fix,
+    enabler,
+    userText: pending.userText,
+    diagnosis: pending.diagnosis,
+    signals: pendingSignals(pending, fix),
+    evidence: pendingEvidence(pending, enabler, fix, fixResult),
+  };
+}
+
+export function pendingSignals(pending: PendingFailure, fix: ToolCall | undefined): EpisodeSignals {
+  const { attempts, userText, diagnosis } = pending;
+  return {
+    fixConfirmed: fix !== undefined,
+    userCorrection: userText !== undefined,
+    causal: diagnosis !== undefined,
+    hang: attempts.some(isHang),
+    dataLoss:
+      attempts.some((a) => DATA_LOSS.test(JSON.stringify(a.call.input))) || DATA_LOSS.test(userText ?? ''),
+    silentFailure: attempts.some(
+      (a) => a.result.failure === 'interactive-prompt' || a.result.failure === 'error-output',
+    ),
+    selfReported: diagnosis !== undefined,
+  };
+}
+
+function ref(event: { file: string; line: number }): EvidenceRef {
+  return { file: event.file, line: event.line };
+}
+
+function pendingEvidence(
+  pending: PendingFailure,
+  enabler: ToolCall | undefined,
+  fix: ToolCall | undefined,
+  fixResult: ToolResult | undefined,
+): EvidenceRef[] {
+  const refs = pending.attempts.flatMap((attempt) => [ref(attempt.call), ref(attempt.result)]);
+  if (enabler) refs.push(ref(enabler));
+  if (fix) refs.push(ref(fix));
+  if (fixResult) refs.push(ref(fixResult));
+  return dedupeEvidence(refs);
+}
+
+/** The agent's #lesson blocks in a reply, one Tier 1 episode each. */
+export function lessonBlockEpisodes(event: AssistantText): Episode[] {
+  return parseLessonBlocks(event.text).map((block) => ({
+    ...newEpisode(event, 'lesson-block', 1),
+    tool: block.tool,
+    block,
+    signals: { ...noSignals(), causal: true, selfReported: true },
+    evidence: [ref(event)],
+  }));
+}
+
+/** A user correction on its own, about the newest call (or, with none, the newest reply). */
+export function correctionEpisode(
+  event: UserText,
+  lastCall: Attempt | undefined,
+  lastAssistantText: AssistantText | undefined,
+): Episode {
+  const evidence: EvidenceRef[] = [];
+  if (lastCall) evidence.push(ref(lastCall.call));
+  else if (lastAssistantText) evidence.push(ref(lastAssistantText));
+  evidence.push(ref(event));
+  return {
+    ...newEpisode(event, 'user-correction'),
+    tool: lastCall?.call.tool,
+    failures: lastCall ? [{ call: lastCall.call, result: lastCall.result }] : [],
+    userText: event.text,
+    signals: { ...noSignals(), userCorrection: true, dataLoss: DATA_LOSS.test(event.text) },
+    evidence: dedupeEvidence(evidence),
+  };
+}
+
+/** Evidence once per line, in file and line order. */
+export function dedupeEvidence(refs: readonly EvidenceRef[]): EvidenceRef[] {
   const seen = new Set<string>();
   return refs
     .filter((ref) => {
@@ -494,13 +383,4 @@ function dedupeEvidence(refs: { file: string; line: number }[]): { file: string;
       return true;
     })
     .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
-}
-
-/** All episodes of a whole event stream (tests, eval): push everything, then flush. */
-export function detectEpisodes(events: readonly TranscriptEvent[], options?: DetectorOptions): Episode[] {
-  const detector = createEpisodeDetector(options);
-  const out: Episode[] = [];
-  for (const event of events) out.push(...detector.push(event));
-  out.push(...detector.flush());
-  return out;
 }

@@ -4,14 +4,19 @@
  * visible fix, path globs), a summary that can be injected as it is, a body with the details,
  * tags (`lang:`, `tool:`, `topic:`, `env:`, `severity:`) and a content hash that is the same for
  * every repeat of the same pattern, so repeats merge instead of piling up.
+ *
+ * `draftCandidate` runs the stages top to bottom: the facts of the episode once
+ * (`episodeFacts`), then its triggers, wording, classification (`draft-tags.ts`), hash key and
+ * body, each a pure function of the episode and those facts.
  */
 import type { Category, LessonSeverity } from '../lesson/schema.js';
 import { SUMMARY_MAX } from '../lesson/schema.js';
+import { commandOf, targetPath } from './call-target.js';
 import { isShellTool } from './classify-result.js';
 import { classifyScope } from './classify-scope.js';
 import type { ScopeDecision } from './classify-scope.js';
-import { commandOf, targetOf } from './detect-episodes.js';
-import type { Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
+import { categoryOf, draftTags, severityOf, topicOf } from './draft-tags.js';
+import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
 import type { ToolCall } from './events.js';
 import { contentHash } from './hash.js';
 import { commandKeys, commandTrigger, diffCommands } from './shell-command.js';
@@ -44,6 +49,249 @@ export type CandidateDraft = {
   /** `file:line` of the first evidence: the same episode seen twice is counted once. */
   anchor: string;
 };
+
+export function draftCandidate(episode: Episode): CandidateDraft {
+  const facts = episodeFacts(episode);
+  const { tools, commands, paths } = draftTriggers(facts);
+  const { summary, mistake, remediation } = wordEpisode(episode, facts);
+  const severity = severityOf(episode);
+  const topic = topicOf(episode, facts.errorText);
+  const tags = draftTags(episode, { ...facts, topic, severity });
+  const category = categoryOf(episode.kind, topic);
+  const anchorRef = episode.evidence[0] ?? { file: '?', line: 0 };
+  return {
+    contentHash: contentHash(hashKeyOf(episode, facts, mistake, remediation)),
+    kind: episode.kind,
+    tier: episode.tier,
+    tool: facts.tool,
+    trigger: commands[0] ?? paths[0] ?? episode.block?.trigger ?? facts.tool ?? '',
+    summary,
+    body: draftBody(episode, facts),
+    mistake: mistake === undefined ? undefined : oneLine(mistake, 1000),
+    remediation: remediation === undefined ? undefined : oneLine(remediation, 1000),
+    tools,
+    commands,
+    paths,
+    tags,
+    category,
+    severity,
+    scope: classifyScope({
+      summary,
+      mistake,
+      remediation,
+      command:
+        facts.failedCommand ??
+        (episode.block?.trigger !== undefined && facts.shell ? episode.block.trigger : undefined),
+      paths,
+      tags,
+      category,
+    }),
+    signals: episode.signals,
+    session: episode.session,
+    project: episode.project,
+    agent: episode.agent,
+    evidence: episode.evidence,
+    anchor: `${anchorRef.file}:${anchorRef.line}`,
+  };
+}
+
+/** What the stages need to know about an episode, worked out once. */
+export type EpisodeFacts = {
+  /** The first failed attempt, when there is one. */
+  first: Attempt | undefined;
+  /** Its call. */
+  call: ToolCall | undefined;
+  tool: string | undefined;
+  shell: boolean;
+  failedCommand: string | undefined;
+  fixCommand: string | undefined;
+  /** The newest failure's output (`''` with none). */
+  errorText: string;
+  /** Its telling line (`''` with no failure). */
+  gist: string;
+  /** The failed command's key (`git push`), when a command failed. */
+  key: string | undefined;
+  /** The file the first failed call acted on. */
+  path: string | undefined;
+  glob: string | undefined;
+  /** The harness refused the call (a tool-use error): how the tool was used, not where. */
+  harness: boolean;
+};
+
+export function episodeFacts(episode: Episode): EpisodeFacts {
+  const first = episode.failures[0];
+  const last = episode.failures[episode.failures.length - 1];
+  const call = first?.call;
+  const tool = episode.tool ?? call?.tool;
+  const failedCommand = call ? commandOf(call) : undefined;
+  const errorText = last?.result.text ?? '';
+  const path = targetPath(call);
+  return {
+    first,
+    call,
+    tool,
+    shell: isShellTool(tool),
+    failedCommand,
+    fixCommand: episode.fix ? commandOf(episode.fix) : undefined,
+    errorText,
+    gist: first ? errorGist(errorText) : '',
+    key:
+      failedCommand !== undefined
+        ? (commandKeys(failedCommand)[0] ?? failedCommand.split(/\s+/)[0] ?? '')
+        : undefined,
+    path,
+    glob: path === undefined ? undefined : pathGlob(path, episode.project),
+    harness: first?.result.failure === 'tool-use-error',
+  };
+}
+
+export type DraftTriggers = { tools: string[]; commands: string[]; paths: string[] };
+
+/**
+ * A shell lesson fires on its command (anchored on the failed command's key, told apart from the
+ * fix); a file lesson on its path glob, unless the harness refused the call; both on their tool.
+ */
+export function draftTriggers(facts: EpisodeFacts): DraftTriggers {
+  const { shell, key, failedCommand, fixCommand, glob, harness, tool } = facts;
+  const commands: string[] = [];
+  if (shell && key !== undefined && key !== '') {
+    const diff =
+      fixCommand !== undefined && failedCommand !== undefined
+        ? diffCommands(failedCommand, fixCommand)
+        : undefined;
+    commands.push(commandTrigger(key, diff));
+  }
+  return {
+    tools: tool !== undefined ? [tool] : [],
+    commands,
+    paths: glob !== undefined && !harness && !shell ? [glob] : [],
+  };
+}
+
+export type Wording = { summary: string; mistake: string | undefined; remediation: string | undefined };
+
+/** The summary (one line, at most SUMMARY_MAX, never empty), the mistake and the remediation. */
+export function wordEpisode(episode: Episode, facts: EpisodeFacts): Wording {
+  const wording = wordKind(episode, facts);
+  let summary = wording.summary;
+  if (episode.userText !== undefined && episode.kind !== 'user-correction') {
+    summary += ` (user: "${oneLine(episode.userText, 80)}")`;
+  }
+  summary = oneLine(summary, SUMMARY_MAX);
+  if (summary === '') summary = 'Lesson captured from a transcript';
+  return { ...wording, summary };
+}
+
+/** The wording for each episode kind, before the summary is cut to one line. */
+export function wordKind(episode: Episode, facts: EpisodeFacts): Wording {
+  const { call, tool, shell, key, failedCommand, fixCommand, gist, first } = facts;
+  const subject = shell && key ? `\`${key}\`` : (tool ?? 'a tool call');
+  switch (episode.kind) {
+    case 'lesson-block': {
+      const block = episode.block;
+      const mistake = block?.mistake;
+      const remediation = block?.fix;
+      const trigger = block?.trigger ? `${block.trigger}: ` : '';
+      const summary = `${trigger}${mistake ?? ''}${mistake && remediation ? ' → ' : ''}${remediation ?? ''}`;
+      return { summary, mistake, remediation };
+    }
+    case 'error-fix': {
+      const mistake =
+        failedCommand !== undefined
+          ? `\`${shortCommand(failedCommand)}\` failed: ${gist}`
+          : `${tool} failed: ${gist}`;
+      const remediation = errorFixRemediation(episode, facts);
+      return { summary: `${subject} failed (${gist}); ${remediation}`, mistake, remediation };
+    }
+    case 'user-correction':
+      return {
+        summary: `User correction${call ? ` after ${tool}${key ? ` \`${key}\`` : ''}` : ''}: "${oneLine(episode.userText ?? '', 180)}"`,
+        mistake: `the user corrected ${call ? `${tool}${failedCommand ? ` \`${shortCommand(failedCommand)}\`` : ''}` : 'the agent'}`,
+        remediation: `the user said: "${oneLine(episode.userText ?? '', 160)}"`,
+      };
+    case 'retry-loop':
+      return {
+        summary: `${subject} keeps failing (${episode.failures.length} attempts): ${gist}${episode.diagnosis ? ` — ${episode.diagnosis}` : ''}`,
+        mistake: `${subject} failed ${episode.failures.length} times in a row: ${gist}`,
+        remediation: undefined,
+      };
+    case 'timeout': {
+      const mistake = `${subject} ${first?.result.failure === 'interactive-prompt' ? 'stalls on an interactive prompt' : 'hangs until it times out'}: ${gist}`;
+      const remediation =
+        episode.fix && fixCommand
+          ? `what worked: \`${shortCommand(fixCommand)}\``
+          : 'run it non-interactively (pass every option, --yes, CI=1) or with a timeout';
+      return { summary: `${mistake}; ${remediation}`, mistake, remediation };
+    }
+    case 'self-diagnosis':
+      return {
+        summary: `${subject} failed (${gist}): ${episode.diagnosis ?? ''}`,
+        mistake: `${subject} failed: ${gist}`,
+        remediation: episode.diagnosis,
+      };
+  }
+}
+
+/** What fixed an error: the step that enabled an unchanged retry, or the changed call itself. */
+export function errorFixRemediation(episode: Episode, facts: EpisodeFacts): string {
+  const { failedCommand, fixCommand, tool } = facts;
+  if (episode.enabler && !(fixCommand !== undefined && fixCommand !== failedCommand)) {
+    const target = targetPath(episode.enabler);
+    const enablerCommand = commandOf(episode.enabler);
+    return `run ${enablerCommand !== undefined ? `\`${shortCommand(enablerCommand)}\`` : `${episode.enabler.tool}${target ? ' on the file' : ''}`} first, then retry`;
+  }
+  if (fixCommand !== undefined) return `what worked: \`${shortCommand(fixCommand)}\``;
+  return `what worked: ${tool} with different input${episode.fix ? ` (${oneLine(describeInput(episode.fix), 100)})` : ''}`;
+}
+
+/**
+ * The text the content hash is taken of: the same for every repeat of the same pattern (numbers,
+ * quoted strings, paths and redactions normalized away), so repeats merge.
+ */
+export function hashKeyOf(
+  episode: Episode,
+  facts: EpisodeFacts,
+  mistake: string | undefined,
+  remediation: string | undefined,
+): string {
+  const { tool, key, shell, harness, glob, gist } = facts;
+  if (episode.kind === 'lesson-block')
+    return `block|${(tool ?? '').toLowerCase()}|${normalize(mistake ?? '')}|${normalize(remediation ?? '')}`;
+  if (episode.kind === 'user-correction')
+    return `correction|${(tool ?? '').toLowerCase()}|${key ?? ''}|${normalize(episode.userText ?? '')}`;
+  return `${shell ? 'shell' : (tool ?? '').toLowerCase()}|${key ?? (harness ? '' : (glob ?? ''))}|${normalize(gist)}`;
+}
+
+/** The draft's Markdown body: what failed, the error, what worked, and the words around it. */
+export function draftBody(episode: Episode, facts: EpisodeFacts): string {
+  const { failedCommand, call, tool, first, errorText, fixCommand } = facts;
+  return [
+    `Found by \`lore scan\` (${episode.kind}, tier ${episode.tier}) in a ${episode.agent} session.`,
+    '',
+    ...(failedCommand !== undefined
+      ? ['What failed:', '', '```', oneLine(failedCommand, 400), '```', '']
+      : call
+        ? [`What failed: ${tool} ${oneLine(describeInput(call), 200)}`, '']
+        : []),
+    ...(first
+      ? [
+          'Error:',
+          '',
+          '```',
+          errorText.replace(ANSI, '').split('\n').slice(0, 8).join('\n').slice(0, 800),
+          '```',
+          '',
+        ]
+      : []),
+    ...(fixCommand !== undefined ? ['What worked:', '', '```', oneLine(fixCommand, 400), '```', ''] : []),
+    ...(episode.enabler
+      ? [`Made it work: ${episode.enabler.tool} ${oneLine(describeInput(episode.enabler), 200)}`, '']
+      : []),
+    ...(episode.diagnosis ? [`The agent's diagnosis: ${episode.diagnosis}`, ''] : []),
+    ...(episode.userText ? [`The user said: "${oneLine(episode.userText, 400)}"`, ''] : []),
+    ...(episode.block ? [`The agent's #lesson block: ${JSON.stringify(episode.block)}`, ''] : []),
+  ].join('\n');
+}
 
 // eslint-disable-next-line no-control-regex -- stripping ANSI escapes
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
@@ -89,77 +337,6 @@ function shortCommand(command: string): string {
   return oneLine(command, 120);
 }
 
-const LANG_BY_EXT: Record<string, string> = {
-  py: 'python',
-  ts: 'typescript',
-  tsx: 'typescript',
-  js: 'javascript',
-  jsx: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  go: 'go',
-  rs: 'rust',
-  rb: 'ruby',
-  java: 'java',
-  kt: 'kotlin',
-  cs: 'csharp',
-  php: 'php',
-  swift: 'swift',
-  sh: 'shell',
-  ps1: 'powershell',
-  c: 'c',
-  cpp: 'cpp',
-  md: 'markdown',
-  css: 'css',
-  html: 'html',
-  json: 'json',
-  yaml: 'yaml',
-  yml: 'yaml',
-  toml: 'toml',
-};
-
-const LANG_BY_EXE: Record<string, string> = {
-  python: 'python',
-  python3: 'python',
-  pytest: 'python',
-  pip: 'python',
-  pip3: 'python',
-  uv: 'python',
-  poetry: 'python',
-  node: 'javascript',
-  npm: 'javascript',
-  npx: 'javascript',
-  pnpm: 'javascript',
-  yarn: 'javascript',
-  bun: 'javascript',
-  tsc: 'typescript',
-  go: 'go',
-  cargo: 'rust',
-  rustc: 'rust',
-  ruby: 'ruby',
-  bundle: 'ruby',
-  dotnet: 'csharp',
-  powershell: 'powershell',
-  pwsh: 'powershell',
-};
-
-function tagSafe(value: string): string {
-  return value
-    .toLowerCase()
-    .replace(/[^a-z0-9._/+-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-}
-
-function pathOf(call: ToolCall | undefined): string | undefined {
-  if (!call) return undefined;
-  const key = targetOf(call);
-  const first = key.keys[0];
-  return key.family === 'shell' || first === undefined || first === '?' || first === call.tool.toLowerCase()
-    ? undefined
-    : first;
-}
-
 /** A repository-relative glob for a file, or `**\/*.ext` when it lies outside the project. */
 export function pathGlob(path: string, project: string | undefined): string | undefined {
   const normal = path.replace(/\\/g, '/');
@@ -174,212 +351,8 @@ export function pathGlob(path: string, project: string | undefined): string | un
   return ext === undefined ? undefined : `**/*.${ext.toLowerCase()}`;
 }
 
-function topicOf(episode: Episode, errorText: string): string | undefined {
-  const failure = episode.failures[0]?.result.failure;
-  if (failure === 'interactive-prompt') return 'interactive-prompt';
-  if (failure === 'timeout' || episode.kind === 'timeout') return 'timeout';
-  if (failure === 'tool-use-error') return 'tool-usage';
-  if (/permission denied|eacces|eperm/i.test(errorText)) return 'permissions';
-  if (/command not found|not recognized as|no such file or directory.*(bin|exe)/i.test(errorText))
-    return 'missing-command';
-  if (/module ?not ?found|cannot find module|no module named|importerror/i.test(errorText))
-    return 'dependencies';
-  if (/no such file|enoent|does not exist|not found/i.test(errorText)) return 'paths';
-  if (/syntax ?error|unexpected token|parse error/i.test(errorText)) return 'syntax';
-  if (episode.kind === 'user-correction') return 'user-correction';
-  return undefined;
-}
-
-export function draftCandidate(episode: Episode): CandidateDraft {
-  const first = episode.failures[0];
-  const last = episode.failures[episode.failures.length - 1];
-  const call = first?.call;
-  const tool = episode.tool ?? call?.tool;
-  const shell = isShellTool(tool);
-  const failedCommand = call ? commandOf(call) : undefined;
-  const fixCommand = episode.fix ? commandOf(episode.fix) : undefined;
-  const errorText = last?.result.text ?? '';
-  const gist = first ? errorGist(errorText) : '';
-  const key =
-    failedCommand !== undefined
-      ? (commandKeys(failedCommand)[0] ?? failedCommand.split(/\s+/)[0] ?? '')
-      : undefined;
-  const path = pathOf(call);
-  const glob = path === undefined ? undefined : pathGlob(path, episode.project);
-  const harness = first?.result.failure === 'tool-use-error';
-
-  const commands: string[] = [];
-  if (shell && key !== undefined && key !== '') {
-    const diff =
-      fixCommand !== undefined && failedCommand !== undefined
-        ? diffCommands(failedCommand, fixCommand)
-        : undefined;
-    commands.push(commandTrigger(key, diff));
-  }
-  const paths = glob !== undefined && !harness && !shell ? [glob] : [];
-  const tools = tool !== undefined ? [tool] : [];
-
-  let summary: string;
-  let mistake: string | undefined;
-  let remediation: string | undefined;
-  const subject = shell && key ? `\`${key}\`` : (tool ?? 'a tool call');
-  switch (episode.kind) {
-    case 'lesson-block': {
-      const block = episode.block;
-      mistake = block?.mistake;
-      remediation = block?.fix;
-      const trigger = block?.trigger ? `${block.trigger}: ` : '';
-      summary = `${trigger}${mistake ?? ''}${mistake && remediation ? ' → ' : ''}${remediation ?? ''}`;
-      break;
-    }
-    case 'error-fix': {
-      mistake =
-        failedCommand !== undefined
-          ? `\`${shortCommand(failedCommand)}\` failed: ${gist}`
-          : `${tool} failed: ${gist}`;
-      if (episode.enabler && !(fixCommand !== undefined && fixCommand !== failedCommand)) {
-        const target = pathOf(episode.enabler);
-        const enablerCommand = commandOf(episode.enabler);
-        remediation = `run ${enablerCommand !== undefined ? `\`${shortCommand(enablerCommand)}\`` : `${episode.enabler.tool}${target ? ' on the file' : ''}`} first, then retry`;
-      } else if (fixCommand !== undefined) remediation = `what worked: \`${shortCommand(fixCommand)}\``;
-      else
-        remediation = `what worked: ${tool} with different input${episode.fix ? ` (${oneLine(describeInput(episode.fix), 100)})` : ''}`;
-      summary = `${subject} failed (${gist}); ${remediation}`;
-      break;
-    }
-    case 'user-correction':
-      mistake = `the user corrected ${call ? `${tool}${failedCommand ? ` \`${shortCommand(failedCommand)}\`` : ''}` : 'the agent'}`;
-      remediation = `the user said: "${oneLine(episode.userText ?? '', 160)}"`;
-      summary = `User correction${call ? ` after ${tool}${key ? ` \`${key}\`` : ''}` : ''}: "${oneLine(episode.userText ?? '', 180)}"`;
-      break;
-    case 'retry-loop':
-      mistake = `${subject} failed ${episode.failures.length} times in a row: ${gist}`;
-      summary = `${subject} keeps failing (${episode.failures.length} attempts): ${gist}${episode.diagnosis ? ` — ${episode.diagnosis}` : ''}`;
-      break;
-    case 'timeout':
-      mistake = `${subject} ${first?.result.failure === 'interactive-prompt' ? 'stalls on an interactive prompt' : 'hangs until it times out'}: ${gist}`;
-      remediation =
-        episode.fix && fixCommand
-          ? `what worked: \`${shortCommand(fixCommand)}\``
-          : 'run it non-interactively (pass every option, --yes, CI=1) or with a timeout';
-      summary = `${mistake}; ${remediation}`;
-      break;
-    case 'self-diagnosis':
-      mistake = `${subject} failed: ${gist}`;
-      remediation = episode.diagnosis;
-      summary = `${subject} failed (${gist}): ${episode.diagnosis ?? ''}`;
-      break;
-  }
-  if (episode.userText !== undefined && episode.kind !== 'user-correction') {
-    summary += ` (user: "${oneLine(episode.userText, 80)}")`;
-  }
-  summary = oneLine(summary, SUMMARY_MAX);
-  if (summary === '') summary = 'Lesson captured from a transcript';
-
-  const signals = episode.signals;
-  const severity: LessonSeverity = signals.dataLoss
-    ? 'high'
-    : signals.hang || signals.userCorrection
-      ? 'medium'
-      : episode.kind === 'self-diagnosis'
-        ? 'low'
-        : 'medium';
-  const exe = key?.split(' ')[0];
-  const lang =
-    (exe !== undefined ? LANG_BY_EXE[exe] : undefined) ??
-    (path !== undefined ? LANG_BY_EXT[/\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? ''] : undefined);
-  const topic = topicOf(episode, errorText);
-  const tags = [
-    ...(lang ? [`lang:${lang}`] : []),
-    ...(exe ? [`tool:${tagSafe(exe)}`] : tool ? [`tool:${tagSafe(tool)}`] : []),
-    ...(topic ? [`topic:${topic}`] : []),
-    `env:${episode.agent}`,
-    ...(/[A-Za-z]:\\|powershell|pwsh/i.test(`${failedCommand ?? ''} ${path ?? ''}`) ? ['env:windows'] : []),
-    `severity:${severity}`,
-    ...(episode.block?.tags ?? []).map((tag) => tagSafe(tag)).filter((tag) => tag !== ''),
-  ];
-
-  const hashKey =
-    episode.kind === 'lesson-block'
-      ? `block|${(tool ?? '').toLowerCase()}|${normalize(mistake ?? '')}|${normalize(remediation ?? '')}`
-      : episode.kind === 'user-correction'
-        ? `correction|${(tool ?? '').toLowerCase()}|${key ?? ''}|${normalize(episode.userText ?? '')}`
-        : `${shell ? 'shell' : (tool ?? '').toLowerCase()}|${key ?? (harness ? '' : (glob ?? ''))}|${normalize(gist)}`;
-
-  const body = [
-    `Found by \`lore scan\` (${episode.kind}, tier ${episode.tier}) in a ${episode.agent} session.`,
-    '',
-    ...(failedCommand !== undefined
-      ? ['What failed:', '', '```', oneLine(failedCommand, 400), '```', '']
-      : call
-        ? [`What failed: ${tool} ${oneLine(describeInput(call), 200)}`, '']
-        : []),
-    ...(first
-      ? [
-          'Error:',
-          '',
-          '```',
-          errorText.replace(ANSI, '').split('\n').slice(0, 8).join('\n').slice(0, 800),
-          '```',
-          '',
-        ]
-      : []),
-    ...(fixCommand !== undefined ? ['What worked:', '', '```', oneLine(fixCommand, 400), '```', ''] : []),
-    ...(episode.enabler
-      ? [`Made it work: ${episode.enabler.tool} ${oneLine(describeInput(episode.enabler), 200)}`, '']
-      : []),
-    ...(episode.diagnosis ? [`The agent's diagnosis: ${episode.diagnosis}`, ''] : []),
-    ...(episode.userText ? [`The user said: "${oneLine(episode.userText, 400)}"`, ''] : []),
-    ...(episode.block ? [`The agent's #lesson block: ${JSON.stringify(episode.block)}`, ''] : []),
-  ].join('\n');
-
-  const anchorRef = episode.evidence[0] ?? { file: '?', line: 0 };
-  const trigger = commands[0] ?? paths[0] ?? episode.block?.trigger ?? tool ?? '';
-  const category: Category =
-    topic === 'tool-usage' || topic === 'missing-command' || topic === 'interactive-prompt'
-      ? 'tooling'
-      : episode.kind === 'user-correction'
-        ? 'collaboration'
-        : 'technical';
-  const cleanTags = [...new Set(tags)].filter((tag) => /^[^\s,]+$/.test(tag) && tag.length <= 80);
-  const scope = classifyScope({
-    summary,
-    mistake,
-    remediation,
-    command:
-      failedCommand ?? (episode.block?.trigger !== undefined && shell ? episode.block.trigger : undefined),
-    paths,
-    tags: cleanTags,
-    category,
-  });
-  return {
-    contentHash: contentHash(hashKey),
-    kind: episode.kind,
-    tier: episode.tier,
-    tool,
-    trigger,
-    summary,
-    body,
-    mistake: mistake === undefined ? undefined : oneLine(mistake, 1000),
-    remediation: remediation === undefined ? undefined : oneLine(remediation, 1000),
-    tools,
-    commands,
-    paths,
-    tags: cleanTags,
-    category,
-    severity,
-    scope,
-    signals,
-    session: episode.session,
-    project: episode.project,
-    agent: episode.agent,
-    evidence: episode.evidence,
-    anchor: `${anchorRef.file}:${anchorRef.line}`,
-  };
-}
-
 function describeInput(call: ToolCall): string {
-  const path = pathOf(call);
+  const path = targetPath(call);
   if (path !== undefined) return path;
   const command = commandOf(call);
   if (command !== undefined) return command;

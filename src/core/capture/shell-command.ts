@@ -157,12 +157,6 @@ export function commandKeys(command: string): string[] {
   return [...new Set(keys)];
 }
 
-/** Two commands run the same thing when they share a key. */
-export function sameCommandFamily(a: string, b: string): boolean {
-  const keys = new Set(commandKeys(a));
-  return commandKeys(b).some((key) => keys.has(key));
-}
-
 /** A token that can tell two commands apart: flags, assignments, short words (not paths or prose). */
 function isDistinctive(token: string): boolean {
   if (token.length > 40 || token.length < 2) return false;

@@ -1,8 +1,9 @@
 /**
  * Stage 2, load: the lessons worth matching for this event, read from the manifest. Only lessons
  * whose literals occur in the input (or whose exact keys it names, or that sit in the
- * always-checked set) are candidates; they are read one by one on demand (`readLesson` does the
- * I/O), so a caller that walks them in rank order and stops early reads only the first few.
+ * always-checked set) are candidates (`candidateOrdinals`); `createLessonCursor` reads them one by
+ * one on demand (`readLesson` does the I/O), so `selectLessons`, walking them in rank order and
+ * stopping once the plan is settled, reads only the first few.
  */
 import { satisfiedKeys } from './literal-keys.js';
 import type { LiteralTexts } from './literal-keys.js';
@@ -40,9 +41,6 @@ export function promptWords(prompt: string): Set<string> {
   return new Set(prompt.toLowerCase().match(/[a-z0-9][a-z0-9_.-]*[a-z0-9]/g) ?? []);
 }
 
-/** The candidate lessons, and how many were read to find them. */
-export type Candidates = { lessons: ManifestLesson[]; read: number };
-
 /** The ordinals of every lesson worth matching for this event, ascending. */
 export function candidateOrdinals(
   event: HookEvent,
@@ -72,16 +70,6 @@ export function candidateOrdinals(
   return out;
 }
 
-export function loadCandidates(
-  event: HookEvent,
-  head: ManifestHead,
-  repoPaths: readonly string[],
-  readLesson: LessonReader,
-  words?: ManifestWords,
-): Candidates {
-  return readOrdinals(candidateOrdinals(event, head, repoPaths, words), readLesson);
-}
-
 /** Reads lessons by ordinal, checking each is the lesson it claims to be, and counts the reads. */
 export function createLessonCursor(readLesson: LessonReader) {
   const cursor = {
@@ -93,17 +81,6 @@ export function createLessonCursor(readLesson: LessonReader) {
     },
   };
   return cursor;
-}
-
-/** Lessons at `ordinals`; holes are left out. */
-export function readOrdinals(ordinals: readonly number[], readLesson: LessonReader): Candidates {
-  const cursor = createLessonCursor(readLesson);
-  const lessons: ManifestLesson[] = [];
-  for (const n of ordinals) {
-    const lesson = cursor.at(n);
-    if (lesson !== undefined) lessons.push(lesson);
-  }
-  return { lessons, read: cursor.read };
 }
 
 /** The texts of matched lessons (read only for these). */

@@ -34,8 +34,6 @@ export type MatchContext = {
   stack: readonly string[];
 };
 
-export type MatchResult = { matches: Match[]; skipped: Skip[] };
-
 const STRENGTH: Record<string, number> = { command: 3, path: 3, tag: 2, words: 1, tool: 1 };
 
 /** Program names a shell command runs: the first word of each simple command. */
@@ -152,7 +150,7 @@ export function isPromptEvent(event: HookEvent): boolean {
 
 export type LessonMatcher = (lesson: ManifestLesson) => { match?: Match; skip?: Skip } | undefined;
 
-/** Matches one lesson at a time against an event (what `matchLessons` does for a list). */
+/** Matches one lesson at a time against an event, as `selectLessons` reads the candidates. */
 export function createMatcher(event: HookEvent, ctx: MatchContext): LessonMatcher {
   const programs = event.command !== undefined ? commandPrograms(event.command) : new Set<string>();
   const promptText = isPromptEvent(event) ? event.prompt : undefined;
@@ -172,23 +170,4 @@ export function createMatcher(event: HookEvent, ctx: MatchContext): LessonMatche
     );
     return { match: { lesson, matchedBy, strength } };
   };
-}
-
-export function matchLessons(
-  event: HookEvent,
-  candidates: readonly ManifestLesson[],
-  ctx: MatchContext,
-): MatchResult {
-  const matches: Match[] = [];
-  const skipped: Skip[] = [];
-  const matcher = createMatcher(event, ctx);
-  const seen = new Set<string>();
-  for (const lesson of candidates) {
-    if (seen.has(lesson.id)) continue;
-    seen.add(lesson.id);
-    const result = matcher(lesson);
-    if (result?.match) matches.push(result.match);
-    if (result?.skip) skipped.push(result.skip);
-  }
-  return { matches, skipped };
 }

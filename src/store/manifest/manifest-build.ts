@@ -49,11 +49,6 @@ function generationToken(nowMs: number): string {
   return `g${nowMs.toString(36)}-${randomBytes(4).toString('hex')}`;
 }
 
-/** A digest of every lesson and vote file's signature, for the background full check. */
-export function contentSignature(tiers: readonly TierStore[]): string {
-  return signatureOfFiles(contentFiles(tiers));
-}
-
 function readSignature(cacheDir: string): string | undefined {
   try {
     return readFileSync(join(manifestDir(cacheDir), SIGNATURE_FILE), 'utf8').trim();

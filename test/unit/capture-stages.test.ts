@@ -1,0 +1,880 @@
+// The stages of capture one at a time: what a call acts on, the verdicts on pending failures, the
+// detector over short made-up sessions, and each drafting stage.
+import { describe, expect, it } from 'vitest';
+import { commandOf, targetOf, targetPath } from '../../src/core/capture/call-target.js';
+import type { CallTarget } from '../../src/core/capture/call-target.js';
+import {
+  causalSentence,
+  correctionEpisode,
+  createEpisodeDetector,
+  dedupeEvidence,
+  episodeFromPending,
+  expiredEpisodes,
+} from '../../src/core/capture/detect-episodes.js';
+import {
+  draftBody,
+  draftCandidate,
+  draftTriggers,
+  episodeFacts,
+  errorGist,
+  hashKeyOf,
+  pathGlob,
+  wordEpisode,
+} from '../../src/core/capture/draft-candidate.js';
+import { categoryOf, draftTags, languageOf, severityOf, topicOf } from '../../src/core/capture/draft-tags.js';
+import type { Episode } from '../../src/core/capture/episode.js';
+import type {
+  AssistantText,
+  FailureSignal,
+  ToolCall,
+  ToolResult,
+  TranscriptEvent,
+  UserText,
+} from '../../src/core/capture/events.js';
+import {
+  failureGist,
+  isNoise,
+  isProbe,
+  judgeFailure,
+  judgeSuccess,
+  openFailure,
+  relatedTo,
+  touchesSameFile,
+} from '../../src/core/capture/pending-failure.js';
+import type { PendingFailure } from '../../src/core/capture/pending-failure.js';
+
+/** Events of one made-up session, on consecutive transcript lines. */
+function session(agent: 'claude-code' | 'codex' = 'claude-code') {
+  let line = 0;
+  let id = 0;
+  const at = () => ({
+    agent,
+    session: 's1',
+    project: '/repo',
+    timestamp: undefined,
+    file: 't.jsonl',
+    line: ++line,
+  });
+  const call = (tool: string, input: Record<string, unknown>): ToolCall => ({
+    ...at(),
+    kind: 'tool-call',
+    callId: `c${++id}`,
+    tool,
+    input,
+  });
+  const result = (of: ToolCall, ok: boolean, text: string, failure: FailureSignal): ToolResult => ({
+    ...at(),
+    kind: 'tool-result',
+    callId: of.callId,
+    tool: of.tool,
+    ok,
+    text,
+    exitCode: ok ? 0 : 1,
+    failure,
+  });
+  return {
+    call,
+    result,
+    /** A call and its successful result. */
+    ok: (tool: string, input: Record<string, unknown>, text = 'done'): [ToolCall, ToolResult] => {
+      const c = call(tool, input);
+      return [c, result(c, true, text, 'none')];
+    },
+    /** A call and its failed result. */
+    fail: (
+      tool: string,
+      input: Record<string, unknown>,
+      text = 'Error: it broke',
+      failure: FailureSignal = 'exit-code',
+    ): [ToolCall, ToolResult] => {
+      const c = call(tool, input);
+      return [c, result(c, false, text, failure)];
+    },
+    user: (text: string, sidechain?: boolean): UserText => ({
+      ...at(),
+      kind: 'user-text',
+      text,
+      ...(sidechain === undefined ? {} : { sidechain }),
+    }),
+    say: (text: string): AssistantText => ({ ...at(), kind: 'assistant-text', text }),
+    compaction: (): TranscriptEvent => ({ ...at(), kind: 'compaction' }),
+    rejection: (of: ToolCall): TranscriptEvent => ({
+      ...at(),
+      kind: 'rejection',
+      callId: of.callId,
+      text: 'The user refused',
+    }),
+  };
+}
+
+const bash = (command: string) => ({ command });
+
+/** Every episode of a stream: push everything, then flush. */
+function detect(events: readonly TranscriptEvent[], window = 40): Episode[] {
+  const detector = createEpisodeDetector({ window });
+  const out = events.flatMap((event) => detector.push(event));
+  return [...out, ...detector.flush()];
+}
+
+/** What a table row checks of an episode. */
+function gist(episode: Episode) {
+  return {
+    kind: episode.kind,
+    attempts: episode.failures.length,
+    fix: episode.fix === undefined ? undefined : (commandOf(episode.fix) ?? episode.fix.tool),
+    enabler: episode.enabler === undefined ? undefined : commandOf(episode.enabler),
+  };
+}
+
+describe('call targets', () => {
+  it.each([
+    ['Bash', bash('cd src && npm install left-pad'), { family: 'shell', keys: ['npm install'] }],
+    ['Bash', {}, { family: 'shell', keys: ['?'] }],
+    ['exec_command', { cmd: 'git push origin main' }, { family: 'shell', keys: ['git push'] }],
+    ['Edit', { file_path: '/repo/src/a.ts' }, { family: 'edit', keys: ['/repo/src/a.ts'] }],
+    ['Write', {}, { family: 'edit', keys: ['?'] }],
+    ['apply_patch', { input: '*** Update File: src/b.ts\n@@' }, { family: 'edit', keys: ['src/b.ts'] }],
+    ['read_file', { absolute_path: '/repo/README.md' }, { family: 'read', keys: ['/repo/README.md'] }],
+    ['WebFetch', { url: 'https://x.io' }, { family: 'webfetch', keys: ['webfetch'] }],
+  ])('%s %j acts on %j', (tool, input, target) => {
+    expect(targetOf({ ...session().call(tool, input) })).toEqual(target);
+  });
+
+  it.each([
+    ['Edit', { file_path: '/repo/src/a.ts' }, '/repo/src/a.ts'],
+    ['Edit', {}, undefined],
+    ['Bash', bash('cat /repo/src/a.ts'), undefined],
+    ['WebFetch', { url: 'https://x.io' }, undefined],
+  ])('the path of %s %j is %s', (tool, input, path) => {
+    expect(targetPath(session().call(tool, input))).toBe(path);
+  });
+});
+
+describe('pending failures: what a call means for them', () => {
+  it.each([
+    ['which node', true],
+    ['node --version', true],
+    ['ls -la && cat package.json', true],
+    ['npm test', false],
+    ['python -m pytest -v', false],
+  ])('%s is a lookup: %s', (command, probe) => {
+    expect(isProbe(session().call('Bash', bash(command)))).toBe(probe);
+  });
+
+  it('a lookup only in a shell: a Read is never one', () => {
+    expect(isProbe(session().call('Read', { file_path: 'ls' }))).toBe(false);
+  });
+
+  it.each([
+    ['ls missing/', 'ls: cannot access', true],
+    ['git push', 'ssh: Could not resolve host github.com', true],
+    ['curl https://x.io', 'The requested URL returned status code 503', true],
+    ['npm test', 'Error: expected 2 to be 3', false],
+  ])('a failure of %s saying %j is noise: %s', (command, text, noise) => {
+    const [call, result] = session().fail('Bash', bash(command), text);
+    expect(isNoise(call, result)).toBe(noise);
+  });
+
+  it.each([
+    ['ok\nsrc/a.ts:12:3 - error TS2322: Type', 'src/a.ts:#:# - error TS#: Type'],
+    ['first line\nsecond line', 'first line'],
+    ['', ''],
+  ])('the gist of %j is %j', (text, expected) => {
+    expect(failureGist(text)).toBe(expected);
+  });
+
+  /** A pending failure of `command` (a Bash call), or of a file tool at `file_path`. */
+  const pendingOf = (tool: string, input: Record<string, unknown>, failure: FailureSignal = 'exit-code') => {
+    const [call, result] = session().fail(tool, input, 'Error: it broke', failure);
+    return openFailure(call, result, targetOf(call), 1);
+  };
+  const target = (tool: string, input: Record<string, unknown>): [ToolCall, CallTarget] => {
+    const call = session().call(tool, input);
+    return [call, targetOf(call)];
+  };
+
+  it.each([
+    [
+      'the same executable',
+      true,
+      pendingOf('Bash', bash('pytest -x')),
+      target('Bash', bash('pytest tests/')),
+    ],
+    ['another executable', false, pendingOf('Bash', bash('pytest -x')), target('Bash', bash('ruff check'))],
+    [
+      'the same file',
+      true,
+      pendingOf('Edit', { file_path: '/r/a.ts' }),
+      target('MultiEdit', { file_path: '/r/a.ts' }),
+    ],
+    [
+      'another file',
+      false,
+      pendingOf('Edit', { file_path: '/r/a.ts' }),
+      target('Edit', { file_path: '/r/b.ts' }),
+    ],
+    [
+      'another file after a harness error',
+      true,
+      pendingOf('Edit', { file_path: '/r/a.ts' }, 'tool-use-error'),
+      target('Edit', { file_path: '/r/b.ts' }),
+    ],
+    [
+      'another family',
+      false,
+      pendingOf('Edit', { file_path: '/r/a.ts' }),
+      target('Read', { file_path: '/r/a.ts' }),
+    ],
+  ] as const)('%s is related: %s', (_name, related, pending, [call, callTarget]) => {
+    expect(relatedTo(pending, callTarget, call.tool)).toBe(related);
+  });
+
+  it.each([
+    ['a Read of the file', true, target('Read', { file_path: '/r/config.json' })],
+    ['a command naming it', true, target('Bash', bash('cat > /r/config.json <<EOF'))],
+    ['a command naming another', false, target('Bash', bash('cat /r/other.json'))],
+  ] as const)('after a failed Edit, %s deals with the same file: %s', (_name, same, [call, callTarget]) => {
+    expect(touchesSameFile(pendingOf('Edit', { file_path: '/r/config.json' }), call, callTarget)).toBe(same);
+  });
+
+  /** A pending `pytest -x` failure (with `enabler` run since, when given), and `pytest` failing with `text`. */
+  const retryAfter = (enabler: string | undefined, text?: string) => () => {
+    const open = pendingOf('Bash', bash('pytest -x'));
+    open.enabler = enabler === undefined ? undefined : session().call('Bash', bash(enabler));
+    return { pending: [open], fail: session().fail('Bash', bash('pytest'), text) };
+  };
+
+  it.each<[string, string, () => { pending: PendingFailure[]; fail: [ToolCall, ToolResult] }]>([
+    [
+      'a lookup',
+      'noise',
+      () => ({ pending: [], fail: session().fail('Bash', bash('which tsc'), 'tsc not found') }),
+    ],
+    ['nothing open', 'first', () => ({ pending: [], fail: session().fail('Bash', bash('pytest')) })],
+    ['the same target open', 'retry', retryAfter(undefined)],
+    ['the same error after an enabling step', 'retry', retryAfter('pip install pytest')],
+    [
+      'another error after an enabling step',
+      'cured',
+      retryAfter('pip install pytest', 'FAILED tests/test_a.py - AssertionError'),
+    ],
+  ])('a failure with %s: %s', (_name, kind, setup) => {
+    const { pending, fail } = setup();
+    const [call, result] = fail;
+    expect(judgeFailure(pending, call, result, targetOf(call)).kind).toBe(kind);
+  });
+
+  it.each<[string, () => PendingFailure, [ToolCall, CallTarget], boolean, object]>([
+    [
+      'another command of the same shell tool',
+      () => pendingOf('Bash', bash('pytest -x')),
+      target('Bash', bash('ls tests')),
+      false,
+      { close: false, enabler: true, clearEdited: true },
+    ],
+    [
+      'an edit after a shell failure',
+      () => pendingOf('Bash', bash('pytest -x')),
+      target('Edit', { file_path: '/r/a.py' }),
+      false,
+      { close: false, enabler: false, clearEdited: false },
+    ],
+    [
+      'any call after a file failure',
+      () => pendingOf('Edit', { file_path: '/r/a.ts' }),
+      target('Bash', bash('git status')),
+      false,
+      { close: false, enabler: true, clearEdited: false },
+    ],
+    [
+      'a different input at the same target',
+      () => pendingOf('Bash', bash('pytest -x')),
+      target('Bash', bash('pytest -x -p no:cacheprovider')),
+      false,
+      { close: true, episode: 'error-fix' },
+    ],
+    [
+      'the build, rerun unchanged after an edit',
+      () => pendingOf('Bash', bash('pytest -x')),
+      target('Bash', bash('pytest -x')),
+      true,
+      { close: true, episode: undefined },
+    ],
+    [
+      'the same input, simply repeated',
+      () => pendingOf('Bash', bash('curl -s localhost:3000')),
+      target('Bash', bash('curl -s localhost:3000')),
+      false,
+      { close: true, episode: undefined },
+    ],
+    [
+      'the same input after an enabling step',
+      () => ({
+        ...pendingOf('Bash', bash('curl -s localhost:3000')),
+        enabler: session().call('Bash', bash('npm start')),
+      }),
+      target('Bash', bash('curl -s localhost:3000')),
+      false,
+      { close: true, episode: 'error-fix' },
+    ],
+    [
+      'the same input after three failures',
+      () => {
+        const pending = pendingOf('Bash', bash('curl -s localhost:3000'));
+        pending.attempts.push(...[1, 2].map(() => pending.attempts[0]!));
+        return pending;
+      },
+      target('Bash', bash('curl -s localhost:3000')),
+      false,
+      { close: true, episode: 'retry-loop' },
+    ],
+    [
+      'a Read of the file that failed to Edit',
+      () => pendingOf('Edit', { file_path: '/r/a.ts' }),
+      target('Read', { file_path: '/r/a.ts' }),
+      false,
+      { close: true, episode: 'error-fix' },
+    ],
+  ])('a success with %s', (_name, pending, [call, callTarget], edited, verdict) => {
+    expect(judgeSuccess(pending(), call, callTarget, edited)).toEqual(verdict);
+  });
+});
+
+describe('the detector over short sessions', () => {
+  const s = session();
+  it.each<[string, () => TranscriptEvent[], ReturnType<typeof gist>[], number?]>([
+    [
+      'error, then a changed command works: error-fix',
+      () => [...s.fail('Bash', bash('pytest -x tests')), ...s.ok('Bash', bash('pytest tests'))],
+      [{ kind: 'error-fix', attempts: 1, fix: 'pytest tests', enabler: undefined }],
+    ],
+    [
+      'the identical call works when repeated: transient, nothing',
+      () => [...s.fail('Bash', bash('curl -s x')), ...s.ok('Bash', bash('curl -s x'))],
+      [],
+    ],
+    [
+      'a step in between, then the identical call works: error-fix with its enabler',
+      () => [
+        ...s.fail('Bash', bash('pnpm test')),
+        ...s.ok('Bash', bash('pnpm install')),
+        ...s.ok('Bash', bash('pnpm test')),
+      ],
+      [{ kind: 'error-fix', attempts: 1, fix: 'pnpm test', enabler: 'pnpm install' }],
+    ],
+    [
+      'the step cured the error and the retry fails otherwise: the first story closes',
+      () => [
+        ...s.fail('Bash', bash('pnpm test'), 'Error: Cannot find module vitest'),
+        ...s.ok('Bash', bash('pnpm install')),
+        ...s.fail('Bash', bash('pnpm test'), 'FAIL src/a.test.ts > adds'),
+      ],
+      [{ kind: 'error-fix', attempts: 1, fix: 'pnpm install', enabler: undefined }],
+    ],
+    [
+      'the build fails, the code is edited, the build passes: iteration, nothing',
+      () => [
+        ...s.fail('Bash', bash('npm run build')),
+        ...s.ok('Edit', { file_path: '/repo/src/a.ts' }),
+        ...s.ok('Bash', bash('npm run build')),
+      ],
+      [],
+    ],
+    [
+      'three failures at one target: a retry loop',
+      () => [1, 2, 3].flatMap(() => s.fail('Bash', bash('make deploy'))),
+      [{ kind: 'retry-loop', attempts: 3, fix: undefined, enabler: undefined }],
+    ],
+    [
+      'a lookup failing three times: noise, nothing',
+      () => [1, 2, 3].flatMap(() => s.fail('Bash', bash('which tsc'), 'tsc not found')),
+      [],
+    ],
+    [
+      'a timeout nobody fixed',
+      () => s.fail('Bash', bash('npm run dev'), 'Command timed out after 2m', 'timeout'),
+      [{ kind: 'timeout', attempts: 1, fix: undefined, enabler: undefined }],
+    ],
+    [
+      'a correction right after a failure joins it',
+      () => [...s.fail('Bash', bash('npm install x')), s.user('no, use pnpm here')],
+      [{ kind: 'user-correction', attempts: 1, fix: undefined, enabler: undefined }],
+    ],
+    [
+      'a correction after a success is about that call',
+      () => [...s.ok('Edit', { file_path: '/repo/a.ts' }), s.user("that's not right, revert it")],
+      [{ kind: 'user-correction', attempts: 1, fix: undefined, enabler: undefined }],
+    ],
+    [
+      'a refused call is never the subject of a correction',
+      () => {
+        const call = s.call('Bash', bash('rm -rf dist'));
+        return [call, s.rejection(call), s.user('no, never delete dist')];
+      },
+      [{ kind: 'user-correction', attempts: 0, fix: undefined, enabler: undefined }],
+    ],
+    ['a subagent prompt is never a correction', () => [s.user('no, use pnpm', true)], []],
+    [
+      'the agent explains a failure nobody fixed: self-diagnosis',
+      () => [
+        ...s.fail('Bash', bash('go test ./...')),
+        s.say('The issue is the missing GOFLAGS. I will set it.'),
+      ],
+      [{ kind: 'self-diagnosis', attempts: 1, fix: undefined, enabler: undefined }],
+    ],
+    [
+      'a #lesson block',
+      () => [s.say('Done.\n#lesson\ntool: Bash\nmistake: ran npm\nfix: run pnpm\n#/lesson')],
+      [{ kind: 'lesson-block', attempts: 0, fix: undefined, enabler: undefined }],
+    ],
+    [
+      'a fix after the window has passed is no fix',
+      () => [
+        ...s.fail('Bash', bash('pytest -x')),
+        s.say('a'),
+        s.say('b'),
+        s.say('c'),
+        ...s.ok('Bash', bash('pytest')),
+      ],
+      [],
+      2,
+    ],
+  ])('%s', (_name, events, expected, window) => {
+    expect(detect(events(), window).map(gist)).toEqual(expected);
+  });
+
+  it('a compaction settles what is pending at once', () => {
+    const detector = createEpisodeDetector();
+    [1, 2, 3].flatMap(() => s.fail('Bash', bash('make deploy'))).forEach((event) => detector.push(event));
+    expect([
+      detector.hasPending(),
+      detector.push(s.compaction()).map((e) => e.kind),
+      detector.hasPending(),
+    ]).toEqual([true, ['retry-loop'], false]);
+  });
+
+  it('keeps the newest `window` events for the next scan', () => {
+    const detector = createEpisodeDetector({ window: 3 });
+    const events = [s.say('1'), s.say('2'), s.say('3'), s.say('4')];
+    events.forEach((event) => detector.push(event));
+    expect(detector.recent()).toEqual(events.slice(1));
+  });
+});
+
+describe('episode builders', () => {
+  const s = session();
+
+  it('an expired failure teaches: loops, then hangs, then corrections, then diagnoses, else nothing', () => {
+    const [call, result] = s.fail('Bash', bash('pytest'));
+    const base = () => openFailure(call, result, targetOf(call), 1);
+    const hang = openFailure(call, { ...result, failure: 'interactive-prompt' }, targetOf(call), 1);
+    expect(
+      [
+        { ...base(), attempts: [1, 2, 3].map(() => ({ call, result })), userText: 'no' },
+        { ...hang, userText: 'no' },
+        { ...base(), userText: 'no', diagnosis: 'the issue is x' },
+        { ...base(), diagnosis: 'the issue is x' },
+        base(),
+      ].map((p) => expiredEpisodes(p).map((e) => e.kind)),
+    ).toEqual([['retry-loop'], ['timeout'], ['user-correction'], ['self-diagnosis'], []]);
+  });
+
+  it('an enabler explains a fix only when the fix repeated the failed call unchanged', () => {
+    const [call, result] = s.fail('Bash', bash('pnpm test'));
+    const enabler = s.call('Bash', bash('pnpm install'));
+    const pending = { ...openFailure(call, result, targetOf(call), 1), enabler };
+    const same = s.call('Bash', bash('pnpm test'));
+    const changed = s.call('Bash', bash('pnpm test --run'));
+    expect([
+      episodeFromPending(pending, 'error-fix', same).enabler,
+      episodeFromPending(pending, 'error-fix', changed).enabler,
+      episodeFromPending(pending, 'retry-loop').enabler,
+    ]).toEqual([enabler, undefined, undefined]);
+  });
+
+  it('signals and evidence of a pending failure', () => {
+    const [call, result] = s.fail('Bash', bash('git reset --hard'), 'Error', 'error-output');
+    const [fix, fixResult] = s.ok('Bash', bash('git stash'));
+    const pending = { ...openFailure(call, result, targetOf(call), 1), userText: 'you deleted my work' };
+    const episode = episodeFromPending(pending, 'error-fix', fix, fixResult);
+    expect([episode.signals, episode.evidence.map((e) => e.line)]).toEqual([
+      {
+        fixConfirmed: true,
+        userCorrection: true,
+        causal: false,
+        hang: false,
+        dataLoss: true,
+        silentFailure: true,
+        selfReported: false,
+      },
+      [call.line, result.line, fix.line, fixResult.line],
+    ]);
+  });
+
+  it('a correction on its own points at the newest call, else the newest reply', () => {
+    const [call, result] = s.ok('Bash', bash('npm i'));
+    const reply = s.say('Installed.');
+    const user = s.user('no, use pnpm');
+    expect([
+      correctionEpisode(user, { call, result }, reply).evidence.map((e) => e.line),
+      correctionEpisode(user, undefined, reply).evidence.map((e) => e.line),
+      correctionEpisode(user, undefined, undefined).evidence.map((e) => e.line),
+    ]).toEqual([[call.line, user.line], [reply.line, user.line], [user.line]]);
+  });
+
+  it('evidence once per line, in file then line order', () => {
+    expect(
+      dedupeEvidence([
+        { file: 'b', line: 1 },
+        { file: 'a', line: 9 },
+        { file: 'a', line: 2 },
+        { file: 'a', line: 9 },
+      ]),
+    ).toEqual([
+      { file: 'a', line: 2 },
+      { file: 'a', line: 9 },
+      { file: 'b', line: 1 },
+    ]);
+  });
+
+  it.each([
+    ['Tests ran. The issue is the stale cache. Clearing it.', 'The issue is the stale cache.'],
+    ['It failed because\nthe port was taken', 'It failed because'],
+    ['All green.', undefined],
+  ])('the causal sentence of %j', (text, sentence) => {
+    expect(causalSentence(text)).toBe(sentence);
+  });
+});
+
+describe('drafting stages', () => {
+  const s = session();
+  /** The one episode of a short session. */
+  const episodeOf = (events: TranscriptEvent[]) => detect(events)[0]!;
+  /** An error-fix at the start of its own session. */
+  const errorFix = () => {
+    const own = session();
+    return episodeOf([
+      ...own.fail('Bash', bash('pytest -x tests'), 'Exit code 4\nERROR: file or directory not found: tests'),
+      ...own.ok('Bash', bash('pytest tests/unit')),
+    ]);
+  };
+
+  it('facts of a failed command', () => {
+    const facts = episodeFacts(errorFix());
+    expect([facts.tool, facts.shell, facts.key, facts.failedCommand, facts.fixCommand, facts.gist]).toEqual([
+      'Bash',
+      true,
+      'pytest',
+      'pytest -x tests',
+      'pytest tests/unit',
+      'ERROR: file or directory not found: tests',
+    ]);
+  });
+
+  it.each<[string, () => Episode, object]>([
+    [
+      'a command: its regex, no path',
+      errorFix,
+      { tools: ['Bash'], commands: [expect.stringContaining('pytest')], paths: [] },
+    ],
+    [
+      'a file in the project: its relative path',
+      () =>
+        episodeOf([
+          ...s.fail('Edit', { file_path: '/repo/src/a.ts', old_string: 'x' }),
+          ...s.ok('Edit', { file_path: '/repo/src/a.ts', old_string: 'y' }),
+        ]),
+      { tools: ['Edit'], commands: [], paths: ['src/a.ts'] },
+    ],
+    [
+      'a harness refusal: not the file',
+      () =>
+        episodeOf([
+          ...s.fail('Edit', { file_path: '/repo/src/a.ts' }, 'File has not been read yet', 'tool-use-error'),
+          ...s.ok('Edit', { file_path: '/repo/src/b.ts' }),
+        ]),
+      { tools: ['Edit'], commands: [], paths: [] },
+    ],
+  ])('triggers of %s', (_name, episode, triggers) => {
+    expect(draftTriggers(episodeFacts(episode()))).toEqual(triggers);
+  });
+
+  it('the command trigger fires on the executable with the argument the fix dropped', () => {
+    const episode = episodeOf([
+      ...s.fail('Bash', bash('pytest tests -x')),
+      ...s.ok('Bash', bash('pytest tests')),
+    ]);
+    const re = new RegExp(draftTriggers(episodeFacts(episode)).commands[0]!);
+    expect(
+      ['pytest tests -x', 'cd a && pytest b -x', 'pytest tests', 'ruff tests -x'].map((c) => re.test(c)),
+    ).toEqual([true, true, false, false]);
+  });
+
+  it.each<[string, () => Episode, object]>([
+    [
+      'error-fix',
+      errorFix,
+      {
+        summary:
+          '`pytest` failed (ERROR: file or directory not found: tests); what worked: `pytest tests/unit`',
+        mistake: '`pytest -x tests` failed: ERROR: file or directory not found: tests',
+        remediation: 'what worked: `pytest tests/unit`',
+      },
+    ],
+    [
+      'error-fix by an enabling step',
+      () =>
+        episodeOf([
+          ...s.fail('Bash', bash('pnpm test')),
+          ...s.ok('Bash', bash('pnpm install')),
+          ...s.ok('Bash', bash('pnpm test')),
+        ]),
+      {
+        summary: '`pnpm test` failed (Error: it broke); run `pnpm install` first, then retry',
+        mistake: '`pnpm test` failed: Error: it broke',
+        remediation: 'run `pnpm install` first, then retry',
+      },
+    ],
+    [
+      'user-correction',
+      () => episodeOf([...s.fail('Bash', bash('npm install x')), s.user('no, use pnpm here')]),
+      {
+        summary: 'User correction after Bash `npm install`: "no, use pnpm here"',
+        mistake: 'the user corrected Bash `npm install x`',
+        remediation: 'the user said: "no, use pnpm here"',
+      },
+    ],
+    [
+      'retry-loop',
+      () => episodeOf([1, 2, 3].flatMap(() => s.fail('Bash', bash('make deploy')))),
+      {
+        summary: '`make deploy` keeps failing (3 attempts): Error: it broke',
+        mistake: '`make deploy` failed 3 times in a row: Error: it broke',
+        remediation: undefined,
+      },
+    ],
+    [
+      'timeout on a prompt',
+      () =>
+        episodeOf(
+          s.fail(
+            'Bash',
+            bash('npx create-next-app x'),
+            'Would you like to use Turbopack?',
+            'interactive-prompt',
+          ),
+        ),
+      {
+        summary:
+          '`npx create-next-app` stalls on an interactive prompt: Would you like to use Turbopack?; run it non-interactively (pass every option, --yes, CI=1) or with a timeout',
+        mistake: '`npx create-next-app` stalls on an interactive prompt: Would you like to use Turbopack?',
+        remediation: 'run it non-interactively (pass every option, --yes, CI=1) or with a timeout',
+      },
+    ],
+    [
+      'self-diagnosis',
+      () => episodeOf([...s.fail('Bash', bash('go test ./...')), s.say('The issue is the missing GOFLAGS.')]),
+      {
+        summary: '`go test` failed (Error: it broke): The issue is the missing GOFLAGS.',
+        mistake: '`go test` failed: Error: it broke',
+        remediation: 'The issue is the missing GOFLAGS.',
+      },
+    ],
+    [
+      'lesson-block',
+      () =>
+        episodeOf([s.say('#lesson\ntool: Bash\ntrigger: npm\nmistake: ran npm\nfix: run pnpm\n#/lesson')]),
+      { summary: 'npm: ran npm → run pnpm', mistake: 'ran npm', remediation: 'run pnpm' },
+    ],
+  ])('wording of %s', (_name, episode, wording) => {
+    const e = episode();
+    expect(wordEpisode(e, episodeFacts(e))).toEqual(wording);
+  });
+
+  it('a summary carries what the user said, and is never empty', () => {
+    const corrected = episodeOf([
+      ...s.fail('Bash', bash('make deploy')),
+      s.user('no, stop'),
+      ...s.fail('Bash', bash('make deploy')),
+      ...s.fail('Bash', bash('make deploy')),
+    ]);
+    const block = episodeOf([s.say('#lesson\nfix: y\n#/lesson')]);
+    const empty = { ...block, block: { ...block.block!, fix: undefined } };
+    expect([
+      wordEpisode(corrected, episodeFacts(corrected)).summary,
+      wordEpisode(empty, episodeFacts(empty)).summary,
+    ]).toEqual([
+      '`make deploy` keeps failing (3 attempts): Error: it broke (user: "no, stop")',
+      'Lesson captured from a transcript',
+    ]);
+  });
+
+  it('the hash key is the same for every repeat of a pattern, and tells patterns apart', () => {
+    const run = (path: string, line: number, message: string) => {
+      const e = episodeOf([
+        ...s.fail('Bash', bash(`pytest ${path}`), `E   ${message} at line ${line}`),
+        ...s.ok('Bash', bash(`pytest -q ${path}`)),
+      ]);
+      const facts = episodeFacts(e);
+      const { mistake, remediation } = wordEpisode(e, facts);
+      return hashKeyOf(e, facts, mistake, remediation);
+    };
+    expect([
+      run('tests/a.py', 3, 'ImportError: no module "x"'),
+      run('tests/b.py', 71, 'ImportError: no module "y"'),
+      run('tests/a.py', 3, 'ValueError: bad'),
+    ]).toEqual([
+      'shell|pytest|e importerror no module at line #',
+      'shell|pytest|e importerror no module at line #',
+      'shell|pytest|e valueerror bad at line #',
+    ]);
+  });
+
+  it('the body: what failed, the error, what worked', () => {
+    const e = errorFix();
+    expect(draftBody(e, episodeFacts(e))).toBe(
+      [
+        'Found by `lore scan` (error-fix, tier 2) in a claude-code session.',
+        '',
+        'What failed:',
+        '',
+        '```',
+        'pytest -x tests',
+        '```',
+        '',
+        'Error:',
+        '',
+        '```',
+        'Exit code 4\nERROR: file or directory not found: tests',
+        '```',
+        '',
+        'What worked:',
+        '',
+        '```',
+        'pytest tests/unit',
+        '```',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('the whole draft: anchor, trigger, tags, category, severity', () => {
+    const draft = draftCandidate(errorFix());
+    expect({
+      anchor: draft.anchor,
+      trigger: draft.trigger === draft.commands[0],
+      tags: draft.tags,
+      category: draft.category,
+      severity: draft.severity,
+    }).toEqual({
+      anchor: 't.jsonl:1',
+      trigger: true,
+      tags: ['lang:python', 'tool:pytest', 'topic:paths', 'env:claude-code', 'severity:medium'],
+      category: 'technical',
+      severity: 'medium',
+    });
+  });
+});
+
+describe('draft classification', () => {
+  const s = session();
+  const failing = (
+    text: string,
+    failure: FailureSignal = 'exit-code',
+    kind: Episode['kind'] = 'error-fix',
+  ) => {
+    const [call, result] = s.fail('Bash', bash('x'), text, failure);
+    return { ...episodeFromPending(openFailure(call, result, targetOf(call), 1), kind) };
+  };
+
+  it.each([
+    ['y/n?', 'interactive-prompt', 'interactive-prompt'],
+    ['slow', 'timeout', 'timeout'],
+    ['<tool_use_error>bad</tool_use_error>', 'tool-use-error', 'tool-usage'],
+    ['EACCES: permission denied', 'exit-code', 'permissions'],
+    ['bash: rg: command not found', 'exit-code', 'missing-command'],
+    ["Error: Cannot find module 'x'", 'exit-code', 'dependencies'],
+    ['ENOENT: no such file', 'exit-code', 'paths'],
+    ['SyntaxError: Unexpected token', 'exit-code', 'syntax'],
+    ['expected 1 to be 2', 'exit-code', undefined],
+  ] as const)('the topic of %j (%s) is %s', (text, failure, topic) => {
+    expect(topicOf(failing(text, failure), text)).toBe(topic);
+  });
+
+  it.each([
+    [{ dataLoss: true, hang: true }, 'error-fix', 'high'],
+    [{ hang: true }, 'self-diagnosis', 'medium'],
+    [{ userCorrection: true }, 'self-diagnosis', 'medium'],
+    [{}, 'self-diagnosis', 'low'],
+    [{}, 'error-fix', 'medium'],
+  ] as const)('severity with %j on %s is %s', (signals, kind, severity) => {
+    const e = failing('x', 'exit-code', kind);
+    expect(severityOf({ ...e, signals: { ...e.signals, ...signals } })).toBe(severity);
+  });
+
+  it.each([
+    ['error-fix', 'missing-command', 'tooling'],
+    ['user-correction', 'tool-usage', 'tooling'],
+    ['user-correction', 'user-correction', 'collaboration'],
+    ['error-fix', 'paths', 'technical'],
+    ['retry-loop', undefined, 'technical'],
+  ] as const)('%s about %s is %s', (kind, topic, category) => {
+    expect(categoryOf(kind, topic)).toBe(category);
+  });
+
+  it.each([
+    ['cargo', undefined, 'rust'],
+    ['make', '/r/main.go', 'go'],
+    [undefined, '/r/App.TSX', 'typescript'],
+    [undefined, '/r/Makefile', undefined],
+  ])('the language of %s on %s is %s', (exe, path, lang) => {
+    expect(languageOf(exe, path)).toBe(lang);
+  });
+
+  // tagSafe turns the agent's own `lang:python` into `lang-python`: a colon is not in its set.
+  it('tags: each once, made safe, never empty', () => {
+    const e = failing('x');
+    const tags = ['Docker Compose', 'docker-compose', 'lang:go', ','];
+    const block = { tool: 'Bash', trigger: undefined, mistake: 'm', fix: undefined, tags };
+    expect(
+      draftTags(
+        { ...e, agent: 'codex', block },
+        {
+          key: 'docker compose',
+          tool: 'Bash',
+          failedCommand: 'pwsh -c x',
+          path: undefined,
+          topic: 'paths',
+          severity: 'low',
+        },
+      ),
+    ).toEqual([
+      'tool:docker',
+      'topic:paths',
+      'env:codex',
+      'env:windows',
+      'severity:low',
+      'docker-compose',
+      'lang-go',
+    ]);
+  });
+
+  it.each([
+    ['/repo/src/a.ts', '/repo', 'src/a.ts'],
+    ['C:\\repo\\src\\a.ts', 'C:\\repo\\', 'src/a.ts'],
+    ['/elsewhere/a.PY', '/repo', '**/*.py'],
+    ['/repo/[id]/page.tsx', '/repo', '**/*.tsx'],
+    ['/repo/Makefile', undefined, undefined],
+  ])('the glob of %s in %s is %s', (path, project, glob) => {
+    expect(pathGlob(path, project)).toBe(glob);
+  });
+
+  it.each([
+    ['Exit code 1\n\u001b[31mError: boom\u001b[0m', 'Error: boom'],
+    ['<tool_use_error>File has not been read yet</tool_use_error>', 'File has not been read yet'],
+    ['Wall time: 3s\nOutput:\nall fine', 'all fine'],
+    ['', 'failed without output'],
+  ])('the error gist of %j is %j', (text, expected) => {
+    expect(errorGist(text)).toBe(expected);
+  });
+});
