@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { LoreError } from '../../src/core/errors.js';
 import { selectLessons } from '../../src/core/inject/select-lessons.js';
-import { manifestReaders } from '../../src/core/inject/load-candidates.js';
+import { manifestReaders } from '../../src/core/inject/candidate-ordinals.js';
 import type { HookEvent, LessonReader, ManifestWords, TextReader } from '../../src/core/inject/types.js';
 import type { Tier } from '../../src/core/lesson/schema.js';
 import { initTier } from '../../src/store/workspace/init-tier.js';

@@ -1,7 +1,7 @@
 // The hook prefers an aggregated tool skill over that tool's lessons: one pointer, deduped once
 // per session, inside the same count and budget; guards still deny.
 import fc from 'fast-check';
-import { manifestReaders } from '../../src/core/inject/load-candidates.js';
+import { manifestReaders } from '../../src/core/inject/candidate-ordinals.js';
 import { describe, expect, it } from 'vitest';
 import { selectLessons } from '../../src/core/inject/select-lessons.js';
 import { renderSkillPointer } from '../../src/core/inject/skill-pointer.js';

@@ -62,7 +62,7 @@ export function toolPaths(tool: string, input: Record<string, unknown>, cwd: str
 
 const TOOLS_WITH_PATHS = new Set(['read', 'edit', 'multiedit', 'write', 'notebookedit', 'glob', 'grep']);
 
-/** Parses a payload object; the `raw` stdin is parsed by `parseHookStdin`. */
+/** Parses a payload object (stdin parsed as JSON by the hook, whose size lore-hook.ts caps). */
 export function parseHookPayload(raw: unknown): HookEvent | undefined {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
   const payload = raw as Record<string, unknown>;
@@ -107,19 +107,4 @@ export function parseHookPayload(raw: unknown): HookEvent | undefined {
     return { ...base, source: known ? (source as SessionSource) : 'startup' };
   }
   return base;
-}
-
-/** Stdin text to an event; undefined for bad JSON, unknown events or missing fields. */
-export function parseHookStdin(
-  stdin: string,
-): { event: HookEvent; raw: Record<string, unknown> } | undefined {
-  if (stdin.length > INPUT_LIMITS.stdinChars) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(stdin);
-  } catch {
-    return undefined;
-  }
-  const event = parseHookPayload(raw);
-  return event === undefined ? undefined : { event, raw: raw as Record<string, unknown> };
 }

@@ -6,8 +6,8 @@
  */
 import { stackAllows } from './detect-stack.js';
 import { formatDecision, headerOverhead } from './format-decision.js';
-import { attachTexts, candidateOrdinals, createLessonCursor } from './load-candidates.js';
-import { createMatcher, isPromptEvent } from './match-lessons.js';
+import { attachTexts, candidateOrdinals, createLessonCursor } from './candidate-ordinals.js';
+import { createMatcher, isPromptEvent } from './create-matcher.js';
 import { planInjection } from './plan-injection.js';
 import type { PlanState } from './plan-injection.js';
 import { deniesCalls, rankMatches } from './rank-matches.js';

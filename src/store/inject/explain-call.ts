@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { formatDecision } from '../../core/inject/format-decision.js';
-import { manifestReaders } from '../../core/inject/load-candidates.js';
+import { manifestReaders } from '../../core/inject/candidate-ordinals.js';
 import { parseHookPayload } from '../../core/inject/parse-hook-input.js';
 import { preambleFor, selectLessons } from '../../core/inject/select-lessons.js';
 import type { HookEvent, HookEventName, SessionSource } from '../../core/inject/types.js';

@@ -8,7 +8,7 @@
  * least two words of the summary. `stack` gates all of it.
  */
 import { stackAllows, LANGUAGE_EXTENSIONS } from './detect-stack.js';
-import { promptWords } from './load-candidates.js';
+import { promptWords } from './candidate-ordinals.js';
 import { toolAllowed } from './tool-names.js';
 import type { HookEvent, ManifestLesson, Match, Skip } from './types.js';
 
