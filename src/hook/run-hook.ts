@@ -16,8 +16,8 @@ import { applyClaims, preambleFor, selectLessons } from '../core/inject/select-l
 import { DEFAULT_INJECT_SETTINGS, HARD_MAX_CHARS, MANIFEST_VERSION } from '../core/inject/types.js';
 import type { HookAdapter, HookDecision, HookEvent, ManifestHead } from '../core/inject/types.js';
 import { appendAudit, auditRecord } from '../store/hook-state/audit-log.js';
+import { fileSignature } from '../store/fs/file-signature.js';
 import {
-  fileSig,
   FULL_CHECK_INTERVAL_MS,
   lastFullCheck,
   readManifestHead,
@@ -228,7 +228,7 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   if (
     selection.matches.some(({ lesson }) => {
       const text = selection.texts.get(lesson.n);
-      return shown.has(lesson.id) && text !== undefined && fileSig(text.file) !== text.sig;
+      return shown.has(lesson.id) && text !== undefined && fileSignature(text.file) !== text.sig;
     })
   ) {
     deps.requestRebuild({ start, cacheDir, reason: 'lesson-changed', onlyIfChanged: false });

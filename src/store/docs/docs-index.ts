@@ -8,16 +8,17 @@
  *   (an unchanged file is skipped) and stale rows removed.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Problem } from '../../core/errors.js';
 import type { DocRecord } from '../../core/docs/doc-record.js';
 import { toFtsQuery } from '../../core/search/fts-query.js';
-import { isCorruptionError, openSqlite } from '../sqlite/sqlite.js';
+import { openSqliteCache } from '../sqlite/open-sqlite-cache.js';
 import type { SqlDatabase } from '../sqlite/sqlite.js';
 import type { indexDoc as IndexDoc } from '../../core/docs/index-doc.js';
 import type { WalkedDoc } from './docs-walker.js';
 import { writeFileAtomic } from '../fs/fs-atomic.js';
+import { fileSignature, MISSING_SIGNATURE } from '../fs/file-signature.js';
 
 const DOCS_INDEX_VERSION = 1;
 
@@ -42,11 +43,6 @@ export type DocsIndex = {
   searchBodies(query: string): Map<string, number>;
   close(): void;
 };
-
-function signature(abs: string): string | undefined {
-  const stat = statSync(abs, { throwIfNoEntry: false });
-  return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : undefined;
-}
 
 /** The docs cache files, in the cache directory. */
 export const DOCS_RECORDS_FILE = 'docs-records.json';
@@ -97,8 +93,8 @@ export function loadDocRecordsWith(
   const out: LoadedDoc[] = [];
   let changed = cache === undefined || Object.keys(cache.entries).length !== docs.length;
   for (const doc of docs) {
-    const sig = signature(doc.abs);
-    if (sig === undefined) continue;
+    const sig = fileSignature(doc.abs);
+    if (sig === MISSING_SIGNATURE) continue;
     const hit = cache?.entries[doc.path];
     if (hit !== undefined && hit[0] === sig) {
       entries[doc.path] = hit;
@@ -137,39 +133,13 @@ export function loadDocRecordsWith(
 export function openDocsIndex(dbPath: string): DocsIndex {
   let db: SqlDatabase | undefined;
 
-  const open = (): SqlDatabase => {
-    if (db) return db;
-    mkdirSync(dirname(dbPath), { recursive: true });
-    const attempt = (): SqlDatabase => {
-      const handle = openSqlite(dbPath);
-      try {
-        handle.exec('PRAGMA busy_timeout = 10000');
-        const version = handle.get<{ user_version: number }>('PRAGMA user_version')?.user_version ?? 0;
-        if (version !== DOCS_INDEX_VERSION) {
-          handle.exec('PRAGMA journal_mode = WAL');
-          handle.transaction(() => {
-            handle.exec(
-              'DROP TABLE IF EXISTS docs_meta; DROP TABLE IF EXISTS doc_body_files; DROP TABLE IF EXISTS doc_bodies;',
-            );
-            handle.exec(SCHEMA_SQL);
-            handle.exec(`PRAGMA user_version = ${DOCS_INDEX_VERSION}`);
-          });
-        }
-        return handle;
-      } catch (error) {
-        handle.close();
-        throw error;
-      }
-    };
-    try {
-      db = attempt();
-    } catch (error) {
-      if (!isCorruptionError(error)) throw error;
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
-      db = attempt();
-    }
-    return db;
-  };
+  const open = (): SqlDatabase =>
+    (db ??= openSqliteCache({
+      path: dbPath,
+      version: DOCS_INDEX_VERSION,
+      schema: SCHEMA_SQL,
+      pragmas: 'PRAGMA busy_timeout = 10000',
+    }).db);
 
   return {
     indexBodies(docs, force) {

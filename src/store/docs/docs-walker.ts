@@ -10,6 +10,7 @@ import type { Dirent } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
+import { fileSignature } from '../fs/file-signature.js';
 import { writeFileAtomic } from '../fs/fs-atomic.js';
 import { LORE_DIR } from '../fs/paths.js';
 
@@ -41,13 +42,8 @@ export type DocsWalk = { docs: WalkedDoc[]; roots: WalkedRoot[] };
  */
 export type WalkWatch = Map<string, string>;
 
-export function pathSignature(path: string): string {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : '-';
-}
-
 function watchPath(watch: WalkWatch | undefined, path: string): void {
-  if (watch !== undefined && !watch.has(path)) watch.set(path, pathSignature(path));
+  if (watch !== undefined && !watch.has(path)) watch.set(path, fileSignature(path));
 }
 
 const toPosix = (path: string): string => (sep === '/' ? path : path.split(sep).join('/'));
@@ -275,7 +271,7 @@ export function walkDocsCached(repoRoot: string, roots: readonly string[], cache
       cache.repoRoot === repoRoot &&
       cache.roots.length === roots.length &&
       cache.roots.every((root, index) => root === roots[index]) &&
-      cache.watch.every(([path, signature]) => pathSignature(path) === signature)
+      cache.watch.every(([path, signature]) => fileSignature(path) === signature)
     ) {
       const prefix = repoRoot.endsWith(sep) ? repoRoot : `${repoRoot}${sep}`;
       return {

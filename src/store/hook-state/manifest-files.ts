@@ -29,6 +29,7 @@ import type {
   TextReader,
 } from '../../core/inject/types.js';
 import { isAbandonedTemp, unlinkQuietly, writeFileAtomic } from '../fs/fs-atomic.js';
+import { fileSignature } from '../fs/file-signature.js';
 import { encodePack, openPack } from './manifest-pack.js';
 
 export const MANIFEST_DIR = 'manifest';
@@ -38,11 +39,6 @@ export const FULL_CHECK_INTERVAL_MS = 10 * 60_000;
 
 export function manifestDir(cacheDir: string): string {
   return join(cacheDir, MANIFEST_DIR);
-}
-
-export function fileSig(path: string): string {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat ? `${Math.round(stat.mtimeMs)}:${stat.size}` : '-';
 }
 
 /** The files whose change makes a manifest stale, for one or two tier directories. */
@@ -55,12 +51,12 @@ export function sourcePaths(tierDirs: readonly string[]): string[] {
 }
 
 export function stampSources(paths: readonly string[]): SourceStamp[] {
-  return paths.map((path) => ({ path, sig: fileSig(path) }));
+  return paths.map((path) => ({ path, sig: fileSignature(path) }));
 }
 
 /** The stamps that no longer hold. */
 export function staleSources(head: Pick<ManifestHead, 'sources'>): SourceStamp[] {
-  return head.sources.filter((source) => fileSig(source.path) !== source.sig);
+  return head.sources.filter((source) => fileSignature(source.path) !== source.sig);
 }
 
 /** Marks a tier changed, so manifests built over it (in any repository) notice. */

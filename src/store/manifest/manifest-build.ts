@@ -11,14 +11,10 @@ import { stateOf } from '../../core/manifest/patch-manifest.js';
 import type { ManifestSource } from '../../core/manifest/build-manifest.js';
 import type { InjectSettings, Manifest, ManifestSkill, SourceStamp } from '../../core/inject/types.js';
 import { planSkills } from '../../core/views/plan-skills.js';
-import { presentSkills, SKILL_FILE, skillsDir } from '../views/skill-files.js';
-import { parseConfigYaml } from '../../core/lesson/config-yaml.js';
-import type { ConfigLayer } from '../../core/lesson/config-yaml.js';
 import { parseLessonYaml } from '../../core/lesson/lesson-yaml.js';
+import { presentSkills, SKILL_FILE, skillsDir } from '../views/skill-files.js';
 import type { Config } from '../../core/lesson/schema.js';
-import { parseVotes, voteScore } from '../../core/rank/votes.js';
 import {
-  fileSig,
   manifestDir,
   markFullCheck,
   sourcePaths,
@@ -26,6 +22,7 @@ import {
   writeManifest,
 } from '../hook-state/manifest-files.js';
 import { docsSignature, manifestDocs, readDocsSignature, writeDocsSignature } from './manifest-docs.js';
+import { lessonSource } from './lesson-source.js';
 import {
   contentFiles,
   SIGNATURE_FILE,
@@ -33,11 +30,14 @@ import {
   withManifestLock,
   writeManifestState,
 } from './manifest-patch.js';
+import { fileSignature } from '../fs/file-signature.js';
 import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../fs/paths.js';
 import { createTierStore } from '../lessons/tier-store.js';
 import type { TierStore } from '../lessons/tier-store.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { readStack } from '../workspace/read-stack.js';
+import { parseConfigLayers } from '../workspace/config-file.js';
+import { voteHalfLifeDays } from '../workspace/vote-half-life.js';
 
 export { readStack } from '../workspace/read-stack.js';
 
@@ -151,7 +151,7 @@ async function workspaceSources(ws: Workspace, nowMs: number): Promise<ManifestS
     .map((item) => ({
       lesson: item.lesson,
       file: item.file,
-      sig: fileSig(item.file),
+      sig: fileSignature(item.file),
       voteScore: item.voteScore,
     }))
     .sort((a, b) => order(a.lesson.tier) - order(b.lesson.tier));
@@ -201,15 +201,11 @@ export function rebuildManifestFromFiles(options: {
   const cacheDir = (tiers[0] as TierStore).layout.cacheDir;
   const files = contentFiles(tiers);
   const signature = signatureOfFiles(files);
-  const layers: ConfigLayer[] = [];
-  for (const tier of [...tiers].reverse()) {
-    try {
-      layers.push({ file: tier.layout.configFile, text: readFileSync(tier.layout.configFile, 'utf8') });
-    } catch {
-      // no config file in this tier
-    }
-  }
-  const { config } = parseConfigYaml(layers);
+  // The config as a workspace reads it: the user's, then the project's over it.
+  const { config } = parseConfigLayers(
+    [...tiers].reverse().map((tier) => tier.layout.configFile),
+    (path) => path,
+  );
   if (
     options.onlyIfChanged === true &&
     readSignature(cacheDir) === signature &&
@@ -221,33 +217,20 @@ export function rebuildManifestFromFiles(options: {
   }
   const target: BuildTarget = { cacheDir, projectRoot, tierDirs: tiers.map((tier) => tier.layout.dir) };
   const sources = stampSources(sourcePaths(target.tierDirs));
-  const halfLife = Number(options.env.LORE_VOTE_HALF_LIFE_DAYS);
-  const halfLifeDays =
-    options.env.LORE_VOTE_HALF_LIFE_DAYS?.trim() && Number.isFinite(halfLife) && halfLife >= 0
-      ? halfLife
-      : config.votes.halfLifeDays;
-
-  const lessons: ManifestSource[] = [];
-  for (const tier of tiers) {
-    for (const dir of tier.list().dirs) {
-      const text = tier.readLessonText(dir.id);
-      if (text === undefined) continue;
-      const parsed = parseLessonYaml(text, dir.yamlPath);
-      if (!parsed.ok || parsed.lesson.status !== 'active') continue;
-      let times: string[];
-      try {
-        times = parseVotes(readFileSync(dir.votesPath, 'utf8'), dir.votesPath).votes.map((vote) => vote.at);
-      } catch {
-        times = [];
-      }
-      lessons.push({
-        lesson: { ...parsed.lesson, tier: tier.tier },
-        file: dir.yamlPath,
-        sig: fileSig(dir.yamlPath),
-        voteScore: voteScore(times, options.nowMs, halfLifeDays),
-      });
-    }
-  }
+  const halfLifeDays = voteHalfLifeDays(options.env, config);
+  const lessons = tiers.flatMap((tier) => activeSources(tier, options.nowMs, halfLifeDays));
   const manifest = finish(target, lessons, config, options.nowMs, sources, files);
   return { rebuilt: true, lessons: manifest.head.lessonCount, signature };
+}
+
+/** A tier's active lessons as the manifest takes them, straight from the files (the one loader's rules). */
+function activeSources(tier: TierStore, nowMs: number, halfLifeDays: number): ManifestSource[] {
+  const lessons: ManifestSource[] = [];
+  for (const dir of tier.list().dirs) {
+    const text = tier.readLessonText(dir.id);
+    if (text === undefined) continue;
+    const source = lessonSource(tier, dir.id, text, parseLessonYaml, nowMs, halfLifeDays);
+    if (source !== undefined) lessons.push(source);
+  }
+  return lessons;
 }

@@ -12,7 +12,8 @@ import { DOCS_DEFAULTS } from '../../core/docs/docs-defaults.js';
 import type { Config } from '../../core/lesson/schema.js';
 import { DOCS_RECORDS_FILE, DOCS_WALK_FILE, loadDocRecordsWith } from '../docs/docs-index.js';
 import { walkDocsCached } from '../docs/docs-walker.js';
-import { fileSig, manifestDir } from '../hook-state/manifest-files.js';
+import { fileSignature } from '../fs/file-signature.js';
+import { manifestDir } from '../hook-state/manifest-files.js';
 
 const DOCS_SIGNATURE_FILE = 'docs-signature';
 
@@ -61,7 +62,7 @@ export function manifestDocs(
         type: doc.record.type,
         paths: doc.record.paths,
         file: doc.abs,
-        sig: fileSig(doc.abs),
+        sig: fileSignature(doc.abs),
       }));
   } catch {
     // docs are an extra: a tree lore cannot walk never costs the lessons their manifest

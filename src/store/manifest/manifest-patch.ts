@@ -8,25 +8,26 @@
  *   <cache>/manifest/state.json   the writer's state (see ManifestState): ordinals, shadowed
  *                                 user lessons, content signature parts; never read by the hook
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { entryKey, patchManifest } from '../../core/manifest/patch-manifest.js';
 import type { LessonChange, ManifestState } from '../../core/manifest/patch-manifest.js';
 import type { ManifestHead, ManifestWords, SourceStamp } from '../../core/inject/types.js';
-import type { Lesson, Tier } from '../../core/lesson/schema.js';
-import { parseVotes, voteScore } from '../../core/rank/votes.js';
+import type { Tier } from '../../core/lesson/schema.js';
 import { unlinkQuietly, writeFileAtomic } from '../fs/fs-atomic.js';
 import { withLocks } from '../fs/lock.js';
+import { fileSignature } from '../fs/file-signature.js';
 import {
   blockFile,
   withManifestReader,
-  fileSig,
   manifestDir,
   readManifestHead,
   sourcePaths,
   stampSources,
 } from '../hook-state/manifest-files.js';
+import type { ParseLesson } from '../lessons/load-lesson.js';
 import type { TierStore } from '../lessons/tier-store.js';
+import { lessonSource } from './lesson-source.js';
 
 export const STATE_FILE = 'state.json';
 export const SIGNATURE_FILE = 'signature';
@@ -54,15 +55,12 @@ export function writeManifestState(cacheDir: string, state: ManifestState): void
   writeFileAtomic(join(manifestDir(cacheDir), STATE_FILE), JSON.stringify(state));
 }
 
-/** A file's stamp in the content signature: `<mtime µs>:<size>` (as the index's scan keeps it), or `-`. */
-function contentStamp(path: string): string {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat === undefined ? '-' : `${Math.round(stat.mtimeMs * 1000)}:${stat.size}`;
-}
-
-/** One lesson directory's part of the content signature. */
+/**
+ * One lesson directory's part of the content signature: its two files' signatures (as the index's
+ * scan signs them, see `LessonIndex.contentParts`).
+ */
 export function lessonFilesPart(yamlPath: string, votesPath: string): string {
-  return `${contentStamp(yamlPath)}|${contentStamp(votesPath)}`;
+  return `${fileSignature(yamlPath)}|${fileSignature(votesPath)}`;
 }
 
 /** Every lesson directory's signature part, by `tier:id` (two stats per lesson). */
@@ -112,8 +110,8 @@ export type PatchTarget = {
    * something else changed the store too and only a full build sees what.
    */
   contentNow: Readonly<Record<string, string>>;
-  /** Parses a lesson file (the YAML parser, loaded by the caller). */
-  parse(text: string, file: string): { ok: true; lesson: Lesson } | { ok: false };
+  /** The YAML parser (`parseLessonYaml`, loaded by the caller), for the one lesson loader. */
+  parse: ParseLesson;
 };
 
 export type PatchResult = { patched: true; head: ManifestHead } | { patched: false; reason: string };
@@ -178,27 +176,8 @@ export function patchManifestFiles(
         changes.push({ tier: tierName, id });
         continue;
       }
-      const parsed = target.parse(text, dir.yamlPath);
-      if (!parsed.ok || parsed.lesson.id !== id || parsed.lesson.status !== 'active') {
-        changes.push({ tier: tierName, id });
-        continue;
-      }
-      let times: string[];
-      try {
-        times = parseVotes(readFileSync(dir.votesPath, 'utf8'), dir.votesPath).votes.map((vote) => vote.at);
-      } catch {
-        times = [];
-      }
-      changes.push({
-        tier: tierName,
-        id,
-        source: {
-          lesson: { ...parsed.lesson, tier: tierName },
-          file: dir.yamlPath,
-          sig: fileSig(dir.yamlPath),
-          voteScore: voteScore(times, nowMs, target.halfLifeDays),
-        },
-      });
+      const source = lessonSource(tier, id, text, target.parse, nowMs, target.halfLifeDays);
+      changes.push(source === undefined ? { tier: tierName, id } : { tier: tierName, id, source });
     }
 
     const dir = join(manifestDir(cacheDir), head.generation);

@@ -13,10 +13,12 @@ import type { LessonIndex, RefreshReport } from '../index/lesson-index.js';
 import { recoverWrites } from '../fs/journal.js';
 import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../fs/paths.js';
 import { writeFileAtomic } from '../fs/fs-atomic.js';
+import { fileSignature } from '../fs/file-signature.js';
 import { sourcePaths, stampSources } from '../hook-state/manifest-files.js';
 import type { SourceStamp } from '../../core/inject/types.js';
 import { createTierStore } from '../lessons/tier-store.js';
 import type { TierStore } from '../lessons/tier-store.js';
+import { voteHalfLifeDays } from './vote-half-life.js';
 
 export type WorkspaceOptions = {
   cwd: string;
@@ -90,7 +92,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   };
 
   const { config, problems: configProblems } = await loadConfig(tiers, cacheDir, displayPath);
-  const halfLifeDays = parseHalfLife(options.env.LORE_VOTE_HALF_LIFE_DAYS) ?? config.votes.halfLifeDays;
+  const halfLifeDays = voteHalfLifeDays(options.env, config);
   const index = openLessonIndex(join(cacheDir, 'index.db'), tiers, displayPath);
 
   let readyReport: RefreshReport | undefined;
@@ -141,15 +143,6 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   return ws;
 }
 
-function parseHalfLife(value: string | undefined): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const days = Number(value);
-  if (!Number.isFinite(days) || days < 0) {
-    throw new LoreError('usage', `LORE_VOTE_HALF_LIFE_DAYS must be a number of days >= 0, got "${value}"`);
-  }
-  return days;
-}
-
 type CachedConfig = { key: string; config: Config; problems: Problem[] };
 
 /**
@@ -163,13 +156,7 @@ async function loadConfig(
   displayPath: (path: string) => string,
 ): Promise<{ config: Config; problems: Problem[] }> {
   const files = [...tiers].reverse().map((tier) => tier.layout.configFile);
-  const key = [
-    CONFIG_FINGERPRINT,
-    ...files.map((file) => {
-      const stat = statSync(file, { throwIfNoEntry: false });
-      return `${file}:${stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : '-'}`;
-    }),
-  ].join('|');
+  const key = [CONFIG_FINGERPRINT, ...files.map((file) => `${file}:${fileSignature(file)}`)].join('|');
   const cachePath = join(cacheDir, 'config.json');
   try {
     const cached = JSON.parse(readFileSync(cachePath, 'utf8')) as CachedConfig;

@@ -1,0 +1,162 @@
+/**
+ * Brings the index up to date with the files: the freshness scan (scan-tiers.ts) first, and only
+ * when its aggregate changed, the changed files' rows (write-file-rows.ts, loaded then).
+ */
+import type { TierStore } from '../lessons/tier-store.js';
+import type { SqlDatabase } from '../sqlite/sqlite.js';
+import { INDEX_TABLES } from './index-schema.js';
+import type { RefreshReport } from './index-types.js';
+import type { ParsedFile } from './parse-worker.js';
+import { freshnessContext, FULL_SCAN_MS, parseListings, scanTiers, signaturesOf } from './scan-tiers.js';
+import type { Scan } from './scan-tiers.js';
+import type {
+  forgetFileRows as ForgetFileRows,
+  RowWriter,
+  writeFileRows as WriteFileRows,
+} from './write-file-rows.js';
+
+/** What one index instance carries from refresh to refresh. */
+export type RefreshState = {
+  /** What the last refresh saw. */
+  lastScan: Scan | undefined;
+  /** The next refresh stats every votes file (after a write, and when a lite scan saw a change). */
+  fullScanNext: boolean;
+  /** Glob regexes by glob, for the row writer. */
+  globs: Map<string, string>;
+};
+
+export type RefreshContext = {
+  db: SqlDatabase;
+  tiers: readonly TierStore[];
+  displayPath: (path: string) => string;
+  state: RefreshState;
+};
+
+const META_KEYS = "('aggregate', 'voted', 'listings', 'fullScanAt', 'context')";
+
+/** `force`: every file is parsed again into emptied tables. */
+export async function refreshIndex(ctx: RefreshContext, force: boolean): Promise<RefreshReport> {
+  const { db, tiers, state } = ctx;
+  const meta = new Map(
+    db
+      .all<{ key: string; value: string }>(`SELECT key, value FROM meta WHERE key IN ${META_KEYS}`)
+      .map((row) => [row.key, row.value]),
+  );
+  const context = freshnessContext(tiers);
+  const nowMs = Date.now();
+  const listings = parseListings(meta.get('listings'), tiers.length);
+  const lite =
+    !force &&
+    !state.fullScanNext &&
+    meta.get('context') === context &&
+    meta.has('voted') &&
+    listings !== undefined &&
+    nowMs - Number(meta.get('fullScanAt')) < FULL_SCAN_MS;
+  state.fullScanNext = false;
+  const scan = scanTiers(
+    tiers,
+    lite && listings !== undefined
+      ? { voted: new Set((meta.get('voted') ?? '').split('\n')), listings }
+      : undefined,
+  );
+  state.lastScan = scan;
+  const remember = () => rememberScan(db, scan, context, nowMs);
+  if (!force && meta.get('aggregate') === scan.aggregate) {
+    if (!lite) db.transaction(remember);
+    const report = { parsed: 0, removed: 0, rebuilt: false, fresh: true, legacyFiles: scan.legacy };
+    return { ...report, scan: lite ? 'lite' : 'full' };
+  }
+  if (lite) {
+    // Something changed: look at everything, votes files included.
+    state.fullScanNext = true;
+    return refreshIndex(ctx, force);
+  }
+  const rows = await import('./write-file-rows.js');
+  const writer: RowWriter = {
+    db,
+    tiers,
+    displayPath: ctx.displayPath,
+    preLoaded: await loadAhead(ctx, scan, force),
+    globs: state.globs,
+  };
+  const { parsed, removed } = writeChanges(rows, writer, scan, force, remember);
+  return { parsed, removed, rebuilt: force, fresh: false, legacyFiles: scan.legacy, scan: 'full' };
+}
+
+/**
+ * In one transaction: the rows of every file whose signature changed (all of them with `force`),
+ * the files that are gone forgotten, and the scan remembered. Nothing when another process has
+ * just done the same.
+ */
+function writeChanges(
+  {
+    writeFileRows,
+    forgetFileRows,
+  }: { writeFileRows: typeof WriteFileRows; forgetFileRows: typeof ForgetFileRows },
+  writer: RowWriter,
+  scan: Scan,
+  force: boolean,
+  remember: () => void,
+): { parsed: number; removed: number } {
+  const { db } = writer;
+  let parsed = 0;
+  let removed = 0;
+  db.transaction(() => {
+    const again = db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'aggregate'")?.value;
+    if (!force && again === scan.aggregate) return;
+    if (force) for (const table of INDEX_TABLES) db.exec(`DELETE FROM ${table}`);
+    const known = new Map(
+      db.all<{ path: string; sig: string }>('SELECT path, sig FROM files').map((r) => [r.path, r.sig]),
+    );
+    // Nothing indexed yet (a rebuild, a new database): no row needs looking up or deleting.
+    const empty = known.size === 0;
+    const current = new Set<string>();
+    for (const signature of signaturesOf(scan)) {
+      current.add(signature.path);
+      if (known.get(signature.path) === signature.sig) continue;
+      writeFileRows(writer, signature, empty);
+      db.run('INSERT OR REPLACE INTO files(path, sig) VALUES (?, ?)', signature.path, signature.sig);
+      parsed += 1;
+    }
+    for (const path of known.keys()) {
+      if (current.has(path)) continue;
+      forgetFileRows(db, path);
+      db.run('DELETE FROM files WHERE path = ?', path);
+      removed += 1;
+    }
+    db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('aggregate', ?)", scan.aggregate);
+    db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('indexedAt', ?)", new Date().toISOString());
+    remember();
+  });
+  return { parsed, removed };
+}
+
+/** What a lite scan needs from this full one (see ScanHint), and when it ran. */
+function rememberScan(db: SqlDatabase, scan: Scan, context: string, nowMs: number): void {
+  db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('voted', ?)", scan.voted.join('\n'));
+  db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('listings', ?)", JSON.stringify(scan.listings));
+  db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('fullScanAt', ?)", String(nowMs));
+  db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('context', ?)", context);
+}
+
+/**
+ * Many changed lesson files (a sync, a first index, a big pull): read and load them on every
+ * core first. The transaction checks again what changed and loads anything missed inline.
+ */
+async function loadAhead(
+  { db, displayPath }: RefreshContext,
+  scan: Scan,
+  force: boolean,
+): Promise<ReadonlyMap<string, ParsedFile>> {
+  const known = new Map(
+    db.all<{ path: string; sig: string }>('SELECT path, sig FROM files').map((r) => [r.path, r.sig]),
+  );
+  const stale = signaturesOf(scan).filter(
+    (signature) => signature.kind === 'lesson' && (force || known.get(signature.path) !== signature.sig),
+  );
+  const { parseInWorkers } = await import('./parse-in-workers.js');
+  const loaded = await parseInWorkers(
+    stale.map(({ path, dir }) => ({ path, shown: displayPath(path), tier: dir.tier, id: dir.id })),
+  );
+  return loaded ?? new Map();
+}

@@ -1,0 +1,250 @@
+/**
+ * The index's freshness scan: what the tiers' lesson and votes files look like now, as one
+ * aggregate (equal aggregate, nothing changed) and, when it changed, as per-file signatures.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
+import { isAbandonedTemp } from '../fs/fs-atomic.js';
+import { fileSignature, STAMP_WIDTH, stampFile, stampSignature } from '../fs/file-signature.js';
+import { LESSON_FILE, VOTES_FILE } from '../lessons/tier-store.js';
+import type { LessonDir, TierStore } from '../lessons/tier-store.js';
+
+/** A full scan (every votes file looked for) at least this often, whatever the context says. */
+export const FULL_SCAN_MS = 10 * 60_000;
+
+/** Per lesson: lesson.yaml's stamps, then votes.jsonl's. */
+const LESSON_WIDTH = 2 * STAMP_WIDTH;
+
+/**
+ * What the freshness check reads: one readdir per tier, then a stat of each lesson.yaml and
+ * votes.jsonl (in-place edits change nothing else). Per lesson it keeps only the numbers, in a
+ * typed array: Node 20 builds four Date objects per Stats, and keeping 20,000 Stats (or any
+ * object per lesson) alive until the end of the scan makes the garbage collector cost as much as
+ * the stat calls. The aggregate is an order-independent sum of per-file hashes, so nothing is
+ * sorted and no string is built per file; equal aggregate, nothing changed.
+ */
+type TierScan = {
+  tier: TierStore;
+  names: string[];
+  /** Per name: lesson.yaml's stamps, then votes.jsonl's (see file-signature.ts); NaN when missing. */
+  stamps: Float64Array;
+  /** Names of directories without lesson.yaml, with what they hold. */
+  orphans: Map<string, string>;
+};
+
+export type Scan = {
+  tiers: TierScan[];
+  legacy: string[];
+  aggregate: string;
+  /** Only the votes files the last full scan found were stat-ed (see `freshnessContext`). */
+  lite: boolean;
+  /** `<tier index>:<name>` of each lesson with a votes file (complete after a full scan). */
+  voted: string[];
+  /** Each tier's lessons/ listing (null: no such directory). */
+  listings: (string[] | null)[];
+};
+
+/**
+ * A lite scan's knowledge from the last full scan: the lessons with a votes file
+ * (`<tier index>:<name>`), and each tier's directory listing (valid while the directory's mtime,
+ * part of the freshness context, is unchanged).
+ */
+export type ScanHint = { voted: ReadonlySet<string>; listings: readonly (readonly string[] | null)[] };
+
+/** A file the index keeps a signature of: a lesson, its votes, or a lesson directory without lesson.yaml. */
+export type Signature = { path: string; sig: string; kind: 'lesson' | 'votes' | 'dir'; dir: LessonDir };
+
+const mix = (h: number, value: number) => Math.imul(h ^ (value >>> 0), 0x01000193);
+const mix2 = (h: number, value: number) => {
+  const m = Math.imul(h ^ (value >>> 0), 0x5bd1e995);
+  return m ^ (m >>> 13);
+};
+
+/** The order-independent sum of per-file hashes over (name, kind, stamps). */
+function createAggregate() {
+  let sumA = 0;
+  let sumB = 0;
+  let count = 0;
+  return {
+    add(name: string, kind: number, stamps: Float64Array, at: number) {
+      let a = 0x811c9dc5 ^ kind;
+      let b = 0x01000193 ^ kind;
+      for (let i = 0; i < name.length; i += 1) {
+        const c = name.charCodeAt(i);
+        a = Math.imul(a ^ c, 0x01000193);
+        b = Math.imul(b ^ c, 0x5bd1e995);
+      }
+      const micros = stamps[at] as number;
+      const size = stamps[at + 1] as number;
+      const ino = stamps[at + 2] as number;
+      a = mix(mix(mix(mix(a, micros % 0x100000000), micros / 0x100000000), size), ino);
+      b = mix2(mix2(mix2(mix2(b, micros % 0x100000000), micros / 0x100000000), size), ino);
+      sumA = (sumA + (a >>> 0)) % 0x100000000;
+      sumB = (sumB + (b >>> 0)) % 0x100000000;
+      count += 1;
+    },
+    value: () => `${sumA.toString(16)}${sumB.toString(16)}:${count}`,
+  };
+}
+
+/** A tier's lessons/ listing: as the hint knows it, or read now; null when there is none. */
+function listTier(tier: TierStore, known: readonly string[] | null | undefined): string[] | null {
+  if (known !== undefined) return known === null ? null : [...known];
+  try {
+    return readdirSync(tier.layout.lessonsDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return null;
+  }
+}
+
+/** `hint` makes a lite scan (see ScanHint); without it every directory is listed and every votes file stat-ed. */
+export function scanTiers(tiers: readonly TierStore[], hint?: ScanHint): Scan {
+  const voted = hint?.voted;
+  const listings: (string[] | null)[] = [];
+  const scans: TierScan[] = [];
+  const votedNow: string[] = [];
+  const legacy: string[] = [];
+  const aggregate = createAggregate();
+  for (const [t, tier] of tiers.entries()) {
+    const names = listTier(tier, hint?.listings[t]);
+    listings.push(names === null ? null : [...names]);
+    if (names === null) continue;
+    const prefix = `${tier.layout.lessonsDir}${sep}`;
+    const stamps = new Float64Array(names.length * LESSON_WIDTH);
+    const orphans = new Map<string, string>();
+    const kept: string[] = [];
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      const at = kept.length * LESSON_WIDTH;
+      const dir = prefix + name;
+      if (stampFile(`${dir}${sep}${LESSON_FILE}`, stamps, at)) {
+        kept.push(name);
+        aggregate.add(name, t * 4 + 1, stamps, at);
+        const key = `${t}:${name}`;
+        if (voted !== undefined && !voted.has(key)) {
+          stamps.fill(Number.NaN, at + STAMP_WIDTH, at + LESSON_WIDTH);
+        } else if (stampFile(`${dir}${sep}${VOTES_FILE}`, stamps, at + STAMP_WIDTH)) {
+          aggregate.add(name, t * 4 + 2, stamps, at + STAMP_WIDTH);
+          votedNow.push(key);
+        }
+        continue;
+      }
+      // Rare: not a directory (a legacy file, a stray file) or a directory without lesson.yaml.
+      const stat = statSync(dir, { throwIfNoEntry: false });
+      if (stat?.isFile() && /\.ya?ml$/.test(name)) legacy.push(dir);
+      if (!stat?.isDirectory()) continue;
+      const held = orphanSignature(dir);
+      kept.push(name);
+      orphans.set(name, held);
+      stamps.fill(Number.NaN, at, at + LESSON_WIDTH);
+      aggregate.add(`${name}\u0000${held}`, t * 4 + 3, new Float64Array(STAMP_WIDTH), 0);
+    }
+    scans.push({ tier, names: kept, stamps, orphans });
+  }
+  legacy.sort();
+  return {
+    tiers: scans,
+    legacy,
+    aggregate: aggregate.value(),
+    lite: voted !== undefined,
+    voted: votedNow,
+    listings,
+  };
+}
+
+/** Stored listings, if they are one per tier. */
+export function parseListings(text: string | undefined, tiers: number): (string[] | null)[] | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (!Array.isArray(value) || value.length !== tiers) return undefined;
+    return value.every(
+      (entry) => entry === null || (Array.isArray(entry) && entry.every((n) => typeof n === 'string')),
+    )
+      ? (value as (string[] | null)[])
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The index file of the git repository at `root` (`.git` may be a worktree's `gitdir:` file). */
+function gitIndexPath(root: string): string | undefined {
+  const dotGit = `${root}${sep}.git`;
+  try {
+    const stat = statSync(dotGit, { throwIfNoEntry: false });
+    if (stat === undefined) return undefined;
+    if (stat.isDirectory()) return `${dotGit}${sep}index`;
+    const gitdir = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    return gitdir === undefined ? undefined : resolve(root, gitdir, 'index');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a votes file can appear by, outside lore (lore's own writes refresh the index in full):
+ * git (a checkout, pull or merge rewrites the git index) and new lesson directories. While this
+ * holds (and for FULL_SCAN_MS at most), a read lists no directory (the listings are as stored,
+ * since the directories' mtimes are unchanged) and stats only the votes files it knew of: a
+ * lesson file edited in place is still noticed (every lesson.yaml is stat-ed), and a votes file
+ * copied in by hand waits for the next full scan or `lore sync`.
+ */
+export function freshnessContext(tiers: readonly TierStore[]): string {
+  return tiers
+    .map((tier) => {
+      const index = gitIndexPath(dirname(tier.layout.dir));
+      return `${fileSignature(tier.layout.lessonsDir)}|${index === undefined ? '-' : fileSignature(index)}`;
+    })
+    .join('\n');
+}
+
+/** Per-file signatures, built only when the aggregate says something changed. */
+export function signaturesOf(scan: Scan): Signature[] {
+  const signatures: Signature[] = [];
+  for (const { tier, names, stamps, orphans } of scan.tiers) {
+    for (const [i, name] of names.entries()) {
+      const dir = tier.lessonDir(name);
+      const held = orphans.get(name);
+      if (held !== undefined) {
+        signatures.push({ path: dir.dir, sig: held, kind: 'dir', dir });
+        continue;
+      }
+      const at = i * LESSON_WIDTH;
+      signatures.push({ path: dir.yamlPath, sig: stampSignature(stamps, at), kind: 'lesson', dir });
+      if (!Number.isNaN(stamps[at + STAMP_WIDTH])) {
+        signatures.push({
+          path: dir.votesPath,
+          sig: stampSignature(stamps, at + STAMP_WIDTH),
+          kind: 'votes',
+          dir,
+        });
+      }
+    }
+  }
+  return signatures;
+}
+
+/** See `LessonIndex.contentParts`: `<lesson.yaml>|<votes.jsonl>` signatures by `tier:id`. */
+export function contentPartsOf(scan: Scan): Record<string, string> {
+  const parts: Record<string, string> = {};
+  for (const { tier, names, stamps } of scan.tiers) {
+    for (const [i, name] of names.entries()) {
+      const at = i * LESSON_WIDTH;
+      parts[`${tier.tier}:${name}`] =
+        `${stampSignature(stamps, at)}|${stampSignature(stamps, at + STAMP_WIDTH)}`;
+    }
+  }
+  return parts;
+}
+
+/** A lesson directory without lesson.yaml: a crashed writer's claim (ignored) or a real problem. */
+function orphanSignature(dir: string): string {
+  try {
+    const names = readdirSync(dir).filter((name) => !isAbandonedTemp(name) && !name.startsWith('.'));
+    return names.length === 0 ? 'empty' : `orphan:${names.sort().join(',')}`;
+  } catch {
+    return 'empty';
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The one file signature (fs/file-signature.ts) that every cache compares: what changes it, what
+ * does not, and the two forms (numbers for the index's scan, a string for everything else) agree.
+ */
+import { mkdtempSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import {
+  fileSignature,
+  MISSING_SIGNATURE,
+  STAMP_WIDTH,
+  stampFile,
+  stampSignature,
+} from '../../src/store/fs/file-signature.js';
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'lore-signature-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'lesson.yaml');
+  writeFileSync(file, 'summary: one\n');
+  return { dir, file };
+}
+
+/** Sets a file's mtime (and atime) to `ms`. */
+const setTime = (path: string, ms: number) => utimesSync(path, ms / 1000, ms / 1000);
+
+describe('fileSignature', () => {
+  it('is the mtime in µs, the size and the inode', () => {
+    const { file } = setup();
+    const stat = statSync(file);
+    expect(fileSignature(file)).toBe(`${Math.round(stat.mtimeMs * 1000)}:${stat.size}:${stat.ino}`);
+  });
+
+  it('changes on an in-place edit that keeps the size, and on a rename over the file at the same mtime', () => {
+    const { dir, file } = setup();
+    setTime(file, 1_700_000_000_000);
+    const before = fileSignature(file);
+    writeFileSync(file, 'summary: two\n');
+    setTime(file, 1_700_000_000_001);
+    const edited = fileSignature(file);
+    expect(edited).not.toBe(before);
+
+    const replacement = join(dir, 'next.yaml');
+    writeFileSync(replacement, 'summary: two\n');
+    setTime(replacement, 1_700_000_000_001);
+    renameSync(replacement, file);
+    expect(fileSignature(file)).not.toBe(edited);
+  });
+
+  it('is the same while nothing changes (a read, an atime)', () => {
+    const { file } = setup();
+    setTime(file, 1_700_000_000_000);
+    const before = fileSignature(file);
+    utimesSync(file, 0, 1_700_000_000);
+    expect(fileSignature(file)).toBe(before);
+  });
+
+  it.each([
+    ['a missing file', (dir: string) => join(dir, 'gone.yaml')],
+    ['a path through a file', (dir: string) => join(dir, 'lesson.yaml', 'votes.jsonl')],
+  ])('is "-" for %s', (_name, pathIn) => {
+    const { dir } = setup();
+    expect(fileSignature(pathIn(dir))).toBe(MISSING_SIGNATURE);
+  });
+
+  it('stampFile and stampSignature give the same signature, and NaN stamps for a missing file', () => {
+    const { dir, file } = setup();
+    const stamps = new Float64Array(2 * STAMP_WIDTH);
+    expect(stampFile(file, stamps, 0)).toBe(true);
+    expect(stampFile(join(dir, 'gone'), stamps, STAMP_WIDTH)).toBe(false);
+    expect(stampSignature(stamps, 0)).toBe(fileSignature(file));
+    expect(stampSignature(stamps, STAMP_WIDTH)).toBe(MISSING_SIGNATURE);
+    expect([...stamps.subarray(STAMP_WIDTH)].every(Number.isNaN)).toBe(true);
+  });
+});

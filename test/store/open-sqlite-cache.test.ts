@@ -1,0 +1,129 @@
+/**
+ * The one opener of lore's SQLite caches (the lesson index, the docs body index): a new file gets
+ * the schema, another version or a corrupt file is started again with every companion file gone,
+ * and both caches go through it.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { openDocsIndex } from '../../src/store/docs/docs-index.js';
+import { openIndexDatabase } from '../../src/store/index/index-schema.js';
+import { openSqliteCache, SQLITE_FILE_SUFFIXES } from '../../src/store/sqlite/open-sqlite-cache.js';
+import type { SqliteCacheSpec } from '../../src/store/sqlite/open-sqlite-cache.js';
+import { openSqlite } from '../../src/store/sqlite/sqlite.js';
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'lore-sqlite-cache-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'cache', 'x.db');
+  const spec = (version: number): SqliteCacheSpec => ({
+    path,
+    version,
+    schema: `CREATE TABLE IF NOT EXISTS t${version}(v TEXT);`,
+    pragmas: 'PRAGMA busy_timeout = 1000',
+  });
+  const tables = (version: number) => {
+    const { db } = openSqliteCache(spec(version));
+    onTestFinished(() => db.close());
+    return db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
+  };
+  return { dir, path, spec, tables };
+}
+
+const STALE = 'not a database, only a stale file';
+
+/**
+ * Garbage where the database is, and a stale -wal and -journal beside it. On a fresh path: a
+ * connection this process closed may still hold its -wal and -shm until it is collected.
+ */
+function corrupt(path: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${STALE} `.repeat(200));
+  for (const suffix of ['-wal', '-journal']) writeFileSync(`${path}${suffix}`, STALE);
+}
+
+/** The database's files that still hold what `corrupt` wrote. */
+function staleLeft(path: string): string[] {
+  return SQLITE_FILE_SUFFIXES.filter(
+    (suffix) => existsSync(`${path}${suffix}`) && readFileSync(`${path}${suffix}`).includes(STALE),
+  );
+}
+
+describe('openSqliteCache', () => {
+  it('creates the schema in a new file (and its directory), and keeps it at the same version', () => {
+    const { path, spec } = setup();
+    const first = openSqliteCache(spec(1));
+    expect(first.recovered).toBe(false);
+    first.db.run('INSERT INTO t1(v) VALUES (?)', 'kept');
+    first.db.close();
+    const again = openSqliteCache(spec(1));
+    onTestFinished(() => again.db.close());
+    expect(again.db.all<{ v: string }>('SELECT v FROM t1')).toEqual([{ v: 'kept' }]);
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('starts a database of another version again from an empty file', () => {
+    const { spec, tables } = setup();
+    const old = openSqliteCache(spec(1));
+    old.db.close();
+    expect(tables(2)).toEqual(['t2']);
+  });
+
+  it('replaces a corrupt file, and says so; no stale -wal or -journal survives', () => {
+    const { path, spec } = setup();
+    corrupt(path);
+    const opened = openSqliteCache(spec(1));
+    onTestFinished(() => opened.db.close());
+    expect(opened.recovered).toBe(true);
+    expect(opened.db.all('SELECT v FROM t1')).toEqual([]);
+    expect(staleLeft(path)).toEqual([]);
+    expect(SQLITE_FILE_SUFFIXES).toEqual(['', '-wal', '-shm', '-journal']);
+  });
+
+  it('gives other errors to the caller', () => {
+    const { dir, spec } = setup();
+    const bad = { ...spec(1), schema: 'CREATE TABLE broken(' };
+    expect(() => openSqliteCache(bad)).toThrow();
+    expect(readdirSync(dir)).toEqual(['cache']);
+  });
+});
+
+describe('both caches open through it', () => {
+  it('the lesson index and the docs index each recover a corrupt file', () => {
+    const { dir } = setup();
+    const indexPath = join(dir, 'index.db');
+    const docsPath = join(dir, 'docs.db');
+    corrupt(indexPath);
+    corrupt(docsPath);
+    const index = openIndexDatabase(indexPath);
+    onTestFinished(() => index.db.close());
+    expect(index.recovered).toBe(true);
+    expect(index.db.get<{ n: number }>('SELECT count(*) AS n FROM lessons')?.n).toBe(0);
+    expect(staleLeft(indexPath)).toEqual([]);
+    const docs = openDocsIndex(docsPath);
+    onTestFinished(() => docs.close());
+    expect(docs.hasBodies()).toBe(false);
+    expect(staleLeft(docsPath)).toEqual([]);
+  });
+
+  it('a docs.db of another version is started again', () => {
+    const { dir } = setup();
+    const docsPath = join(dir, 'docs.db');
+    const old = openSqlite(docsPath);
+    old.exec('CREATE TABLE docs_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); PRAGMA user_version = 99;');
+    old.run("INSERT INTO docs_meta(key, value) VALUES ('bodies', '1')");
+    old.close();
+    const docs = openDocsIndex(docsPath);
+    onTestFinished(() => docs.close());
+    expect(docs.hasBodies()).toBe(false);
+  });
+});
