@@ -9,6 +9,7 @@ export const HOOK_FOLDERS = [
   'src/adapters/codex/**',
   'src/core/inject/**',
   'src/core/match/repo-path.ts',
+  'src/core/match/cached-regex.ts',
   'src/core/feedback/feedback-markers.ts',
   'src/core/utc-time.ts',
   'src/core/errors.ts',

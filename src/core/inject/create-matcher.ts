@@ -10,23 +10,8 @@
 import { stackAllows, LANGUAGE_EXTENSIONS } from './detect-stack.js';
 import { promptWords } from './candidate-ordinals.js';
 import { toolAllowed } from './tool-names.js';
+import { cachedRegex } from '../match/cached-regex.js';
 import type { HookEvent, ManifestLesson, Match, Skip } from './types.js';
-
-const regexCache = new Map<string, RegExp | null>();
-
-/** Compiles once per process; a source that does not compile never matches. */
-export function cachedRegex(source: string): RegExp | null {
-  let regex = regexCache.get(source);
-  if (regex === undefined) {
-    try {
-      regex = new RegExp(source);
-    } catch {
-      regex = null;
-    }
-    regexCache.set(source, regex);
-  }
-  return regex;
-}
 
 export type MatchContext = {
   /** Repo-relative paths of the event (inside the project only). */

@@ -7,6 +7,7 @@
  */
 import type { Lesson, Status, Tier } from '../../core/lesson/schema.js';
 import type { IndexedLesson } from './index-types.js';
+import { cachedRegex } from '../../core/match/cached-regex.js';
 
 export type ListFilter = {
   status?: Status | 'any';
@@ -109,19 +110,9 @@ export function tagMatches(tag: string, wanted: string): boolean {
   return a === b || (!b.includes(':') && a.endsWith(`:${b}`));
 }
 
-const commandRegexes = new Map<string, RegExp | null>();
-
 /** A lesson's command regex (checked safe when the lesson was written) against a shell command. */
 export function commandMatches(source: string, command: string): boolean {
-  let regex = commandRegexes.get(source);
-  if (regex === undefined) {
-    try {
-      regex = new RegExp(source);
-    } catch {
-      regex = null;
-    }
-    commandRegexes.set(source, regex);
-  }
+  const regex = cachedRegex(source);
   return regex !== null && regex.test(command);
 }
 
