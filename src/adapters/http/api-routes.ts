@@ -34,7 +34,7 @@ import {
 } from '../../store/lessons/lesson-writes.js';
 import type { Workspace } from '../../store/workspace/workspace.js';
 import { HttpError } from './http-error.js';
-import { OPENAPI_DOCUMENT } from './openapi.js';
+import { openApiDocument } from './openapi.js';
 import { choiceParam, draftFromBody, intParam, parseJsonBody, stringField } from './request-body.js';
 import type { AppRequest } from './app-types.js';
 
@@ -486,5 +486,5 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/api/candidates/:id/reject', handler: reject },
   { method: 'GET', path: '/api/analytics', handler: analytics },
   { method: 'GET', path: '/api/explain', handler: explain },
-  { method: 'GET', path: '/api/openapi.json', handler: async () => ({ body: OPENAPI_DOCUMENT }) },
+  { method: 'GET', path: '/api/openapi.json', handler: async () => ({ body: openApiDocument() }) },
 ];
