@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -300,6 +301,30 @@ describe('HTTP API, in-process', () => {
         hint,
       });
     }
+  });
+
+  it('lists the commits that touched a lesson file in its history', async () => {
+    const sandbox = createAppSandbox();
+    const id = await sandbox.add({ summary: 'a lesson under git' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', ...args], {
+        cwd: sandbox.repo,
+        env: { PATH: process.env.PATH, HOME: sandbox.base, GIT_CONFIG_NOSYSTEM: '1' },
+      });
+    git('init', '-q');
+    git('add', '.lore');
+    git('commit', '-q', '-m', 'lessons\tfrom the sprint');
+    const hash = git('rev-parse', '--short', 'HEAD').toString().trim();
+    const shown = (await sandbox.app.request(`/api/lessons/${id}`)).json<{
+      history: { kind: string; detail: string }[];
+    }>();
+    expect(shown.history.filter((item) => item.kind === 'commit')).toEqual([
+      {
+        at: expect.stringMatching(/^\d{4}-/) as unknown as string,
+        kind: 'commit',
+        detail: `${hash} Ada: lessons\tfrom the sprint`,
+      },
+    ]);
   });
 
   it('documents the lesson draft of every surface in /api/openapi.json', async () => {
