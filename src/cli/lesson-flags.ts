@@ -1,12 +1,14 @@
 /**
- * The lesson field flags shared by `lore add` and `lore update`, and their translation to a draft.
+ * The lesson field flags shared by `lore add`, `lore update` and `lore candidates approve`: their
+ * translation to a draft, and the store's errors about fields worded as these flags.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LoreError } from '../core/errors.js';
 import { CATEGORIES, EVIDENCE_KINDS, LESSON_TYPES, SEVERITIES } from '../core/lesson/constants.js';
+import type { LessonDraft } from '../core/lesson/draft-schema.js';
 import type { Evidence } from '../core/lesson/schema.js';
-import type { LessonDraft } from '../store/lessons/lesson-writes.js';
+import { FieldError } from '../store/lessons/lesson-writes.js';
 import { choiceOption, flagOption, listOption, numberOption, stringOption } from './command.js';
 import type { CommandContext, OptionSpec, ParsedArgs } from './command.js';
 
@@ -123,4 +125,25 @@ export async function draftFromArgs(ctx: CommandContext, args: ParsedArgs): Prom
   if (evidence) draft.evidence = evidence.map(parseEvidence);
   if (flagOption(args, 'needs-review')) draft.needsReview = true;
   return draft;
+}
+
+/** `commands.1` -> `--command #2`: the CLI's errors speak the language of the flags. */
+export function fieldToFlag(field: string): string {
+  const [head, index] = field.split('.');
+  const flags: Record<string, string> = {
+    tools: '--tool',
+    commands: '--command',
+    paths: '--path',
+    tags: '--tag',
+    stack: '--stack',
+    evidence: '--evidence',
+    needsReview: '--needs-review',
+  };
+  const flag = flags[head ?? ''] ?? `--${head ?? field}`;
+  return index === undefined ? flag : `${flag} #${Number(index) + 1}`;
+}
+
+/** The store names fields (`paths[0]`); a command taking lesson flags rethrows its errors with this. */
+export function inFlagTerms(error: unknown): unknown {
+  return error instanceof FieldError ? error.inTermsOf(fieldToFlag) : error;
 }

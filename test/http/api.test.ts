@@ -1,6 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DRAFT_FIELDS, LessonDraftSchema } from '../../src/core/lesson/draft-schema.js';
+import { SEVERITIES } from '../../src/core/lesson/constants.js';
 import { ROUTES } from '../../src/adapters/http/api-routes.js';
 import { appendAudit } from '../../src/store/hook-state/audit-log.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
@@ -244,6 +248,94 @@ describe('HTTP API, in-process', () => {
       expect(response.json<ErrorBody>().error.message).not.toBe('');
       expect(response.headers['content-type']).toContain('application/json');
     }
+  });
+
+  it('names the fields in its refusals as the body spells them, never the CLI flags', async () => {
+    const sandbox = createAppSandbox();
+    const { app } = sandbox;
+    const [a, b, c] = [
+      await sandbox.add({ summary: 'lesson a' }),
+      await sandbox.add({ summary: 'lesson b' }),
+      await sandbox.add({ summary: 'lesson c' }),
+    ];
+    await app.request(`/api/lessons/${a}/supersede`, { method: 'POST', body: { by: b } });
+    const post = (body: object) => app.request('/api/lessons', { method: 'POST', body });
+    const cases: [Promise<{ status: number; json<T>(): T }>, number, string, string | null][] = [
+      [post({ summary: 'x', priority: 11 }), 422, 'invalid lesson: priority: must be from 1 to 10', null],
+      [
+        post({ summary: 'x', paths: ['ok/**', '/etc'] }),
+        422,
+        'invalid lesson: paths[1]: must be relative to the repository root (no leading /)',
+        null,
+      ],
+      [
+        post({ summary: 'one\ntwo' }),
+        422,
+        'invalid lesson: summary: must be a single line',
+        'keep the summary to one line; put details in body',
+      ],
+      [
+        post({ tags: ['x'] }),
+        400,
+        'a lesson needs a summary',
+        'pass summary "one line the agent should read"',
+      ],
+      [
+        app.request(`/api/lessons/${c}`, { method: 'PATCH', body: { unset: ['summary'] } }),
+        400,
+        'unset summary: not a field that can be removed',
+        expect.stringContaining('removable fields: slug, body') as unknown as string,
+      ],
+      [
+        app.request(`/api/lessons/${a}/supersede`, { method: 'POST', body: { by: c } }),
+        409,
+        `${a} is already superseded by ${b}`,
+        `supersede ${b} by ${c} instead`,
+      ],
+    ];
+    for (const [response, status, message, hint] of cases) {
+      const { error } = (await response).json<ErrorBody>();
+      expect({ status: (await response).status, message: error.message, hint: error.hint }).toEqual({
+        status,
+        message,
+        hint,
+      });
+    }
+  });
+
+  it('lists the commits that touched a lesson file in its history', async () => {
+    const sandbox = createAppSandbox();
+    const id = await sandbox.add({ summary: 'a lesson under git' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', ...args], {
+        cwd: sandbox.repo,
+        env: { PATH: process.env.PATH, HOME: sandbox.base, GIT_CONFIG_NOSYSTEM: '1' },
+      });
+    git('init', '-q');
+    git('add', '.lore');
+    git('commit', '-q', '-m', 'lessons\tfrom the sprint');
+    const hash = git('rev-parse', '--short', 'HEAD').toString().trim();
+    const shown = (await sandbox.app.request(`/api/lessons/${id}`)).json<{
+      history: { kind: string; detail: string }[];
+    }>();
+    expect(shown.history.filter((item) => item.kind === 'commit')).toEqual([
+      {
+        at: expect.stringMatching(/^\d{4}-/) as unknown as string,
+        kind: 'commit',
+        detail: `${hash} Ada: lessons\tfrom the sprint`,
+      },
+    ]);
+  });
+
+  it('documents the lesson draft of every surface in /api/openapi.json', async () => {
+    const { app } = createAppSandbox();
+    const doc = (await app.request('/api/openapi.json')).json<{
+      components: { schemas: { LessonDraft: { properties: Record<string, { enum?: string[] }> } } };
+    }>();
+    const draft = z.toJSONSchema(LessonDraftSchema, { target: 'draft-2020-12', io: 'input' });
+    expect(doc.components.schemas.LessonDraft.properties).toEqual(draft.properties);
+    expect(doc.components.schemas.LessonDraft.properties.severity?.enum).toEqual([...SEVERITIES]);
+    expect(Object.keys(doc.components.schemas.LessonDraft.properties)).toEqual([...DRAFT_FIELDS]);
   });
 
   it('describes every route in /api/openapi.json', async () => {

@@ -9,6 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { z } from 'zod';
+import { LessonDraftSchema } from '../../src/core/lesson/draft-schema.js';
 import { createSandbox, LORE_BIN } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { hookEnv, output, runHookBundle } from '../helpers/hook.js';
@@ -102,6 +104,17 @@ describe.each([
     }
     const add = tools.find((tool) => tool.name === 'lore_add');
     expect(Object.keys(add?.inputSchema.properties ?? {})).not.toContain('id');
+    // lore_add and lore_update publish the one lesson draft's fields, as the HTTP API documents them
+    const draft = z.toJSONSchema(LessonDraftSchema, { target: 'draft-7', io: 'input' }).properties ?? {};
+    const update = tools.find((tool) => tool.name === 'lore_update');
+    for (const schema of [add?.inputSchema, update?.inputSchema]) {
+      const fields = Object.entries(schema?.properties ?? {}).filter(([key]) => key in draft);
+      expect(fields.map(([key]) => key)).toEqual(expect.arrayContaining(['summary', 'paths', 'priority']));
+      expect(Object.fromEntries(fields)).toEqual(
+        Object.fromEntries(fields.map(([key]) => [key, draft[key]])),
+      );
+    }
+    expect(add?.inputSchema.required).toEqual(['summary']);
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['lesson://{id}']);
     const { prompts } = await client.listPrompts();
@@ -226,6 +239,30 @@ describe.each([
     const unknown = await call(client, 'lore_nothing', {});
     expect(unknown.isError).toBe(true);
     expect(text(unknown)).toContain('lore_search');
+  });
+
+  test('a refused lesson names the fields as the call spells them, never the CLI flags', async () => {
+    const sandbox = createSandbox();
+    const ids = seed(sandbox);
+    const client = await connect(sandbox);
+    const badPath = await call(client, 'lore_add', { summary: 'x', paths: ['/etc/passwd'] });
+    expect(badPath.isError).toBe(true);
+    expect(text(badPath)).toContain('invalid lesson: paths[0]: must be relative to the repository root');
+    const multiLine = await call(client, 'lore_update', { id: ids.docker, summary: 'one\ntwo' });
+    expect(text(multiLine).split('\n').slice(0, 2)).toEqual([
+      'invalid lesson: summary: must be a single line',
+      'keep the summary to one line; put details in body',
+    ]);
+    const nothing = await call(client, 'lore_update', { id: ids.docker });
+    expect(text(nothing)).toContain('nothing to update\npass at least one field, e.g. summary or tags');
+    const unset = await call(client, 'lore_update', { id: ids.docker, unset: ['summary'] });
+    expect(text(unset)).toContain('unset summary: not a field that can be removed');
+    const tooLong = await call(client, 'lore_add', { summary: 'x'.repeat(281) });
+    expect(text(tooLong)).toContain('summary: must be at most 280 characters');
+    for (const result of [badPath, multiLine, nothing, unset, tooLong]) {
+      expect(text(result)).toContain('call it as: lore_');
+      expect(text(result)).not.toMatch(/--(path|summary|body|unset|tag)\b/);
+    }
   });
 
   test('path answers carry learnings once per session, shared with the hook', async () => {

@@ -3,8 +3,6 @@
  * (lesson-writes, lesson-index, candidate-actions, feedback, explain-call, audit-read) and their
  * result into JSON, and nothing more.
  */
-import { execFile } from 'node:child_process';
-import { dirname } from 'node:path';
 import { lessonSource, summarizeUsage } from '../../core/analytics/summarize-usage.js';
 import { listedCandidateJson } from '../../core/capture/candidate-json.js';
 import { STATUSES, TIERS } from '../../core/lesson/constants.js';
@@ -21,6 +19,7 @@ import {
 import { explainCall } from '../../store/inject/explain-call.js';
 import type { ExplainRequest } from '../../store/inject/explain-call.js';
 import { appendFeedback, readFeedback } from '../../store/lessons/feedback.js';
+import { readLessonCommits } from '../../store/lessons/read-lesson-commits.js';
 import { initTier } from '../../store/workspace/init-tier.js';
 import type { ListedLesson } from '../../store/index/lesson-index.js';
 import {
@@ -34,7 +33,7 @@ import {
 } from '../../store/lessons/lesson-writes.js';
 import type { Workspace } from '../../store/workspace/workspace.js';
 import { HttpError } from './http-error.js';
-import { OPENAPI_DOCUMENT } from './openapi.js';
+import { openApiDocument } from './openapi.js';
 import { choiceParam, draftFromBody, intParam, parseJsonBody, stringField } from './request-body.js';
 import type { AppRequest } from './app-types.js';
 
@@ -146,29 +145,6 @@ const search: Route['handler'] = async (ctx) => {
   };
 };
 
-/** Commits that touched the lesson file, when the project is a git repository (best effort). */
-function gitHistory(file: string): Promise<{ at: string; kind: 'commit'; detail: string }[]> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['log', '-n', '20', '--format=%aI%x09%h %an: %s', '--', file],
-      { cwd: dirname(file), timeout: 3000, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
-      (error, stdout) => {
-        if (error) return resolve([]);
-        resolve(
-          stdout
-            .split('\n')
-            .filter((line) => line.includes('\t'))
-            .map((line) => {
-              const [at = '', detail = ''] = line.split('\t');
-              return { at, kind: 'commit' as const, detail };
-            }),
-        );
-      },
-    );
-  });
-}
-
 const showLesson: Route['handler'] = async (ctx) => {
   const ws = await ctx.workspace();
   const target = await resolveLesson(ws, ctx.params.id ?? '');
@@ -208,7 +184,11 @@ const showLesson: Route['handler'] = async (ctx) => {
       kind: 'feedback',
       detail: `${item.helpful ? 'helpful' : 'not helpful'} for ${item.task}`,
     })),
-    ...(await gitHistory(target.file)),
+    ...(await readLessonCommits(target.file)).map((c) => ({
+      at: c.at,
+      kind: 'commit',
+      detail: `${c.commit} ${c.author}: ${c.subject}`,
+    })),
   ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   const related = async (ids: readonly string[]) =>
     (
@@ -486,5 +466,5 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/api/candidates/:id/reject', handler: reject },
   { method: 'GET', path: '/api/analytics', handler: analytics },
   { method: 'GET', path: '/api/explain', handler: explain },
-  { method: 'GET', path: '/api/openapi.json', handler: async () => ({ body: OPENAPI_DOCUMENT }) },
+  { method: 'GET', path: '/api/openapi.json', handler: async () => ({ body: openApiDocument() }) },
 ];

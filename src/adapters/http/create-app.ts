@@ -4,6 +4,7 @@
  * serve-http.ts puts it behind node:http. Errors become JSON with a code and a message in one
  * place (`onError` below); every response carries the security headers.
  */
+import { createSerialQueue } from '../../core/create-serial-queue.js';
 import { openWorkspace } from '../../store/workspace/workspace.js';
 import type { Workspace } from '../../store/workspace/workspace.js';
 import { ROUTES } from './api-routes.js';
@@ -65,14 +66,8 @@ function json(status: number, value: unknown): AppResponse {
 export function createApp(options: AppOptions): App {
   const now = options.now ?? (() => Date.now());
   const assets: Assets | undefined = options.assetsDir ? loadAssets(options.assetsDir) : undefined;
-  // One request at a time touches the store: the dashboard is one person's, and this keeps the
-  // SQLite index and the manifest rebuilds free of contention inside this process.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serialized = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  // One request at a time touches the store: the dashboard is one person's.
+  const serialized = createSerialQueue();
 
   const route = async (request: AppRequest): Promise<AppResponse> => {
     checkAccess(request, options.policy);

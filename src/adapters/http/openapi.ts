@@ -1,4 +1,11 @@
-/** The API described as OpenAPI 3.1, served at /api/openapi.json. */
+/**
+ * The API described as OpenAPI 3.1, served at /api/openapi.json. The lesson draft component is
+ * the draft every surface takes (src/core/lesson/draft-schema.ts), converted to JSON Schema when
+ * the document is first asked for.
+ */
+import { z } from 'zod';
+import { STATUSES, TIERS } from '../../core/lesson/constants.js';
+import { LessonDraftSchema } from '../../core/lesson/draft-schema.js';
 
 const error = { $ref: '#/components/responses/Error' };
 const id = {
@@ -24,16 +31,36 @@ const ok = (description: string, schema: object = { type: 'object' }) => ({
   content: { 'application/json': { schema } },
 });
 const draft = { $ref: '#/components/schemas/LessonDraft' };
+/** A draft plus the route's own keys; any other key is refused (as the API does, with a 400). */
+const draftBody = (properties: Record<string, object>) => ({
+  allOf: [draft, { type: 'object', properties }],
+  unevaluatedProperties: false,
+});
+const tier = { enum: [...TIERS] };
 const lessonFilters = [
   query('tag', 'only lessons with this tag (repeatable; a bare value matches category:value)'),
   query('tool', 'only lessons scoped to this tool (repeatable)'),
-  query('status', 'active (default), superseded, archived or any', {
-    enum: ['active', 'superseded', 'archived', 'any'],
-  }),
-  query('tier', 'project or user', { enum: ['project', 'user'] }),
+  query('status', 'active (default), superseded, archived or any', { enum: [...STATUSES, 'any'] }),
+  query('tier', 'project or user', { enum: [...TIERS] }),
 ];
 
-export const OPENAPI_DOCUMENT = {
+/** The draft as a JSON Schema component, open so the request bodies can add their keys to it. */
+function draftComponent(): Record<string, unknown> {
+  const {
+    $schema: _,
+    additionalProperties: __,
+    ...schema
+  } = z.toJSONSchema(LessonDraftSchema, {
+    io: 'input',
+    target: 'draft-2020-12',
+  });
+  return {
+    ...schema,
+    description: 'the fields of lore add / lore update (schema/lesson.schema.json has their rules)',
+  };
+}
+
+const DOCUMENT = {
   openapi: '3.1.0',
   info: {
     title: 'lore API',
@@ -81,9 +108,7 @@ export const OPENAPI_DOCUMENT = {
       },
       post: {
         summary: 'add a lesson (as lore add)',
-        requestBody: jsonBody({
-          allOf: [draft, { type: 'object', properties: { tier: { enum: ['project', 'user'] } } }],
-        }),
+        requestBody: jsonBody(draftBody({ tier })),
         responses: { 201: ok('the new lesson'), 400: error, 422: error },
       },
     },
@@ -95,18 +120,12 @@ export const OPENAPI_DOCUMENT = {
       },
       patch: {
         summary: 'change fields (as lore update); status active|archived; unset: field names to remove',
-        requestBody: jsonBody({
-          allOf: [
-            draft,
-            {
-              type: 'object',
-              properties: {
-                status: { enum: ['active', 'archived'] },
-                unset: { type: 'array', items: { type: 'string' } },
-              },
-            },
-          ],
-        }),
+        requestBody: jsonBody(
+          draftBody({
+            status: { enum: ['active', 'archived'] },
+            unset: { type: 'array', items: { type: 'string' } },
+          }),
+        ),
         responses: { 200: ok('the changed lesson'), 400: error, 404: error, 422: error },
       },
       delete: {
@@ -171,10 +190,7 @@ export const OPENAPI_DOCUMENT = {
       parameters: [id],
       post: {
         summary: 'make the candidate a lesson; body fields edit it on the way (as lore candidates approve)',
-        requestBody: jsonBody(
-          { allOf: [draft, { type: 'object', properties: { tier: { enum: ['project', 'user'] } } }] },
-          false,
-        ),
+        requestBody: jsonBody(draftBody({ tier }), false),
         responses: { 201: ok('the new lesson'), 404: error, 422: error },
       },
     },
@@ -236,37 +252,23 @@ export const OPENAPI_DOCUMENT = {
       },
     },
     schemas: {
-      LessonDraft: {
-        type: 'object',
-        description: 'the fields of lore add / lore update (schema/lesson.schema.json has their rules)',
-        properties: {
-          summary: { type: 'string', maxLength: 280 },
-          slug: { type: 'string' },
-          body: { type: 'string' },
-          mistake: { type: 'string' },
-          remediation: { type: 'string' },
-          context: { type: 'string' },
-          observation: { type: 'string' },
-          implication: { type: 'string' },
-          action: { type: 'string' },
-          tools: { type: 'array', items: { type: 'string' } },
-          commands: { type: 'array', items: { type: 'string' } },
-          paths: { type: 'array', items: { type: 'string' } },
-          tags: { type: 'array', items: { type: 'string' } },
-          stack: { type: 'array', items: { type: 'string' } },
-          category: { type: 'string' },
-          severity: { enum: ['low', 'medium', 'high', 'critical'] },
-          type: { enum: ['hint', 'guard'] },
-          priority: { type: 'integer', minimum: 1, maximum: 10 },
-          confidence: { type: 'number', minimum: 0, maximum: 1 },
-          needsReview: { type: 'boolean' },
-          evidence: { type: 'array', items: { type: 'object' } },
-        },
-      },
       Lesson: {
         type: 'object',
         description: 'a lesson record plus file, votes {count, lastVotedAt, score} and matchedBy',
       },
     },
   },
-} as const;
+};
+
+let built: object | undefined;
+
+export function openApiDocument(): object {
+  built ??= {
+    ...DOCUMENT,
+    components: {
+      ...DOCUMENT.components,
+      schemas: { LessonDraft: draftComponent(), ...DOCUMENT.components.schemas },
+    },
+  };
+  return built;
+}

@@ -2,13 +2,36 @@
  * Request bodies and query strings to the store's inputs, checked field by field so a wrong type
  * is a 400 that names the field, never a crash further down.
  */
-import { DRAFT_FIELDS } from '../../store/lessons/lesson-writes.js';
-import type { LessonDraft } from '../../store/lessons/lesson-writes.js';
+import { z } from 'zod';
+import { DRAFT_FIELDS, LessonDraftSchema } from '../../core/lesson/draft-schema.js';
+import type { LessonDraft } from '../../core/lesson/draft-schema.js';
 import { HttpError } from './http-error.js';
 
-const LIST_FIELDS = new Set(['tools', 'commands', 'paths', 'tags', 'stack']);
-const NUMBER_FIELDS = new Set(['priority', 'confidence']);
-const BOOLEAN_FIELDS = new Set(['needsReview']);
+type Expected = { accepts(value: unknown): boolean; text: string };
+
+/** The JSON type a draft field takes, read off the draft schema. */
+function expectedOf(field: z.ZodType): Expected {
+  const schema = field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field;
+  if (schema instanceof z.ZodBoolean)
+    return { accepts: (v) => typeof v === 'boolean', text: 'true or false' };
+  if (schema instanceof z.ZodNumber) return { accepts: (v) => typeof v === 'number', text: 'a number' };
+  if (schema instanceof z.ZodArray && schema.element instanceof z.ZodObject) {
+    const shape = schema.element.shape as Record<string, z.ZodType>;
+    const required = Object.keys(shape).filter((key) => !(shape[key] instanceof z.ZodOptional));
+    return {
+      accepts: (v) => Array.isArray(v) && v.every((item) => item !== null && typeof item === 'object'),
+      text: `a list of {${required.join(', ')}}`,
+    };
+  }
+  if (schema instanceof z.ZodArray)
+    return {
+      accepts: (v) => Array.isArray(v) && v.every((item) => typeof item === 'string'),
+      text: 'a list of strings',
+    };
+  return { accepts: (v) => typeof v === 'string', text: 'a string' };
+}
+
+let expected: Map<string, Expected> | undefined;
 
 export function parseJsonBody(body: string): Record<string, unknown> {
   if (body.trim() === '') return {};
@@ -23,30 +46,26 @@ export function parseJsonBody(body: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** The lesson fields of a body; `extra` names the other keys the route takes. */
+/**
+ * The lesson fields of a body; `extra` names the other keys the route takes. A key that is no
+ * draft field, or a value of the wrong JSON type, is a 400 here; a value the lesson rules refuse
+ * (a priority of 11, an absolute path) is the store's 422, worded the same for every surface.
+ */
 export function draftFromBody(body: Record<string, unknown>, extra: readonly string[]): LessonDraft {
+  expected ??= new Map(
+    Object.entries(LessonDraftSchema.shape).map(([key, field]) => [key, expectedOf(field)]),
+  );
   const draft: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     if (extra.includes(key)) continue;
-    if (!(DRAFT_FIELDS as readonly string[]).includes(key)) {
+    const field = expected.get(key);
+    if (field === undefined) {
       throw new HttpError(400, 'unknown-field', `unknown field "${key}"`, {
         hint: `lesson fields: ${DRAFT_FIELDS.join(', ')}${extra.length > 0 ? `; also ${extra.join(', ')}` : ''}`,
       });
     }
     if (value === null || value === undefined) continue;
-    if (LIST_FIELDS.has(key)) {
-      if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
-        throw new HttpError(400, 'bad-field', `${key} must be a list of strings`);
-    } else if (NUMBER_FIELDS.has(key)) {
-      if (typeof value !== 'number') throw new HttpError(400, 'bad-field', `${key} must be a number`);
-    } else if (BOOLEAN_FIELDS.has(key)) {
-      if (typeof value !== 'boolean') throw new HttpError(400, 'bad-field', `${key} must be true or false`);
-    } else if (key === 'evidence') {
-      if (!Array.isArray(value) || !value.every((item) => item !== null && typeof item === 'object'))
-        throw new HttpError(400, 'bad-field', 'evidence must be a list of {kind, ref}');
-    } else if (typeof value !== 'string') {
-      throw new HttpError(400, 'bad-field', `${key} must be a string`);
-    }
+    if (!field.accepts(value)) throw new HttpError(400, 'bad-field', `${key} must be ${field.text}`);
     draft[key] = value;
   }
   return draft as LessonDraft;

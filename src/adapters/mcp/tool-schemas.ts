@@ -1,28 +1,31 @@
 /**
- * The input and output schemas of `lore mcp`'s tools (zod; the SDK publishes them as JSON Schema
- * and checks every call against them). Inputs are strict: an unknown key (an `id` for lore_add,
- * a misspelt field) is refused with a message naming the keys a tool takes.
+ * The input and output schemas of `lore mcp`'s tools (zod; tools/list publishes them as JSON
+ * Schema and every call is checked against them). Inputs are strict: an unknown key (an `id` for
+ * lore_add, a misspelt field) is refused with a message naming the keys a tool takes. The lesson
+ * fields are the one lesson draft (src/core/lesson/draft-schema.ts).
  */
 import { z } from 'zod';
-import { CATEGORIES, LESSON_TYPES, SEVERITIES, STATUSES, TIERS } from '../../core/lesson/constants.js';
+import { STATUSES, TIERS } from '../../core/lesson/constants.js';
+import { LessonDraftSchema } from '../../core/lesson/draft-schema.js';
 
 const list = (what: string) => z.array(z.string().min(1)).describe(what);
 
-const lessonFields = {
-  summary: z.string().min(1).max(280).describe('one line the agent should read (at most 280 characters)'),
-  body: z.string().describe('markdown details, pulled on demand'),
-  mistake: z.string().describe('what went wrong'),
-  remediation: z.string().describe('what to do instead'),
-  tools: list('tool names the lesson applies to (Bash, Edit, ...)'),
-  commands: list('regular expressions over a shell command'),
-  paths: list('globs over repository-relative paths'),
-  tags: list('tags, preferably category:value (lang:python)'),
-  stack: list('languages or frameworks'),
-  category: z.enum(CATEGORIES),
-  severity: z.enum(SEVERITIES),
-  type: z.enum(LESSON_TYPES).describe('hint: advice; guard: blocks a matching tool call'),
-  priority: z.number().int().min(1).max(10),
-} as const;
+/** The draft fields lore_add and lore_update take. */
+const toolDraft = LessonDraftSchema.pick({
+  summary: true,
+  body: true,
+  mistake: true,
+  remediation: true,
+  tools: true,
+  commands: true,
+  paths: true,
+  tags: true,
+  stack: true,
+  category: true,
+  severity: true,
+  type: true,
+  priority: true,
+});
 
 export const SearchInput = z
   .strictObject({
@@ -52,28 +55,16 @@ export const ShowInput = z.strictObject({
 });
 
 export const AddInput = z.strictObject({
-  ...lessonFields,
-  summary: lessonFields.summary,
-  body: lessonFields.body.optional(),
-  mistake: lessonFields.mistake.optional(),
-  remediation: lessonFields.remediation.optional(),
-  tools: lessonFields.tools.optional(),
-  commands: lessonFields.commands.optional(),
-  paths: lessonFields.paths.optional(),
-  tags: lessonFields.tags.optional(),
-  stack: lessonFields.stack.optional(),
-  category: lessonFields.category.optional(),
-  severity: lessonFields.severity.optional(),
-  type: lessonFields.type.optional(),
-  priority: lessonFields.priority.optional(),
+  ...toolDraft.shape,
+  summary: LessonDraftSchema.shape.summary.unwrap(),
   tier: z.enum(TIERS).optional().describe('default: project when the repository has .lore/, else user'),
 });
 
 export const UpdateInput = z.strictObject({
   id: ShowInput.shape.id,
-  ...Object.fromEntries(Object.entries(lessonFields).map(([key, schema]) => [key, schema.optional()])),
+  ...toolDraft.shape,
   unset: z.array(z.string()).optional().describe('fields to remove (body, paths, ...)'),
-}) as z.ZodType<{ id: string; unset?: string[] } & Partial<Record<keyof typeof lessonFields, unknown>>>;
+});
 
 export const SupersedeInput = z.strictObject({
   id: z.string().min(1).describe('the lesson being replaced'),

@@ -1,7 +1,7 @@
 import { LoreError } from '../../core/errors.js';
 import { choiceOption, flagOption } from '../command.js';
 import type { Command } from '../command.js';
-import { LESSON_OPTIONS, draftFromArgs } from '../lesson-flags.js';
+import { LESSON_OPTIONS, draftFromArgs, inFlagTerms } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { NO_DUPLICATE_OPTION, noteDuplicates, refuseDuplicates } from '../duplicate-note.js';
 import { addLesson, author } from '../../store/lessons/lesson-writes.js';
@@ -74,6 +74,8 @@ export const command: Command = {
         data: { id: added.id, slug: added.lesson.slug, tier, file, lesson: added.lesson, duplicates },
         text,
       };
+    } catch (error) {
+      throw inFlagTerms(error);
     } finally {
       await settleIndex(ws).catch(() => undefined);
       ws.close();

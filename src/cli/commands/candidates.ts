@@ -1,7 +1,7 @@
 import { choiceOption, flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { LoreError } from '../../core/errors.js';
-import { LESSON_OPTIONS, draftFromArgs } from '../lesson-flags.js';
+import { LESSON_OPTIONS, draftFromArgs, inFlagTerms } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { formatCandidateDetail, formatCandidateRow, listedCandidateJson } from '../candidate-view.js';
 import {
@@ -112,6 +112,8 @@ export const command: Command = {
         ...(tier ? { tier } : {}),
         nowMs: ctx.now(),
         env: ctx.env,
+      }).catch((error: unknown) => {
+        throw inFlagTerms(error);
       });
       await settleIndex(ws).catch(() => undefined);
       noteDuplicates(ctx, duplicates);

@@ -27,9 +27,22 @@ export const command: Command = {
         data: { old: result.old.lesson, new: result.replacement.lesson },
         text: `${result.old.id} is now superseded by ${result.replacement.id}`,
       };
+    } catch (error) {
+      throw asCommandLine(error);
     } finally {
       await settleIndex(ws).catch(() => undefined);
       ws.close();
     }
   },
 };
+
+/** The store's "already superseded" names the lessons; here it says the command that would do it. */
+function asCommandLine(error: unknown): unknown {
+  if (!(error instanceof LoreError) || error.code !== 'conflict') return error;
+  const details = error.details as { supersededBy?: string; replacement?: string } | undefined;
+  if (details?.supersededBy === undefined || details.replacement === undefined) return error;
+  return new LoreError(error.code, error.message, {
+    hint: `supersede ${details.supersededBy} instead: lore supersede ${details.supersededBy} --with ${details.replacement}`,
+    details: error.details,
+  });
+}

@@ -1,6 +1,6 @@
 import { listOption } from '../command.js';
 import type { Command } from '../command.js';
-import { LESSON_OPTIONS, draftFromArgs } from '../lesson-flags.js';
+import { LESSON_OPTIONS, draftFromArgs, inFlagTerms } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { updateLesson } from '../../store/lessons/lesson-writes.js';
 
@@ -38,6 +38,8 @@ export const command: Command = {
         data: { id: updated.id, tier: updated.tier, lesson: updated.lesson },
         text: `updated ${updated.id} (${updated.lesson.slug})`,
       };
+    } catch (error) {
+      throw inFlagTerms(error);
     } finally {
       await settleIndex(ws).catch(() => undefined);
       ws.close();

@@ -1,6 +1,7 @@
 /**
  * The lesson record and the config file, defined once: the TypeScript types, the runtime
- * validation and the published JSON Schema (scripts/write-schemas.mjs) all come from here.
+ * validation and the published JSON Schema (scripts/write-schemas.mjs) all come from here. The
+ * lesson draft (what add and update take) is in draft-schema.ts.
  */
 import { DOCS_DEFAULTS } from '../docs/docs-defaults.js';
 import { z } from 'zod';
@@ -10,7 +11,6 @@ import {
   CAPTURE_PRIORITY_DEFAULTS,
   CATEGORIES,
   CLASSIFIERS,
-  EVIDENCE_KINDS,
   ID_PATTERN,
   LESSON_TYPES,
   SCHEMA_VERSION,
@@ -21,6 +21,7 @@ import {
   TIERS,
 } from './constants.js';
 import { findBacktrackingRisk } from '../match/regex-safety.js';
+import { ConfidenceSchema, EvidenceSchema, PrioritySchema } from './field-schemas.js';
 
 export {
   CATEGORIES,
@@ -36,6 +37,7 @@ export {
 } from './constants.js';
 export type { Category, LessonSeverity, LessonType, Status, Tier } from './constants.js';
 export { CLASSIFIERS, SCOPE_CLASSES } from './constants.js';
+export type { Evidence } from './field-schemas.js';
 export type { Classifier, ScopeClass } from './constants.js';
 
 const isoTime = z.iso.datetime({ offset: true });
@@ -90,13 +92,6 @@ const repoFile = z
 export const AGENT_FILES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'] as const;
 export type AgentFile = (typeof AGENT_FILES)[number];
 
-export const EvidenceSchema = z.object({
-  kind: z.enum(EVIDENCE_KINDS).describe('What the reference points at.'),
-  ref: z.string().min(1, 'must not be empty').describe('A task id, commit hash, session id, path or URL.'),
-  note: z.string().optional(),
-});
-export type Evidence = z.infer<typeof EvidenceSchema>;
-
 /** Every field of a lesson, in the order lore writes them. Unknown fields survive with a warning. */
 export const LessonSchema = z.looseObject({
   schemaVersion: z.literal(SCHEMA_VERSION).describe('Version of this schema.'),
@@ -133,13 +128,8 @@ export const LessonSchema = z.looseObject({
     .enum(CLASSIFIERS)
     .optional()
     .describe('Who chose the tier: capture (lore scan classified it) or human (lore promote / demote).'),
-  priority: z
-    .number()
-    .int('must be a whole number')
-    .min(1, 'must be from 1 to 10')
-    .max(10, 'must be from 1 to 10')
-    .default(5),
-  confidence: z.number().min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1').default(0.9),
+  priority: PrioritySchema.default(5),
+  confidence: ConfidenceSchema.default(0.9),
   needsReview: z.boolean().default(false),
   status: z.enum(STATUSES).default('active'),
   supersedes: z.array(z.string().regex(ID_PATTERN, 'must be a lesson id')).default([]),

@@ -10,71 +10,50 @@ import { parseLessonYaml, patchLessonYaml, serializeLesson } from '../../core/le
 import { slugify } from '../../core/lesson/lesson-id.js';
 import { resolveRef } from '../../core/lesson/resolve-ref.js';
 import type { RefEntry } from '../../core/lesson/resolve-ref.js';
+import { DRAFT_FIELDS } from '../../core/lesson/draft-schema.js';
+import type { LessonDraft } from '../../core/lesson/draft-schema.js';
 import { LessonSchema, SCHEMA_VERSION } from '../../core/lesson/schema.js';
-import type {
-  Classifier,
-  Evidence,
-  Lesson,
-  LessonSeverity,
-  LessonType,
-  Category,
-  Tier,
-} from '../../core/lesson/schema.js';
+import type { Classifier, Evidence, Lesson, Tier } from '../../core/lesson/schema.js';
 import type { Vote } from '../../core/rank/votes.js';
 import { commitWrites } from '../fs/journal.js';
 import { lessonLockPath, withLocks } from '../fs/lock.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { afterWrite } from '../workspace/after-write.js';
 
-/** The fields a person (or a tool) sets; everything else lore fills in. */
-export type LessonDraft = {
-  summary?: string;
-  slug?: string;
-  body?: string;
-  mistake?: string;
-  remediation?: string;
-  context?: string;
-  observation?: string;
-  implication?: string;
-  action?: string;
-  tools?: string[];
-  commands?: string[];
-  paths?: string[];
-  tags?: string[];
-  stack?: string[];
-  category?: Category;
-  severity?: LessonSeverity;
-  type?: LessonType;
-  priority?: number;
-  confidence?: number;
-  needsReview?: boolean;
-  evidence?: Evidence[];
-  createdBy?: string;
-};
+/** The fields a person (or a tool) sets; everything else lore fills in (src/core/lesson/draft-schema.ts). */
+export { DRAFT_FIELDS } from '../../core/lesson/draft-schema.js';
+export type { LessonDraft } from '../../core/lesson/draft-schema.js';
 
-export const DRAFT_FIELDS = [
-  'summary',
-  'slug',
-  'body',
-  'mistake',
-  'remediation',
-  'context',
-  'observation',
-  'implication',
-  'action',
-  'tools',
-  'commands',
-  'paths',
-  'tags',
-  'stack',
-  'category',
-  'severity',
-  'type',
-  'priority',
-  'confidence',
-  'needsReview',
-  'evidence',
-] as const;
+/** How a surface names a lesson field (`paths.0`): the store's errors say `paths[0]`, the CLI `--path #1`. */
+export type FieldNamer = (field: string) => string;
+
+/** `commands.1` -> `commands[1]`: the field as a JSON body or tool call spells it. */
+export function fieldName(field: string): string {
+  return field.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+}
+
+/**
+ * A refusal that names lesson fields. Its message and hint are worded with `fieldName`; a surface
+ * with its own names for the fields (the CLI's flags) rewords it with `inTermsOf`.
+ */
+export class FieldError extends LoreError {
+  readonly #words: (name: FieldNamer) => { message: string; hint?: string };
+
+  constructor(
+    code: LoreError['code'],
+    words: (name: FieldNamer) => { message: string; hint?: string },
+    details?: unknown,
+  ) {
+    const { message, hint } = words(fieldName);
+    super(code, message, { hint, details });
+    this.#words = words;
+  }
+
+  inTermsOf(name: FieldNamer): LoreError {
+    const { message, hint } = this.#words(name);
+    return new LoreError(this.code, message, { hint, details: this.details });
+  }
+}
 
 export type ResolvedLesson = { tier: Tier; id: string; lesson: Lesson; file: string };
 
@@ -110,31 +89,17 @@ function validate(record: Record<string, unknown>, file: string): Lesson {
     message: issue.message,
     severity: 'error',
   }));
-  const first = problems[0];
-  throw new LoreError(
+  throw new FieldError(
     'invalid',
-    `invalid lesson: ${problems.map((p) => `${fieldToFlag(p.field ?? '')}: ${p.message}`).join('; ')}`,
-    {
-      hint: first?.field === 'summary' ? 'keep the summary to one line; put details in --body' : undefined,
-      details: problems,
-    },
+    (name) => ({
+      message: `invalid lesson: ${problems.map((p) => `${name(p.field ?? '')}: ${p.message}`).join('; ')}`,
+      hint:
+        problems[0]?.field === 'summary'
+          ? `keep the summary to one line; put details in ${name('body')}`
+          : undefined,
+    }),
+    problems,
   );
-}
-
-/** `commands.1` -> `--command #2`: errors speak the language of the flags. */
-export function fieldToFlag(field: string): string {
-  const [head, index] = field.split('.');
-  const flags: Record<string, string> = {
-    tools: '--tool',
-    commands: '--command',
-    paths: '--path',
-    tags: '--tag',
-    stack: '--stack',
-    evidence: '--evidence',
-    needsReview: '--needs-review',
-  };
-  const flag = flags[head ?? ''] ?? `--${head ?? field}`;
-  return index === undefined ? flag : `${flag} #${Number(index) + 1}`;
 }
 
 export function author(env: NodeJS.ProcessEnv): string | undefined {
@@ -163,9 +128,10 @@ export async function addLesson(
   const store = ws.store(options.tier);
   const clean = normalizeDraft(draft);
   if (clean.summary === undefined || clean.summary === '') {
-    throw new LoreError('usage', 'a lesson needs a summary', {
-      hint: 'pass --summary "one line the agent should read"',
-    });
+    throw new FieldError('usage', (name) => ({
+      message: 'a lesson needs a summary',
+      hint: `pass ${name('summary')} "one line the agent should read"`,
+    }));
   }
   const now = new Date(options.nowMs).toISOString();
   const defaults = ws.config.defaults;
@@ -185,7 +151,7 @@ export async function addLesson(
     needsReview: clean.needsReview ?? false,
     status: 'active',
     createdAt: now,
-    createdBy: clean.createdBy ?? options.createdBy,
+    createdBy: options.createdBy,
     updatedAt: now,
   };
   if (options.provenance) {
@@ -207,7 +173,6 @@ function definedOnly(draft: LessonDraft): Record<string, unknown> {
     const value = draft[key];
     if (value !== undefined) out[key] = value;
   }
-  if (draft.createdBy !== undefined) out.createdBy = draft.createdBy;
   return out;
 }
 
@@ -334,16 +299,18 @@ export async function updateLesson(
   const patch: Record<string, unknown> = definedOnly(normalizeDraft(draft));
   for (const field of options.unset ?? []) {
     if (!(DRAFT_FIELDS as readonly string[]).includes(field) || field === 'summary') {
-      throw new LoreError('usage', `--unset ${field}: not a field that can be removed`, {
+      throw new FieldError('usage', (name) => ({
+        message: `${name('unset')} ${field}: not a field that can be removed`,
         hint: `removable fields: ${DRAFT_FIELDS.filter((f) => f !== 'summary').join(', ')}`,
-      });
+      }));
     }
     patch[field] = undefined;
   }
   if (Object.keys(patch).length === 0) {
-    throw new LoreError('usage', 'nothing to update', {
-      hint: 'pass at least one field flag, e.g. --summary or --tag',
-    });
+    throw new FieldError('usage', (name) => ({
+      message: 'nothing to update',
+      hint: `pass at least one field, e.g. ${name('summary')} or ${name('tags')}`,
+    }));
   }
   const store = ws.store(target.tier);
   const result = withLocks([lockOf(ws, target)], () => {
@@ -387,7 +354,8 @@ export async function supersedeLesson(
   }
   if (old.lesson.supersededBy !== undefined && old.lesson.supersededBy !== replacement.id) {
     throw new LoreError('conflict', `${old.id} is already superseded by ${old.lesson.supersededBy}`, {
-      hint: `supersede ${old.lesson.supersededBy} instead: lore supersede ${old.lesson.supersededBy} --with ${replacement.id}`,
+      hint: `supersede ${old.lesson.supersededBy} by ${replacement.id} instead`,
+      details: { supersededBy: old.lesson.supersededBy, replacement: replacement.id },
     });
   }
   if (replacement.lesson.status !== 'active') {
@@ -429,11 +397,13 @@ export async function upvoteLesson(
 ): Promise<{ target: ResolvedLesson; recorded: boolean }> {
   if (vote.task.trim() === '') {
     throw new LoreError('usage', 'a vote needs a task', {
-      hint: 'pass --task ID: the task the lesson helped with',
+      hint: 'pass task: the task the lesson helped with',
     });
   }
   if (vote.model.trim() === '')
-    throw new LoreError('usage', 'a vote needs a model', { hint: 'pass --model NAME' });
+    throw new LoreError('usage', 'a vote needs a model', {
+      hint: 'pass model: the model or agent that was helped',
+    });
   const target = await resolveLesson(ws, ref);
   const store = ws.store(target.tier);
   const recorded = withLocks([lockOf(ws, target, '-votes')], () => {

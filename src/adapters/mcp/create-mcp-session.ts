@@ -1,0 +1,102 @@
+/**
+ * What every call to `lore mcp` shares: one workspace, opened on first use, and one queue, so calls
+ * run one at a time against it (src/core/create-serial-queue.ts, as in the HTTP app). The index is
+ * refreshed from the files when a call follows a change seen by the file watch, one of our own
+ * writes, or a long quiet spell.
+ */
+import { createSerialQueue } from '../../core/create-serial-queue.js';
+import { collectLearnings, sessionIdFrom } from '../../store/inject/learnings-sidecar.js';
+import type { Learning } from '../../store/inject/learnings-sidecar.js';
+import { watchLessons } from '../../store/workspace/watch-lessons.js';
+import type { LessonWatch } from '../../store/workspace/watch-lessons.js';
+import type { Workspace } from '../../store/workspace/workspace.js';
+import type { McpDeps } from './create-mcp-server.js';
+
+export type McpSession = {
+  /** The agent's session (LORE_SESSION_ID and friends), when known: the sidecar dedups in it. */
+  sessionId: string | undefined;
+  /** Runs `fn` after every earlier call, with a fresh enough index. */
+  run<T>(fn: (ws: Workspace) => Promise<T>): Promise<T>;
+  /** After a write of ours: the next call looks at the files again. */
+  wrote(): void;
+  /** The learnings sidecar for `paths`, leaving out `exclude` (the lessons the answer carries). */
+  learningsFor(
+    ws: Workspace,
+    paths: readonly string[],
+    exclude: Iterable<string>,
+    tool: string,
+  ): Promise<Learning[]>;
+  close(): Promise<void>;
+};
+
+export function createMcpSession(deps: McpDeps): McpSession {
+  const sessionId = sessionIdFrom(deps.env);
+  const queue = createSerialQueue();
+  let workspace: Promise<Workspace> | undefined;
+  let watcher: LessonWatch | undefined;
+  let refreshedAt = 0;
+  let first = true;
+  let changed = true;
+
+  const open = (): Promise<Workspace> => {
+    workspace ??= deps.openWorkspace().then(
+      (ws) => {
+        watcher = watchLessons(ws.tiers, () => {
+          changed = true;
+        });
+        return ws;
+      },
+      (error: unknown) => {
+        workspace = undefined;
+        throw error;
+      },
+    );
+    return workspace;
+  };
+
+  const fresh = async (): Promise<Workspace> => {
+    const ws = await open();
+    const interval = deps.refreshMs ?? (watcher?.complete === false ? 2000 : 30_000);
+    if (first) {
+      // the first run (the server's warm-up): ready() refreshes a fresh workspace's index once, as
+      // every CLI read does
+      first = false;
+      changed = false;
+      await ws.ready();
+      refreshedAt = deps.now();
+    } else if (changed || deps.now() - refreshedAt > interval) {
+      changed = false;
+      ws.index.invalidate();
+      await ws.ready();
+      await ws.index.refresh();
+      refreshedAt = deps.now();
+    }
+    return ws;
+  };
+
+  return {
+    sessionId,
+    run: (fn) => queue(async () => fn(await fresh())),
+    wrote() {
+      changed = true;
+    },
+    learningsFor: (ws, paths, exclude, tool) =>
+      collectLearnings(
+        ws,
+        paths,
+        new Set(exclude),
+        {
+          sessionId,
+          tmpdir: deps.tmpdir,
+          uid: deps.uid,
+          nowMs: deps.now(),
+          cap: ws.config.inject.maxLessons,
+        },
+        tool,
+      ),
+    async close() {
+      watcher?.close();
+      if (workspace) (await workspace.catch(() => undefined))?.close();
+    },
+  };
+}
