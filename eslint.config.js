@@ -54,6 +54,13 @@ export default tseslint.config(
     },
   },
   {
+    // A function longer than a screenful hides its stages: compose small named ones (STYLE.md).
+    files: ['src/**/*.ts', 'web/src/**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': [
