@@ -90,7 +90,24 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/store/**/*.ts', 'src/capture/**/*.ts'],
+    files: ['src/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/cli/**', '**/adapters/**', '**/hook/**', '**/capture/**', '!**/core/capture/**'],
+              message:
+                'src/store is the I/O edge under everything but core: the CLI, the adapters, the hook and capture call it, never the reverse. Move what both need into src/store or src/core.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/capture/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -99,7 +116,7 @@ export default tseslint.config(
             {
               group: ['**/cli/**', '**/adapters/**', '**/hook/**'],
               message:
-                'the I/O edge (src/store, src/capture) must not import the CLI, the adapters or the hook; they call it. Move what both need into src/store/fs or src/store/hook-state.',
+                'capture must not import the CLI, the adapters or the hook; they call it. Move what both need into src/store or src/core.',
             },
           ],
         },
