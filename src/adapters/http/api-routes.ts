@@ -36,6 +36,19 @@ import { HttpError } from './http-error.js';
 import { openApiDocument } from './openapi.js';
 import { choiceParam, draftFromBody, intParam, parseJsonBody, stringField } from './request-body.js';
 import type { AppRequest } from './app-types.js';
+// What the dashboard reads (web/src imports these types): each body below must satisfy its type.
+import type {
+  ApprovedCandidate,
+  CandidateList,
+  CreatedLesson,
+  LessonDetail,
+  LessonJson,
+  LessonList,
+  LessonStats,
+  RelatedLesson,
+  ServerStatus,
+  Usage,
+} from './api-types.js';
 
 export type RouteContext = {
   request: AppRequest;
@@ -55,7 +68,7 @@ export type Route = {
   handler: (ctx: RouteContext) => Promise<RouteResult>;
 };
 
-function lessonJson(ws: Workspace, item: ListedLesson) {
+function lessonJson(ws: Workspace, item: ListedLesson): LessonJson {
   return {
     ...item.lesson,
     file: ws.displayPath(item.file),
@@ -72,7 +85,7 @@ async function settle(ws: Workspace): Promise<void> {
   await ws.index.refresh().catch(() => undefined);
 }
 
-async function lessonStats(ws: Workspace, nowMs: number) {
+async function lessonStats(ws: Workspace, nowMs: number): Promise<LessonStats> {
   const stats = await ws.index.stats();
   const all = await ws.index.list({ status: 'any' }, nowMs, ws.halfLifeDays);
   return {
@@ -118,7 +131,7 @@ const listLessons: Route['handler'] = async (ctx) => {
       offset,
       limit,
       stats: await lessonStats(ws, ctx.nowMs),
-    },
+    } satisfies LessonList,
   };
 };
 
@@ -190,17 +203,19 @@ const showLesson: Route['handler'] = async (ctx) => {
       detail: `${c.commit} ${c.author}: ${c.subject}`,
     })),
   ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-  const related = async (ids: readonly string[]) =>
-    (
-      await Promise.all(
-        ids.map((id) =>
-          resolveLesson(ws, id).then(
-            (found) => ({ id: found.id, summary: found.lesson.summary, status: found.lesson.status }),
-            () => ({ id, summary: '(not found)', status: 'missing' }),
-          ),
+  const related = (ids: readonly string[]): Promise<RelatedLesson[]> =>
+    Promise.all(
+      ids.map((id) =>
+        resolveLesson(ws, id).then(
+          (found): RelatedLesson => ({
+            id: found.id,
+            summary: found.lesson.summary,
+            status: found.lesson.status,
+          }),
+          (): RelatedLesson => ({ id, summary: '(not found)', status: 'missing' }),
         ),
-      )
-    ).filter((item) => item !== undefined);
+      ),
+    );
   return {
     body: {
       lesson,
@@ -215,9 +230,9 @@ const showLesson: Route['handler'] = async (ctx) => {
       },
       fires: { count: fired.length, recent: fired.slice(-20).reverse() },
       history,
-      supersededBy: lesson.supersededBy ? (await related([lesson.supersededBy]))[0] : null,
+      supersededBy: lesson.supersededBy ? ((await related([lesson.supersededBy]))[0] ?? null) : null,
       supersedes: await related(lesson.supersedes),
-    },
+    } satisfies LessonDetail,
   };
 };
 
@@ -237,7 +252,7 @@ const createLesson: Route['handler'] = async (ctx) => {
       tier,
       file: ws.displayPath(added.file),
       lesson: added.lesson,
-    },
+    } satisfies CreatedLesson,
   };
 };
 
@@ -338,7 +353,7 @@ const candidates: Route['handler'] = async (ctx) => {
         tags: Array.isArray(c.record.tags) ? c.record.tags : [],
         lastSeen: c.record.capture.lastSeen,
       })),
-    },
+    } satisfies CandidateList,
   };
 };
 
@@ -374,7 +389,7 @@ const approve: Route['handler'] = async (ctx) => {
       tier: added.tier,
       file: ws.displayPath(added.file),
       lesson: added.lesson,
-    },
+    } satisfies ApprovedCandidate,
   };
 };
 
@@ -413,7 +428,7 @@ const analytics: Route['handler'] = async (ctx) => {
     nowMs: ctx.nowMs,
     days,
   });
-  return { body: usage };
+  return { body: usage satisfies Usage };
 };
 
 const explain: Route['handler'] = async (ctx) => {
@@ -445,7 +460,7 @@ const status: Route['handler'] = async (ctx) => {
       userTier: ws.displayPath(ws.user.layout.dir),
       notice: ctx.notice ?? null,
       tiers: ws.tiers.map((t) => t.tier),
-    },
+    } satisfies ServerStatus,
   };
 };
 

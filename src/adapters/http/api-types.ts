@@ -1,8 +1,8 @@
 /**
  * The JSON the dashboard reads from the HTTP API, as types derived from the core and store code the
- * routes (api-routes.ts) call, not from the routes themselves: their request parsing changes without
- * touching these. Type-only: web/src imports them with `import type`, so a change to a record breaks
- * the dashboard's typecheck instead of its pages, and esbuild erases them from the bundle.
+ * routes (api-routes.ts) call; each route's body `satisfies` its type there, so a route and the
+ * dashboard cannot drift apart. Type-only: web/src imports them with `import type`, so a change to a
+ * record breaks the dashboard's typecheck instead of its pages, and esbuild erases them.
  */
 import type { lessonSource, Usage } from '../../core/analytics/summarize-usage.js';
 import type { ListedCandidateJson } from '../../core/capture/candidate-json.js';
