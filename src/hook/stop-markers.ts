@@ -5,10 +5,10 @@
  * per session and verdict and moves the lesson's confidence. The hook itself writes nothing and
  * answers `{}`: a Stop hook that printed a decision could keep the agent running.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { findFeedbackMarkers, MARKER_PREFIX } from '../core/feedback/feedback-markers.js';
 import type { FeedbackMarker } from '../core/feedback/feedback-markers.js';
 import { findHookCache } from '../store/fs/paths.js';
+import { readTail } from '../store/fs/read-tail.js';
 
 export type FeedbackRequest = { cwd: string; session: string; markers: FeedbackMarker[] };
 
@@ -19,19 +19,11 @@ const TAIL_BYTES = 512 * 1024;
  * `needle`, a tail that does not hold it at all answers '' before anything is decoded or parsed.
  */
 export function lastAssistantText(transcriptPath: string, needle?: string): string {
-  let size: number;
+  let buffer: Buffer;
   try {
-    size = statSync(transcriptPath).size;
+    buffer = readTail(transcriptPath, TAIL_BYTES).bytes;
   } catch {
     return '';
-  }
-  const length = Math.min(size, TAIL_BYTES);
-  const buffer = Buffer.alloc(length);
-  const fd = openSync(transcriptPath, 'r');
-  try {
-    readSync(fd, buffer, 0, length, size - length);
-  } finally {
-    closeSync(fd);
   }
   if (needle !== undefined && !buffer.includes(needle)) return '';
   const lines = buffer.toString('utf8').split('\n');

@@ -5,9 +5,8 @@
  */
 import { compareCandidates } from '../../core/capture/merge-candidate.js';
 import type { CandidateRecord } from '../../core/capture/merge-candidate.js';
-import { LoreError } from '../../core/errors.js';
 import type { Category, Classifier, LessonSeverity, ScopeClass, Tier } from '../../core/lesson/schema.js';
-import { openCandidateStore } from './candidate-store.js';
+import { openCandidateStore, pickCandidate } from './candidate-store.js';
 import type { CandidateStore, StoredCandidate } from './candidate-store.js';
 import { addLesson, author } from '../lessons/lesson-writes.js';
 import type { LessonDraft, ResolvedLesson } from '../lessons/lesson-writes.js';
@@ -27,16 +26,7 @@ export function listCandidates(ws: Workspace): FoundCandidate[] {
 }
 
 export function findCandidate(ws: Workspace, ref: string): FoundCandidate {
-  const wanted = ref.trim().toLowerCase();
-  const matches = listCandidates(ws).filter((c) => wanted !== '' && c.id.startsWith(wanted));
-  if (matches.length === 1 && matches[0]) return matches[0];
-  if (matches.length > 1)
-    throw new LoreError('ambiguous', `"${ref}" matches ${matches.length} candidates`, {
-      hint: `use more characters of the id: ${matches.map((c) => c.id).join(', ')}`,
-    });
-  throw new LoreError('not-found', `no candidate matches "${ref}"`, {
-    hint: 'list them with `lore candidates list`',
-  });
+  return pickCandidate(ref, listCandidates(ws));
 }
 
 /** The lesson draft a candidate stands for; `edits` (from flags) win. */

@@ -39,6 +39,20 @@ export type CandidateStore = {
   decisions(): Map<string, Decision>;
 };
 
+/** The one candidate whose id starts with `ref`; ambiguous and missing refs are refused with what to do. */
+export function pickCandidate<C extends { id: string }>(ref: string, candidates: readonly C[]): C {
+  const wanted = ref.trim().toLowerCase();
+  const matches = candidates.filter((c) => wanted !== '' && c.id.startsWith(wanted));
+  if (matches.length === 1 && matches[0]) return matches[0];
+  if (matches.length > 1)
+    throw new LoreError('ambiguous', `"${ref}" matches ${matches.length} candidates`, {
+      hint: `use more characters of the id: ${matches.map((c) => c.id).join(', ')}`,
+    });
+  throw new LoreError('not-found', `no candidate matches "${ref}"`, {
+    hint: 'list them with `lore candidates list`',
+  });
+}
+
 export function serializeCandidate(record: CandidateRecord): string {
   return `#${LESSON_SCHEMA_COMMENT.replace('../../../schema', '../../../schema')}\n${stringify(record, { lineWidth: 0 })}`;
 }
@@ -73,16 +87,7 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
       return names.map(read).filter((c): c is StoredCandidate => c !== undefined);
     },
     resolve(ref) {
-      const wanted = ref.trim().toLowerCase();
-      const matches = store.list().filter((c) => wanted !== '' && c.id.startsWith(wanted));
-      if (matches.length === 1 && matches[0]) return matches[0];
-      if (matches.length > 1)
-        throw new LoreError('ambiguous', `"${ref}" matches ${matches.length} candidates`, {
-          hint: `use more characters of the id: ${matches.map((c) => c.id).join(', ')}`,
-        });
-      throw new LoreError('not-found', `no candidate matches "${ref}"`, {
-        hint: 'list them with `lore candidates list`',
-      });
+      return pickCandidate(ref, store.list());
     },
     create(render) {
       mkdirSync(dir, { recursive: true });

@@ -26,6 +26,7 @@ import { writeFileAtomic } from '../fs/fs-atomic.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { readSources } from './read-sources.js';
 import { afterWrite } from '../workspace/after-write.js';
+import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
 
 export type InteropImportOptions = {
   from: InteropFormatName | undefined;
@@ -142,7 +143,7 @@ export async function importInterop(
       const current = parseLessonYaml(currentText, plan.id);
       if (
         current.ok &&
-        comparable(current.lesson) === comparable({ ...lesson, createdAt: lesson.createdAt })
+        comparableLesson(current.lesson) === comparableLesson({ ...lesson, createdAt: lesson.createdAt })
       ) {
         report.unchanged.push(ref);
       } else if (options.replace) {
@@ -234,22 +235,6 @@ function linkLessons(
     }
   }
   return records.map((record) => LessonSchema.parse(record));
-}
-
-function comparable(lesson: Lesson): string {
-  const { tier: _tier, ...rest } = lesson;
-  void _tier;
-  return JSON.stringify(sortKeys(rest));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-  );
 }
 
 /** ADD Markdown: back it up, render what was read, read that back; replace the file when it matches. */

@@ -11,6 +11,7 @@ import { parseVotes, voteKey } from '../../core/rank/votes.js';
 import type { Vote } from '../../core/rank/votes.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { afterWrite } from '../workspace/after-write.js';
+import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
 
 export const EXPORT_FORMAT = 'lore';
 export const EXPORT_VERSION = 1;
@@ -24,22 +25,6 @@ export type ImportReport = {
   votesAdded: number;
   problems: Problem[];
 };
-
-function comparable(lesson: Lesson): string {
-  const { tier: _tier, ...rest } = lesson;
-  void _tier;
-  return JSON.stringify(sortKeys(rest));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-  );
-}
 
 export async function importLessons(
   ws: Workspace,
@@ -122,7 +107,7 @@ export async function importLessons(
       report.added.push(lesson.id);
     } else {
       const existing = parseLessonYaml(existingText, lesson.id);
-      if (existing.ok && comparable({ ...existing.lesson, tier }) === comparable(lesson))
+      if (existing.ok && comparableLesson({ ...existing.lesson, tier }) === comparableLesson(lesson))
         report.unchanged.push(lesson.id);
       else if (options.replace) {
         if (!options.dryRun) store.writeLessonText(lesson.id, serializeLesson(lesson));
