@@ -82,6 +82,16 @@ export function createRebuildStarter(
 }
 
 /**
+ * The lore CLI next to the hook, when there is one: `<plugin>/bin/lore-hook.cjs` in the npm package
+ * (or a built checkout) has `<package>/dist/cli/bin.js` two levels up; a plugin copied on its own
+ * (a marketplace install) has none.
+ */
+function cliNextTo(hookFile: string): string | undefined {
+  const cli = join(dirname(hookFile), '..', '..', 'dist', 'cli', 'bin.js');
+  return existsSync(cli) ? cli : undefined;
+}
+
+/**
  * Starts `lore scan --background` detached, with stdio ignored, if the lore CLI sits next to the
  * hook: `<plugin>/bin/lore-hook.cjs` in the npm package (or a built checkout) has
  * `<package>/dist/cli/bin.js` two levels up. A plugin copied on its own (a marketplace install)
@@ -92,8 +102,8 @@ export function createScanStarter(
   env: NodeJS.ProcessEnv,
 ): (request: ScanRequest) => boolean {
   return (request) => {
-    const cli = join(dirname(hookFile), '..', '..', 'dist', 'cli', 'bin.js');
-    if (!existsSync(cli)) return false;
+    const cli = cliNextTo(hookFile);
+    if (cli === undefined) return false;
     startDetached([cli, 'scan', '--background'], { env, cwd: request.cwd });
     return true;
   };
@@ -110,8 +120,8 @@ export function createFeedbackStarter(
   env: NodeJS.ProcessEnv,
 ): (request: { cwd: string; session: string; markers: { ref: string; helpful: boolean }[] }) => boolean {
   return (request) => {
-    const local = join(dirname(hookFile), '..', '..', 'dist', 'cli', 'bin.js');
-    const [command, prefix] = existsSync(local) ? [process.execPath, [local]] : ['lore', []];
+    const local = cliNextTo(hookFile);
+    const [command, prefix] = local === undefined ? ['lore', []] : [process.execPath, [local]];
     const calls = request.markers.map((marker) => [
       command,
       ...prefix,
