@@ -107,7 +107,7 @@ export type ManifestText = {
   summary: string;
   /** The guard's deny reason (guards only). */
   reason?: string;
-  /** `mtimeMs:size` of lesson.yaml when built, to notice an edited lesson. */
+  /** lesson.yaml's signature when built (mtime µs, size, inode), to notice an edited lesson. */
   sig: string;
   file: string;
 };

@@ -34,7 +34,7 @@ import type {
 export type ManifestSource = {
   lesson: Lesson;
   file: string;
-  /** `mtimeMs:size` of the lesson file. */
+  /** The lesson file's signature (src/store/fs/file-signature.ts). */
   sig: string;
   voteScore: number;
 };
@@ -65,7 +65,7 @@ export type ManifestDocSource = {
   summary: string;
   type: string;
   paths: readonly string[];
-  /** Absolute path, and `mtimeMs:size` of the file when built. */
+  /** Absolute path, and the file's signature when built. */
   file: string;
   sig: string;
 };
