@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAdviceShape, codeSpans, startsImperative } from '../../src/core/capture/advice/advice-shape.js';
 import { nameDifference } from '../../src/core/capture/advice/name-difference.js';
+import { flagsWithValues } from '../../src/core/capture/advice/word-advice.js';
 import { errorGist } from '../../src/core/capture/classify-result.js';
 import { createEpisodeDetector, isRetryLoop } from '../../src/core/capture/detect-episodes.js';
 import { draftCandidate, episodeFacts, wordEpisode } from '../../src/core/capture/draft-candidate.js';
@@ -170,6 +171,18 @@ describe('what a fix changed', () => {
     expect(nameDifference(failed, fix)).toEqual(
       expected === undefined ? undefined : expect.objectContaining(expected),
     );
+  });
+});
+
+describe('added flags with their values', () => {
+  it.each([
+    [['--no-gpg-sign'], 'git commit -m x', 'git commit --no-gpg-sign -m x', ['--no-gpg-sign']],
+    [['-f', '-d'], 'docker compose up', 'docker compose -f prod.yaml up -d', ['-f prod.yaml', '-d']],
+    [['-p'], 'pytest -p a', 'pytest -p a -p b', ['-p']],
+    [['--', '--run'], 'npm test', 'npm test -- --run', ['--', '--run']],
+    [['--out'], 'tool', 'tool --out "my file.txt"', ['--out my file.txt']],
+  ])('%j added to %j', (added, failed, fixed, expected) => {
+    expect(flagsWithValues(added, failed, fixed)).toEqual(expected);
   });
 });
 

@@ -5,11 +5,12 @@
  * fix is the failure repeated, or another input with no difference that can be named, is dropped
  * with its reason: a reviewer could only reject it.
  */
-import { commandOf, targetPath } from '../call-target.js';
+import { commandOf, targetOf, targetPath } from '../call-target.js';
 import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
-import { commandKeys } from '../shell-command.js';
+import { sameInput } from '../pending-failure.js';
+import { commandKeys, tokenize } from '../shell-command.js';
 import { nameDifference, sameEffect } from './name-difference.js';
 import type { Difference } from './name-difference.js';
 
@@ -46,8 +47,6 @@ export function displayPath(path: string, project: string | undefined): string {
   return path;
 }
 
-const READERS = new Set(['read', 'read_file', 'view', 'read_many_files']);
-
 /** What the failed call acted on, named: `git commit`, `src/a.ts`, else the tool. */
 function failedName(facts: EpisodeFacts, project: string | undefined): string {
   if (facts.shell && facts.key) return code(facts.key, 40);
@@ -70,6 +69,21 @@ function isFlag(token: string): boolean {
   return /^(-|[A-Z_][A-Z0-9_]*=)/.test(token);
 }
 
+/**
+ * The added flags with the value each takes in the fix (`-f deploy/compose.yaml`), when that value
+ * is new too: a flag without its value is half the advice.
+ */
+export function flagsWithValues(added: readonly string[], failed: string, fixed: string): string[] {
+  const unquote = (token: string) => token.replace(/^(["'])(.*)\1$/s, '$2');
+  const before = new Set(tokenize(failed).map(unquote));
+  const after = tokenize(fixed).map(unquote);
+  return added.map((flag) => {
+    const next = after[after.indexOf(flag) + 1];
+    const takesValue = /^-/.test(flag) && flag !== '--' && next !== undefined && !/^[-;&|<>()]/.test(next);
+    return takesValue && !before.has(next) ? `${flag} ${next}` : flag;
+  });
+}
+
 /** The imperative for a changed command line, and the remediation (the fix as written). */
 function commandAdvice(
   diff: Extract<Difference, { kind: 'command' }>,
@@ -81,13 +95,14 @@ function commandAdvice(
   if (!flagsOnly && flat(fixed).length <= 90)
     return { advice: `Run ${code(fixed, 90)} instead of ${code(failed, 50)}`, remediation };
   const where = code(key ?? failed, 40);
+  const adding = flagsWithValues(added.slice(0, 3), failed, fixed).join(' ');
   if (added.length > 0 && removed.length === 0)
-    return { advice: `Add ${code(added.slice(0, 3).join(' '))} to ${where}`, remediation };
+    return { advice: `Add ${code(adding)} to ${where}`, remediation };
   if (removed.length > 0 && added.length === 0)
     return { advice: `Drop ${code(removed.slice(0, 3).join(' '))} from ${where}`, remediation };
   if (added.length > 0)
     return {
-      advice: `Use ${code(added.slice(0, 3).join(' '))} instead of ${code(removed.slice(0, 3).join(' '))} with ${where}`,
+      advice: `Use ${code(adding)} instead of ${code(removed.slice(0, 3).join(' '))} with ${where}`,
       remediation,
     };
   return { advice: `Run ${code(fixed, 90)} instead of ${code(failed, 50)}`, remediation };
@@ -147,7 +162,7 @@ function enablerAdvice(
       advice: `Run ${code(command, 70)} before ${before}`,
       remediation: `Run ${code(command, 120)} first, then retry`,
     };
-  if (READERS.has(step.tool.toLowerCase()) && path !== undefined && path === facts.path)
+  if (targetOf(step).family === 'read' && path !== undefined && path === facts.path)
     return {
       advice: `Read ${code(displayPath(path, project))} before calling ${facts.tool ?? 'the tool'} on it`,
       remediation: `Read the file first, then retry ${facts.tool ?? 'the call'}`,
@@ -161,10 +176,6 @@ function enablerAdvice(
 
 function lastFailedCall(episode: Episode): ToolCall | undefined {
   return episode.failures[episode.failures.length - 1]?.call;
-}
-
-function sameInput(a: ToolCall, b: ToolCall): boolean {
-  return JSON.stringify(a.input) === JSON.stringify(b.input);
 }
 
 /** A shell fix that shares no command with the failure ran before it could work (an install). */
