@@ -44,7 +44,9 @@ function checkSplit() {
   const wrong = Object.entries(labels).filter(([file, entry]) => entry.half !== halfOf(file));
   for (const [file, entry] of wrong)
     console.error(
-      `labels.json: ${file} is recorded in "${entry.half}", the split rule says "${halfOf(file)}"`,
+      entry.half === undefined
+        ? `labels.json: ${file} has no half: add "half": "${halfOf(file)}" (the split rule's)`
+        : `labels.json: ${file} is recorded in "${entry.half}", the split rule says "${halfOf(file)}"`,
     );
   if (wrong.length > 0) process.exit(1);
 }
