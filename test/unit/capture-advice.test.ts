@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAdviceShape, codeSpans, startsImperative } from '../../src/core/capture/advice/advice-shape.js';
 import { nameDifference } from '../../src/core/capture/advice/name-difference.js';
-import { flagsWithValues } from '../../src/core/capture/advice/word-advice.js';
+import { flagsWithValues, withoutSharedCd } from '../../src/core/capture/advice/word-advice.js';
 import { errorGist } from '../../src/core/capture/classify-result.js';
 import { createEpisodeDetector, isRetryLoop } from '../../src/core/capture/detect-episodes.js';
 import { draftCandidate, episodeFacts, wordEpisode } from '../../src/core/capture/draft-candidate.js';
@@ -186,6 +186,21 @@ describe('added flags with their values', () => {
   });
 });
 
+describe('a directory both commands change to', () => {
+  it.each([
+    [
+      'cd "C:\\a b" && python -m pytest',
+      'cd "C:\\a b" && pip install x',
+      ['python -m pytest', 'pip install x'],
+    ],
+    ['cd a && cd b && make', 'cd a && cd b && make -j2', ['make', 'make -j2']],
+    ['cd a && git status', 'cd b && git status', ['cd a && git status', 'cd b && git status']],
+    ['cd a && ', 'cd a && ls', ['cd a && ', 'cd a && ls']],
+  ])('%j and %j', (a, b, expected) => {
+    expect(withoutSharedCd(a, b)).toEqual(expected);
+  });
+});
+
 describe('heuristic episodes worded as advice', () => {
   const s = session();
   it.each<[string, () => Episode, object]>([
@@ -256,6 +271,40 @@ describe('heuristic episodes worded as advice', () => {
         summary:
           'Read `src/a.ts` before calling Edit on it: it failed with "File has not been read yet. Read it first before writing to it."',
         remediation: 'Read the file first, then retry Edit',
+        drop: undefined,
+      },
+    ],
+    [
+      'error-fix: an edit that failed, settled by reading the file',
+      () =>
+        episodeOf([
+          ...s.fail(
+            'replace',
+            { file_path: '/repo/fix.ps1', old_string: 'x', expected_replacements: 2 },
+            'Failed to edit, Expected 2 occurrences but found 1 for old_string in file: /repo/fix.ps1',
+            'error-flag',
+          ),
+          ...s.ok('read_file', { file_path: '/repo/fix.ps1' }),
+        ]),
+      {
+        summary:
+          'Read `fix.ps1` before calling replace on it: it failed with "Failed to edit, Expected 2 occurrences but found 1 for old_string in file: /repo/fix.ps1"',
+        remediation: 'Read the file first, then retry replace',
+        drop: undefined,
+      },
+    ],
+    [
+      'error-fix by a step in the same directory',
+      () =>
+        episodeOf([
+          ...s.fail('Bash', bash('cd /repo/app && python -m pytest'), 'No module named pytest'),
+          ...s.ok('Bash', bash('cd /repo/app && pip install -r requirements-dev.txt')),
+          ...s.ok('Bash', bash('cd /repo/app && python -m pytest')),
+        ]),
+      {
+        summary:
+          'Run `pip install -r requirements-dev.txt` before `python -m pytest`: without it, it failed with "No module named pytest"',
+        remediation: 'Run `cd /repo/app && pip install -r requirements-dev.txt` first, then retry',
         drop: undefined,
       },
     ],

@@ -84,13 +84,27 @@ export function flagsWithValues(added: readonly string[], failed: string, fixed:
   });
 }
 
+const CD_PREFIX = /^\s*cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*&&\s*/;
+
+/**
+ * Two commands without the `cd DIR && ` both start with: where they ran is no part of the
+ * difference, and a summary cut at 60 characters would show nothing but the directory.
+ */
+export function withoutSharedCd(a: string, b: string): [string, string] {
+  const prefix = CD_PREFIX.exec(a)?.[0];
+  if (prefix === undefined || !b.startsWith(prefix)) return [a, b];
+  const [restA, restB] = [a.slice(prefix.length), b.slice(prefix.length)];
+  return restA.trim() === '' || restB.trim() === '' ? [a, b] : withoutSharedCd(restA, restB);
+}
+
 /** The imperative for a changed command line, and the remediation (the fix as written). */
 function commandAdvice(
   diff: Extract<Difference, { kind: 'command' }>,
   key: string | undefined,
 ): { advice: string; remediation: string } {
-  const { added, removed, fixed, failed } = diff;
-  const remediation = `Run ${code(fixed, 160)}`;
+  const { added, removed } = diff;
+  const remediation = `Run ${code(diff.fixed, 160)}`;
+  const [failed, fixed] = withoutSharedCd(diff.failed, diff.fixed);
   const flagsOnly = added.length + removed.length > 0 && [...added, ...removed].every(isFlag);
   if (!flagsOnly && flat(fixed).length <= 90)
     return { advice: `Run ${code(fixed, 90)} instead of ${code(failed, 50)}`, remediation };
@@ -159,7 +173,7 @@ function enablerAdvice(
   const before = failedName(facts, project);
   if (command !== undefined)
     return {
-      advice: `Run ${code(command, 70)} before ${before}`,
+      advice: `Run ${code(withoutSharedCd(command, facts.failedCommand ?? '')[0], 70)} before ${before}`,
       remediation: `Run ${code(command, 120)} first, then retry`,
     };
   if (targetOf(step).family === 'read' && path !== undefined && path === facts.path)
@@ -203,6 +217,17 @@ function readFirstAdvice(facts: EpisodeFacts, path: string, project: string | un
 export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
   const project = episode.project;
   if (facts.harness && facts.path !== undefined && READ_FIRST.test(facts.gist))
+    return readFirstAdvice(facts, facts.path, project);
+  // An edit that failed and was settled by reading the same file: reading first is the advice.
+  const settled = episode.fix;
+  if (
+    settled !== undefined &&
+    facts.path !== undefined &&
+    facts.call !== undefined &&
+    targetOf(facts.call).family === 'edit' &&
+    targetOf(settled).family === 'read' &&
+    targetPath(settled) === facts.path
+  )
     return readFirstAdvice(facts, facts.path, project);
   const mistake = mistakeOf(facts, project);
   const failed = lastFailedCall(episode);
