@@ -73,6 +73,8 @@ export type CaptureResult = {
   mergedCount: number;
   /** Episodes of patterns already approved or rejected. */
   decided: number;
+  /** Episodes no advice can be made of: the fix repeats the failure, or changes nothing nameable. */
+  dropped: number;
 };
 
 export function scoringOf(capture: Config['capture']): ScoringConfig {
@@ -105,7 +107,7 @@ export async function captureCandidates(
       ...{ changedFiles: 0, bytes: 0, lines: 0, skipped: 0, problems: [], events: 0 },
       ...{ episodes: [], episodeCount: 0, markers: [], workers: 0 },
     };
-    return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0 };
+    return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0, dropped: 0 };
   }
   const [{ draftCandidate }, { mergeCandidate }, { openCandidateStore }] = await Promise.all([
     import('../core/capture/draft-candidate.js'),
@@ -144,9 +146,14 @@ export async function captureCandidates(
     let newCount = 0;
     let mergedCount = 0;
     let decided = 0;
+    let dropped = 0;
     const handle = (episode: Episode) => {
       const tier = tierOf(episode.project);
       const draft = draftCandidate(redactDeep(episode, { names }));
+      if (draft.drop !== undefined) {
+        dropped += 1;
+        return;
+      }
       const entry = open(tier);
       if (entry.decided.has(draft.contentHash)) {
         decided += 1;
@@ -190,6 +197,6 @@ export async function captureCandidates(
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       onEpisodes: (episodes) => episodes.forEach(handle),
     });
-    return { report, touched: [...touched.values()], newCount, mergedCount, decided };
+    return { report, touched: [...touched.values()], newCount, mergedCount, decided, dropped };
   });
 }

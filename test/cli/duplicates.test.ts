@@ -119,6 +119,7 @@ const SIGNALS = {
   userCorrection: false,
   causal: false,
   hang: false,
+  retry: false,
   dataLoss: false,
   silentFailure: false,
   selfReported: true,
@@ -155,6 +156,7 @@ function writeCandidate(
     agent: 'claude-code',
     evidence: [{ file: 'transcript.jsonl', line: 3 }],
     anchor: `transcript.jsonl:${id}`,
+    drop: undefined,
   };
   const scoring = {
     floor: 0.5,
@@ -166,6 +168,8 @@ function writeCandidate(
       multiSession: 0.1,
       multiProject: 0.1,
       causal: 0.05,
+      retry: 0.1,
+      hang: 0.1,
     },
     priority: {
       base: 3,

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -51,8 +51,8 @@ describe('lore scan and candidates', () => {
     expect(first.code).toBe(0);
     const data = first.json<ScanJson>();
     expect(Object.keys(data)).toEqual(['files', 'bytes', 'skipped', 'candidates', 'feedback']);
-    expect(data.files).toBe(25);
-    expect(data.skipped).toBe(11);
+    expect(data.files).toBe(44);
+    expect(data.skipped).toBe(20);
     expect(data.candidates.length).toBeGreaterThan(10);
     expect(Object.keys(data.candidates[0] ?? {})).toEqual([
       'id',
@@ -70,7 +70,7 @@ describe('lore scan and candidates', () => {
     expect(first.stderr).not.toContain('\r[');
 
     const again = sandbox.run(['scan', '--json']).json<ScanJson>();
-    expect(again).toMatchObject({ files: 25, bytes: 0, candidates: [] });
+    expect(again).toMatchObject({ files: 44, bytes: 0, candidates: [] });
 
     const listed = sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates;
     expect(listed[0]?.occurrences).toBeGreaterThan(1);
@@ -120,6 +120,78 @@ describe('lore scan and candidates', () => {
     // sandbox is removed under it.
     await waitForText(log, 'found ');
     expect(readFileSync(log, 'utf8')).toMatch(/scanned \d+ transcript file/);
+  });
+});
+
+/** A Claude Code transcript of Bash calls and their results, one JSON line each. */
+function bashTranscript(calls: { command: string; description: string; result: string; error: boolean }[]) {
+  const base = { sessionId: 's-advice', cwd: '/work/app' };
+  return calls
+    .flatMap(({ command, description, result, error }, i) => [
+      JSON.stringify({
+        ...base,
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command, description } }],
+        },
+      }),
+      JSON.stringify({
+        ...base,
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: `t${i}`, is_error: error, content: result }],
+        },
+      }),
+    ])
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+describe('lore scan words candidates as advice', () => {
+  it('stores the advice and drops a find whose fix repeats the failure', () => {
+    const sandbox = createSandbox();
+    const dir = join(sandbox.base, 'transcripts');
+    mkdirSync(dir);
+    const gpg = 'error: gpg failed to sign the data\nfatal: failed to write commit object';
+    writeFileSync(
+      join(dir, 'advice.jsonl'),
+      bashTranscript([
+        {
+          command: 'git commit -m "Add the parser"',
+          description: 'commit',
+          result: `Exit code 128\n${gpg}`,
+          error: true,
+        },
+        {
+          command: 'git commit --no-gpg-sign -m "Add the parser"',
+          description: 'commit',
+          result: '[main 1a2b3c4] Add the parser',
+          error: false,
+        },
+        {
+          command: 'make build',
+          description: 'build it',
+          result: 'Exit code 2\nmake: *** [build] Error 1',
+          error: true,
+        },
+        { command: 'make build', description: 'build it again', result: 'built', error: false },
+      ]),
+    );
+    const text = sandbox.run(['scan', '--path', dir]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('1 new candidate(s)');
+    expect(text.stdout).toContain('1 dropped (no advice');
+    const listed = sandbox.run(['candidates', 'list', '--json']).json<{ candidates: { id: string }[] }>();
+    const shown = sandbox
+      .run(['candidates', 'show', listed.candidates[0]?.id ?? '', '--json'])
+      .json<{ record: { summary: string; mistake: string; remediation: string } }>().record;
+    expect(shown).toMatchObject({
+      summary: 'Add `--no-gpg-sign` to `git commit`: it failed with "error: gpg failed to sign the data"',
+      mistake: '`git commit -m "Add the parser"` failed: error: gpg failed to sign the data',
+      remediation: 'Run `git commit --no-gpg-sign -m "Add the parser"`',
+    });
   });
 });
 

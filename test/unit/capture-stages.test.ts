@@ -16,7 +16,6 @@ import {
   draftCandidate,
   draftTriggers,
   episodeFacts,
-  errorGist,
   hashKeyOf,
   pathGlob,
   wordEpisode,
@@ -503,6 +502,7 @@ describe('episode builders', () => {
         userCorrection: true,
         causal: false,
         hang: false,
+        retry: false,
         dataLoss: true,
         silentFailure: true,
         selfReported: false,
@@ -610,85 +610,16 @@ describe('drafting stages', () => {
     ).toEqual([true, true, false, false]);
   });
 
-  it.each<[string, () => Episode, object]>([
-    [
-      'error-fix',
-      errorFix,
-      {
-        summary:
-          '`pytest` failed (ERROR: file or directory not found: tests); what worked: `pytest tests/unit`',
-        mistake: '`pytest -x tests` failed: ERROR: file or directory not found: tests',
-        remediation: 'what worked: `pytest tests/unit`',
-      },
-    ],
-    [
-      'error-fix by an enabling step',
-      () =>
-        episodeOf([
-          ...s.fail('Bash', bash('pnpm test')),
-          ...s.ok('Bash', bash('pnpm install')),
-          ...s.ok('Bash', bash('pnpm test')),
-        ]),
-      {
-        summary: '`pnpm test` failed (Error: it broke); run `pnpm install` first, then retry',
-        mistake: '`pnpm test` failed: Error: it broke',
-        remediation: 'run `pnpm install` first, then retry',
-      },
-    ],
-    [
-      'user-correction',
-      () => episodeOf([...s.fail('Bash', bash('npm install x')), s.user('no, use pnpm here')]),
-      {
-        summary: 'User correction after Bash `npm install`: "no, use pnpm here"',
-        mistake: 'the user corrected Bash `npm install x`',
-        remediation: 'the user said: "no, use pnpm here"',
-      },
-    ],
-    [
-      'retry-loop',
-      () => episodeOf([1, 2, 3].flatMap(() => s.fail('Bash', bash('make deploy')))),
-      {
-        summary: '`make deploy` keeps failing (3 attempts): Error: it broke',
-        mistake: '`make deploy` failed 3 times in a row: Error: it broke',
-        remediation: undefined,
-      },
-    ],
-    [
-      'timeout on a prompt',
-      () =>
-        episodeOf(
-          s.fail(
-            'Bash',
-            bash('npx create-next-app x'),
-            'Would you like to use Turbopack?',
-            'interactive-prompt',
-          ),
-        ),
-      {
-        summary:
-          '`npx create-next-app` stalls on an interactive prompt: Would you like to use Turbopack?; run it non-interactively (pass every option, --yes, CI=1) or with a timeout',
-        mistake: '`npx create-next-app` stalls on an interactive prompt: Would you like to use Turbopack?',
-        remediation: 'run it non-interactively (pass every option, --yes, CI=1) or with a timeout',
-      },
-    ],
-    [
-      'self-diagnosis',
-      () => episodeOf([...s.fail('Bash', bash('go test ./...')), s.say('The issue is the missing GOFLAGS.')]),
-      {
-        summary: '`go test` failed (Error: it broke): The issue is the missing GOFLAGS.',
-        mistake: '`go test` failed: Error: it broke',
-        remediation: 'The issue is the missing GOFLAGS.',
-      },
-    ],
-    [
-      'lesson-block',
-      () =>
-        episodeOf([s.say('#lesson\ntool: Bash\ntrigger: npm\nmistake: ran npm\nfix: run pnpm\n#/lesson')]),
-      { summary: 'npm: ran npm → run pnpm', mistake: 'ran npm', remediation: 'run pnpm' },
-    ],
-  ])('wording of %s', (_name, episode, wording) => {
-    const e = episode();
-    expect(wordEpisode(e, episodeFacts(e))).toEqual(wording);
+  it("the wording of a #lesson block is the agent's own", () => {
+    const e = episodeOf([
+      s.say('#lesson\ntool: Bash\ntrigger: npm\nmistake: ran npm\nfix: run pnpm\n#/lesson'),
+    ]);
+    expect(wordEpisode(e, episodeFacts(e))).toEqual({
+      summary: 'npm: ran npm → run pnpm',
+      mistake: 'ran npm',
+      remediation: 'run pnpm',
+      drop: undefined,
+    });
   });
 
   it('a summary carries what the user said, and is never empty', () => {
@@ -704,7 +635,7 @@ describe('drafting stages', () => {
       wordEpisode(corrected, episodeFacts(corrected)).summary,
       wordEpisode(empty, episodeFacts(empty)).summary,
     ]).toEqual([
-      '`make deploy` keeps failing (3 attempts): Error: it broke (user: "no, stop")',
+      'Do not retry `make deploy` as it is: it failed 3 times in a row with "Error: it broke" (user: "no, stop")',
       'Lesson captured from a transcript',
     ]);
   });
@@ -867,14 +798,5 @@ describe('draft classification', () => {
     ['/repo/Makefile', undefined, undefined],
   ])('the glob of %s in %s is %s', (path, project, glob) => {
     expect(pathGlob(path, project)).toBe(glob);
-  });
-
-  it.each([
-    ['Exit code 1\n\u001b[31mError: boom\u001b[0m', 'Error: boom'],
-    ['<tool_use_error>File has not been read yet</tool_use_error>', 'File has not been read yet'],
-    ['Wall time: 3s\nOutput:\nall fine', 'all fine'],
-    ['', 'failed without output'],
-  ])('the error gist of %j is %j', (text, expected) => {
-    expect(errorGist(text)).toBe(expected);
   });
 });

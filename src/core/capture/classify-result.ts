@@ -164,3 +164,78 @@ export function classifyResult(facts: ResultFacts): ResultVerdict {
   if (shellText && ANY_ERROR_OUTPUT.test(sample)) return fail('error-output');
   return { kind: 'result', ok: true, failure: 'none', exitCode };
 }
+
+// eslint-disable-next-line no-control-regex -- stripping ANSI escapes
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
+
+/** The frame a harness puts around output (Claude, Codex, Gemini), never the error itself. */
+const FRAME =
+  /^(?:(?:Error: )?Exit code:? -?\d+|Wall time:.*|Chunk ID:.*|Process Group PGID:.*|Original token count:.*|Command: .*|Directory: .*|Error: \(none\)|Signal: .*|Background PIDs:.*|Output:\s*(?:\(empty\))?|\(empty\))$/i;
+
+/** What a harness writes before the output on the same line (Gemini `Output: ...`). */
+const FRAME_PREFIX = /^Output:\s+(?=\S)/i;
+
+/**
+ * Lines that say nothing about what went wrong: progress meters (curl's `0 0 0 0 --:--:--`, pip's
+ * and npm's bars, percentages), rules and box drawing, banners of `=`/`*`/`#`, curl's header.
+ */
+function isNoiseLine(line: string): boolean {
+  if (/--:--:--|^\s*%\s+Total\s+%\s+Received|\bcopyright\b|all rights reserved|^welcome to\b/i.test(line))
+    return true;
+  const letters = line.replace(/[^A-Za-z]/g, '').length;
+  if (letters < 3) return true;
+  // Mostly digits, units and bar characters (`45% ━━━━ 1.2/3.4 MB 5.6 MB/s eta 0:00:01`).
+  return letters < line.replace(/\s/g, '').length * 0.25 && !ERROR_WORDS.test(line);
+}
+
+/** Tags of a web page (never `<command>` in a usage line). */
+const HTML_TAG =
+  /<\/?(?:!doctype|html|head|body|title|div|span|p|h[1-6]|a|pre|code|script|style|meta|link|center|hr|br|table|tr|td|ul|li)\b[^>]*>/i;
+
+/** An HTML line reduced to its text (`<title>404 Not Found</title>` → `404 Not Found`), else the line. */
+function htmlText(line: string): string {
+  if (!HTML_TAG.test(line)) return line;
+  return line
+    .replace(/<(script|style)\b[^>]*>.*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The line a failing program writes last when it dies of an exception (Python, Java, Node). */
+const EXCEPTION = /^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b(?::|$)/;
+const ERROR_WORDS =
+  /error|\berr!|\bfailed\b|\bfailure\b|not found|not recognized|\bcannot\b|can't|\bunable to\b|could not|couldn't|denied|\binvalid\b|no such|\bunknown\b|\bmissing\b|refused|rejected|timed out|unexpected|exception|does not exist|doesn't exist|not allowed|forbidden|not permitted|\bfatal\b|\bpanic/i;
+
+/**
+ * The line of an error that says what happened: the harness's frame, progress meters, banners
+ * and markup are never it; a program's final exception wins over the traceback above it; else the
+ * first line with an error word; else the first line that says anything. A line that ends in a
+ * colon brings the next one along.
+ */
+export function errorGist(text: string): string {
+  const lines = text
+    .replace(ANSI, '')
+    .replace(/<\/?tool_use_error>/g, '')
+    .split(/\r?\n|\r/)
+    .map((line) => htmlText(line.trim().replace(FRAME_PREFIX, '')).trim())
+    .filter((line) => line !== '' && !FRAME.test(line) && !isNoiseLine(line));
+  const exception = lines.findLastIndex((line) => EXCEPTION.test(line));
+  const at =
+    exception >= 0
+      ? exception
+      : Math.max(
+          0,
+          lines.findIndex((line) => ERROR_WORDS.test(line)),
+        );
+  const telling = lines[at];
+  // "Task failed due to the following issue:" says what follows it.
+  const said =
+    telling?.endsWith(':') && lines[at + 1] !== undefined ? `${telling} ${lines[at + 1]}` : telling;
+  const gist = (said ?? 'failed without output').replace(/\s+/g, ' ').trim();
+  return gist.length <= 160 ? gist : `${gist.slice(0, 159)}…`;
+}

@@ -315,6 +315,7 @@ export function pendingSignals(pending: PendingFailure, fix: ToolCall | undefine
     userCorrection: userText !== undefined,
     causal: diagnosis !== undefined,
     hang: attempts.some(isHang),
+    retry: isRetryLoop(attempts, fix),
     dataLoss:
       attempts.some((a) => DATA_LOSS.test(JSON.stringify(a.call.input))) || DATA_LOSS.test(userText ?? ''),
     silentFailure: attempts.some(
@@ -322,6 +323,12 @@ export function pendingSignals(pending: PendingFailure, fix: ToolCall | undefine
     ),
     selfReported: diagnosis !== undefined,
   };
+}
+
+/** Three or more calls at one target (the failed attempts and the fix), at least two of them different. */
+export function isRetryLoop(attempts: readonly Attempt[], fix: ToolCall | undefined): boolean {
+  const calls = [...attempts.map((attempt) => attempt.call), ...(fix ? [fix] : [])];
+  return calls.length >= 3 && new Set(calls.map((call) => JSON.stringify(call.input))).size >= 2;
 }
 
 function ref(event: { file: string; line: number }): EvidenceRef {

@@ -11,8 +11,16 @@
  */
 import type { Category, LessonSeverity } from '../lesson/schema.js';
 import { SUMMARY_MAX } from '../lesson/schema.js';
+import {
+  wordCorrection,
+  wordDiagnosis,
+  wordErrorFix,
+  wordRetryLoop,
+  wordTimeout,
+} from './advice/word-advice.js';
+import type { Advice, AdviceDrop } from './advice/word-advice.js';
 import { commandOf, targetPath } from './call-target.js';
-import { isShellTool } from './classify-result.js';
+import { errorGist, isShellTool } from './classify-result.js';
 import { classifyScope } from './classify-scope.js';
 import type { ScopeDecision } from './classify-scope.js';
 import { categoryOf, draftTags, severityOf, topicOf } from './draft-tags.js';
@@ -48,12 +56,14 @@ export type CandidateDraft = {
   evidence: EvidenceRef[];
   /** `file:line` of the first evidence: the same episode seen twice is counted once. */
   anchor: string;
+  /** Why no candidate should be made of it (the fix repeats the failure, or nothing can be named). */
+  drop: AdviceDrop | undefined;
 };
 
 export function draftCandidate(episode: Episode): CandidateDraft {
   const facts = episodeFacts(episode);
   const { tools, commands, paths } = draftTriggers(facts);
-  const { summary, mistake, remediation } = wordEpisode(episode, facts);
+  const { summary, mistake, remediation, drop } = wordEpisode(episode, facts);
   const severity = severityOf(episode);
   const topic = topicOf(episode, facts.errorText);
   const tags = draftTags(episode, { ...facts, topic, severity });
@@ -92,6 +102,7 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     agent: episode.agent,
     evidence: episode.evidence,
     anchor: `${anchorRef.file}:${anchorRef.line}`,
+    drop,
   };
 }
 
@@ -170,22 +181,26 @@ export function draftTriggers(facts: EpisodeFacts): DraftTriggers {
 
 export type Wording = { summary: string; mistake: string | undefined; remediation: string | undefined };
 
-/** The summary (one line, at most SUMMARY_MAX, never empty), the mistake and the remediation. */
-export function wordEpisode(episode: Episode, facts: EpisodeFacts): Wording {
-  const wording = wordKind(episode, facts);
+/**
+ * The summary (one line, at most SUMMARY_MAX, never empty), the mistake, the remediation, and why
+ * the episode should make no candidate at all (`drop`).
+ */
+export function wordEpisode(
+  episode: Episode,
+  facts: EpisodeFacts,
+): Wording & { drop: AdviceDrop | undefined } {
+  const { wording, drop } = wordKind(episode, facts);
   let summary = wording.summary;
   if (episode.userText !== undefined && episode.kind !== 'user-correction') {
     summary += ` (user: "${oneLine(episode.userText, 80)}")`;
   }
   summary = oneLine(summary, SUMMARY_MAX);
   if (summary === '') summary = 'Lesson captured from a transcript';
-  return { ...wording, summary };
+  return { ...wording, summary, drop };
 }
 
-/** The wording for each episode kind, before the summary is cut to one line. */
-export function wordKind(episode: Episode, facts: EpisodeFacts): Wording {
-  const { call, tool, shell, key, failedCommand, fixCommand, gist, first } = facts;
-  const subject = shell && key ? `\`${key}\`` : (tool ?? 'a tool call');
+/** The wording for each episode kind, before the summary is cut to one line (`advice/word-advice.ts`). */
+export function wordKind(episode: Episode, facts: EpisodeFacts): Advice {
   switch (episode.kind) {
     case 'lesson-block': {
       const block = episode.block;
@@ -193,55 +208,19 @@ export function wordKind(episode: Episode, facts: EpisodeFacts): Wording {
       const remediation = block?.fix;
       const trigger = block?.trigger ? `${block.trigger}: ` : '';
       const summary = `${trigger}${mistake ?? ''}${mistake && remediation ? ' → ' : ''}${remediation ?? ''}`;
-      return { summary, mistake, remediation };
+      return { wording: { summary, mistake, remediation }, drop: undefined };
     }
-    case 'error-fix': {
-      const mistake =
-        failedCommand !== undefined
-          ? `\`${shortCommand(failedCommand)}\` failed: ${gist}`
-          : `${tool} failed: ${gist}`;
-      const remediation = errorFixRemediation(episode, facts);
-      return { summary: `${subject} failed (${gist}); ${remediation}`, mistake, remediation };
-    }
+    case 'error-fix':
+      return wordErrorFix(episode, facts);
     case 'user-correction':
-      return {
-        summary: `User correction${call ? ` after ${tool}${key ? ` \`${key}\`` : ''}` : ''}: "${oneLine(episode.userText ?? '', 180)}"`,
-        mistake: `the user corrected ${call ? `${tool}${failedCommand ? ` \`${shortCommand(failedCommand)}\`` : ''}` : 'the agent'}`,
-        remediation: `the user said: "${oneLine(episode.userText ?? '', 160)}"`,
-      };
+      return wordCorrection(episode, facts);
     case 'retry-loop':
-      return {
-        summary: `${subject} keeps failing (${episode.failures.length} attempts): ${gist}${episode.diagnosis ? ` — ${episode.diagnosis}` : ''}`,
-        mistake: `${subject} failed ${episode.failures.length} times in a row: ${gist}`,
-        remediation: undefined,
-      };
-    case 'timeout': {
-      const mistake = `${subject} ${first?.result.failure === 'interactive-prompt' ? 'stalls on an interactive prompt' : 'hangs until it times out'}: ${gist}`;
-      const remediation =
-        episode.fix && fixCommand
-          ? `what worked: \`${shortCommand(fixCommand)}\``
-          : 'run it non-interactively (pass every option, --yes, CI=1) or with a timeout';
-      return { summary: `${mistake}; ${remediation}`, mistake, remediation };
-    }
+      return wordRetryLoop(episode, facts);
+    case 'timeout':
+      return wordTimeout(episode, facts);
     case 'self-diagnosis':
-      return {
-        summary: `${subject} failed (${gist}): ${episode.diagnosis ?? ''}`,
-        mistake: `${subject} failed: ${gist}`,
-        remediation: episode.diagnosis,
-      };
+      return wordDiagnosis(episode, facts);
   }
-}
-
-/** What fixed an error: the step that enabled an unchanged retry, or the changed call itself. */
-export function errorFixRemediation(episode: Episode, facts: EpisodeFacts): string {
-  const { failedCommand, fixCommand, tool } = facts;
-  if (episode.enabler && !(fixCommand !== undefined && fixCommand !== failedCommand)) {
-    const target = targetPath(episode.enabler);
-    const enablerCommand = commandOf(episode.enabler);
-    return `run ${enablerCommand !== undefined ? `\`${shortCommand(enablerCommand)}\`` : `${episode.enabler.tool}${target ? ' on the file' : ''}`} first, then retry`;
-  }
-  if (fixCommand !== undefined) return `what worked: \`${shortCommand(fixCommand)}\``;
-  return `what worked: ${tool} with different input${episode.fix ? ` (${oneLine(describeInput(episode.fix), 100)})` : ''}`;
 }
 
 /**
@@ -301,26 +280,6 @@ function oneLine(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-/** The line of an error that says what happened. */
-export function errorGist(text: string): string {
-  const lines = text
-    .replace(ANSI, '')
-    .replace(/<\/?tool_use_error>/g, '')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(
-      (line) =>
-        line !== '' &&
-        !/^(Exit code \d+|Error: Exit code \d+|Output:|Wall time:|Chunk ID:|Process Group PGID)/i.test(line),
-    );
-  const telling = lines.find((line) =>
-    /error|failed|not found|cannot|can't|denied|invalid|no such|unknown|missing|refused|timed out|unexpected|exception/i.test(
-      line,
-    ),
-  );
-  return oneLine(telling ?? lines[0] ?? 'failed without output', 160);
-}
-
 function normalize(text: string): string {
   return text
     .toLowerCase()
@@ -331,10 +290,6 @@ function normalize(text: string): string {
     .replace(/[^a-z#]+/g, ' ')
     .trim()
     .slice(0, 80);
-}
-
-function shortCommand(command: string): string {
-  return oneLine(command, 120);
 }
 
 /** A repository-relative glob for a file, or `**\/*.ext` when it lies outside the project. */

@@ -22,6 +22,8 @@ export type EpisodeSignals = {
   /** The agent explained the cause ("the issue is", "root cause"). */
   causal: boolean;
   hang: boolean;
+  /** Three or more goes at the same target, not all alike: a retry loop with modifications. */
+  retry: boolean;
   /** Data loss or a failure that carried no error flag at all. */
   dataLoss: boolean;
   silentFailure: boolean;
@@ -60,6 +62,7 @@ export function noSignals(): EpisodeSignals {
     userCorrection: false,
     causal: false,
     hang: false,
+    retry: false,
     dataLoss: false,
     silentFailure: false,
     selfReported: false,

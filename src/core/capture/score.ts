@@ -13,6 +13,10 @@ export type ConfidenceWeights = {
   multiSession: number;
   multiProject: number;
   causal: number;
+  /** Same target tried three or more times with changes (seed: "retry loop", +0.10). */
+  retry: number;
+  /** A timeout or a stalled prompt (seed: "hang/stall", +0.10). */
+  hang: number;
 };
 
 export type PriorityWeights = {
@@ -40,6 +44,8 @@ export function scoreConfidence(signals: EpisodeSignals, spread: Spread, w: Conf
   if (spread.sessions >= 2) value += w.multiSession;
   if (spread.projects >= 2) value += w.multiProject;
   if (spread.tier === 2 && signals.causal) value += w.causal;
+  if (spread.tier === 2 && signals.retry === true) value += w.retry;
+  if (spread.tier === 2 && signals.hang) value += w.hang;
   return Math.round(Math.min(1, Math.max(0, value)) * 100) / 100;
 }
 
@@ -63,6 +69,8 @@ export function mergeSignals(a: EpisodeSignals, b: EpisodeSignals): EpisodeSigna
     userCorrection: a.userCorrection || b.userCorrection,
     causal: a.causal || b.causal,
     hang: a.hang || b.hang,
+    // Candidates stored before the retry signal existed have none.
+    retry: a.retry === true || b.retry === true,
     dataLoss: a.dataLoss || b.dataLoss,
     silentFailure: a.silentFailure || b.silentFailure,
     selfReported: a.selfReported || b.selfReported,

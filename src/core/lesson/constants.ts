@@ -58,6 +58,8 @@ export const CAPTURE_CONFIDENCE_DEFAULTS = {
   multiSession: 0.1,
   multiProject: 0.1,
   causal: 0.05,
+  retry: 0.1,
+  hang: 0.1,
 } as const;
 
 /** Default weights of a capture candidate's priority (config `capture.priority`). */

@@ -243,6 +243,8 @@ export const ConfigSchema = z.looseObject({
           multiSession: weight01.default(0.1),
           multiProject: weight01.default(0.1),
           causal: weight01.default(0.05),
+          retry: weight01.default(0.1),
+          hang: weight01.default(0.1),
         })
         .default(CONFIDENCE_DEFAULTS)
         .describe('Confidence of a candidate: base (Tier 2) or tier1, plus each signal seen.'),

@@ -1,0 +1,351 @@
+/**
+ * A heuristic episode worded as advice: the summary says what to do, in the imperative, naming the
+ * command, flag or path it concerns ("Add `--no-gpg-sign` to `git commit`: it failed with ..."),
+ * the mistake is the failed call and its error gist, the remediation is the fix. An episode whose
+ * fix is the failure repeated, or another input with no difference that can be named, is dropped
+ * with its reason: a reviewer could only reject it.
+ */
+import { commandOf, targetOf, targetPath } from '../call-target.js';
+import type { EpisodeFacts, Wording } from '../draft-candidate.js';
+import type { Episode } from '../episode.js';
+import type { ToolCall } from '../events.js';
+import { sameInput } from '../pending-failure.js';
+import { commandKeys, tokenize } from '../shell-command.js';
+import { nameDifference, sameEffect } from './name-difference.js';
+import type { Difference } from './name-difference.js';
+
+/** Why an episode makes no candidate. */
+export type AdviceDrop = 'fix-repeats-failure' | 'unnamed-difference';
+
+export type Advice = { wording: Wording; drop: AdviceDrop | undefined };
+
+function flat(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function clip(text: string, max: number): string {
+  const one = flat(text);
+  return one.length <= max ? one : `${one.slice(0, max - 1)}…`;
+}
+
+/** Inline code, on one line, cut with `…` inside the backticks (a reader still sees the start). */
+export function code(text: string, max = 60): string {
+  return `\`${clip(text.replace(/`/g, "'"), max)}\``;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A path as the lesson shows it: relative to the project when inside it, else as written. */
+export function displayPath(path: string, project: string | undefined): string {
+  const normal = path.replace(/\\/g, '/');
+  const root = project?.replace(/\\/g, '/').replace(/\/+$/, '');
+  if (root !== undefined && root !== '' && normal.startsWith(`${root}/`)) {
+    return path.slice(root.length + 1);
+  }
+  return path;
+}
+
+/** What the failed call acted on, named: `git commit`, `src/a.ts`, else the tool. */
+function failedName(facts: EpisodeFacts, project: string | undefined): string {
+  if (facts.shell && facts.key) return code(facts.key, 40);
+  if (facts.path !== undefined)
+    return `${facts.tool ?? 'the call'} on ${code(displayPath(facts.path, project))}`;
+  return facts.tool ?? 'the call';
+}
+
+/** The mistake: the failed call and its error gist. */
+function mistakeOf(facts: EpisodeFacts, project: string | undefined): string {
+  if (facts.failedCommand !== undefined) return `${code(facts.failedCommand, 120)} failed: ${facts.gist}`;
+  return `${failedName(facts, project)} failed: ${facts.gist}`;
+}
+
+function quoted(gist: string): string {
+  return `"${clip(gist, 110)}"`;
+}
+
+function isFlag(token: string): boolean {
+  return /^(-|[A-Z_][A-Z0-9_]*=)/.test(token);
+}
+
+/**
+ * The added flags with the value each takes in the fix (`-f deploy/compose.yaml`), when that value
+ * is new too: a flag without its value is half the advice.
+ */
+export function flagsWithValues(added: readonly string[], failed: string, fixed: string): string[] {
+  const unquote = (token: string) => token.replace(/^(["'])(.*)\1$/s, '$2');
+  const before = new Set(tokenize(failed).map(unquote));
+  const after = tokenize(fixed).map(unquote);
+  return added.map((flag) => {
+    const next = after[after.indexOf(flag) + 1];
+    const takesValue = /^-/.test(flag) && flag !== '--' && next !== undefined && !/^[-;&|<>()]/.test(next);
+    return takesValue && !before.has(next) ? `${flag} ${next}` : flag;
+  });
+}
+
+const CD_PREFIX = /^\s*cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*&&\s*/;
+
+/**
+ * Two commands without the `cd DIR && ` both start with: where they ran is no part of the
+ * difference, and a summary cut at 60 characters would show nothing but the directory.
+ */
+export function withoutSharedCd(a: string, b: string): [string, string] {
+  const prefix = CD_PREFIX.exec(a)?.[0];
+  if (prefix === undefined || !b.startsWith(prefix)) return [a, b];
+  const [restA, restB] = [a.slice(prefix.length), b.slice(prefix.length)];
+  return restA.trim() === '' || restB.trim() === '' ? [a, b] : withoutSharedCd(restA, restB);
+}
+
+/** The imperative for a changed command line, and the remediation (the fix as written). */
+function commandAdvice(
+  diff: Extract<Difference, { kind: 'command' }>,
+  key: string | undefined,
+): { advice: string; remediation: string } {
+  const { added, removed } = diff;
+  const remediation = `Run ${code(diff.fixed, 160)}`;
+  const [failed, fixed] = withoutSharedCd(diff.failed, diff.fixed);
+  const flagsOnly = added.length + removed.length > 0 && [...added, ...removed].every(isFlag);
+  if (!flagsOnly && flat(fixed).length <= 90)
+    return { advice: `Run ${code(fixed, 90)} instead of ${code(failed, 50)}`, remediation };
+  const where = code(key ?? failed, 40);
+  const adding = flagsWithValues(added.slice(0, 3), failed, fixed).join(' ');
+  if (added.length > 0 && removed.length === 0)
+    return { advice: `Add ${code(adding)} to ${where}`, remediation };
+  if (removed.length > 0 && added.length === 0)
+    return { advice: `Drop ${code(removed.slice(0, 3).join(' '))} from ${where}`, remediation };
+  if (added.length > 0)
+    return {
+      advice: `Use ${code(adding)} instead of ${code(removed.slice(0, 3).join(' '))} with ${where}`,
+      remediation,
+    };
+  return { advice: `Run ${code(fixed, 90)} instead of ${code(failed, 50)}`, remediation };
+}
+
+/** The imperative for any nameable difference, and the remediation. */
+function differenceAdvice(
+  diff: Difference,
+  facts: EpisodeFacts,
+  project: string | undefined,
+): { advice: string; remediation: string } {
+  switch (diff.kind) {
+    case 'command':
+      return commandAdvice(diff, facts.key);
+    case 'path': {
+      const fixed = code(displayPath(diff.fixed, project), 70);
+      return {
+        advice: `Use ${fixed} instead of ${code(displayPath(diff.failed, project), 50)} with ${facts.tool ?? 'the tool'}`,
+        remediation: `Use ${fixed}`,
+      };
+    }
+    case 'parameters': {
+      const parts = [
+        ...diff.added.map((name) => `pass ${code(name, 30)}`),
+        ...diff.removed.map((name) => `drop ${code(name, 30)}`),
+        ...diff.changed.map((setting) => `set ${code(setting, 40)}`),
+        ...diff.edited.map(
+          ({ key, added, removed }) =>
+            `${added.length === 0 ? `drop ${code(removed.join(' '))} from` : removed.length === 0 ? `add ${code(added.join(' '))} to` : `use ${code(added.join(' '))} instead of ${code(removed.join(' '))} in`} \`${key}\``,
+        ),
+      ].slice(0, 3);
+      const what = capitalize(parts.join(', '));
+      return { advice: `${what} when calling ${facts.tool ?? 'the tool'}`, remediation: what };
+    }
+    case 'tool': {
+      const how = diff.what !== undefined ? ` (${code(diff.what, 60)})` : '';
+      const target = facts.path !== undefined ? ` for ${code(displayPath(facts.path, project))}` : '';
+      return {
+        advice: `Use ${diff.fixed}${how} instead of ${diff.failed}${target}`,
+        remediation: `Use ${diff.fixed}${how}`,
+      };
+    }
+  }
+}
+
+/** A step between the failure and the unchanged retry (or another command the fix ran first). */
+function enablerAdvice(
+  step: ToolCall,
+  facts: EpisodeFacts,
+  project: string | undefined,
+): { advice: string; remediation: string } {
+  const command = commandOf(step);
+  const path = targetPath(step);
+  const before = failedName(facts, project);
+  if (command !== undefined)
+    return {
+      advice: `Run ${code(withoutSharedCd(command, facts.failedCommand ?? '')[0], 70)} before ${before}`,
+      remediation: `Run ${code(command, 120)} first, then retry`,
+    };
+  if (targetOf(step).family === 'read' && path !== undefined && path === facts.path)
+    return {
+      advice: `Read ${code(displayPath(path, project))} before calling ${facts.tool ?? 'the tool'} on it`,
+      remediation: `Read the file first, then retry ${facts.tool ?? 'the call'}`,
+    };
+  const on = path !== undefined ? ` on ${code(displayPath(path, project))}` : '';
+  return {
+    advice: `Call ${step.tool}${on} before ${before}`,
+    remediation: `Call ${step.tool}${on} first, then retry`,
+  };
+}
+
+function lastFailedCall(episode: Episode): ToolCall | undefined {
+  return episode.failures[episode.failures.length - 1]?.call;
+}
+
+/** A shell fix that shares no command with the failure ran before it could work (an install). */
+function isPriorStep(facts: EpisodeFacts): boolean {
+  if (!facts.shell || facts.failedCommand === undefined || facts.fixCommand === undefined) return false;
+  const failedKeys = commandKeys(facts.failedCommand);
+  return !commandKeys(facts.fixCommand).some((key) => failedKeys.includes(key));
+}
+
+/** The harness refused to change a file the agent had not read: reading it is the fix, whatever came next. */
+const READ_FIRST = /has not been read|read it first|must read/i;
+
+function readFirstAdvice(facts: EpisodeFacts, path: string, project: string | undefined): Advice {
+  const tool = facts.tool ?? 'the tool';
+  return {
+    wording: {
+      summary: `Read ${code(displayPath(path, project))} before calling ${tool} on it: it failed with ${quoted(facts.gist)}`,
+      mistake: mistakeOf(facts, project),
+      remediation: `Read the file first, then retry ${tool}`,
+    },
+    drop: undefined,
+  };
+}
+
+export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
+  const project = episode.project;
+  if (facts.harness && facts.path !== undefined && READ_FIRST.test(facts.gist))
+    return readFirstAdvice(facts, facts.path, project);
+  // An edit that failed and was settled by reading the same file: reading first is the advice.
+  const settled = episode.fix;
+  if (
+    settled !== undefined &&
+    facts.path !== undefined &&
+    facts.call !== undefined &&
+    targetOf(facts.call).family === 'edit' &&
+    targetOf(settled).family === 'read' &&
+    targetPath(settled) === facts.path
+  )
+    return readFirstAdvice(facts, facts.path, project);
+  const mistake = mistakeOf(facts, project);
+  const failed = lastFailedCall(episode);
+  const fix = episode.fix;
+  const because = `it failed with ${quoted(facts.gist)}`;
+  const step =
+    episode.enabler !== undefined && fix !== undefined && failed !== undefined && sameInput(fix, failed)
+      ? episode.enabler
+      : fix !== undefined && isPriorStep(facts)
+        ? fix
+        : undefined;
+  if (step !== undefined) {
+    const { advice, remediation } = enablerAdvice(step, facts, project);
+    return {
+      wording: { summary: `${advice}: without it, ${because}`, mistake, remediation },
+      drop: undefined,
+    };
+  }
+  const diff = fix !== undefined && failed !== undefined ? nameDifference(failed, fix) : undefined;
+  if (diff === undefined) {
+    const repeated = fix === undefined || failed === undefined || sameEffect(fix, failed);
+    return {
+      wording: {
+        summary: `${failedName(facts, project)} failed: ${facts.gist}`,
+        mistake,
+        remediation: undefined,
+      },
+      drop: repeated ? 'fix-repeats-failure' : 'unnamed-difference',
+    };
+  }
+  const { advice, remediation } = differenceAdvice(diff, facts, project);
+  return { wording: { summary: `${advice}: ${because}`, mistake, remediation }, drop: undefined };
+}
+
+export function wordRetryLoop(episode: Episode, facts: EpisodeFacts): Advice {
+  const name = failedName(facts, episode.project);
+  const times = episode.failures.length;
+  const mistake = `${name} failed ${times} times in a row: ${facts.gist}`;
+  if (episode.diagnosis !== undefined)
+    return {
+      wording: {
+        summary: `When ${name} fails with ${quoted(facts.gist)}: ${episode.diagnosis}`,
+        mistake,
+        remediation: episode.diagnosis,
+      },
+      drop: undefined,
+    };
+  return {
+    wording: {
+      summary: `Do not retry ${name} as it is: it failed ${times} times in a row with ${quoted(facts.gist)}`,
+      mistake,
+      remediation: 'Read the error and change the call (or ask) instead of repeating it',
+    },
+    drop: undefined,
+  };
+}
+
+export function wordTimeout(episode: Episode, facts: EpisodeFacts): Advice {
+  const project = episode.project;
+  const stalled = facts.first?.result.failure === 'interactive-prompt';
+  const how = stalled ? 'it stalled on an interactive prompt' : 'it hung until it timed out';
+  const mistake = `${failedName(facts, project)} ${stalled ? 'stalls on an interactive prompt' : 'hangs until it times out'}: ${facts.gist}`;
+  const failed = lastFailedCall(episode);
+  const diff =
+    episode.fix !== undefined && failed !== undefined ? nameDifference(failed, episode.fix) : undefined;
+  if (diff !== undefined) {
+    const { advice, remediation } = differenceAdvice(diff, facts, project);
+    return {
+      wording: { summary: `${advice}: ${how} (${quoted(facts.gist)})`, mistake, remediation },
+      drop: undefined,
+    };
+  }
+  const what = facts.failedCommand !== undefined ? code(facts.failedCommand, 70) : failedName(facts, project);
+  const remediation = stalled
+    ? 'Run it non-interactively: pass every option, --yes, CI=1'
+    : 'Run it with a timeout or in the background';
+  return {
+    wording: {
+      summary: stalled
+        ? `Run ${what} non-interactively (pass every option, --yes, CI=1): ${how} (${quoted(facts.gist)})`
+        : `Run ${what} with a timeout or in the background: ${how} (${quoted(facts.gist)})`,
+      mistake,
+      remediation,
+    },
+    drop: undefined,
+  };
+}
+
+export function wordDiagnosis(episode: Episode, facts: EpisodeFacts): Advice {
+  const name = failedName(facts, episode.project);
+  return {
+    wording: {
+      summary: `When ${name} fails with ${quoted(facts.gist)}: ${episode.diagnosis ?? ''}`,
+      mistake: `${name} failed: ${facts.gist}`,
+      remediation: episode.diagnosis,
+    },
+    drop: undefined,
+  };
+}
+
+export function wordCorrection(episode: Episode, facts: EpisodeFacts): Advice {
+  const said = `"${clip(episode.userText ?? '', 180)}"`;
+  const { call, tool, failedCommand } = facts;
+  const doing =
+    call === undefined
+      ? undefined
+      : failedCommand !== undefined
+        ? `When you run ${facts.key ? code(facts.key, 40) : code(failedCommand, 60)}`
+        : `When you use ${failedName(facts, episode.project)}`;
+  return {
+    wording: {
+      summary:
+        doing === undefined
+          ? `Heed the user's correction: ${said}`
+          : `${doing}, heed the user's correction: ${said}`,
+      mistake: `the user corrected ${call ? `${tool}${failedCommand ? ` ${code(failedCommand, 120)}` : ''}` : 'the agent'}`,
+      remediation: `the user said: "${clip(episode.userText ?? '', 160)}"`,
+    },
+    drop: undefined,
+  };
+}
