@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanTranscripts } from '../dist/capture/scan-transcripts.js';
+import { joinLessonBlocks } from '../dist/core/capture/block-lesson.js';
 import { draftCandidate } from '../dist/core/capture/draft-candidate.js';
-import { mergeCandidate } from '../dist/core/capture/merge-candidate.js';
+import { draftHashes, mergeCandidate } from '../dist/core/capture/merge-candidate.js';
 import { redactDeep } from '../dist/core/capture/redact.js';
 import { defaultConfig } from '../dist/core/lesson/schema.js';
 
@@ -33,15 +34,18 @@ export function evaluate() {
       redact: { names: [] },
     });
     const byHash = new Map();
-    const detections = report.episodes.map((episode, index) => {
+    // As `lore scan` does: a #lesson block and the heuristic find of its episode are one.
+    const detections = joinLessonBlocks(report.episodes).map((episode, index) => {
       const draft = draftCandidate(redactDeep(episode));
-      const merged = mergeCandidate(draft, byHash.get(draft.contentHash), {
+      const hashes = draftHashes(draft);
+      const existing = hashes.map((hash) => byHash.get(hash)).find((record) => record !== undefined);
+      const merged = mergeCandidate(draft, existing, {
         id: `c${index}`,
         nowIso: '2026-01-01T00:00:00.000Z',
         tier: 'project',
         scoring,
       });
-      byHash.set(draft.contentHash, merged.record);
+      for (const hash of [...hashes, merged.record.contentHash]) byHash.set(hash, merged.record);
       return { episode, draft };
     });
     const scored = detections.map(({ episode, draft }) => ({

@@ -3,6 +3,7 @@
  * `tool:`, `topic:`, `env:`, `severity:`, plus the agent's own from a #lesson block).
  */
 import type { Category, LessonSeverity } from '../lesson/schema.js';
+import { blockTags } from './block-lesson.js';
 import type { Episode, EpisodeKind } from './episode.js';
 
 const LANG_BY_EXT: Record<string, string> = {
@@ -121,7 +122,10 @@ export type TagFacts = {
   severity: LessonSeverity;
 };
 
-/** The draft's tags, each once, without whitespace or commas and at most 80 characters. */
+/**
+ * The draft's tags, each once, without whitespace or commas and at most 80 characters. The
+ * agent's own from a #lesson block are kept as written (`lang:rust`), if the schema takes them.
+ */
 export function draftTags(episode: Episode, facts: TagFacts): string[] {
   const { key, tool, failedCommand, path, topic, severity } = facts;
   const exe = key?.split(' ')[0];
@@ -133,7 +137,7 @@ export function draftTags(episode: Episode, facts: TagFacts): string[] {
     `env:${episode.agent}`,
     ...(/[A-Za-z]:\\|powershell|pwsh/i.test(`${failedCommand ?? ''} ${path ?? ''}`) ? ['env:windows'] : []),
     `severity:${severity}`,
-    ...(episode.block?.tags ?? []).map((tag) => tagSafe(tag)).filter((tag) => tag !== ''),
+    ...blockTags(episode.block?.tags ?? []).tags,
   ];
   return [...new Set(tags)].filter((tag) => /^[^\s,]+$/.test(tag) && tag.length <= 80);
 }
