@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanTranscripts } from '../dist/capture/scan-transcripts.js';
-import { joinLessonBlocks } from '../dist/core/capture/block-lesson.js';
 import { draftCandidate } from '../dist/core/capture/draft-candidate.js';
 import { draftHashes, mergeCandidate } from '../dist/core/capture/merge-candidate.js';
 import { redactDeep } from '../dist/core/capture/redact.js';
@@ -34,8 +33,9 @@ export function evaluate() {
       redact: { names: [] },
     });
     const byHash = new Map();
-    // As `lore scan` does: a #lesson block and the heuristic find of its episode are one.
-    const detections = joinLessonBlocks(report.episodes).map((episode, index) => {
+    // As `lore scan` does: a #lesson block joined with the heuristic find of its episode (the
+    // scan joins them) merges into a candidate stored under either hash.
+    const detections = report.episodes.map((episode, index) => {
       const draft = draftCandidate(redactDeep(episode));
       const hashes = draftHashes(draft);
       const existing = hashes.map((hash) => byHash.get(hash)).find((record) => record !== undefined);

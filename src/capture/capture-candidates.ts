@@ -2,8 +2,9 @@
  * `lore scan` end to end: scan the transcripts, redact each episode, draft it, and merge it into
  * the candidates of the right tier (episodes from this repository go to the project, the rest to
  * the user tier; with explicit `--path` folders everything goes to the current tier). A #lesson
- * block and the heuristic find of the same episode become one candidate (each file's episodes are
- * joined first). Patterns someone already approved or rejected are not proposed again.
+ * block joined with the heuristic find of its episode (scan-file.ts) merges into the candidate of
+ * that find, when one is stored. Patterns someone already approved or rejected are not proposed
+ * again.
  */
 import { userInfo } from 'node:os';
 import { basename, resolve, sep } from 'node:path';
@@ -108,17 +109,12 @@ export async function captureCandidates(
     };
     return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0 };
   }
-  const [
-    { draftCandidate },
-    { mergeCandidate, candidateHashes, draftHashes },
-    { joinLessonBlocks },
-    { openCandidateStore },
-  ] = await Promise.all([
-    import('../core/capture/draft-candidate.js'),
-    import('../core/capture/merge-candidate.js'),
-    import('../core/capture/block-lesson.js'),
-    import('../store/candidates/candidate-store.js'),
-  ]);
+  const [{ draftCandidate }, { mergeCandidate, candidateHashes, draftHashes }, { openCandidateStore }] =
+    await Promise.all([
+      import('../core/capture/draft-candidate.js'),
+      import('../core/capture/merge-candidate.js'),
+      import('../store/candidates/candidate-store.js'),
+    ]);
   return withLocks([resolve(target.cacheDir, 'locks', 'capture-scan.lock')], () => {
     const scoring = scoringOf(target.capture);
     const nowIso = new Date(options.nowMs).toISOString();
@@ -199,7 +195,7 @@ export async function captureCandidates(
       redact: { names },
       ...(options.threads ? { threads: options.threads } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      onEpisodes: (episodes) => joinLessonBlocks(episodes).forEach(handle),
+      onEpisodes: (episodes) => episodes.forEach(handle),
     });
     return { report, touched: [...touched.values()], newCount, mergedCount, decided };
   });

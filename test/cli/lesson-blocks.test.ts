@@ -2,6 +2,7 @@
 // real binaries, a Gemini one written by hand: see the SOURCES.md beside them) yields exactly one
 // candidate, and once approved its lesson fires on the block's own trigger: `lore scan`, `lore
 // candidates approve`, then `lore explain` with a call the trigger names.
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ const fixtures = fileURLToPath(new URL('../fixtures/transcripts/', import.meta.u
 
 type Call = { tool: string; command?: string; path?: string };
 type ScanJson = { candidates: { id: string; tier: number }[] };
+type ListJson = { candidates: { id: string; tier: number; kind: string; occurrences: number }[] };
 type ExplainJson = { included: { id: string; matched_by: string[] }[] };
 
 /** The fixture, and for each block in it a call its trigger names (the failed command's neighbours). */
@@ -62,4 +64,32 @@ describe('#lesson blocks in the recorded fixtures', () => {
       expect(new Set(fired.flat())).toEqual(new Set(approved));
     },
   );
+});
+
+describe('a block written after a scan found its failure', () => {
+  it('takes over the heuristic candidate: one candidate, no new occurrence; approving it decides both', () => {
+    const sandbox = createSandbox();
+    const lines = readFileSync(join(fixtures, 'gemini/chats/session-2026-11-26T05-30-9b1e4c2a.jsonl'), 'utf8')
+      .split('\n')
+      .map((line) => `${line}\n`);
+    // The fix is on line 11, the block on line 14: the first scan sees the failure and its fix.
+    const transcript = join(sandbox.base, 'chats', 'session-a.jsonl');
+    const copy = join(sandbox.base, 'chats', 'session-b.jsonl');
+    mkdirSync(join(sandbox.base, 'chats'));
+    writeFileSync(transcript, lines.slice(0, 13).join(''));
+    const first = sandbox.run(['scan', '--path', transcript, '--json']).json<ScanJson>();
+    appendFileSync(transcript, lines.slice(13, 16).join(''));
+    const second = sandbox.run(['scan', '--path', transcript, '--json']).json<ScanJson>();
+    const listed = sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates;
+    sandbox.run(['candidates', 'approve', listed[0]?.id ?? '', '--json']);
+    writeFileSync(copy, lines.slice(0, 13).join(''));
+    const again = sandbox.run(['scan', '--path', copy, '--json']).json<ScanJson>();
+
+    expect(first.candidates.map((c) => c.tier)).toEqual([2]);
+    expect(second.candidates.map((c) => [c.id, c.tier])).toEqual([[first.candidates[0]?.id, 1]]);
+    expect(listed.map((c) => [c.id, c.kind, c.occurrences])).toEqual([
+      [first.candidates[0]?.id, 'lesson-block', 1],
+    ]);
+    expect(again.candidates).toEqual([]);
+  });
 });

@@ -2,7 +2,6 @@
 // one candidate for a block and the heuristic find of the same episode.
 import { describe, expect, it } from 'vitest';
 import {
-  blockTags,
   blockToolKind,
   blockTriggers,
   joinLessonBlocks,
@@ -10,6 +9,7 @@ import {
 } from '../../src/core/capture/block-lesson.js';
 import { commandOf } from '../../src/core/capture/call-target.js';
 import { draftCandidate } from '../../src/core/capture/draft-candidate.js';
+import { blockTags } from '../../src/core/capture/draft-tags.js';
 import type { Episode } from '../../src/core/capture/episode.js';
 import { parseLessonBlocks, splitTags } from '../../src/core/capture/lesson-block.js';
 import { mergeCandidate } from '../../src/core/capture/merge-candidate.js';

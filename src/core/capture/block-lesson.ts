@@ -5,7 +5,6 @@
  * the lesson schema takes them, and the block joined with the heuristic find of the same episode
  * (the failure it is about), so one episode gives one candidate with the block's words.
  */
-import { LessonSchema } from '../lesson/schema.js';
 import { compileGlob } from '../match/glob.js';
 import { toRepoPath } from '../match/repo-path.js';
 import { commandOf, targetPath } from './call-target.js';
@@ -234,25 +233,6 @@ export function blockTriggers(
 function commandTriggers(command: { key: string; flag: string | undefined }): BlockTriggers {
   const diff = command.flag !== undefined ? { removed: [command.flag], added: [] } : undefined;
   return { tools: [], commands: [commandTrigger(command.key, diff)], paths: [], key: command.key };
-}
-
-export type BlockTags = { tags: string[]; dropped: { tag: string; reason: string }[] };
-
-/**
- * The block's tags as written (`lang:rust` stays `lang:rust`), each checked against the lesson
- * schema's tag rule; the ones it refuses are dropped, with the reason, for the candidate's body.
- */
-export function blockTags(tags: readonly string[]): BlockTags {
-  const out: BlockTags = { tags: [], dropped: [] };
-  for (const raw of tags) {
-    const tag = raw.trim();
-    if (tag === '') continue;
-    const parsed = LessonSchema.shape.tags.safeParse([tag]);
-    if (parsed.success) {
-      if (!out.tags.includes(tag)) out.tags.push(tag);
-    } else out.dropped.push({ tag, reason: parsed.error.issues[0]?.message ?? 'not a valid tag' });
-  }
-  return out;
 }
 
 /** Whether a heuristic find is about what the block says: its command, its path or its tool. */

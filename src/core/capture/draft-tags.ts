@@ -3,7 +3,7 @@
  * `tool:`, `topic:`, `env:`, `severity:`, plus the agent's own from a #lesson block).
  */
 import type { Category, LessonSeverity } from '../lesson/schema.js';
-import { blockTags } from './block-lesson.js';
+import { LessonSchema } from '../lesson/schema.js';
 import type { Episode, EpisodeKind } from './episode.js';
 
 const LANG_BY_EXT: Record<string, string> = {
@@ -59,6 +59,25 @@ const LANG_BY_EXE: Record<string, string> = {
   powershell: 'powershell',
   pwsh: 'powershell',
 };
+
+export type BlockTags = { tags: string[]; dropped: { tag: string; reason: string }[] };
+
+/**
+ * The block's tags as written (`lang:rust` stays `lang:rust`), each checked against the lesson
+ * schema's tag rule; the ones it refuses are dropped, with the reason, for the candidate's body.
+ */
+export function blockTags(tags: readonly string[]): BlockTags {
+  const out: BlockTags = { tags: [], dropped: [] };
+  for (const raw of tags) {
+    const tag = raw.trim();
+    if (tag === '') continue;
+    const parsed = LessonSchema.shape.tags.safeParse([tag]);
+    if (parsed.success) {
+      if (!out.tags.includes(tag)) out.tags.push(tag);
+    } else out.dropped.push({ tag, reason: parsed.error.issues[0]?.message ?? 'not a valid tag' });
+  }
+  return out;
+}
 
 export function tagSafe(value: string): string {
   return value
