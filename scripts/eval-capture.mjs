@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { scanTranscripts } from '../dist/capture/scan-transcripts.js';
 import { checkAdviceShape } from '../dist/core/capture/advice/advice-shape.js';
 import { draftCandidate } from '../dist/core/capture/draft-candidate.js';
-import { mergeCandidate } from '../dist/core/capture/merge-candidate.js';
+import { draftHashes, mergeCandidate } from '../dist/core/capture/merge-candidate.js';
 import { redactDeep } from '../dist/core/capture/redact.js';
 import { defaultConfig } from '../dist/core/lesson/schema.js';
 
@@ -86,17 +86,21 @@ function scanHalf(files, scoring, window) {
         dropped.push({ draft, episode });
         return;
       }
-      const entry = byHash.get(draft.contentHash);
+      // As `lore scan` does: a #lesson block joined with the heuristic find of its episode (the
+      // scan joins them) merges into a candidate stored under either hash.
+      const hashes = draftHashes(draft);
+      const entry = hashes.map((hash) => byHash.get(hash)).find((found) => found !== undefined);
       const merged = mergeCandidate(draft, entry?.record, {
         id: entry?.record.id ?? `c${String(index).padStart(3, '0')}`,
         nowIso: '2026-01-01T00:00:00.000Z',
         tier: 'project',
         scoring,
       });
-      const episodes = [...(entry?.episodes ?? []), { episode, draft }];
-      byHash.set(draft.contentHash, { record: merged.record, episodes });
+      const next = { record: merged.record, episodes: [...(entry?.episodes ?? []), { episode, draft }] };
+      for (const [hash, value] of byHash) if (value === entry) byHash.set(hash, next);
+      for (const hash of [...hashes, merged.record.contentHash]) byHash.set(hash, next);
     });
-    return { candidates: [...byHash.values()], dropped };
+    return { candidates: [...new Set(byHash.values())], dropped };
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }

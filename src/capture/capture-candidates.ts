@@ -1,8 +1,10 @@
 /**
  * `lore scan` end to end: scan the transcripts, redact each episode, draft it, and merge it into
  * the candidates of the right tier (episodes from this repository go to the project, the rest to
- * the user tier; with explicit `--path` folders everything goes to the current tier). Patterns
- * someone already approved or rejected are not proposed again.
+ * the user tier; with explicit `--path` folders everything goes to the current tier). A #lesson
+ * block joined with the heuristic find of its episode (scan-file.ts) merges into the candidate of
+ * that find, when one is stored. Patterns someone already approved or rejected are not proposed
+ * again.
  */
 import { userInfo } from 'node:os';
 import { basename, resolve, sep } from 'node:path';
@@ -109,11 +111,12 @@ export async function captureCandidates(
     };
     return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0, dropped: 0 };
   }
-  const [{ draftCandidate }, { mergeCandidate }, { openCandidateStore }] = await Promise.all([
-    import('../core/capture/draft-candidate.js'),
-    import('../core/capture/merge-candidate.js'),
-    import('../store/candidates/candidate-store.js'),
-  ]);
+  const [{ draftCandidate }, { mergeCandidate, candidateHashes, draftHashes }, { openCandidateStore }] =
+    await Promise.all([
+      import('../core/capture/draft-candidate.js'),
+      import('../core/capture/merge-candidate.js'),
+      import('../store/candidates/candidate-store.js'),
+    ]);
   return withLocks([resolve(target.cacheDir, 'locks', 'capture-scan.lock')], () => {
     const scoring = scoringOf(target.capture);
     const nowIso = new Date(options.nowMs).toISOString();
@@ -127,8 +130,11 @@ export async function captureCandidates(
         const layout = tier === 'project' ? target.layouts.project : target.layouts.user;
         if (layout === undefined) throw new Error('no project tier to store candidates in');
         const store = openCandidateStore(layout);
-        // Content hash to id: the record itself is read again under its lock when merging.
-        const byHash = new Map(store.list().map((c) => [c.record.contentHash, c.id] as const));
+        // Content hash to id (a candidate a block took over is found by the find's hash too): the
+        // record itself is read again under its lock when merging.
+        const byHash = new Map(
+          store.list().flatMap((c) => candidateHashes(c.record).map((hash) => [hash, c.id] as const)),
+        );
         entry = { store, byHash, decided: new Set(store.decisions().keys()) };
         stores.set(tier, entry);
       }
@@ -155,11 +161,12 @@ export async function captureCandidates(
         return;
       }
       const entry = open(tier);
-      if (entry.decided.has(draft.contentHash)) {
+      const hashes = draftHashes(draft);
+      if (hashes.some((hash) => entry.decided.has(hash))) {
         decided += 1;
         return;
       }
-      const existing = entry.byHash.get(draft.contentHash);
+      const existing = hashes.map((hash) => entry.byHash.get(hash)).find((id) => id !== undefined);
       let stored: StoredCandidate;
       let change: 'new' | 'merged';
       if (existing) {
@@ -179,7 +186,7 @@ export async function captureCandidates(
         change = 'new';
         newCount += 1;
       }
-      entry.byHash.set(draft.contentHash, stored.id);
+      for (const hash of hashes) entry.byHash.set(hash, stored.id);
       const key = `${tier}:${stored.id}`;
       const before = touched.get(key);
       touched.set(key, {

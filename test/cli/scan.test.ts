@@ -51,7 +51,7 @@ describe('lore scan and candidates', () => {
     expect(first.code).toBe(0);
     const data = first.json<ScanJson>();
     expect(Object.keys(data)).toEqual(['files', 'bytes', 'skipped', 'candidates', 'feedback']);
-    expect(data.files).toBe(44);
+    expect(data.files).toBe(47);
     expect(data.skipped).toBe(20);
     expect(data.candidates.length).toBeGreaterThan(10);
     expect(Object.keys(data.candidates[0] ?? {})).toEqual([
@@ -70,7 +70,7 @@ describe('lore scan and candidates', () => {
     expect(first.stderr).not.toContain('\r[');
 
     const again = sandbox.run(['scan', '--json']).json<ScanJson>();
-    expect(again).toMatchObject({ files: 44, bytes: 0, candidates: [] });
+    expect(again).toMatchObject({ files: 47, bytes: 0, candidates: [] });
 
     const listed = sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates;
     expect(listed[0]?.occurrences).toBeGreaterThan(1);

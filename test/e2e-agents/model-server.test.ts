@@ -107,6 +107,41 @@ describe('startModelServer', () => {
     expect(second.at(-1)?.type).toBe('response.completed');
   });
 
+  it('a step that says something first: the text, then the call, in one reply (both APIs)', async () => {
+    const server = await startModelServer({
+      steps: [{ say: 'It failed.\n#lesson\n#/lesson', bash: 'make' }],
+    });
+    const claude = events(await post(`${server.url}/v1/messages`, anthropic(0)));
+    const codex = events(
+      await post(`${server.url}/v1/responses`, {
+        tools: [{ type: 'function', name: 'exec_command' }],
+        input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }],
+      }),
+    );
+    await server.close();
+
+    expect(
+      claude
+        .filter((event) => event.type === 'content_block_start')
+        .map((event) => [event.index, (event.content_block as { type: string }).type]),
+    ).toEqual([
+      [0, 'text'],
+      [1, 'tool_use'],
+    ]);
+    expect(claude.find((event) => event.type === 'content_block_delta')?.delta).toEqual({
+      type: 'text_delta',
+      text: 'It failed.\n#lesson\n#/lesson',
+    });
+    expect(
+      codex
+        .filter((event) => event.type === 'response.output_item.done')
+        .map((event) => [event.output_index, (event.item as { type: string }).type]),
+    ).toEqual([
+      [0, 'message'],
+      [1, 'function_call'],
+    ]);
+  });
+
   it('waitFor resolves on a request logged before or after the call', async () => {
     const server = await startModelServer({ steps: [] });
     await post(`${server.url}/early`, { marker: 'early' });

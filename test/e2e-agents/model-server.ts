@@ -19,9 +19,14 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * One thing the scripted model does: run a shell command, call another tool (Claude Code only:
- * `{tool: 'Agent', input}` starts a subagent), or answer with text and stop.
+ * `{tool: 'Agent', input}` starts a subagent), or answer with text and stop. A call may say
+ * something first (`say`: a text block before the call in the same reply, as a model explaining
+ * a failure, or writing a `#lesson` block, before its next command).
  */
-export type Step = { bash: string } | { tool: string; input: Record<string, unknown> } | { text: string };
+export type Step =
+  | { bash: string; say?: string }
+  | { tool: string; input: Record<string, unknown>; say?: string }
+  | { text: string };
 
 export type LoggedRequest = {
   /** 1-based, in arrival order. */
@@ -158,44 +163,15 @@ function anthropicReply(res: ServerResponse, seq: number, model: string, step: S
       : 'tool' in step
         ? { name: step.tool, input: step.input }
         : undefined;
-  const block: [string, Json][] =
-    call !== undefined
-      ? [
-          [
-            'content_block_start',
-            {
-              type: 'content_block_start',
-              index: 0,
-              content_block: { type: 'tool_use', id: `toolu_e2e_${seq}`, name: call.name, input: {} },
-            },
-          ],
-          [
-            'content_block_delta',
-            {
-              type: 'content_block_delta',
-              index: 0,
-              delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) },
-            },
-          ],
-        ]
-      : [
-          [
-            'content_block_start',
-            { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-          ],
-          [
-            'content_block_delta',
-            {
-              type: 'content_block_delta',
-              index: 0,
-              delta: { type: 'text_delta', text: 'text' in step ? step.text : '' },
-            },
-          ],
-        ];
+  const say = 'say' in step && step.say !== undefined ? step.say : undefined;
+  const text = call === undefined ? ('text' in step ? step.text : '') : say;
+  // The text (when there is one) first, then the call: the order a model writes them in.
+  const blocks: [string, Json][][] = [];
+  if (text !== undefined) blocks.push(textBlock(blocks.length, text));
+  if (call !== undefined) blocks.push(toolUseBlock(blocks.length, `toolu_e2e_${seq}`, call));
   sse(res, [
     start,
-    ...block,
-    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ...blocks.flat(),
     [
       'message_delta',
       {
@@ -208,6 +184,43 @@ function anthropicReply(res: ServerResponse, seq: number, model: string, step: S
   ]);
 }
 
+function textBlock(index: number, text: string): [string, Json][] {
+  return [
+    [
+      'content_block_start',
+      { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+    ],
+    ['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }],
+    ['content_block_stop', { type: 'content_block_stop', index }],
+  ];
+}
+
+function toolUseBlock(
+  index: number,
+  id: string,
+  call: { name: string; input: Record<string, unknown> },
+): [string, Json][] {
+  return [
+    [
+      'content_block_start',
+      {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id, name: call.name, input: {} },
+      },
+    ],
+    [
+      'content_block_delta',
+      {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) },
+      },
+    ],
+    ['content_block_stop', { type: 'content_block_stop', index }],
+  ];
+}
+
 /** The shell tool a Codex request offers, and how its arguments are spelled. */
 function codexShellCall(tools: readonly string[], command: string): { name: string; arguments: string } {
   if (tools.includes('exec_command'))
@@ -215,6 +228,15 @@ function codexShellCall(tools: readonly string[], command: string): { name: stri
   if (tools.includes('shell_command'))
     return { name: 'shell_command', arguments: JSON.stringify({ command }) };
   return { name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', command] }) };
+}
+
+function openaiMessage(seq: number, text: string): Json {
+  return {
+    type: 'message',
+    id: `msg_e2e_${seq}`,
+    role: 'assistant',
+    content: [{ type: 'output_text', text, annotations: [] }],
+  };
 }
 
 function openaiReply(
@@ -225,20 +247,18 @@ function openaiReply(
   step: Step,
 ): void {
   const id = `resp_e2e_${seq}`;
-  const item: Json =
+  const items: Json[] =
     'bash' in step
-      ? {
-          type: 'function_call',
-          id: `fc_e2e_${seq}`,
-          call_id: `call_e2e_${seq}`,
-          ...codexShellCall(tools, step.bash),
-        }
-      : {
-          type: 'message',
-          id: `msg_e2e_${seq}`,
-          role: 'assistant',
-          content: [{ type: 'output_text', text: 'text' in step ? step.text : 'Done.', annotations: [] }],
-        };
+      ? [
+          ...(step.say !== undefined ? [openaiMessage(seq, step.say)] : []),
+          {
+            type: 'function_call',
+            id: `fc_e2e_${seq}`,
+            call_id: `call_e2e_${seq}`,
+            ...codexShellCall(tools, step.bash),
+          },
+        ]
+      : [openaiMessage(seq, 'text' in step ? step.text : 'Done.')];
   const usage = {
     input_tokens: 10,
     input_tokens_details: { cached_tokens: 0 },
@@ -248,8 +268,10 @@ function openaiReply(
   };
   sse(res, [
     ['response.created', { type: 'response.created', response: { id, model, status: 'in_progress' } }],
-    ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],
-    ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
+    ...items.flatMap((item, index): [string, Json][] => [
+      ['response.output_item.added', { type: 'response.output_item.added', output_index: index, item }],
+      ['response.output_item.done', { type: 'response.output_item.done', output_index: index, item }],
+    ]),
     [
       'response.completed',
       { type: 'response.completed', response: { id, model, status: 'completed', usage } },

@@ -762,8 +762,9 @@ describe('draft classification', () => {
     expect(languageOf(exe, path)).toBe(lang);
   });
 
-  // tagSafe turns the agent's own `lang:python` into `lang-python`: a colon is not in its set.
-  it('tags: each once, made safe, never empty', () => {
+  // The agent's own tags are kept as written (`lang:go`, not `lang-go`); the ones the schema
+  // refuses (a space, a comma) are dropped.
+  it('tags: each once, valid, never empty', () => {
     const e = failing('x');
     const tags = ['Docker Compose', 'docker-compose', 'lang:go', ','];
     const block = { tool: 'Bash', trigger: undefined, mistake: 'm', fix: undefined, tags };
@@ -786,7 +787,7 @@ describe('draft classification', () => {
       'env:windows',
       'severity:low',
       'docker-compose',
-      'lang-go',
+      'lang:go',
     ]);
   });
 

@@ -21,9 +21,10 @@ import {
 import type { Advice, AdviceDrop } from './advice/word-advice.js';
 import { commandOf, targetPath } from './call-target.js';
 import { errorGist, isShellTool } from './classify-result.js';
+import { blockTriggers } from './block-lesson.js';
 import { classifyScope } from './classify-scope.js';
 import type { ScopeDecision } from './classify-scope.js';
-import { categoryOf, draftTags, severityOf, topicOf } from './draft-tags.js';
+import { blockTags, categoryOf, draftTags, severityOf, topicOf } from './draft-tags.js';
 import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
 import type { ToolCall } from './events.js';
 import { contentHash } from './hash.js';
@@ -58,15 +59,21 @@ export type CandidateDraft = {
   anchor: string;
   /** Why no candidate should be made of it (the fix repeats the failure, or nothing can be named). */
   drop: AdviceDrop | undefined;
+  /**
+   * A #lesson block joined with the heuristic find of its episode: the find's content hash (a
+   * candidate stored under it is the same lesson) and the anchors the find and the block had.
+   */
+  joined?: { hashes: string[]; anchors: string[] };
 };
 
 export function draftCandidate(episode: Episode): CandidateDraft {
   const facts = episodeFacts(episode);
-  const { tools, commands, paths } = draftTriggers(facts);
+  const triggers = draftTriggersOf(episode, facts);
+  const { tools, commands, paths } = triggers;
   const { summary, mistake, remediation, drop } = wordEpisode(episode, facts);
   const severity = severityOf(episode);
   const topic = topicOf(episode, facts.errorText);
-  const tags = draftTags(episode, { ...facts, topic, severity });
+  const tags = draftTags(episode, { ...facts, key: facts.key ?? triggers.key, topic, severity });
   const category = categoryOf(episode.kind, topic);
   const anchorRef = episode.evidence[0] ?? { file: '?', line: 0 };
   return {
@@ -76,7 +83,7 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     tool: facts.tool,
     trigger: commands[0] ?? paths[0] ?? episode.block?.trigger ?? facts.tool ?? '',
     summary,
-    body: draftBody(episode, facts),
+    body: draftBody(episode, facts) + droppedTagsNote(episode),
     mistake: mistake === undefined ? undefined : oneLine(mistake, 1000),
     remediation: remediation === undefined ? undefined : oneLine(remediation, 1000),
     tools,
@@ -103,7 +110,40 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     evidence: episode.evidence,
     anchor: `${anchorRef.file}:${anchorRef.line}`,
     drop,
+    ...(episode.joined ? { joined: joinedOf(episode.joined) } : {}),
   };
+}
+
+/** What a joined block stands for besides itself: the heuristic find's hash and both anchors. */
+function joinedOf(joined: NonNullable<Episode['joined']>): NonNullable<CandidateDraft['joined']> {
+  const found = draftCandidate(joined.heuristic);
+  return {
+    hashes: [found.contentHash],
+    anchors: [found.anchor, `${joined.blockRef.file}:${joined.blockRef.line}`],
+  };
+}
+
+/**
+ * A #lesson block fires on what its `tool:` and `trigger:` name (block-lesson.ts); a block that
+ * names no command or path, joined with the failure it is about, fires on that failure's
+ * triggers; every other episode on the triggers the heuristics derive.
+ */
+export function draftTriggersOf(
+  episode: Episode,
+  facts: EpisodeFacts,
+): DraftTriggers & { key: string | undefined } {
+  if (episode.block === undefined) return { ...draftTriggers(facts), key: undefined };
+  const own = blockTriggers(episode.block, episode.project);
+  const found = episode.joined?.heuristic;
+  if (own.commands.length > 0 || own.paths.length > 0 || found === undefined) return own;
+  return { ...draftTriggers(episodeFacts(found)), key: undefined };
+}
+
+/** The block's tags the lesson schema refuses, said in the body (they are not kept). */
+function droppedTagsNote(episode: Episode): string {
+  const dropped = blockTags(episode.block?.tags ?? []).dropped;
+  if (dropped.length === 0) return '';
+  return `Tags of the block not kept: ${dropped.map((d) => `\`${oneLine(d.tag, 100)}\` (${d.reason})`).join('; ')}\n`;
 }
 
 /** What the stages need to know about an episode, worked out once. */

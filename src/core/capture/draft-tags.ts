@@ -3,6 +3,7 @@
  * `tool:`, `topic:`, `env:`, `severity:`, plus the agent's own from a #lesson block).
  */
 import type { Category, LessonSeverity } from '../lesson/schema.js';
+import { LessonSchema } from '../lesson/schema.js';
 import type { Episode, EpisodeKind } from './episode.js';
 
 const LANG_BY_EXT: Record<string, string> = {
@@ -58,6 +59,25 @@ const LANG_BY_EXE: Record<string, string> = {
   powershell: 'powershell',
   pwsh: 'powershell',
 };
+
+export type BlockTags = { tags: string[]; dropped: { tag: string; reason: string }[] };
+
+/**
+ * The block's tags as written (`lang:rust` stays `lang:rust`), each checked against the lesson
+ * schema's tag rule; the ones it refuses are dropped, with the reason, for the candidate's body.
+ */
+export function blockTags(tags: readonly string[]): BlockTags {
+  const out: BlockTags = { tags: [], dropped: [] };
+  for (const raw of tags) {
+    const tag = raw.trim();
+    if (tag === '') continue;
+    const parsed = LessonSchema.shape.tags.safeParse([tag]);
+    if (parsed.success) {
+      if (!out.tags.includes(tag)) out.tags.push(tag);
+    } else out.dropped.push({ tag, reason: parsed.error.issues[0]?.message ?? 'not a valid tag' });
+  }
+  return out;
+}
 
 export function tagSafe(value: string): string {
   return value
@@ -121,7 +141,10 @@ export type TagFacts = {
   severity: LessonSeverity;
 };
 
-/** The draft's tags, each once, without whitespace or commas and at most 80 characters. */
+/**
+ * The draft's tags, each once, without whitespace or commas and at most 80 characters. The
+ * agent's own from a #lesson block are kept as written (`lang:rust`), if the schema takes them.
+ */
 export function draftTags(episode: Episode, facts: TagFacts): string[] {
   const { key, tool, failedCommand, path, topic, severity } = facts;
   const exe = key?.split(' ')[0];
@@ -133,7 +156,7 @@ export function draftTags(episode: Episode, facts: TagFacts): string[] {
     `env:${episode.agent}`,
     ...(/[A-Za-z]:\\|powershell|pwsh/i.test(`${failedCommand ?? ''} ${path ?? ''}`) ? ['env:windows'] : []),
     `severity:${severity}`,
-    ...(episode.block?.tags ?? []).map((tag) => tagSafe(tag)).filter((tag) => tag !== ''),
+    ...blockTags(episode.block?.tags ?? []).tags,
   ];
   return [...new Set(tags)].filter((tag) => /^[^\s,]+$/.test(tag) && tag.length <= 80);
 }

@@ -54,6 +54,11 @@ export type Episode = {
   block: LessonBlock | undefined;
   signals: EpisodeSignals;
   evidence: EvidenceRef[];
+  /**
+   * A #lesson block joined with the heuristic find of the same episode (block-lesson.ts): that
+   * find as it was, and the block's own line; a repeat of either merges into this one.
+   */
+  joined?: { heuristic: Episode; blockRef: EvidenceRef };
 };
 
 export function noSignals(): EpisodeSignals {

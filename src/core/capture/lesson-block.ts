@@ -67,10 +67,15 @@ export function parseLessonBlocks(text: string): LessonBlock[] {
   return blocks;
 }
 
-function splitTags(value: string): string[] {
+/**
+ * Tags as written, split on commas and spaces; `lang: rust` (a space after the colon) is one tag,
+ * `lang:rust`, and quotes, backticks and list brackets around tags are dropped.
+ */
+export function splitTags(value: string): string[] {
   return value
     .replace(/^\[|\]$/g, '')
+    .replace(/([\w.-]):[ \t]+(?=[^\s,])/g, '$1:')
     .split(/[,\s]+/)
-    .map((tag) => tag.trim().replace(/^["']|["']$/g, ''))
+    .map((tag) => tag.trim().replace(/^["'`]+|["'`]+$/g, ''))
     .filter((tag) => tag !== '');
 }

@@ -3,7 +3,9 @@
  * confidence floor and a `capture` block saying how it was found. A repeat of the same pattern
  * (same content hash) merges into the existing candidate: occurrences, sessions and projects grow,
  * confidence and priority are recomputed, and the same episode seen twice (same anchor) changes
- * nothing.
+ * nothing. A #lesson block joined with the heuristic find of its episode also merges into the
+ * candidate stored under the find's hash, and takes it over: the block's words and triggers, both
+ * evidence lists (`takeOverByBlock`).
  */
 import { SCHEMA_VERSION } from '../lesson/schema.js';
 import type { ScopeClass } from '../lesson/constants.js';
@@ -30,6 +32,11 @@ export type CaptureInfo = {
   /** Where the lesson belongs, as classified at capture (absent on candidates of older scans). */
   scope?: ScopeClass;
   scopeReason?: string;
+  /**
+   * Content hashes of the heuristic finds a #lesson block took over: a repeat of one merges
+   * here, and approving or rejecting the candidate decides them too.
+   */
+  hashes?: string[];
 };
 
 export type CandidateRecord = Record<string, unknown> & {
@@ -73,6 +80,30 @@ export function scoreCandidate(record: CandidateRecord, scoring: ScoringConfig):
   };
 }
 
+/** Every content hash a candidate stands for: its own and those of the finds a block took over. */
+export function candidateHashes(record: CandidateRecord): string[] {
+  return [record.contentHash, ...(record.capture.hashes ?? [])];
+}
+
+/** Every content hash a draft stands for (a joined block: the heuristic find's too). */
+export function draftHashes(draft: CandidateDraft): string[] {
+  return [draft.contentHash, ...(draft.joined?.hashes ?? [])];
+}
+
+function unionAll(list: readonly string[], items: readonly string[], max = 200): string[] {
+  return items.reduce<string[]>((out, item) => union(out, item, max), [...list]);
+}
+
+function dedupeRefs(refs: readonly EvidenceRef[]): EvidenceRef[] {
+  const seen = new Set<string>();
+  return refs.filter((ref) => {
+    const key = `${ref.file}:${ref.line}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export function mergeCandidate(
   draft: CandidateDraft,
   existing: CandidateRecord | undefined,
@@ -80,41 +111,37 @@ export function mergeCandidate(
 ): MergeResult {
   const seenAt = context.nowIso;
   if (existing) {
-    if (existing.capture.anchors.includes(draft.anchor)) return { record: existing, change: 'unchanged' };
+    const anchors = [draft.anchor, ...(draft.joined?.anchors ?? [])];
+    const sameEpisode = anchors.some((anchor) => existing.capture.anchors.includes(anchor));
+    const takeOver = draft.kind === 'lesson-block' && existing.capture.kind !== 'lesson-block';
+    if (sameEpisode && !takeOver) return { record: existing, change: 'unchanged' };
     const capture: CaptureInfo = {
       ...existing.capture,
       agents: union(existing.capture.agents, draft.agent),
       signals: mergeSignals(existing.capture.signals, draft.signals),
       projects: union(existing.capture.projects, draft.project),
-      anchors: union(existing.capture.anchors, draft.anchor),
-      evidence: [...existing.capture.evidence, ...draft.evidence].slice(0, 20),
+      anchors: unionAll(existing.capture.anchors, anchors),
+      evidence: dedupeRefs([...existing.capture.evidence, ...draft.evidence]).slice(0, 20),
       lastSeen: seenAt,
       scope: existing.capture.scope ?? draft.scope.scope,
       scopeReason: existing.capture.scopeReason ?? draft.scope.reason,
     };
     const merged: CandidateRecord = {
       ...existing,
-      occurrences: existing.occurrences + 1,
+      // The same episode found again (a block joining the find of an earlier scan) is no repeat.
+      occurrences: existing.occurrences + (sameEpisode ? 0 : 1),
       sourceSessions: union(existing.sourceSessions, draft.session),
       capture,
       updatedAt: seenAt,
     };
-    return { record: scoreCandidate(merged, context.scoring), change: 'merged' };
+    const record = takeOver ? takeOverByBlock(merged, draft) : withHashes(merged, draftHashes(draft));
+    return { record: scoreCandidate(record, context.scoring), change: 'merged' };
   }
   const record: CandidateRecord = {
     schemaVersion: SCHEMA_VERSION,
     id: context.id,
     slug: slugify(draft.summary) || 'captured-lesson',
-    summary: draft.summary,
-    body: draft.body,
-    ...(draft.mistake !== undefined ? { mistake: draft.mistake } : {}),
-    ...(draft.remediation !== undefined ? { remediation: draft.remediation } : {}),
-    tools: draft.tools,
-    commands: draft.commands,
-    paths: draft.paths,
-    tags: draft.tags,
-    category: draft.category,
-    severity: draft.severity,
+    ...draftContent(draft),
     type: 'hint',
     tier: context.tier,
     priority: 5,
@@ -136,15 +163,64 @@ export function mergeCandidate(
       trigger: draft.trigger,
       signals: draft.signals,
       projects: draft.project === undefined ? [] : [draft.project],
-      anchors: [draft.anchor],
+      anchors: unionAll([draft.anchor], draft.joined?.anchors ?? []),
       evidence: draft.evidence.slice(0, 20),
       firstSeen: seenAt,
       lastSeen: seenAt,
       scope: draft.scope.scope,
       scopeReason: draft.scope.reason,
+      ...(draft.joined ? { hashes: draft.joined.hashes } : {}),
     },
   };
   return { record: scoreCandidate(record, context.scoring), change: 'new' };
+}
+
+/** The lesson fields a draft gives a candidate: words, triggers, tags, classification. */
+function draftContent(draft: CandidateDraft) {
+  return {
+    summary: draft.summary,
+    body: draft.body,
+    ...(draft.mistake !== undefined ? { mistake: draft.mistake } : {}),
+    ...(draft.remediation !== undefined ? { remediation: draft.remediation } : {}),
+    tools: draft.tools,
+    commands: draft.commands,
+    paths: draft.paths,
+    tags: draft.tags,
+    category: draft.category,
+    severity: draft.severity,
+  };
+}
+
+/** `hashes` with the draft's hashes that are not the record's own. */
+function withHashes(record: CandidateRecord, hashes: readonly string[]): CandidateRecord {
+  const others = unionAll(record.capture.hashes ?? [], hashes).filter((h) => h !== record.contentHash);
+  if (others.length === 0) return record;
+  return { ...record, capture: { ...record.capture, hashes: others } };
+}
+
+/**
+ * A heuristic candidate taken over by the #lesson block of the same pattern: the block's words,
+ * triggers, tags and hash, tier 1; the evidence, sessions and occurrences of both. The old hash
+ * stays in `hashes`, so the heuristic find merges here when it comes again.
+ */
+export function takeOverByBlock(record: CandidateRecord, draft: CandidateDraft): CandidateRecord {
+  const { mistake: _mistake, remediation: _remediation, ...rest } = record;
+  const taken: CandidateRecord = {
+    ...rest,
+    slug: slugify(draft.summary) || record.slug,
+    ...draftContent(draft),
+    contentHash: draft.contentHash,
+    capture: {
+      ...record.capture,
+      kind: draft.kind,
+      tier: draft.tier,
+      trigger: draft.trigger,
+      ...(draft.tool !== undefined ? { tool: draft.tool } : {}),
+      scope: draft.scope.scope,
+      scopeReason: draft.scope.reason,
+    },
+  };
+  return withHashes(taken, [record.contentHash, ...draftHashes(draft)]);
 }
 
 /** Review order: repeated first, then user-corrected, then priority, confidence, newest. */

@@ -190,7 +190,8 @@ export function escapeRegex(text: string): string {
  */
 export function commandTrigger(key: string, diff: CommandDiff | undefined): string {
   const words = key.split(' ').map(escapeRegex);
-  let source = `(^|[;&|(]\\s*|\\s)${words.join('\\s+(?:\\S+\\s+)*?')}(\\s|$)`;
+  // The end is a lookahead so that the required argument may follow the key directly.
+  let source = `(^|[;&|(]\\s*|\\s)${words.join('\\s+(?:\\S+\\s+)*?')}(?=\\s|$)`;
   const removed = diff?.removed.find((token) => !key.split(' ').includes(token));
   const added =
     diff?.added.find((token) => !key.split(' ').includes(token) && /^(-|[A-Z_]+=)/.test(token)) ??

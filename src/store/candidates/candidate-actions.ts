@@ -3,7 +3,7 @@
  * (it becomes a real lesson through the normal add path, with its provenance), or reject it (its
  * pattern is remembered and never proposed again).
  */
-import { compareCandidates } from '../../core/capture/merge-candidate.js';
+import { candidateHashes, compareCandidates } from '../../core/capture/merge-candidate.js';
 import type { CandidateRecord } from '../../core/capture/merge-candidate.js';
 import type { Category, Classifier, LessonSeverity, ScopeClass, Tier } from '../../core/lesson/schema.js';
 import { openCandidateStore, pickCandidate } from './candidate-store.js';
@@ -128,21 +128,20 @@ export async function approveCandidate(
       evidence: record.sourceSessions.slice(0, 10).map((ref) => ({ kind: 'session' as const, ref })),
     },
   });
-  found.store.decide({
-    hash: record.contentHash,
-    decision: 'approved',
-    at: new Date(options.nowMs).toISOString(),
-    lesson: added.id,
-  });
+  // Every hash it stands for (a heuristic find a block took over too): none is proposed again.
+  for (const hash of candidateHashes(record))
+    found.store.decide({
+      hash,
+      decision: 'approved',
+      at: new Date(options.nowMs).toISOString(),
+      lesson: added.id,
+    });
   found.store.remove(found.id);
   return { ...added, placement };
 }
 
 export function rejectCandidate(found: FoundCandidate, nowMs: number): void {
-  found.store.decide({
-    hash: found.record.contentHash,
-    decision: 'rejected',
-    at: new Date(nowMs).toISOString(),
-  });
+  for (const hash of candidateHashes(found.record))
+    found.store.decide({ hash, decision: 'rejected', at: new Date(nowMs).toISOString() });
   found.store.remove(found.id);
 }
