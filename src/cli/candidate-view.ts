@@ -70,7 +70,10 @@ export function wrapText(text: string, width: number): string[] {
   return lines;
 }
 
-/** Two columns of labelled fields, each wrapped to its half of the width, joined by a bar. */
+/**
+ * Two columns of labelled fields, each wrapped to its half of the width (continuation lines
+ * indented within it), joined by a bar.
+ */
 export function sideBySide(
   left: readonly (readonly [string, string])[],
   right: readonly (readonly [string, string])[],
@@ -79,7 +82,7 @@ export function sideBySide(
   const half = Math.floor((width - 3) / 2);
   const column = (fields: readonly (readonly [string, string])[]) =>
     fields.flatMap(([label, value]) =>
-      wrapText(value === '' ? label : `${label}: ${value}`, half).map((line, i) =>
+      wrapText(value === '' ? label : `${label}: ${value}`, half - 2).map((line, i) =>
         i === 0 ? line : `  ${line}`,
       ),
     );

@@ -116,8 +116,29 @@ describe('lore distill', () => {
     expect(forced.results[0]).toMatchObject({ outcome: 'applied', cached: false });
     expect(endpoint.requests).toHaveLength(2);
 
+    // Review shows capture's text beside the model's, with the evidence.
     const shown = await sandbox.runAsync(['candidates', 'show', '0000000001']);
-    expect(shown.stdout).toContain('Run `git pull --rebase` before `git push`');
+    const rows = shown.stdout.split('\n').filter((line) => line.includes(' │ '));
+    expect(rows[0]).toMatch(
+      /^heuristic \(lore scan\) +│ distilled \(anthropic claude-test, \d{4}-\d\d-\d\d\)$/,
+    );
+    expect(rows.join('\n')).toContain('mistake: `git push` failed: rejected');
+    expect(rows.join('\n')).toContain('│ context: Pushing a branch that others also push to.');
+    expect(shown.stdout).toContain('failed: git push origin main');
+    const shownJson = (await sandbox.runAsync(['candidates', 'show', '0000000001', '--json'])).json<{
+      distill: {
+        status: string;
+        heuristic: { summary: string };
+        distilled: { action: string };
+        evidence: unknown;
+      };
+    }>().distill;
+    expect(shownJson).toMatchObject({
+      status: 'applied',
+      heuristic: { summary: run.results[0]?.before },
+      distilled: { action: 'Run `git pull --rebase` first, then push.' },
+      evidence: { commands: ['git push origin main'], paths: [], tools: ['Bash'] },
+    });
     const approved = (await sandbox.runAsync(['candidates', 'approve', '0000000001', '--json'])).json<{
       lesson: Record<string, unknown>;
     }>();
@@ -162,6 +183,9 @@ describe('lore distill', () => {
       expect({ ...after, distill: undefined }).toEqual({ ...before, distill: undefined });
       expect(after.distill).toMatchObject({ status: 'refused', note: expect.stringMatching(note) });
       expect(readFileSync(file, 'utf8')).toContain('note:');
+      const shown = await sandbox.runAsync(['candidates', 'show', '0000000001']);
+      expect(shown.stdout).toMatch(/^distill: refused \(openai llama-test, \d{4}-\d\d-\d\d\): /m);
+      expect(shown.stdout).not.toContain(' │ ');
       expect((await sandbox.runAsync(['distill'])).stdout).toContain('no candidates to distill');
       expect(endpoint.requests).toHaveLength(1);
     },
