@@ -163,6 +163,20 @@ describe('candidateEvidence', () => {
       },
       { commands: ['git push origin main'], paths: [], tools: ['Bash'] },
     ],
+    [
+      "a #lesson block's shell trigger",
+      shellCandidate({
+        body: 'Found by `lore scan` (lesson-block, tier 1) in a codex session.\n\nThe agent\'s #lesson block: {"tool":"Bash","trigger":"cargo test --all","mistake":"m","fix":"f","tags":[]}\n',
+      }),
+      { commands: ['cargo test --all'], paths: [], tools: ['Bash'] },
+    ],
+    [
+      'a #lesson block about another tool: its trigger is not a command',
+      shellCandidate({
+        body: 'The agent\'s #lesson block: {"tool":"Edit","trigger":"src/app.ts","tags":[]}\n',
+      }),
+      { commands: [], paths: [], tools: ['Bash'] },
+    ],
   ])('%s', (_name, record, expected) => {
     expect(candidateEvidence(record as CandidateRecord)).toEqual(expected);
   });
