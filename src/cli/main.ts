@@ -103,6 +103,10 @@ export const COMMANDS: Record<string, Entry> = {
     load: () => import('./commands/candidates.js'),
   },
   review: { summary: 'review lesson candidates interactively', load: () => import('./commands/review.js') },
+  distill: {
+    summary: 'rewrite lesson candidates with a model you configure (opt-in, budgeted, cached)',
+    load: () => import('./commands/distill.js'),
+  },
   prompt: {
     summary: "print a task's pre-prompt: the top lessons for its files, tags and text",
     load: () => import('./commands/prompt.js'),

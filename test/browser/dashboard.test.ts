@@ -13,7 +13,11 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
 import { createApp } from '../../src/adapters/http/create-app.js';
 import { appendAudit } from '../../src/store/hook-state/audit-log.js';
+import { createAnthropicProvider } from '../../src/store/distill/api-providers.js';
+import { distillCandidates } from '../../src/store/distill/distill-candidates.js';
 import { findOrInstallChromium } from '../helpers/chromium.js';
+import { writeCandidate } from '../helpers/distill-candidate.js';
+import { lessonAnswer, startModelEndpoint } from '../helpers/model-endpoint.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
 import type { AppSandbox } from '../helpers/http.js';
 
@@ -180,5 +184,43 @@ describe('dashboard in chromium', () => {
       await page.screenshot({ path: `${SHOTS}analytics-${scheme}.png`, fullPage: true });
       expect(errors).toEqual([]);
     }
+  });
+
+  it('shows a distilled candidate beside its heuristic text, with the evidence', async () => {
+    const sandbox = createAppSandbox();
+    writeCandidate(sandbox.repo, '0000000001');
+    const endpoint = await startModelEndpoint(() => ({ text: lessonAnswer() }));
+    const ws = await sandbox.open();
+    const provider = createAnthropicProvider({
+      baseUrl: endpoint.url,
+      model: 'claude-test',
+      apiKey: undefined,
+    });
+    const limits = { dailyCalls: 5, dailyTokens: 40_000 };
+    const run = await distillCandidates(
+      ws,
+      { provider, timeoutMs: 5000, maxOutputTokens: 500, limits },
+      { nowMs: NOW, names: [] },
+    );
+    ws.close();
+    expect(run.results.map((r) => r.outcome)).toEqual(['applied']);
+    const url = await serve(sandbox);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}#/review`);
+    const heuristic = page.locator('.compare .heuristic');
+    const distilled = page.locator('.compare .distilled');
+    await heuristic.waitFor();
+    expect(await heuristic.innerText()).toContain('`git push` failed (rejected)');
+    expect(await distilled.innerText()).toContain('Run `git push` only after `git pull --rebase`');
+    expect(await distilled.innerText()).toContain(
+      'Implication: The push fails and the agent retries blindly.',
+    );
+    const boxes = await Promise.all([heuristic.boundingBox(), distilled.boundingBox()]);
+    // Side by side: one row, the heuristic on the left.
+    expect(boxes[0]!.y).toBe(boxes[1]!.y);
+    expect(boxes[0]!.x).toBeLessThan(boxes[1]!.x);
+    await page.locator('.candidate .scope-row', { hasText: 'git push origin main' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}review-distilled.png`, fullPage: true });
+    expect(errors).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { lessonSource, summarizeUsage } from '../../core/analytics/summarize-usage.js';
 import { listedCandidateJson } from '../../core/capture/candidate-json.js';
+import { distillComparison } from '../../core/distill/distill-comparison.js';
 import { STATUSES, TIERS } from '../../core/lesson/constants.js';
 import { HOOK_EVENTS } from '../../core/inject/types.js';
 import { toRepoPath } from '../../core/match/repo-path.js';
@@ -352,6 +353,7 @@ const candidates: Route['handler'] = async (ctx) => {
         paths: Array.isArray(c.record.paths) ? c.record.paths : [],
         tags: Array.isArray(c.record.tags) ? c.record.tags : [],
         lastSeen: c.record.capture.lastSeen,
+        distill: distillComparison(c.record),
       })),
     } satisfies CandidateList,
   };

@@ -7,6 +7,7 @@
 import type { lessonSource, Usage } from '../../core/analytics/summarize-usage.js';
 import type { ListedCandidateJson } from '../../core/capture/candidate-json.js';
 import type { CaptureInfo } from '../../core/capture/merge-candidate.js';
+import type { DistillComparison } from '../../core/distill/distill-comparison.js';
 import type { Lesson, Status, Tier } from '../../core/lesson/schema.js';
 import type { Vote, VoteSummary } from '../../core/rank/votes.js';
 import type { AuditRecord } from '../../store/hook-state/audit-log.js';
@@ -95,6 +96,8 @@ export type CandidateJson = ListedCandidateJson & {
   paths: string[];
   tags: string[];
   lastSeen: CaptureInfo['lastSeen'];
+  /** Capture's text beside the model's (`lore distill`), and the evidence both rest on. */
+  distill: DistillComparison;
 };
 
 /** GET /api/candidates */

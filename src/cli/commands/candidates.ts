@@ -14,6 +14,7 @@ import {
 } from '../../store/candidates/candidate-actions.js';
 import { findDuplicates } from '../../store/curate/find-duplicates.js';
 import { SCOPE_CLASSES } from '../../core/lesson/constants.js';
+import { distillComparison } from '../../core/distill/distill-comparison.js';
 import { NO_DUPLICATE_OPTION, noteDuplicates, refuseDuplicates } from '../duplicate-note.js';
 
 const ACTIONS = ['list', 'show', 'approve', 'reject'] as const;
@@ -88,6 +89,7 @@ export const command: Command = {
             candidate: listedCandidateJson(found.record, found.tier, ws.displayPath(found.file)),
             record: found.record,
             placement,
+            distill: distillComparison(found.record),
           },
           text: `${formatCandidateDetail(found.record, found.tier, ws.displayPath(found.file))}\napproving writes it to: ${placement.tier}${placement.universal ? ' (universal)' : ''}${placement.reason ? ` (${placement.reason})` : ''}`,
         };

@@ -8,6 +8,8 @@ import { LoreError } from '../../core/errors.js';
 import { choiceOption, flagOption, listOption, stringOption } from '../command.js';
 import type { Command, CommandContext } from '../command.js';
 import { openCommandWorkspace } from '../open-workspace.js';
+import type { Tier } from '../../core/lesson/schema.js';
+import type { Workspace } from '../../store/workspace/workspace.js';
 import { scanCandidateJson } from '../candidate-view.js';
 
 function parseSince(raw: string | undefined): string | undefined {
@@ -72,10 +74,26 @@ function startBackground(ctx: CommandContext, cacheDir: string, intervalHours: n
   return { started: true, pid: child.pid ?? null };
 }
 
+/** The distillation step of `scan --distill`, loaded only when asked for. */
+async function openDistiller(ws: Workspace, env: NodeJS.ProcessEnv) {
+  const [{ openDistillProvider }, { distillCandidates }, { formatDistillRun }] = await Promise.all([
+    import('../../store/distill/distill-settings.js'),
+    import('../../store/distill/distill-candidates.js'),
+    import('../distill-view.js'),
+  ]);
+  const settings = openDistillProvider(ws, env);
+  return {
+    async run(only: { tier: Tier; id: string }[], options: { nowMs: number; names: string[] }) {
+      const run = await distillCandidates(ws, settings, { only, ...options });
+      return { run, text: formatDistillRun(run) };
+    },
+  };
+}
+
 export const command: Command = {
   spec: {
     usage:
-      'lore scan [--source claude-code|codex|gemini] [--path DIR]... [--since DATE] [--background] [--json]',
+      'lore scan [--source claude-code|codex|gemini] [--path DIR]... [--since DATE] [--background | --distill] [--json]',
     description:
       'Mines agent transcripts for mistake -> fix episodes and #lesson blocks, and stores them as candidates\n' +
       'for review (.lore/candidates/, kept out of git, or the user tier for transcripts of other projects). Only bytes added\n' +
@@ -95,6 +113,11 @@ export const command: Command = {
         description:
           'start a detached scan and return at once; at most once per capture.backgroundIntervalHours',
       },
+      distill: {
+        type: 'boolean',
+        description:
+          'then distill the new and changed candidates with the configured model (see `lore distill`); not with --background',
+      },
     },
     positionals: { min: 0, max: 0, names: '' },
     json: true,
@@ -109,8 +132,17 @@ export const command: Command = {
     const since = parseSince(stringOption(args, 'since'));
     const paths = listOption(args, 'path') ?? [];
     const home = ctx.env.HOME ?? homedir();
+    const distill = flagOption(args, 'distill');
+    // The hooks start `lore scan --background`: a model is never called from there.
+    if (distill && (flagOption(args, 'background') || ctx.env.LORE_SCAN_BACKGROUND_CHILD === '1')) {
+      throw new LoreError('usage', '--distill does not run in the background (nor from a hook)', {
+        hint: 'run `lore scan --distill` or `lore distill` yourself',
+      });
+    }
     const ws = await openCommandWorkspace(ctx);
     try {
+      // Off or misconfigured: say so before scanning, not after.
+      const distiller = distill ? await openDistiller(ws, ctx.env) : undefined;
       if (flagOption(args, 'background')) {
         const forward = [
           ...(source ? ['--source', source] : []),
@@ -150,12 +182,19 @@ export const command: Command = {
       const candidates = touched.map((c) => scanCandidateJson(c.record, c.evidence));
       const { recordMarkerFeedback } = await import('../../store/lessons/feedback.js');
       const feedback = await recordMarkerFeedback(ws, report.markers, ctx.now(), 'scan');
+      const distilled = distiller
+        ? await distiller.run(
+            touched.map((c) => ({ tier: c.tier, id: c.id })),
+            { nowMs: ctx.now(), names: capture.localNames(home) },
+          )
+        : undefined;
       const data = {
         files: report.files,
         bytes: report.bytes,
         skipped: report.skipped,
         candidates,
         feedback,
+        ...(distilled ? { distill: distilled.run } : {}),
       };
       for (const problem of report.problems.slice(0, 5))
         ctx.note(`lore scan: ${problem.file}:${problem.line}: ${problem.message}`);
@@ -172,6 +211,7 @@ export const command: Command = {
         ...(feedback.recorded > 0
           ? [`recorded ${feedback.recorded} LEARNING_HELPFUL / LEARNING_NOT_HELPFUL marker(s) as feedback`]
           : []),
+        ...(distilled ? [distilled.text] : []),
       ];
       return { data, text: lines.join('\n') };
     } finally {

@@ -138,5 +138,13 @@ export function renderConfigTemplate(): string {
 #   taskPaths: []        # where evidence tasks live, e.g. ['docs/tasks/{task}.md']; empty: tasks never make a lesson stale
 # duplicates:
 #   threshold: 0.4       # similarity (0-1) from which lessons count as near-duplicates
+# distill:               # \`lore distill\`: candidates rewritten by a model you configure (off by default)
+#   provider: none       # anthropic, openai (any OpenAI-compatible endpoint) or command (claude -p, codex exec)
+#   model: ...           # the model name the endpoint expects
+#   timeoutSeconds: 60   # give up on one answer after this long; the candidate stays as it was
+#   maxOutputTokens: 1000
+#   dailyCalls: 20       # model calls per UTC day on this machine
+#   dailyTokens: 40000   # tokens (prompt and answer) per UTC day on this machine
+#   # baseUrl, apiKeyEnv and command are read from ~/.lore/config.yaml only (a loopback baseUrl may be set here)
 `;
 }

@@ -11,6 +11,8 @@ import {
   CAPTURE_PRIORITY_DEFAULTS,
   CATEGORIES,
   CLASSIFIERS,
+  DISTILL_DEFAULTS,
+  DISTILL_PROVIDERS,
   ID_PATTERN,
   LESSON_TYPES,
   SCHEMA_VERSION,
@@ -461,6 +463,72 @@ export const ConfigSchema = z.looseObject({
     })
     .default({ threshold: 0.4 })
     .describe('Near-duplicates: shown by `lore add` and candidate approval, listed by `lore dedupe`.'),
+  distill: z
+    .object({
+      provider: z
+        .enum(DISTILL_PROVIDERS)
+        .default('none')
+        .describe(
+          'Who distills candidates: none (off), anthropic (Messages API), openai (any OpenAI-compatible chat completions endpoint: OpenAI, Ollama, vLLM, LM Studio) or command (your agent CLI in print mode).',
+        ),
+      model: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('The model name the endpoint expects (anthropic, openai).'),
+      baseUrl: z
+        .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+        .optional()
+        .describe(
+          'The endpoint (default https://api.anthropic.com, https://api.openai.com/v1). Outside loopback, taken from the user config only.',
+        ),
+      apiKeyEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+        .optional()
+        .describe(
+          'The environment variable holding the API key (default ANTHROPIC_API_KEY, OPENAI_API_KEY); the key itself is never stored. User config only.',
+        ),
+      command: z
+        .array(z.string().min(1))
+        .min(1)
+        .optional()
+        .describe(
+          'provider command: the program and its arguments; the prompt goes to its stdin (e.g. [claude, -p] or [codex, exec, "-"]). User config only.',
+        ),
+      timeoutSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(600)
+        .default(DISTILL_DEFAULTS.timeoutSeconds)
+        .describe('Give up on one answer after this many seconds; the candidate stays as it was.'),
+      maxOutputTokens: z
+        .number()
+        .int()
+        .min(200)
+        .max(8000)
+        .default(DISTILL_DEFAULTS.maxOutputTokens)
+        .describe('The longest answer asked for, in tokens.'),
+      dailyCalls: z
+        .number()
+        .int()
+        .min(0)
+        .max(100_000)
+        .default(DISTILL_DEFAULTS.dailyCalls)
+        .describe('At most this many model calls per UTC day, on this machine.'),
+      dailyTokens: z
+        .number()
+        .int()
+        .min(0)
+        .max(100_000_000)
+        .default(DISTILL_DEFAULTS.dailyTokens)
+        .describe('At most this many tokens (prompt and answer) per UTC day, on this machine.'),
+    })
+    .default({ provider: 'none', ...DISTILL_DEFAULTS })
+    .describe(
+      '`lore distill`: candidates rewritten by a model you configure (off by default; never called from a hook).',
+    ),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export const KNOWN_CONFIG_KEYS: readonly string[] = Object.keys(ConfigSchema.shape);

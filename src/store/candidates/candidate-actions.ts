@@ -38,6 +38,11 @@ export function draftOf(record: CandidateRecord, edits: LessonDraft): LessonDraf
     body: text('body'),
     mistake: text('mistake'),
     remediation: text('remediation'),
+    // A distilled candidate (`lore distill`) carries COIA fields.
+    context: text('context'),
+    observation: text('observation'),
+    implication: text('implication'),
+    action: text('action'),
     tools: list('tools'),
     commands: list('commands'),
     paths: list('paths'),

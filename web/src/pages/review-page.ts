@@ -56,6 +56,57 @@ function candidateButtons(actions: ReviewActions): HTMLElement {
   );
 }
 
+const labelled = (label: string, value: string | null | undefined): HTMLElement | null =>
+  value ? h('p', {}, h('b', {}, `${label}: `), value) : null;
+
+/**
+ * Capture's text beside the model's once `lore distill` rewrote the candidate; a note when its
+ * distillation was refused or failed.
+ */
+function distillComparison(c: CandidateJson): Child {
+  const d = c.distill;
+  if (d.status === null) return null;
+  const by = [d.provider, d.model].filter(Boolean).join(' ');
+  const note =
+    d.status === 'applied'
+      ? null
+      : h('p', { class: 'muted distill-note' }, `Distillation ${d.status} (${by}): ${d.note ?? ''}`);
+  if (d.distilled === null) return note;
+  return h(
+    'div',
+    {},
+    note,
+    h(
+      'div',
+      { class: 'compare' },
+      h(
+        'section',
+        { class: 'heuristic' },
+        h('h3', {}, 'Heuristic (lore scan)'),
+        labelled('Summary', d.heuristic.summary),
+        labelled('Mistake', d.heuristic.mistake),
+        labelled('Fix', d.heuristic.remediation),
+        scopeRow('commands', d.heuristic.commands),
+        scopeRow('paths', d.heuristic.paths),
+        scopeRow('tags', d.heuristic.tags),
+      ),
+      h(
+        'section',
+        { class: 'distilled' },
+        h('h3', {}, `Distilled (${by})`),
+        labelled('Summary', d.distilled.summary),
+        labelled('Context', d.distilled.context),
+        labelled('Observation', d.distilled.observation),
+        labelled('Implication', d.distilled.implication),
+        labelled('Action', d.distilled.action),
+        scopeRow('commands', d.distilled.commands),
+        scopeRow('paths', d.distilled.paths),
+        scopeRow('tags', d.distilled.tags),
+      ),
+    ),
+  );
+}
+
 function candidateDetail(queue: Queue, c: CandidateJson, actions: ReviewActions): Child[] {
   return [
     h('h2', {}, `Candidate ${queue.index + 1} of ${queue.candidates.length}`),
@@ -84,6 +135,9 @@ function candidateDetail(queue: Queue, c: CandidateJson, actions: ReviewActions)
     c.remediation ? h('p', {}, h('b', {}, 'Fix: '), c.remediation) : null,
     scopeRow('commands', c.commands),
     scopeRow('paths', c.paths),
+    distillComparison(c),
+    scopeRow('failed', c.distill.evidence.commands),
+    scopeRow('failed on', c.distill.evidence.paths),
     h(
       'details',
       {},
