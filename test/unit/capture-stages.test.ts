@@ -610,12 +610,12 @@ describe('drafting stages', () => {
     ).toEqual([true, true, false, false]);
   });
 
-  it("the wording of a #lesson block is the agent's own", () => {
+  it("the wording of a #lesson block is the agent's own, arranged as advice", () => {
     const e = episodeOf([
       s.say('#lesson\ntool: Bash\ntrigger: npm\nmistake: ran npm\nfix: run pnpm\n#/lesson'),
     ]);
     expect(wordEpisode(e, episodeFacts(e))).toEqual({
-      summary: 'npm: ran npm → run pnpm',
+      summary: 'When `npm`: run pnpm (ran npm)',
       mistake: 'ran npm',
       remediation: 'run pnpm',
       drop: undefined,

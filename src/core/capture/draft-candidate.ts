@@ -246,8 +246,11 @@ export function wordKind(episode: Episode, facts: EpisodeFacts): Advice {
       const block = episode.block;
       const mistake = block?.mistake;
       const remediation = block?.fix;
-      const trigger = block?.trigger ? `${block.trigger}: ` : '';
-      const summary = `${trigger}${mistake ?? ''}${mistake && remediation ? ' → ' : ''}${remediation ?? ''}`;
+      // The agent's own words, arranged as advice: when the trigger comes up, the fix, and why.
+      const when = block?.trigger ? `When \`${block.trigger.replaceAll('`', '')}\`: ` : '';
+      const advice = remediation ?? mistake ?? '';
+      const why = remediation && mistake ? ` (${mistake})` : '';
+      const summary = `${when}${advice}${why}`;
       return { wording: { summary, mistake, remediation }, drop: undefined };
     }
     case 'error-fix':
