@@ -8,7 +8,7 @@
 import { compileGlob } from '../match/glob.js';
 import { toRepoPath } from '../match/repo-path.js';
 import { commandOf, targetPath } from './call-target.js';
-import { isShellTool } from './classify-result.js';
+import { hookToolName, isShellTool } from './classify-result.js';
 import { dedupeEvidence } from './detect-episodes.js';
 import type { Episode, EvidenceRef } from './episode.js';
 import type { LessonBlock } from './lesson-block.js';
@@ -227,7 +227,7 @@ export function blockTriggers(
     }
   }
   if (kind === 'program' && tool !== undefined) return commandTriggers({ key: tool, flag: undefined });
-  return { ...none, tools: tool !== undefined ? [tool] : [] };
+  return { ...none, tools: tool !== undefined ? [hookToolName(tool)] : [] };
 }
 
 function commandTriggers(command: { key: string; flag: string | undefined }): BlockTriggers {

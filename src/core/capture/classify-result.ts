@@ -38,6 +38,18 @@ export function isShellTool(tool: string | undefined): boolean {
   return tool !== undefined && SHELL_TOOLS.has(tool.toLowerCase());
 }
 
+/**
+ * The tool name a captured lesson is scoped to: the name the hooks send. Transcripts spell tools
+ * their own way (Codex `exec_command` and `apply_patch`, Gemini `run_shell_command`), but Claude
+ * Code's and Codex's hooks both send `Bash` for a shell call and lore's Codex adapter makes a patch
+ * an `Edit`: a lesson scoped to a transcript's name would never fire.
+ */
+export function hookToolName(tool: string): string {
+  if (isShellTool(tool)) return 'Bash';
+  if (tool.toLowerCase() === 'apply_patch') return 'Edit';
+  return tool;
+}
+
 const INTERRUPTED = /^\[Request interrupted by user/;
 const REJECTED = [
   /The user doesn't want to (proceed with this tool use|take this action)/,

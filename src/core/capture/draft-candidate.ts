@@ -20,7 +20,7 @@ import {
 } from './advice/word-advice.js';
 import type { Advice, AdviceDrop } from './advice/word-advice.js';
 import { commandOf, targetPath } from './call-target.js';
-import { errorGist, isShellTool } from './classify-result.js';
+import { errorGist, hookToolName, isShellTool } from './classify-result.js';
 import { blockTriggers } from './block-lesson.js';
 import { classifyScope } from './classify-scope.js';
 import type { ScopeDecision } from './classify-scope.js';
@@ -213,7 +213,7 @@ export function draftTriggers(facts: EpisodeFacts): DraftTriggers {
     commands.push(commandTrigger(key, diff));
   }
   return {
-    tools: tool !== undefined ? [tool] : [],
+    tools: tool !== undefined ? [hookToolName(tool)] : [],
     commands,
     paths: glob !== undefined && !harness && !shell ? [glob] : [],
   };
