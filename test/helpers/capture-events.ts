@@ -10,6 +10,7 @@ import type {
   ToolCall,
   ToolResult,
   TranscriptEvent,
+  UserText,
 } from '../../src/core/capture/events.js';
 
 export type SessionOptions = { agent?: 'claude-code' | 'codex' | 'gemini'; session?: string; file?: string };
@@ -43,6 +44,8 @@ export function madeUpSession(options: SessionOptions = {}) {
     failure,
   });
   return {
+    call,
+    result,
     /** A call and its successful result. */
     ok: (tool: string, input: Record<string, unknown>, text = 'done'): [ToolCall, ToolResult] => {
       const c = call(tool, input);
@@ -53,11 +56,25 @@ export function madeUpSession(options: SessionOptions = {}) {
       tool: string,
       input: Record<string, unknown>,
       text = 'Error: it broke',
+      failure: FailureSignal = 'exit-code',
     ): [ToolCall, ToolResult] => {
       const c = call(tool, input);
-      return [c, result(c, false, text, 'exit-code')];
+      return [c, result(c, false, text, failure)];
     },
+    user: (text: string, sidechain?: boolean): UserText => ({
+      ...at(),
+      kind: 'user-text',
+      text,
+      ...(sidechain === undefined ? {} : { sidechain }),
+    }),
     say: (text: string): AssistantText => ({ ...at(), kind: 'assistant-text', text }),
+    compaction: (): TranscriptEvent => ({ ...at(), kind: 'compaction' }),
+    rejection: (of: ToolCall): TranscriptEvent => ({
+      ...at(),
+      kind: 'rejection',
+      callId: of.callId,
+      text: 'The user refused',
+    }),
   };
 }
 

@@ -6,70 +6,21 @@ import { checkAdviceShape, codeSpans, startsImperative } from '../../src/core/ca
 import { nameDifference } from '../../src/core/capture/advice/name-difference.js';
 import { flagsWithValues, withoutSharedCd } from '../../src/core/capture/advice/word-advice.js';
 import { errorGist } from '../../src/core/capture/classify-result.js';
-import { createEpisodeDetector, isRetryLoop } from '../../src/core/capture/detect-episodes.js';
+import { isRetryLoop } from '../../src/core/capture/detect-episodes.js';
 import { draftCandidate, episodeFacts, wordEpisode } from '../../src/core/capture/draft-candidate.js';
 import type { Episode } from '../../src/core/capture/episode.js';
 import { noSignals } from '../../src/core/capture/episode.js';
-import type { FailureSignal, ToolCall, ToolResult, TranscriptEvent } from '../../src/core/capture/events.js';
+import type { ToolCall, TranscriptEvent } from '../../src/core/capture/events.js';
 import { DEFAULT_CONFIDENCE_WEIGHTS, mergeSignals, scoreConfidence } from '../../src/core/capture/score.js';
+import { detectAll, madeUpSession } from '../helpers/capture-events.js';
 
 /** Events of one made-up session, on consecutive lines. */
-function session() {
-  let line = 0;
-  let id = 0;
-  const at = () => ({
-    agent: 'claude-code' as const,
-    session: 's1',
-    project: '/repo',
-    timestamp: undefined,
-    file: 't.jsonl',
-    line: ++line,
-  });
-  const call = (tool: string, input: Record<string, unknown>): ToolCall => ({
-    ...at(),
-    kind: 'tool-call',
-    callId: `c${++id}`,
-    tool,
-    input,
-  });
-  const result = (of: ToolCall, ok: boolean, text: string, failure: FailureSignal): ToolResult => ({
-    ...at(),
-    kind: 'tool-result',
-    callId: of.callId,
-    tool: of.tool,
-    ok,
-    text,
-    exitCode: ok ? 0 : 1,
-    failure,
-  });
-  return {
-    call,
-    ok: (tool: string, input: Record<string, unknown>): TranscriptEvent[] => {
-      const c = call(tool, input);
-      return [c, result(c, true, 'done', 'none')];
-    },
-    fail: (
-      tool: string,
-      input: Record<string, unknown>,
-      text = 'Error: it broke',
-      failure: FailureSignal = 'exit-code',
-    ): TranscriptEvent[] => {
-      const c = call(tool, input);
-      return [c, result(c, false, text, failure)];
-    },
-    user: (text: string): TranscriptEvent => ({ ...at(), kind: 'user-text', text }),
-    say: (text: string): TranscriptEvent => ({ ...at(), kind: 'assistant-text', text }),
-  };
-}
+const session = () => madeUpSession();
 
 const bash = (command: string) => ({ command });
 
 /** The first episode of a stream (pushed, then flushed). */
-function episodeOf(events: readonly TranscriptEvent[]): Episode {
-  const detector = createEpisodeDetector({ window: 40 });
-  const out = [...events.flatMap((event) => detector.push(event)), ...detector.flush()];
-  return out[0]!;
-}
+const episodeOf = (events: readonly TranscriptEvent[]): Episode => detectAll(events)[0]!;
 
 describe('the error gist', () => {
   it.each([
