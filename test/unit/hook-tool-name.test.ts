@@ -20,10 +20,17 @@ describe('hookToolName', () => {
 
   it.each([
     ['exec_command', 'Bash'],
+    ['shell', 'Bash'],
+    ['run_shell_command', 'Bash'],
     ['apply_patch', 'Edit'],
-  ])('a lesson captured from a Codex %s call admits the hook call %s', (transcriptTool, hookTool) => {
-    const lessonTools = [normalizeTool(hookToolName(transcriptTool))];
-    expect(toolAllowed(lessonTools, hookTool)).toBe(true);
-    expect(toolAllowed([normalizeTool(transcriptTool)], hookTool)).toBe(false);
-  });
+    ['Task', 'Agent'],
+    ['MultiEdit', 'Edit'],
+  ])(
+    'the matcher takes a lesson scoped to %s for the hook call %s, as captured or as written',
+    (transcriptTool, hookTool) => {
+      expect(toolAllowed([normalizeTool(hookToolName(transcriptTool))], hookTool)).toBe(true);
+      expect(toolAllowed([normalizeTool(transcriptTool)], hookTool)).toBe(true);
+      expect(toolAllowed([normalizeTool(transcriptTool)], 'Read')).toBe(false);
+    },
+  );
 });

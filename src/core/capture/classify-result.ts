@@ -4,6 +4,7 @@
  * what the transcript recorded; the same rules then apply to every agent.
  */
 import type { FailureSignal } from './events.js';
+import { normalizeTool } from '../inject/tool-names.js';
 
 export type ResultFacts = {
   tool: string | undefined;
@@ -39,14 +40,14 @@ export function isShellTool(tool: string | undefined): boolean {
 }
 
 /**
- * The tool name a captured lesson is scoped to: the name the hooks send. Transcripts spell tools
- * their own way (Codex `exec_command` and `apply_patch`, Gemini `run_shell_command`), but Claude
- * Code's and Codex's hooks both send `Bash` for a shell call and lore's Codex adapter makes a patch
- * an `Edit`: a lesson scoped to a transcript's name would never fire.
+ * The tool name a captured lesson is scoped to: the hooks' spelling (`Bash`, `Edit`) of a
+ * transcript's name for the same tool (Codex `exec_command`, `apply_patch`, ...), so the lesson
+ * reads as it fires. The equivalence itself is the matcher's (`normalizeTool`).
  */
 export function hookToolName(tool: string): string {
-  if (isShellTool(tool)) return 'Bash';
-  if (tool.toLowerCase() === 'apply_patch') return 'Edit';
+  const name = normalizeTool(tool);
+  if (name === 'bash') return 'Bash';
+  if (name === 'edit') return 'Edit';
   return tool;
 }
 

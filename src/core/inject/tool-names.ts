@@ -1,12 +1,23 @@
 /**
- * Tool names as lessons and hosts spell them. Compared case-insensitively; `Task` is now `Agent`
- * in Claude Code and `MultiEdit` is gone (folded into `Edit`); `mcp__server__*` wildcards match.
+ * Other spellings of one tool, as lore compares them: `Task` is now `Agent` in Claude Code and
+ * `MultiEdit` is folded into `Edit`; transcripts name the shell `exec_command`, `shell` or
+ * `local_shell` (Codex) and `run_shell_command` (Gemini), and a Codex patch `apply_patch`, where the
+ * hooks send `Bash` and lore's Codex adapter makes a patch an `Edit`.
  */
+const ALIASES: Readonly<Record<string, string>> = {
+  task: 'agent',
+  multiedit: 'edit',
+  exec_command: 'bash',
+  shell: 'bash',
+  local_shell: 'bash',
+  run_shell_command: 'bash',
+  apply_patch: 'edit',
+};
+
+/** Tool names as lessons and hosts spell them, compared case-insensitively; `mcp__server__*` wildcards match. */
 export function normalizeTool(tool: string): string {
   const lower = tool.trim().toLowerCase();
-  if (lower === 'task') return 'agent';
-  if (lower === 'multiedit') return 'edit';
-  return lower;
+  return ALIASES[lower] ?? lower;
 }
 
 /** Whether a lesson's tool list (normalized) admits `tool`; an empty list admits every tool. */
