@@ -9,26 +9,18 @@
 //   relative to it (package.json, schema/, the worker scripts, the MCP bundle) are where they were.
 // Deterministic: the same sources give the same bytes.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { moduleUrls } from './source-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const CLI_BUNDLE_DIR = 'dist/cli-bundle';
 
-/** `import.meta.url` in src/<dir>/<file>.ts becomes the URL of dist/<dir>/<file>.js. */
-const moduleUrls = {
-  name: 'module-urls',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta.url')) return undefined;
-      const rel = relative(`${root}src`, args.path).split('\\').join('/').replace(/\.ts$/, '.js');
-      const url = `new URL(${JSON.stringify(`../${rel}`)}, import.meta.url).href`;
-      return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
-    });
-  },
-};
+/** `import.meta.url` in src/<dir>/<file>.ts becomes the URL of dist/<dir>/<file>.js (chunks sit in dist/cli-bundle/). */
+const moduleUrlsPlugin = moduleUrls(
+  root,
+  (rel) => `new URL(${JSON.stringify(`../${rel}`)}, import.meta.url).href`,
+);
 
 export async function bundleCli() {
   const outdir = `${root}${CLI_BUNDLE_DIR}`;
@@ -43,7 +35,7 @@ export async function bundleCli() {
     platform: 'node',
     target: 'node20',
     packages: 'external',
-    plugins: [moduleUrls],
+    plugins: [moduleUrlsPlugin],
     minifyWhitespace: true,
     minifySyntax: true,
     legalComments: 'none',

@@ -9,28 +9,21 @@
 // `import.meta` or a dynamic `import()` (neither works in the CommonJS script the loader runs).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { moduleUrls } from './source-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ENTRY = 'src/adapters/mcp/start-mcp.ts';
 export const MCP_BUNDLE = 'dist/mcp/lore-mcp.cjs';
 const EXTERNAL = ['libsql'];
 
-/** `import.meta.url` in src/<dir>/<file>.ts becomes the URL of dist/<dir>/<file>.js. */
-const moduleUrls = {
-  name: 'module-urls',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta.url')) return undefined;
-      const rel = relative(`${root}src`, args.path).split('\\').join('/').replace(/\.ts$/, '.js');
-      const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', ${JSON.stringify(rel)})).href`;
-      return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
-    });
-  },
-};
+/** `import.meta.url` in src/<dir>/<file>.ts becomes the URL of dist/<dir>/<file>.js (the bundle sits in dist/mcp/). */
+const moduleUrlsPlugin = moduleUrls(
+  root,
+  (rel) =>
+    `require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', ${JSON.stringify(rel)})).href`,
+);
 
 /**
  * Packages load as CommonJS (the `require` entry of their exports), as `require` would load them.
@@ -66,7 +59,7 @@ export async function bundleMcp({ minify = true } = {}) {
     format: 'cjs',
     target: 'node20',
     external: EXTERNAL,
-    plugins: [moduleUrls, packagesAsCommonJs],
+    plugins: [moduleUrlsPlugin, packagesAsCommonJs],
     minify,
     legalComments: 'none',
     charset: 'ascii', // read back as latin1: a one-byte string, decoded in no time

@@ -2,20 +2,13 @@
 // (a heading naming the folder in backticks, e.g. "### `src/store/fs/`") and names every file of
 // that folder in it. This check, run by `npm run lint`, reports files no section names, folders
 // without a section, and sections naming files that do not exist.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listTsFiles } from './source-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROOTS = ['src', 'web/src'];
-
-function listFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return listFiles(path);
-    return /\.(ts|mts)$/.test(entry.name) ? [path] : [];
-  });
-}
 
 /** Sections of the document by folder: `### \`src/x/\`` headings, each with its text. */
 export function sectionsByFolder(markdown) {
@@ -65,7 +58,7 @@ export function findGaps(markdown, files) {
 }
 
 function main() {
-  const files = ROOTS.flatMap((dir) => listFiles(join(root, dir))).map((file) => relative(root, file));
+  const files = ROOTS.flatMap((dir) => listTsFiles(join(root, dir))).map((file) => relative(root, file));
   const gaps = findGaps(readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8'), files);
   for (const gap of gaps) console.error(`ARCHITECTURE.md: ${gap}`);
   if (gaps.length > 0) process.exit(1);

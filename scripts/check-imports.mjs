@@ -5,22 +5,15 @@
 // - the hook's folders (scripts/hook-folders.mjs) import at run time only each other and Node
 //   built-ins, so the bundled hook starts as fast as a bare `node`.
 // Prints each finding with the files involved and exits 1 when there is one.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listTsFiles } from './source-files.mjs';
 import { isHookFile } from './hook-folders.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROOTS = ['src', 'web/src'];
-
-function listFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return listFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 // `import x from`, `import { a, type B } from`, `export { a } from`, `export * from`, bare
 // `import './x'` and `import('./x')`; `import type` / `export type` are skipped.
@@ -98,7 +91,7 @@ function main() {
   const graph = new Map();
   const problems = [];
   for (const dir of ROOTS) {
-    for (const file of listFiles(join(root, dir))) {
+    for (const file of listTsFiles(join(root, dir))) {
       const imports = valueImports(file, readFileSync(file, 'utf8'));
       const local = (target) => (target.startsWith('/') ? relative(root, target) : target);
       for (const bad of hookViolations(relative(root, file), imports.map(local))) {

@@ -88,15 +88,13 @@ const search = ({ deps, session }: Context) =>
                 ws.halfLifeDays,
               )
             ).map((item) => ({ ...toHit(item), score: Number(item.relevance.toFixed(6)) }));
-      const learnings =
-        args.path === undefined
-          ? []
-          : await session.learningsFor(
-              ws,
-              [args.path],
-              results.map((r) => r.id),
-              'lore_search',
-            );
+      // no path, no learnings: the sidecar answers [] without reading anything
+      const learnings = await session.learningsFor(
+        ws,
+        args.path === undefined ? [] : [args.path],
+        results.map((r) => r.id),
+        'lore_search',
+      );
       return {
         results,
         learnings,
@@ -128,15 +126,13 @@ const list = ({ deps, session }: Context) =>
         ws.halfLifeDays,
       );
       const lessons = listed.slice(0, args.limit ?? 50).map(toHit);
-      const learnings =
-        args.path === undefined
-          ? []
-          : await session.learningsFor(
-              ws,
-              [args.path],
-              lessons.map((l) => l.id),
-              'lore_list',
-            );
+      // no path, no learnings: the sidecar answers [] without reading anything
+      const learnings = await session.learningsFor(
+        ws,
+        args.path === undefined ? [] : [args.path],
+        lessons.map((l) => l.id),
+        'lore_list',
+      );
       return { lessons, total: listed.length, learnings };
     },
   });
