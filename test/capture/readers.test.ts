@@ -200,6 +200,49 @@ describe('Codex and Gemini specifics', () => {
     expect(packed.map((e) => [e.kind, e.line])).toEqual(plain.map((e) => [e.kind, e.line]));
     expect(plain.some((e) => e.kind === 'user-text' && e.text.includes('CMARK'))).toBe(false);
   });
+  it.each([
+    [
+      'a refused patch written as plain text (older rollouts)',
+      'apply_patch verification failed: Failed to find expected lines in script.js:\n  const x = 1;',
+      { kind: 'tool-result', ok: false, failure: 'error-flag' },
+    ],
+    [
+      'a refused patch inside the JSON output shape',
+      JSON.stringify({ output: 'apply_patch verification failed: invalid hunk at line 3', metadata: {} }),
+      { kind: 'tool-result', ok: false, failure: 'error-flag' },
+    ],
+    [
+      'the payload object with success: false',
+      { content: 'failed to parse function arguments: missing field `cmd`', success: false },
+      { kind: 'tool-result', ok: false, failure: 'error-flag' },
+    ],
+    [
+      'the payload object with success: true',
+      { content: 'Success. Updated the following files:\nM script.js', success: true },
+      { kind: 'tool-result', ok: true },
+    ],
+    [
+      'a patch the person declined',
+      { content: 'patch rejected by user', success: false },
+      { kind: 'rejection' },
+    ],
+    ['a command the person declined', 'exec command rejected by user', { kind: 'rejection' }],
+  ])('Codex: %s', (_name, output, expected) => {
+    const parser = READERS.codex.createParser({
+      file: 'r.jsonl',
+      sidechain: false,
+      project: undefined,
+      carry: {},
+    });
+    const call = { type: 'custom_tool_call', call_id: 'c1', name: 'apply_patch', input: '*** Begin Patch' };
+    parser.parse({ type: 'response_item', payload: call }, 1);
+    const events = parser.parse(
+      { type: 'response_item', payload: { type: 'custom_tool_call_output', call_id: 'c1', output } },
+      2,
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject(expected);
+  });
   it('Gemini: the last line for a message id wins; tool status error is a failure', () => {
     const events = eventsOf(join(root, 'gemini/chats/session-2026-11-22T05-58-de10ef8f.jsonl')).events;
     const calls = events.filter((e) => e.kind === 'tool-call');

@@ -191,6 +191,21 @@ describe('heuristic episodes worded as advice', () => {
       },
     ],
     [
+      'error-fix by another program the agent named as the replacement',
+      () =>
+        episodeOf([
+          ...s.fail('Bash', bash('yarn add left-pad'), 'bash: yarn: command not found'),
+          s.say('`yarn` is missing here; I will use `npm install left-pad` instead.'),
+          ...s.ok('Bash', bash('npm install left-pad')),
+        ]),
+      {
+        summary: 'Use `npm` instead of `yarn add` here: it failed with "bash: yarn: command not found"',
+        mistake: '`yarn add left-pad` failed: bash: yarn: command not found',
+        remediation: 'Run `npm install left-pad`',
+        drop: undefined,
+      },
+    ],
+    [
       'error-fix by an enabling step',
       () =>
         episodeOf([

@@ -318,6 +318,67 @@ describe('the detector over short sessions', () => {
       [],
     ],
     [
+      'a failure, the agent names a replacement program, which works: error-fix by substitution',
+      () => [
+        ...s.fail('Bash', bash('yarn add left-pad'), 'bash: yarn: command not found'),
+        s.say('`yarn` is not installed in this container. Instead I will use `npm install left-pad`.'),
+        ...s.ok('Bash', bash('npm install left-pad')),
+      ],
+      [{ kind: 'error-fix', attempts: 1, fix: 'npm install left-pad', enabler: undefined }],
+    ],
+    [
+      'another program runs, but the agent never named it as the replacement: nothing',
+      () => [
+        ...s.fail('Bash', bash('yarn add left-pad'), 'bash: yarn: command not found'),
+        s.say('Let me look at the lockfile first.'),
+        ...s.ok('Bash', bash('npm install left-pad')),
+      ],
+      [],
+    ],
+    [
+      'a lookup that misfired, then the named replacement works: error-fix',
+      () => [
+        ...s.fail(
+          'Bash',
+          bash('curl --version'),
+          "curl : The remote name could not be resolved: '--version'",
+        ),
+        s.say(
+          '`curl` is an alias for `Invoke-WebRequest` in PowerShell; I will use `Invoke-WebRequest` directly.',
+        ),
+        ...s.ok('Bash', bash('Invoke-WebRequest -Uri https://x -OutFile y.zip')),
+      ],
+      [
+        {
+          kind: 'error-fix',
+          attempts: 1,
+          fix: 'Invoke-WebRequest -Uri https://x -OutFile y.zip',
+          enabler: undefined,
+        },
+      ],
+    ],
+    [
+      'a lookup that answered "absent", then the named replacement works: the answer is no mistake',
+      () => [
+        ...s.fail('Bash', bash('which rg'), 'rg not found'),
+        s.say('No `rg` here, so I will use `grep -rn` instead.'),
+        ...s.ok('Bash', bash('grep -rn foo src')),
+      ],
+      [],
+    ],
+    [
+      'a misfired lookup nobody replaced: nothing, however long it waits',
+      () => [
+        ...s.fail(
+          'Bash',
+          bash('curl --version'),
+          "curl : The remote name could not be resolved: '--version'",
+        ),
+        ...s.ok('Bash', bash('echo done')),
+      ],
+      [],
+    ],
+    [
       'a timeout nobody fixed',
       () => s.fail('Bash', bash('npm run dev'), 'Command timed out after 2m', 'timeout'),
       [{ kind: 'timeout', attempts: 1, fix: undefined, enabler: undefined }],

@@ -27,20 +27,41 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** `{"output": "...", "metadata": {"exit_code": 1}}` or plain text. */
-function readOutput(raw: unknown): { text: string; exitCode: number | undefined } {
+/**
+ * What Codex writes when its patch tool refuses a patch (stale context, a malformed hunk): a plain
+ * string with no exit code and, in older rollouts, no success flag either.
+ */
+const PATCH_FAILED = /^\s*apply_patch verification failed\b/;
+
+type CodexOutput = { text: string; exitCode: number | undefined; errorFlag: boolean };
+
+/**
+ * A tool output in any of the shapes Codex has written: `{"output": "...", "metadata":
+ * {"exit_code": 1}}` as JSON text, `Process exited with code N` text, or the payload object itself
+ * (`{"content": "...", "success": false}`), whose `success` is the tool's own verdict.
+ */
+function readOutput(raw: unknown): CodexOutput {
+  if (isObject(raw) && !Array.isArray(raw)) {
+    const inner = typeof raw.content === 'string' ? raw.content : contentText(raw.content);
+    return { ...readOutput(inner), ...(raw.success === false ? { errorFlag: true } : {}) };
+  }
   const value = typeof raw === 'string' ? raw : contentText(raw);
   const parsed = value.startsWith('{') ? parseJson(value) : undefined;
   if (isObject(parsed) && typeof parsed.output === 'string') {
     const metadata = isObject(parsed.metadata) ? parsed.metadata : {};
     const code = metadata.exit_code;
-    return { text: parsed.output, exitCode: typeof code === 'number' ? code : undefined };
+    return {
+      text: parsed.output,
+      exitCode: typeof code === 'number' ? code : undefined,
+      errorFlag: PATCH_FAILED.test(parsed.output),
+    };
   }
   const exit = /^Process exited with code (\d+)$/m.exec(value.slice(0, 400));
   const output = /\nOutput:\n([\s\S]*)$/.exec(value);
   return {
     text: output?.[1] ?? value,
     exitCode: exit?.[1] === undefined ? undefined : Number(exit[1]),
+    errorFlag: PATCH_FAILED.test(value),
   };
 }
 
@@ -113,8 +134,8 @@ export function createCodexParser(context: ParserContext): LineParser {
         const callId = str(item.call_id) ?? `line${line}`;
         const tool = calls.get(callId);
         calls.delete(callId);
-        const { text, exitCode } = readOutput(item.output);
-        const verdict = classifyResult({ tool, text, exitCode });
+        const { text, exitCode, errorFlag } = readOutput(item.output);
+        const verdict = classifyResult({ tool, text, exitCode, errorFlag });
         if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });
         else if (verdict.kind === 'rejection') events.push({ ...at, kind: 'rejection', callId, text });
         else

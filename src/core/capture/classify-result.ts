@@ -63,6 +63,8 @@ const REJECTED = [
   /operation was cancelled by the user/i,
   /^Tool call cancelled by user/i,
   /^aborted by user/i,
+  // Codex, when the person declines its approval prompt.
+  /^(patch|exec command) rejected by user/i,
 ];
 
 /** Exit codes written into the text: Claude "Exit code 2", Codex "Process exited with code 1", Gemini "Exit Code: 1". */
@@ -126,7 +128,7 @@ const MAY_TIME_OUT = /timed out|timeouterror|deadline exceeded/i;
 const MAY_STALL =
   /timed out|timeouterror|deadline exceeded|\?|assword|press |\[y\/|\(y\/n\)|continue connecting/i;
 const MAY_BE_REJECTED =
-  /doesn't want to|^user rejected |requested permission|^permission |hook error|hook (blocked|denied)|cancelled by|^aborted by user/i;
+  /doesn't want to|^user rejected |requested permission|^permission |hook error|hook (blocked|denied)|cancelled by|^aborted by user|rejected by user/i;
 /** The ERROR_OUTPUT patterns as one regex (any of them): one scan, mostly from line start to line start. */
 const ANY_ERROR_OUTPUT = new RegExp(ERROR_OUTPUT.map((pattern) => `(?:${pattern.source})`).join('|'));
 

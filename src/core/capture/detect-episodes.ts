@@ -28,7 +28,15 @@ import type { AssistantText, ToolCall, ToolResult, TranscriptEvent, UserText } f
 import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
 import { noSignals } from './episode.js';
 import { parseLessonBlocks } from './lesson-block.js';
-import { judgeFailure, judgeSuccess, lastAttempt, openFailure, sameInput } from './pending-failure.js';
+import {
+  judgeFailure,
+  judgeSuccess,
+  lastAttempt,
+  namedSubstitutes,
+  openFailure,
+  sameInput,
+  substituteRun,
+} from './pending-failure.js';
 import type { PendingFailure } from './pending-failure.js';
 
 export type DetectorOptions = {
@@ -194,6 +202,9 @@ function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, tar
     case 'first':
       state.pending.push(openFailure(call, result, target, state.index));
       return [];
+    case 'probe':
+      state.pending.push(openFailure(call, result, target, state.index, true));
+      return [];
     case 'retry':
       verdict.open.attempts.push({ call, result });
       verdict.open.lastIndex = state.index;
@@ -231,6 +242,9 @@ export function onAssistantText(state: DetectorState, event: AssistantText): Epi
   const newest = state.pending[state.pending.length - 1];
   const sentence = newest && state.index - newest.lastIndex <= 4 ? causalSentence(event.text) : undefined;
   if (newest && sentence !== undefined && newest.diagnosis === undefined) newest.diagnosis = sentence;
+  if (newest && state.index - newest.lastIndex <= 4)
+    for (const program of namedSubstitutes(newest, event.text))
+      if (!newest.substitutes.includes(program)) newest.substitutes.push(program);
   return out;
 }
 
@@ -278,6 +292,7 @@ function isHang(attempt: Attempt): boolean {
 
 /** A pending failure that no fix closed: what it still teaches, if anything. */
 export function expiredEpisodes(pending: PendingFailure): Episode[] {
+  if (pending.probe) return [];
   if (pending.attempts.length >= 3) return [episodeFromPending(pending, 'retry-loop')];
   if (pending.attempts.some(isHang)) return [episodeFromPending(pending, 'timeout')];
   if (pending.userText !== undefined) return [episodeFromPending(pending, 'user-correction')];
@@ -295,8 +310,10 @@ export function episodeFromPending(
   const first = pending.attempts[0] as Attempt;
   // The enabler explains a fix only when the fix repeated the failed call unchanged.
   const enabler = fix && sameInput(fix, lastAttempt(pending).call) ? pending.enabler : undefined;
+  const replacement = fix ? substituteRun(pending, targetOf(fix)) : undefined;
   return {
     ...newEpisode(first.call, kind),
+    ...(replacement !== undefined ? { replacement } : {}),
     tool: first.call.tool,
     failures: pending.attempts,
     fix,

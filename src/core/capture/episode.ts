@@ -48,6 +48,11 @@ export type Episode = {
   fix: ToolCall | undefined;
   /** A different call between the failure and the identical retry that made it work (Read before Edit). */
   enabler: ToolCall | undefined;
+  /**
+   * The program the agent switched to, when the fix runs a different program it named as the
+   * failed one's replacement (`Invoke-WebRequest` for PowerShell's `curl` alias).
+   */
+  replacement?: string;
   userText: string | undefined;
   /** The agent's own explanation, when it gave one. */
   diagnosis: string | undefined;

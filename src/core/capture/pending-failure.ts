@@ -5,12 +5,12 @@
  * failure, settled it some other way, or leaves it waiting (perhaps as the step that enables the
  * fix). The detector (`detect-episodes.ts`) applies them to its state.
  */
-import { isShellTool } from './classify-result.js';
+import { errorGist, isShellTool } from './classify-result.js';
 import { commandOf } from './call-target.js';
 import type { CallTarget } from './call-target.js';
 import type { Attempt } from './episode.js';
 import type { ToolCall, ToolResult } from './events.js';
-import { commandKeys, segmentKey, segments } from './shell-command.js';
+import { commandKeys, escapeRegex, segmentKey, segments } from './shell-command.js';
 
 export type PendingFailure = {
   /** Failed attempts at one target, oldest first (never empty). */
@@ -23,6 +23,13 @@ export type PendingFailure = {
   userText: string | undefined;
   /** The most recent successful different call since the last attempt. */
   enabler: ToolCall | undefined;
+  /** A misfired lookup: only a named substitute that works makes it an episode. */
+  probe: boolean;
+  /**
+   * Programs the agent said it would run instead of the failed one ("`curl` is an alias here; I'll
+   * use `Invoke-WebRequest`"): a success of one of them is the fix, though its target differs.
+   */
+  substitutes: string[];
 };
 
 /** Commands that look something up: their failure is an answer, not a mistake. */
@@ -63,8 +70,10 @@ export function openFailure(
   result: ToolResult,
   target: CallTarget,
   index: number,
+  probe = false,
 ): PendingFailure {
   return {
+    probe,
     attempts: [{ call, result }],
     keys: target.keys,
     family: target.family,
@@ -72,6 +81,7 @@ export function openFailure(
     diagnosis: undefined,
     userText: undefined,
     enabler: undefined,
+    substitutes: [],
   };
 }
 
@@ -96,10 +106,32 @@ export function isProbe(call: ToolCall): boolean {
   });
 }
 
+/**
+ * What a lookup says when the answer is "no": nothing at all, or that the thing is absent or out
+ * of reach. Anything else means the probe itself misfired (`curl --version` where `curl` is
+ * PowerShell's alias for Invoke-WebRequest, `grep -P` where grep has no -P).
+ */
+const ABSENT =
+  /not found|no such|not recognized|cannot find|can't find|could not find|does not exist|doesn't exist|cannot access|permission denied|access is denied|no matches|is not installed/i;
+
+function isAnswer(text: string): boolean {
+  const said = errorGist(text);
+  return said === 'failed without output' || ABSENT.test(text.slice(0, 3000));
+}
+
 /** Failures that teach nothing: lookups, the network, the harness itself. */
 export function isNoise(call: ToolCall, result: ToolResult): boolean {
   if (isProbe(call)) return true;
   return ENVIRONMENT.test(result.text.slice(0, 3000));
+}
+
+/**
+ * A lookup that misfired rather than answered: it failed with something other than silence or
+ * "absent". On its own it still teaches nothing; it waits only for the agent to name a
+ * replacement program that then works.
+ */
+export function isMisfiredProbe(call: ToolCall, result: ToolResult): boolean {
+  return isProbe(call) && !isAnswer(result.text) && !ENVIRONMENT.test(result.text.slice(0, 3000));
 }
 
 /** The line of an error that says what went wrong, to tell one failure from another. */
@@ -142,11 +174,55 @@ export function touchesSameFile(pending: PendingFailure, call: ToolCall, target:
   return command !== undefined && name.length >= 5 && command.includes(name);
 }
 
+/** The first word of each key (`npm install` → `npm`): the program a shell call runs. */
+function programs(keys: readonly string[]): string[] {
+  return keys.map((key) => (key.split(' ')[0] ?? '').toLowerCase()).filter((word) => word !== '');
+}
+
+/** The program of a shell call that the agent named as its replacement for the failed one. */
+export function substituteRun(pending: PendingFailure, target: CallTarget): string | undefined {
+  if (pending.family !== 'shell' || target.family !== 'shell' || pending.substitutes.length === 0)
+    return undefined;
+  const keys = target.keys.filter((key) => pending.substitutes.includes(programs([key])[0] ?? ''));
+  return keys[0]?.split(' ')[0];
+}
+
+export function isSubstitute(pending: PendingFailure, target: CallTarget): boolean {
+  return substituteRun(pending, target) !== undefined;
+}
+
+/** Words that say the agent is switching to another program, not just mentioning one. */
+const SWITCH =
+  /\b(instead|rather than|alias(ed)? (for|of|to)|use|using|switch(ing)? to|try|trying|fall(ing)? back to|replace|via)\b/i;
+
+/**
+ * The programs a reply right after a shell failure says to run instead: the reply names a failed
+ * program and, with a word of switching, another program in backticks (`` `Invoke-WebRequest` ``,
+ * `` `npm install -g x` ``). Prose without that pairing names nothing.
+ */
+export function namedSubstitutes(pending: PendingFailure, text: string): string[] {
+  if (pending.family !== 'shell' || !SWITCH.test(text)) return [];
+  const failed = new Set(programs(pending.keys));
+  const said = text.toLowerCase();
+  const mentionsFailed = [...failed].some((program) =>
+    new RegExp(`(^|[^\\w-])${escapeRegex(program)}([^\\w-]|$)`).test(said),
+  );
+  if (!mentionsFailed) return [];
+  const named = [...text.matchAll(/`([^`\n]{1,200})`/g)].flatMap((match) =>
+    programs(commandKeys(match[1] ?? '')),
+  );
+  return [...new Set(named)].filter(
+    (program) => !failed.has(program) && /^[a-z][\w.-]*$/i.test(program) && !PROBES.has(program),
+  );
+}
+
 export type FailureVerdict =
   /** A lookup or the environment: nothing to learn, nothing changes. */
   | { kind: 'noise' }
   /** No open failure at this target: a new one opens. */
   | { kind: 'first' }
+  /** A lookup that misfired, with no open failure at its target: it opens as a probe. */
+  | { kind: 'probe' }
   /** One more attempt at the open failure. */
   | { kind: 'retry'; open: PendingFailure }
   /**
@@ -162,8 +238,9 @@ export function judgeFailure(
   result: ToolResult,
   target: CallTarget,
 ): FailureVerdict {
-  if (isNoise(call, result)) return { kind: 'noise' };
   const open = [...pending].reverse().find((p) => relatedTo(p, target, call.tool));
+  if (isNoise(call, result))
+    return open === undefined && isMisfiredProbe(call, result) ? { kind: 'probe' } : { kind: 'noise' };
   if (open === undefined) return { kind: 'first' };
   const previous = open.attempts[open.attempts.length - 1];
   const cured =
@@ -194,8 +271,14 @@ export function judgeSuccess(
   edited: boolean,
 ): SuccessVerdict {
   const last = lastAttempt(pending).call;
+  if (pending.probe) {
+    if (isSubstitute(pending, target)) return { close: true, episode: 'error-fix' };
+    if (relatedTo(pending, target, call.tool)) return { close: true, episode: undefined };
+    return { close: false, enabler: false, clearEdited: false };
+  }
   if (!relatedTo(pending, target, call.tool)) {
     if (touchesSameFile(pending, call, target)) return { close: true, episode: 'error-fix' };
+    if (isSubstitute(pending, target)) return { close: true, episode: 'error-fix' };
     return {
       close: false,
       // Any successful call of the same family counts, lookups included; for a failed file or

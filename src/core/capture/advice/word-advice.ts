@@ -233,6 +233,16 @@ export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
   const failed = lastFailedCall(episode);
   const fix = episode.fix;
   const because = `it failed with ${quoted(facts.gist)}`;
+  const fixCommand = fix !== undefined ? commandOf(fix) : undefined;
+  if (episode.replacement !== undefined && facts.key !== undefined && fixCommand !== undefined)
+    return {
+      wording: {
+        summary: `Use ${code(episode.replacement, 40)} instead of ${code(facts.key, 40)} here: ${because}`,
+        mistake,
+        remediation: `Run ${code(fixCommand, 160)}`,
+      },
+      drop: undefined,
+    };
   const step =
     episode.enabler !== undefined && fix !== undefined && failed !== undefined && sameInput(fix, failed)
       ? episode.enabler
