@@ -10,6 +10,11 @@ type ScanJson = {
   files: number;
   bytes: number;
   skipped: number;
+  episodes: number;
+  new: number;
+  merged: number;
+  decided: number;
+  dropped: number;
   candidates: {
     id: string;
     tool: string | null;
@@ -50,7 +55,20 @@ describe('lore scan and candidates', () => {
     const first = sandbox.run(['scan', '--json']);
     expect(first.code).toBe(0);
     const data = first.json<ScanJson>();
-    expect(Object.keys(data)).toEqual(['files', 'bytes', 'skipped', 'candidates', 'feedback']);
+    expect(Object.keys(data)).toEqual([
+      'files',
+      'bytes',
+      'skipped',
+      'episodes',
+      'new',
+      'merged',
+      'decided',
+      'dropped',
+      'candidates',
+      'feedback',
+    ]);
+    expect(data.new).toBe(data.candidates.length);
+    expect(data.episodes).toBeGreaterThanOrEqual(data.new + data.merged + data.dropped);
     expect(data.files).toBe(47);
     expect(data.skipped).toBe(20);
     expect(data.candidates.length).toBeGreaterThan(10);
@@ -70,7 +88,7 @@ describe('lore scan and candidates', () => {
     expect(first.stderr).not.toContain('\r[');
 
     const again = sandbox.run(['scan', '--json']).json<ScanJson>();
-    expect(again).toMatchObject({ files: 47, bytes: 0, candidates: [] });
+    expect(again).toMatchObject({ files: 47, bytes: 0, episodes: 0, new: 0, dropped: 0, candidates: [] });
 
     const listed = sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates;
     expect(listed[0]?.occurrences).toBeGreaterThan(1);

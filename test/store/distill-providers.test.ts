@@ -157,6 +157,52 @@ describe('the API providers', () => {
     expect(endpoint.requests[0]?.body).toMatchObject({ model: 'm-1', max_tokens: 300 });
   });
 
+  it('openai: a model that refuses max_tokens and temperature gets max_completion_tokens, from then on', async () => {
+    // What OpenAI's reasoning models answer to the classic parameters.
+    const endpoint = await startModelEndpoint((request) =>
+      'max_tokens' in request.body || 'temperature' in request.body
+        ? {
+            status: 400,
+            raw: JSON.stringify({
+              error: {
+                message:
+                  "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+                type: 'invalid_request_error',
+              },
+            }),
+          }
+        : REPLIES.answer,
+    );
+    onTestFinished(() => endpoint.close());
+    const provider = createOpenAiProvider({
+      baseUrl: `${endpoint.url}/v1`,
+      model: 'o-mini',
+      apiKey: undefined,
+    });
+    expect(await provider.complete(REQUEST)).toMatchObject({ ok: true, text: '{"summary":"ok"}' });
+    expect(await provider.complete(REQUEST)).toMatchObject({ ok: true });
+    expect(endpoint.requests.map((r) => Object.keys(r.body).filter((k) => k !== 'messages'))).toEqual([
+      ['model', 'max_tokens', 'temperature'],
+      ['model', 'max_completion_tokens'],
+      ['model', 'max_completion_tokens'],
+    ]);
+  });
+
+  it('openai: any other 400 is reported as it is, without a retry', async () => {
+    const endpoint = await startModelEndpoint(() => ({
+      status: 400,
+      raw: '{"error":{"message":"model not found"}}',
+    }));
+    onTestFinished(() => endpoint.close());
+    const provider = createOpenAiProvider({
+      baseUrl: `${endpoint.url}/v1`,
+      model: 'nope',
+      apiKey: undefined,
+    });
+    expect(await provider.complete(REQUEST)).toMatchObject({ ok: false, kind: 'error' });
+    expect(endpoint.requests).toHaveLength(1);
+  });
+
   it.each(['anthropic', 'openai'] as const)(
     '%s: a 200 that is not the API’s JSON is malformed',
     async (name) => {

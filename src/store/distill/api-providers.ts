@@ -119,8 +119,29 @@ export function createAnthropicProvider(settings: ApiSettings): DistillProvider 
   };
 }
 
+/**
+ * OpenAI's reasoning models refuse `max_tokens` (they take `max_completion_tokens`) and any
+ * temperature but the default, while Ollama, vLLM and LM Studio know the classic names best. The
+ * classic request goes first; a 400 that names one of those parameters switches this provider to
+ * the newer shape for the retry and for every later call.
+ */
+const NEWER_PARAMETERS = /max_tokens|max_completion_tokens|temperature/;
+
+function chatBody(model: string, request: CompletionRequest, newer: boolean): Json {
+  return {
+    model,
+    ...(newer ? { max_completion_tokens: request.maxOutputTokens } : { max_tokens: request.maxOutputTokens }),
+    ...(newer ? {} : { temperature: 0 }),
+    messages: [
+      { role: 'system', content: request.system },
+      { role: 'user', content: request.user },
+    ],
+  };
+}
+
 export function createOpenAiProvider(settings: ApiSettings): DistillProvider {
   const url = `${trimSlash(settings.baseUrl)}/chat/completions`;
+  let newer = false;
   return {
     name: 'openai',
     model: settings.model,
@@ -128,20 +149,16 @@ export function createOpenAiProvider(settings: ApiSettings): DistillProvider {
     async complete(request: CompletionRequest): Promise<Completion> {
       const headers: Record<string, string> = {};
       if (settings.apiKey !== undefined) headers.authorization = `Bearer ${settings.apiKey}`;
-      const answer = await postJson(
-        url,
-        headers,
-        {
-          model: settings.model,
-          max_tokens: request.maxOutputTokens,
-          temperature: 0,
-          messages: [
-            { role: 'system', content: request.system },
-            { role: 'user', content: request.user },
-          ],
-        },
-        request.timeoutMs,
-      );
+      let answer = await postJson(url, headers, chatBody(settings.model, request, newer), request.timeoutMs);
+      if (
+        !answer.ok &&
+        !newer &&
+        /^HTTP 400\b/.test(answer.message) &&
+        NEWER_PARAMETERS.test(answer.message)
+      ) {
+        newer = true;
+        answer = await postJson(url, headers, chatBody(settings.model, request, newer), request.timeoutMs);
+      }
       if (!answer.ok) return answer;
       const json = answer.json;
       const choice = isObject(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
