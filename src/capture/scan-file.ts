@@ -11,7 +11,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Problem } from '../core/errors.js';
 import type { TranscriptEvent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
-import { joinLessonBlocks } from '../core/capture/block-lesson.js';
+import { BLOCK_GAP_LINES, joinLessonBlocks } from '../core/capture/block-lesson.js';
 import { createEpisodeDetector } from '../core/capture/detect-episodes.js';
 import { findFeedbackMarkers, MARKER_PREFIX } from '../core/feedback/feedback-markers.js';
 import type { FeedbackMarker } from '../core/feedback/feedback-markers.js';
@@ -31,6 +31,11 @@ export type FileState = {
   carry: ParserCarry;
   /** The newest events, so an episode that spans two scans is still found (text shortened). */
   recent: TranscriptEvent[];
+  /**
+   * The newest heuristic find that a #lesson block written in a later scan may still join (within
+   * BLOCK_GAP_LINES of the end), when the kept events no longer reach its failure.
+   */
+  lastFind?: Episode;
 };
 
 export type FileScan = {
@@ -113,6 +118,9 @@ export function scanFile(options: ScanFileOptions): FileScan {
   const found: Episode[] = [];
   const markers: MarkerHit[] = [];
   const replayedUpTo = start?.line ?? 0;
+  // The find of the last scan comes first: replaying the kept events may find it again, and the
+  // join takes the nearest, so either serves.
+  if (start?.lastFind !== undefined) found.push(start.lastFind);
   for (const event of start?.recent ?? []) found.push(...detector.push(event));
 
   let events = 0;
@@ -197,9 +205,9 @@ export function scanFile(options: ScanFileOptions): FileScan {
     carry = parser.carry();
   }
   found.push(...detector.flush());
-  const episodes = joinLessonBlocks(found).filter((episode) =>
-    episode.evidence.some((ref) => ref.line > replayedUpTo),
-  );
+  const joined = joinLessonBlocks(found);
+  const episodes = joined.filter((episode) => episode.evidence.some((ref) => ref.line > replayedUpTo));
+  const lastFind = newestFind(joined, result.line);
   return {
     state: {
       ...signature,
@@ -208,6 +216,7 @@ export function scanFile(options: ScanFileOptions): FileScan {
       malformed: malformedCount,
       carry,
       recent: keptEvents(detector).map(options.keep),
+      ...(lastFind !== undefined ? { lastFind: keptFind(lastFind, options.keep) } : {}),
     },
     changed: true,
     bytes: result.bytes,
@@ -231,6 +240,29 @@ function keptEvents(detector: EpisodeDetector): TranscriptEvent[] {
   const recent = detector.recent().slice(-12);
   const failed = recent.some((event) => event.kind === 'tool-result' && !event.ok);
   return detector.hasPending() || failed ? recent : recent.slice(-3);
+}
+
+/** The newest find with a failure that no block took yet, while a block may still join it. */
+function newestFind(episodes: readonly Episode[], endLine: number): Episode | undefined {
+  let newest: Episode | undefined;
+  let newestLine = -1;
+  for (const episode of episodes) {
+    if (episode.kind === 'lesson-block' || episode.failures.length === 0) continue;
+    const last = Math.max(...episode.evidence.map((ref) => ref.line));
+    if (last > newestLine) [newest, newestLine] = [episode, last];
+  }
+  return newest !== undefined && endLine - newestLine <= BLOCK_GAP_LINES ? newest : undefined;
+}
+
+/** A find as the state file keeps it: its events shortened and scrubbed like the kept events. */
+function keptFind(episode: Episode, keep: (event: TranscriptEvent) => TranscriptEvent): Episode {
+  const kept = <T extends TranscriptEvent>(event: T): T => keep(event) as T;
+  return {
+    ...episode,
+    failures: episode.failures.map((attempt) => ({ call: kept(attempt.call), result: kept(attempt.result) })),
+    fix: episode.fix && kept(episode.fix),
+    enabler: episode.enabler && kept(episode.enabler),
+  };
 }
 
 function parseDocumentWithCarry(

@@ -63,9 +63,12 @@ export type ScanReport = {
 };
 
 /** What every scan reads: where each file was left. */
-type Signature = Omit<FileState, 'carry' | 'recent'> & { agent: Agent };
-/** What only a changed file needs: its parser's carry and the detector's newest events. */
-type Detail = Pick<FileState, 'carry' | 'recent'>;
+type Signature = Omit<FileState, 'carry' | 'recent' | 'lastFind'> & { agent: Agent };
+/**
+ * What only a changed file needs: its parser's carry, the detector's newest events and the newest
+ * find a #lesson block may still join.
+ */
+type Detail = Pick<FileState, 'carry' | 'recent' | 'lastFind'>;
 /** Both files carry the same generation; a detail file of another generation is ignored. */
 type StoredSignatures = { version: 2; generation: string; files: Record<string, Signature> };
 type StoredDetails = { version: 2; generation: string; files: Record<string, Detail> };
@@ -180,7 +183,12 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     if (!stat || !needsScan(signature, stat, sinceMs)) return;
     const detail = signature ? detailsOf()[file.path] : undefined;
     const previous: FileState | undefined = signature
-      ? { ...signature, carry: detail?.carry ?? {}, recent: detail?.recent ?? [] }
+      ? {
+          ...signature,
+          carry: detail?.carry ?? {},
+          recent: detail?.recent ?? [],
+          ...(detail?.lastFind !== undefined ? { lastFind: detail.lastFind } : {}),
+        }
       : undefined;
     jobs.push({
       file: index,
@@ -201,9 +209,9 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     const previous = job.previous;
     if (!scan.changed) return;
     dirty = true;
-    const { carry, recent, ...where } = scan.state;
+    const { carry, recent, lastFind, ...where } = scan.state;
     state.files[job.path] = { ...where, agent: job.agent };
-    detailsOf()[job.path] = { carry, recent };
+    detailsOf()[job.path] = { carry, recent, ...(lastFind !== undefined ? { lastFind } : {}) };
     report.changedFiles += 1;
     report.bytes += scan.bytes;
     report.lines += scan.lines;

@@ -92,4 +92,28 @@ describe('a block written after a scan found its failure', () => {
     ]);
     expect(again.candidates).toEqual([]);
   });
+
+  it('takes it over too when many events lie between the fix and the block', () => {
+    const sandbox = createSandbox();
+    const lines = readFileSync(join(fixtures, 'gemini/chats/session-2026-11-26T05-30-9b1e4c2a.jsonl'), 'utf8')
+      .split('\n')
+      .map((line) => `${line}\n`);
+    // Thirty short exchanges after the fix: more than the events a scan keeps for the next one.
+    const filler = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `${JSON.stringify({ id: `f${i}`, timestamp: '2026-11-26T05:30:05.000Z', type: 'user', content: [{ text: `and step ${i}?` }] })}\n`,
+    );
+    const transcript = join(sandbox.base, 'chats', 'session-a.jsonl');
+    mkdirSync(join(sandbox.base, 'chats'));
+    writeFileSync(transcript, [...lines.slice(0, 13), ...filler].join(''));
+    const first = sandbox.run(['scan', '--path', transcript, '--json']).json<ScanJson>();
+    appendFileSync(transcript, lines.slice(13, 16).join(''));
+    const second = sandbox.run(['scan', '--path', transcript, '--json']).json<ScanJson>();
+    const listed = sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates;
+
+    expect(first.candidates.map((c) => c.tier)).toEqual([2]);
+    expect(second.candidates.map((c) => [c.id, c.tier])).toEqual([[first.candidates[0]?.id, 1]]);
+    expect(listed.map((c) => [c.id, c.kind])).toEqual([[first.candidates[0]?.id, 'lesson-block']]);
+  });
 });

@@ -291,6 +291,55 @@ describe('a block and the heuristic find of its episode', () => {
       ],
     },
     {
+      name: 'a path trigger joins a failed command that names that file',
+      events: (s: ReturnType<typeof madeUpSession>) => [
+        ...s.fail(
+          'Bash',
+          bash('pip install -r /repo/requirements.txt'),
+          'ERROR: No matching distribution found for reqests',
+        ),
+        ...s.ok('Bash', bash('pip install -r /repo/requirements.txt --no-deps')),
+        s.say(
+          '#lesson\ntrigger: requirements.txt\nmistake: a typo in a requirement name\nfix: check names on PyPI\n#/lesson',
+        ),
+      ],
+      expected: [
+        {
+          kind: 'lesson-block',
+          tier: 1,
+          failed: ['pip install -r /repo/requirements.txt'],
+          fix: 'pip install -r /repo/requirements.txt --no-deps',
+          lines: [1, 2, 3, 4, 5],
+          block: 'requirements.txt',
+        },
+      ],
+    },
+    {
+      name: 'a path trigger stays apart from a failed command about other files',
+      events: (s: ReturnType<typeof madeUpSession>) => [
+        ...s.fail(
+          'Bash',
+          bash('pip install -r /repo/dev.txt'),
+          'ERROR: No matching distribution found for reqests',
+        ),
+        ...s.ok('Bash', bash('pip install -r /repo/dev.txt --no-deps')),
+        s.say(
+          '#lesson\ntrigger: requirements.txt\nmistake: a typo in a requirement name\nfix: check names on PyPI\n#/lesson',
+        ),
+      ],
+      expected: [
+        {
+          kind: 'error-fix',
+          tier: 2,
+          failed: ['pip install -r /repo/dev.txt'],
+          fix: 'pip install -r /repo/dev.txt --no-deps',
+          lines: [1, 2, 3, 4],
+          block: undefined,
+        },
+        { kind: 'lesson-block', tier: 1, failed: [], fix: undefined, lines: [5], block: 'requirements.txt' },
+      ],
+    },
+    {
       name: 'a block with neither tool nor trigger joins the failure just before it',
       events: (s: ReturnType<typeof madeUpSession>) => [
         ...s.fail('Bash', bash('cargo test'), VIRTUAL),

@@ -13,7 +13,7 @@ import { dedupeEvidence } from './detect-episodes.js';
 import type { Episode, EvidenceRef } from './episode.js';
 import type { LessonBlock } from './lesson-block.js';
 import { mergeSignals } from './score.js';
-import { commandTrigger, segmentKey, segments } from './shell-command.js';
+import { commandTrigger, segmentKey, segments, tokenize } from './shell-command.js';
 
 export type BlockTriggers = {
   tools: string[];
@@ -250,10 +250,16 @@ export function blockFits(block: LessonBlock, episode: Episode): boolean {
   }
   if (triggers.paths.length > 0) {
     const regexes = triggers.paths.map((glob) => new RegExp(compileGlob(glob)));
+    const matches = (path: string) => {
+      const relative = toRepoPath(path, episode.project);
+      return relative !== undefined && regexes.some((regex) => regex.test(relative));
+    };
+    // A file tool's own path, or a path a failed command names (`pip install -r requirements.txt`).
     return episode.failures.some((attempt) => {
       const path = targetPath(attempt.call);
-      const relative = path === undefined ? undefined : toRepoPath(path, episode.project);
-      return relative !== undefined && regexes.some((regex) => regex.test(relative));
+      if (path !== undefined) return matches(path);
+      const command = commandOf(attempt.call);
+      return command !== undefined && commandPaths(command).some(matches);
     });
   }
   if (tool === undefined) return true;
@@ -262,6 +268,13 @@ export function blockFits(block: LessonBlock, episode: Episode): boolean {
       ? isShellTool(attempt.call.tool)
       : attempt.call.tool.toLowerCase() === tool.toLowerCase(),
   );
+}
+
+/** The words of a command that could be paths: not flags, operators or assignments. */
+function commandPaths(command: string): string[] {
+  return tokenize(command)
+    .map((token) => token.replace(/^(["'])(.*)\1$/s, '$2').replace(/^--?[\w-]+=/, ''))
+    .filter((token) => token !== '' && !/^[-;&|<>()]/.test(token) && !/^[A-Za-z_]\w*=/.test(token));
 }
 
 /** Transcript lines a block may follow the last line of its failure by (a reply or two). */
