@@ -84,6 +84,13 @@ describe('pending failures: what a call means for them', () => {
     ['ls -la && cat package.json', true],
     ['npm test', false],
     ['python -m pytest -v', false],
+    ['pacman -Qo /usr/lib/node_modules/x/index.js && npm list -g --depth=0', true],
+    ['dpkg -S /usr/bin/node', true],
+    ['rpm -qf /etc/hosts', true],
+    ['pip show requests', true],
+    ['pacman -S nodejs', false],
+    ['npm install -g x', false],
+    ['pip install requests', false],
   ])('%s is a lookup: %s', (command, probe) => {
     expect(isProbe(session().call('Bash', bash(command)))).toBe(probe);
   });

@@ -96,14 +96,42 @@ export function isProbe(call: ToolCall): boolean {
   if (command === undefined) return false;
   const keys = commandKeys(command);
   if (keys.length > 0 && keys.every((key) => PROBES.has(key.split(' ')[0] ?? ''))) return true;
-  // `tool --version`, `which x && x -V`: asking what is installed.
+  // `tool --version`, `which x && x -V`, `pacman -Qo FILE`: asking what is installed.
   return segments(command).every((segment) => {
     const key = segmentKey(segment);
     if (key === undefined) return true;
     if (PROBES.has(key[0] ?? '')) return true;
     const rest = segment.slice(segment.indexOf(key[0] ?? '') + 1);
+    if (isPackageQuery(key[0] ?? '', rest)) return true;
     return rest.length > 0 && rest.every((arg) => /^(--version|-V|-v|version|--help|-h)$/.test(arg));
   });
+}
+
+/**
+ * A package manager asked what is installed or who owns a file (`pacman -Qo`, `dpkg -S`, `rpm -qf`,
+ * `npm ls`, `pip show`, `brew list`): its "no" is an answer, like `which`.
+ */
+const PACKAGE_QUERIES: Record<string, RegExp> = {
+  pacman: /^-Q[a-z]*$/,
+  dpkg: /^(-[lLsS]|--(list|listfiles|status|search))$/,
+  'dpkg-query': /^-/,
+  rpm: /^-q[a-z]*$/,
+  apt: /^(list|show|policy|search)$/,
+  'apt-cache': /^(show|policy|search|madison)$/,
+  npm: /^(ls|list|la|ll|view|info|show|v|outdated|why|explain)$/,
+  pnpm: /^(ls|list|why|outdated)$/,
+  yarn: /^(list|info|why)$/,
+  pip: /^(show|list|freeze)$/,
+  pip3: /^(show|list|freeze)$/,
+  brew: /^(list|ls|info|search|--prefix)$/,
+  gem: /^(list|info|which)$/,
+  cargo: /^(tree|search)$/,
+};
+
+function isPackageQuery(program: string, args: readonly string[]): boolean {
+  const form = PACKAGE_QUERIES[program];
+  const first = args.find((arg) => arg !== '-g' && arg !== '--global');
+  return form !== undefined && first !== undefined && form.test(first);
 }
 
 /**
