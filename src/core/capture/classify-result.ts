@@ -65,6 +65,9 @@ const REJECTED = [
   /^aborted by user/i,
   // Codex, when the person declines its approval prompt.
   /^(patch|exec command) rejected by user/i,
+  // Claude Code's permission checks where no one can approve (background agents, print mode).
+  /^This (Bash )?command (requires approval|contains multiple operations\. The following parts? requires? approval)/,
+  /\bwas blocked\. For security, Claude Code may only\b/,
 ];
 
 /** Exit codes written into the text: Claude "Exit code 2", Codex "Process exited with code 1", Gemini "Exit Code: 1". */
@@ -128,7 +131,7 @@ const MAY_TIME_OUT = /timed out|timeouterror|deadline exceeded/i;
 const MAY_STALL =
   /timed out|timeouterror|deadline exceeded|\?|assword|press |\[y\/|\(y\/n\)|continue connecting/i;
 const MAY_BE_REJECTED =
-  /doesn't want to|^user rejected |requested permission|^permission |hook error|hook (blocked|denied)|cancelled by|^aborted by user|rejected by user/i;
+  /doesn't want to|^user rejected |requested permission|^permission |hook error|hook (blocked|denied)|cancelled by|^aborted by user|rejected by user|requires? approval|was blocked\. for security/i;
 /** The ERROR_OUTPUT patterns as one regex (any of them): one scan, mostly from line start to line start. */
 const ANY_ERROR_OUTPUT = new RegExp(ERROR_OUTPUT.map((pattern) => `(?:${pattern.source})`).join('|'));
 

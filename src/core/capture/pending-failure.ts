@@ -147,10 +147,19 @@ function isAnswer(text: string): boolean {
   return said === 'failed without output' || ABSENT.test(text.slice(0, 3000));
 }
 
-/** Failures that teach nothing: lookups, the network, the harness itself. */
+/** Tools that fetch or search the web: what the site answers is the web's state. */
+const WEB_TOOLS = new Set(['webfetch', 'web_fetch', 'websearch', 'web_search', 'google_web_search']);
+
+/** A web tool's complaint about the call itself (a malformed URL, a missing parameter). */
+const BAD_WEB_INPUT =
+  /malformed|invalid (url|uri|argument|parameter|input)|InputValidationError|required parameter|must be (a|an|one)\b/i;
+
+/** Failures that teach nothing: lookups, the network, a site's answer, the harness itself. */
 export function isNoise(call: ToolCall, result: ToolResult): boolean {
   if (isProbe(call)) return true;
-  return ENVIRONMENT.test(result.text.slice(0, 3000));
+  const head = result.text.slice(0, 3000);
+  if (WEB_TOOLS.has(call.tool.toLowerCase()) && !BAD_WEB_INPUT.test(head)) return true;
+  return ENVIRONMENT.test(head);
 }
 
 /**
@@ -199,7 +208,12 @@ export function touchesSameFile(pending: PendingFailure, call: ToolCall, target:
   if ((target.family === 'edit' || target.family === 'read') && target.keys.includes(path)) return true;
   const name = baseName(path);
   const command = commandOf(call);
-  return command !== undefined && name.length >= 5 && command.includes(name);
+  if (command === undefined) return false;
+  // The whole path (`sudo cp new /etc/pam.d/sudo`), or a basename long enough to tell files apart.
+  return (
+    (/[\\/]/.test(path) && path.length >= 8 && command.includes(path)) ||
+    (name.length >= 5 && command.includes(name))
+  );
 }
 
 /** The first word of each key (`npm install` → `npm`): the program a shell call runs. */
