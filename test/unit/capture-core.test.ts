@@ -64,6 +64,15 @@ describe('tool results', () => {
     ['User rejected write to src/a.ts', 'rejection'],
     ["Claude requested permissions to write to /etc/x, but you haven't granted it yet.", 'rejection'],
     ['The operation was cancelled by the user.', 'rejection'],
+    ['This command requires approval', 'rejection'],
+    [
+      'This Bash command contains multiple operations. The following part requires approval: swift build 2>&1',
+      'rejection',
+    ],
+    [
+      "mkdir in '/w/Sources/App' was blocked. For security, Claude Code may only create directories in the allowed working directories for this session",
+      'rejection',
+    ],
   ])('%s is a %s, not a mistake', (text, kind) => {
     expect(classifyResult({ tool: 'Bash', text, errorFlag: true }).kind).toBe(kind);
   });

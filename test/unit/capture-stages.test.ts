@@ -171,6 +171,28 @@ describe('pending failures: what a call means for them', () => {
     expect(touchesSameFile(pendingOf('Edit', { file_path: '/r/config.json' }), call, callTarget)).toBe(same);
   });
 
+  it.each([
+    ['a command naming its whole path', true, target('Bash', bash('sudo cp /tmp/sudo_new /etc/pam.d/sudo'))],
+    ['a command naming only its short basename', false, target('Bash', bash('sudo ls'))],
+  ] as const)(
+    'after a failed Edit of /etc/pam.d/sudo, %s deals with it: %s',
+    (_name, same, [call, callTarget]) => {
+      expect(touchesSameFile(pendingOf('Edit', { file_path: '/etc/pam.d/sudo' }), call, callTarget)).toBe(
+        same,
+      );
+    },
+  );
+
+  it.each([
+    ['WebFetch', 'sizeCalculation return invalid (expect positive integer)', true],
+    ['web_fetch', 'Request failed with status code 403', true],
+    ['web_fetch', 'Error(s) in prompt URLs: - Malformed URL detected', false],
+    ['WebFetch', 'InputValidationError: The required parameter `url` is missing', false],
+  ])("a %s failure saying %j is the web's answer (noise): %s", (tool, text, noise) => {
+    const [call, result] = session().fail(tool, { url: 'https://x.io' }, text, 'error-flag');
+    expect(isNoise(call, result)).toBe(noise);
+  });
+
   /** A pending `pytest -x` failure (with `enabler` run since, when given), and `pytest` failing with `text`. */
   const retryAfter = (enabler: string | undefined, text?: string) => () => {
     const open = pendingOf('Bash', bash('pytest -x'));
