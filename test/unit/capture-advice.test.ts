@@ -206,6 +206,24 @@ describe('heuristic episodes worded as advice', () => {
       },
     ],
     [
+      'error-fix by another program on the same file, where the shell lacks the first',
+      () =>
+        episodeOf([
+          ...s.fail(
+            'Bash',
+            bash('tail -n 5 conf/refind.conf'),
+            "tail : The term 'tail' is not recognized as the name of a cmdlet",
+          ),
+          ...s.ok('Bash', bash('powershell -Command "Get-Content conf/refind.conf -Tail 5"')),
+        ]),
+      {
+        summary:
+          'Use `Get-Content` instead of `tail` here: it failed with "tail : The term \'tail\' is not recognized as the name of a cmdlet"',
+        remediation: 'Run `powershell -Command "Get-Content conf/refind.conf -Tail 5"`',
+        drop: undefined,
+      },
+    ],
+    [
       'error-fix by an enabling step',
       () =>
         episodeOf([

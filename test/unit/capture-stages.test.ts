@@ -25,6 +25,7 @@ import type { Episode } from '../../src/core/capture/episode.js';
 import type { FailureSignal, ToolCall, ToolResult, TranscriptEvent } from '../../src/core/capture/events.js';
 import {
   failureGist,
+  isMisfiredProbe,
   isNoise,
   isProbe,
   judgeFailure,
@@ -63,6 +64,17 @@ describe('call targets', () => {
     ['apply_patch', { input: '*** Update File: src/b.ts\n@@' }, { family: 'edit', keys: ['src/b.ts'] }],
     ['read_file', { absolute_path: '/repo/README.md' }, { family: 'read', keys: ['/repo/README.md'] }],
     ['WebFetch', { url: 'https://x.io' }, { family: 'webfetch', keys: ['webfetch'] }],
+    [
+      'Bash',
+      bash('# list it first\nls -la /Volumes/x && open /Applications/A.app'),
+      { family: 'shell', keys: ['ls', 'open'] },
+    ],
+    [
+      'Bash',
+      bash("cat > a.py <<'EOF'\nimport os\nprint(1)\nEOF\npython a.py"),
+      { family: 'shell', keys: ['python a.py'] },
+    ],
+    ['Bash', bash('npm test # all of them'), { family: 'shell', keys: ['npm test'] }],
   ])('%s %j acts on %j', (tool, input, target) => {
     expect(targetOf({ ...session().call(tool, input) })).toEqual(target);
   });
@@ -91,6 +103,8 @@ describe('pending failures: what a call means for them', () => {
     ['pacman -S nodejs', false],
     ['npm install -g x', false],
     ['pip install requests', false],
+    ['ssh root@10.0.0.1 "ls -la /etc/init.d/"', true],
+    ['ssh -p 2222 root@10.0.0.1 "opkg remove x"', false],
   ])('%s is a lookup: %s', (command, probe) => {
     expect(isProbe(session().call('Bash', bash(command)))).toBe(probe);
   });
@@ -104,9 +118,28 @@ describe('pending failures: what a call means for them', () => {
     ['git push', 'ssh: Could not resolve host github.com', true],
     ['curl https://x.io', 'The requested URL returned status code 503', true],
     ['npm test', 'Error: expected 2 to be 3', false],
+    ['opkg remove x', 'Collected errors: * opkg_conf_load: Could not lock /var/lock/opkg.lock', true],
+    ['dig example.com', ';; connection timed out; no servers could be reached', true],
+    ['ps aux | grep cosmic-panel', '', true],
+    [
+      'ssh root@10.0.0.1 "ps | grep openvpn"',
+      '** WARNING: connection is not using a post-quantum key exchange algorithm.',
+      true,
+    ],
   ])('a failure of %s saying %j is noise: %s', (command, text, noise) => {
     const [call, result] = session().fail('Bash', bash(command), text);
     expect(isNoise(call, result)).toBe(noise);
+  });
+
+  it.each([
+    ['grep -P "x" src', 'grep: invalid option -- P', true],
+    ['tail -n 5 a.conf', "tail : The term 'tail' is not recognized as the name of a cmdlet", true],
+    ['which tail', 'tail: command not found', false],
+    ['ls missing/', 'ls: cannot access missing/: No such file or directory', false],
+    ['grep x src', '', false],
+  ])('a lookup %s saying %j misfired (rather than answered): %s', (command, text, misfired) => {
+    const [call, result] = session().fail('Bash', bash(command), text);
+    expect(isMisfiredProbe(call, result)).toBe(misfired);
   });
 
   it.each([
@@ -385,6 +418,45 @@ describe('the detector over short sessions', () => {
           enabler: undefined,
         },
       ],
+    ],
+    [
+      'a program the shell lacks, then another program works on the same file: error-fix',
+      () => [
+        ...s.fail(
+          'Bash',
+          bash('tail -n 5 E:\\EFI\\refind.conf'),
+          "tail : The term 'tail' is not recognized as the name of a cmdlet",
+        ),
+        ...s.ok('Bash', bash('powershell -Command "Get-Content E:\\EFI\\refind.conf -Tail 5"')),
+      ],
+      [
+        {
+          kind: 'error-fix',
+          attempts: 1,
+          fix: 'powershell -Command "Get-Content E:\\EFI\\refind.conf -Tail 5"',
+          enabler: undefined,
+        },
+      ],
+    ],
+    [
+      'a program the shell lacks, then another program works on another file: nothing',
+      () => [
+        ...s.fail(
+          'Bash',
+          bash('tail -n 5 E:\\EFI\\refind.conf'),
+          "tail : The term 'tail' is not recognized as the name of a cmdlet",
+        ),
+        ...s.ok('Bash', bash('Get-Content E:\\EFI\\other.conf')),
+      ],
+      [],
+    ],
+    [
+      '`which` answering that a program is missing is an answer, whatever runs next',
+      () => [
+        ...s.fail('Bash', bash('which tail'), 'tail: command not found'),
+        ...s.ok('Bash', bash('Get-Content E:\\EFI\\refind.conf')),
+      ],
+      [],
     ],
     [
       'a lookup that answered "absent", then the named replacement works: the answer is no mistake',

@@ -197,9 +197,14 @@ const FRAME_PREFIX = /^Output:\s+(?=\S)/i;
  * Lines that say nothing about what went wrong: progress meters (curl's `0 0 0 0 --:--:--`, pip's
  * and npm's bars, percentages), rules and box drawing, banners of `=`/`*`/`#`, curl's header.
  */
+/** What OpenSSH 10 prints on every connection to an older server: a banner, never the error. */
+const SSH_BANNER =
+  /^\*\* (WARNING: connection is not using a post-quantum|This session may be vulnerable|The server may need to be upgraded)/;
+
 function isNoiseLine(line: string): boolean {
   if (/--:--:--|^\s*%\s+Total\s+%\s+Received|\bcopyright\b|all rights reserved|^welcome to\b/i.test(line))
     return true;
+  if (SSH_BANNER.test(line)) return true;
   const letters = line.replace(/[^A-Za-z]/g, '').length;
   if (letters < 3) return true;
   // Mostly digits, units and bar characters (`45% ━━━━ 1.2/3.4 MB 5.6 MB/s eta 0:00:01`).

@@ -10,7 +10,7 @@ import { commandOf } from './call-target.js';
 import type { CallTarget } from './call-target.js';
 import type { Attempt } from './episode.js';
 import type { ToolCall, ToolResult } from './events.js';
-import { commandKeys, escapeRegex, segmentKey, segments } from './shell-command.js';
+import { commandKeys, escapeRegex, segmentKey, segments, sshRemote, tokenize } from './shell-command.js';
 
 export type PendingFailure = {
   /** Failed attempts at one target, oldest first (never empty). */
@@ -25,6 +25,11 @@ export type PendingFailure = {
   enabler: ToolCall | undefined;
   /** A misfired lookup: only a named substitute that works makes it an episode. */
   probe: boolean;
+  /**
+   * For a command the shell does not have (`tail` in PowerShell): the paths it was given. Another
+   * program that then works on one of them is its replacement.
+   */
+  operands: string[];
   /**
    * Programs the agent said it would run instead of the failed one ("`curl` is an alias here; I'll
    * use `Invoke-WebRequest`"): a success of one of them is the fix, though its target differs.
@@ -62,7 +67,7 @@ const BUILDERS =
 
 /** The network or a remote said no: the environment, not the agent's usage. */
 const ENVIRONMENT =
-  /\b(Request timed out|Connection timed out|Connection refused|Network is unreachable|No route to host|Could not resolve host|Name or service not known|Temporary failure in name resolution|status code (403|404|429|5\d\d)|Permission denied \(publickey|Host key verification failed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|cygheap|child_copy|dofork|Command failed: cygpath)\b/;
+  /\b(Request timed out|Connection timed out|Connection refused|Network is unreachable|No route to host|Could not resolve host|Name or service not known|Temporary failure in name resolution|status code (403|404|429|5\d\d)|Permission denied \(publickey|Host key verification failed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|cygheap|child_copy|dofork|Command failed: cygpath|no servers could be reached|Could not lock|Could not get lock|Resource temporarily unavailable|has already locked|Unable to acquire the dpkg frontend lock|database is locked)\b/;
 
 /** The first failure at a target. */
 export function openFailure(
@@ -82,7 +87,48 @@ export function openFailure(
     userText: undefined,
     enabler: undefined,
     substitutes: [],
+    operands: missingProgramOperands(call, result),
   };
+}
+
+/** What a shell says when it has no such program. */
+const NO_SUCH_PROGRAM =
+  /command not found|is not recognized as (the name of a cmdlet|an internal or external command)|CommandNotFoundException/;
+
+/** Words of a command that name a file or folder (`E:\EFI\refind.conf`, `src/a.ts`, `notes.md`). */
+function pathOperands(command: string): string[] {
+  return tokenize(command)
+    .map((token) => token.replace(/^(["'])(.*)\1$/s, '$2'))
+    .filter(
+      (token) =>
+        token.length >= 5 && !token.startsWith('-') && (/[\\/]/.test(token) || /\.\w{1,5}$/.test(token)),
+    );
+}
+
+function missingProgramOperands(call: ToolCall, result: ToolResult): string[] {
+  if (!isShellTool(call.tool) || !NO_SUCH_PROGRAM.test(result.text.slice(0, 2000))) return [];
+  const command = commandOf(call);
+  return command === undefined ? [] : pathOperands(command);
+}
+
+/** The command a wrapper runs: `powershell -Command "..."`, `cmd /c ...`, `bash -c "..."`. */
+function innerCommand(command: string): string {
+  const tokens = tokenize(command);
+  const program = (tokens[0] ?? '').replace(/\.exe$/i, '').toLowerCase();
+  const flag = tokens.findIndex((token, i) => i > 0 && /^(-command|-c|\/c|-lc)$/i.test(token));
+  if (flag < 0 || !['powershell', 'pwsh', 'cmd', 'bash', 'sh', 'zsh'].includes(program)) return command;
+  const rest = tokens.slice(flag + 1);
+  return rest.length === 1 ? (rest[0] ?? '').replace(/^(["'])(.*)\1$/s, '$2') : rest.join(' ');
+}
+
+/** The program of a successful call that works on a path the missing program was given. */
+export function operandRun(pending: PendingFailure, call: ToolCall): string | undefined {
+  if (pending.operands.length === 0 || !isShellTool(call.tool)) return undefined;
+  const command = commandOf(call);
+  if (command === undefined || !pending.operands.some((path) => command.includes(path))) return undefined;
+  const program = commandKeys(innerCommand(command))[0]?.split(' ')[0];
+  const failed = programs(pending.keys);
+  return program !== undefined && !failed.includes(program.toLowerCase()) ? program : undefined;
 }
 
 export function lastAttempt(pending: PendingFailure): Attempt {
@@ -94,6 +140,10 @@ export function isProbe(call: ToolCall): boolean {
   if (!isShellTool(call.tool)) return false;
   const command = commandOf(call);
   if (command === undefined) return false;
+  return isProbeCommand(command);
+}
+
+function isProbeCommand(command: string): boolean {
   const keys = commandKeys(command);
   if (keys.length > 0 && keys.every((key) => PROBES.has(key.split(' ')[0] ?? ''))) return true;
   // `tool --version`, `which x && x -V`, `pacman -Qo FILE`: asking what is installed.
@@ -103,6 +153,11 @@ export function isProbe(call: ToolCall): boolean {
     if (PROBES.has(key[0] ?? '')) return true;
     const rest = segment.slice(segment.indexOf(key[0] ?? '') + 1);
     if (isPackageQuery(key[0] ?? '', rest)) return true;
+    // A lookup run on another host is a lookup.
+    if (key[0] === 'ssh') {
+      const remote = sshRemote(rest);
+      return remote !== undefined && isProbeCommand(remote);
+    }
     return rest.length > 0 && rest.every((arg) => /^(--version|-V|-v|version|--help|-h)$/.test(arg));
   });
 }
@@ -123,6 +178,7 @@ const PACKAGE_QUERIES: Record<string, RegExp> = {
   yarn: /^(list|info|why)$/,
   pip: /^(show|list|freeze)$/,
   pip3: /^(show|list|freeze)$/,
+  opkg: /^(list|list-installed|list-upgradable|info|status|search|find|files|whatprovides|depends)$/,
   brew: /^(list|ls|info|search|--prefix)$/,
   gem: /^(list|info|which)$/,
   cargo: /^(tree|search)$/,
@@ -142,9 +198,19 @@ function isPackageQuery(program: string, args: readonly string[]): boolean {
 const ABSENT =
   /not found|no such|not recognized|cannot find|can't find|could not find|does not exist|doesn't exist|cannot access|permission denied|access is denied|no matches|is not installed/i;
 
-function isAnswer(text: string): boolean {
+/** Lookups that ask whether a program is installed: "no such program" is their answer. */
+const INSTALL_LOOKUPS = new Set(['which', 'where', 'where.exe', 'type', 'command', 'get-command']);
+
+function isAnswer(call: ToolCall, text: string): boolean {
+  const head = text.slice(0, 3000);
+  // `tail file` where the shell has no tail misfired; `which tail` got its answer.
+  if (NO_SUCH_PROGRAM.test(head)) {
+    const first = tokenize(commandOf(call) ?? '')[0]?.toLowerCase() ?? '';
+    const asksVersion = /\s(--version|-V|-v|version)(\s|$)/.test(commandOf(call) ?? '');
+    return INSTALL_LOOKUPS.has(first) || asksVersion;
+  }
   const said = errorGist(text);
-  return said === 'failed without output' || ABSENT.test(text.slice(0, 3000));
+  return said === 'failed without output' || ABSENT.test(head);
 }
 
 /** Tools that fetch or search the web: what the site answers is the web's state. */
@@ -154,9 +220,38 @@ const WEB_TOOLS = new Set(['webfetch', 'web_fetch', 'websearch', 'web_search', '
 const BAD_WEB_INPUT =
   /malformed|invalid (url|uri|argument|parameter|input)|InputValidationError|required parameter|must be (a|an|one)\b/i;
 
+/** Programs that search text: exit 1 with nothing printed means "no match". */
+const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'findstr', 'select-string', 'sls']);
+
+/**
+ * A command whose last stage searches text, which failed with exit code 1 and printed nothing:
+ * the search matched nothing (`ps | grep x`, `opkg list-installed | grep y`, over ssh too). That
+ * is an answer, as a failed lookup is.
+ */
+export function isEmptySearch(call: ToolCall, result: ToolResult): boolean {
+  if (result.exitCode !== 1 || !isShellTool(call.tool)) return false;
+  const command = commandOf(call);
+  if (command === undefined) return false;
+  const last = lastStage(command);
+  const program = (last?.[0] ?? '').replace(/^(["'])(.*)\1$/s, '$2').toLowerCase();
+  return SEARCHES.has(program) && errorGist(result.text) === 'failed without output';
+}
+
+/** The words of a command's last stage, looking through `ssh HOST "..."`. */
+function lastStage(command: string): string[] | undefined {
+  const last = segments(command).at(-1);
+  if (last === undefined) return undefined;
+  const key = segmentKey(last);
+  if (key?.[0] === 'ssh') {
+    const remote = sshRemote(last.slice(last.indexOf(key[0]) + 1));
+    return remote === undefined ? last : lastStage(remote);
+  }
+  return last;
+}
+
 /** Failures that teach nothing: lookups, the network, a site's answer, the harness itself. */
 export function isNoise(call: ToolCall, result: ToolResult): boolean {
-  if (isProbe(call)) return true;
+  if (isProbe(call) || isEmptySearch(call, result)) return true;
   const head = result.text.slice(0, 3000);
   if (WEB_TOOLS.has(call.tool.toLowerCase()) && !BAD_WEB_INPUT.test(head)) return true;
   return ENVIRONMENT.test(head);
@@ -168,7 +263,7 @@ export function isNoise(call: ToolCall, result: ToolResult): boolean {
  * replacement program that then works.
  */
 export function isMisfiredProbe(call: ToolCall, result: ToolResult): boolean {
-  return isProbe(call) && !isAnswer(result.text) && !ENVIRONMENT.test(result.text.slice(0, 3000));
+  return isProbe(call) && !isAnswer(call, result.text) && !ENVIRONMENT.test(result.text.slice(0, 3000));
 }
 
 /** The line of an error that says what went wrong, to tell one failure from another. */
@@ -314,13 +409,15 @@ export function judgeSuccess(
 ): SuccessVerdict {
   const last = lastAttempt(pending).call;
   if (pending.probe) {
-    if (isSubstitute(pending, target)) return { close: true, episode: 'error-fix' };
+    if (isSubstitute(pending, target) || operandRun(pending, call) !== undefined)
+      return { close: true, episode: 'error-fix' };
     if (relatedTo(pending, target, call.tool)) return { close: true, episode: undefined };
     return { close: false, enabler: false, clearEdited: false };
   }
   if (!relatedTo(pending, target, call.tool)) {
     if (touchesSameFile(pending, call, target)) return { close: true, episode: 'error-fix' };
-    if (isSubstitute(pending, target)) return { close: true, episode: 'error-fix' };
+    if (isSubstitute(pending, target) || operandRun(pending, call) !== undefined)
+      return { close: true, episode: 'error-fix' };
     return {
       close: false,
       // Any successful call of the same family counts, lookups included; for a failed file or

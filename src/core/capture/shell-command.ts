@@ -86,17 +86,50 @@ const PLUMBING = new Set([
   'uniq',
 ]);
 
-export function tokenize(command: string): string[] {
+/**
+ * Words, quoted strings and operators; a line break is `\n`. A `#` that starts a word starts a
+ * comment to the end of the line (`# list it first\nls -la`), which names nothing.
+ */
+function lexemes(command: string): string[] {
+  return words(withoutHeredocBodies(command));
+}
+
+const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/g;
+
+/** A here-document's lines are data, not commands: each body is cut, its `<<WORD` line kept. */
+function withoutHeredocBodies(command: string): string {
+  if (!command.includes('<<') || !command.includes('\n')) return command;
+  let out = '';
+  let from = 0;
+  for (const match of command.matchAll(HEREDOC)) {
+    if (match.index < from) continue;
+    const lineEnd = command.indexOf('\n', match.index);
+    if (lineEnd < 0) break;
+    const end = new RegExp(`\\n[\\t ]*${match[2]}[\\t ]*(?=\\n|$)`, 'g');
+    end.lastIndex = lineEnd;
+    const close = end.exec(command);
+    const resume = close === null ? command.length : close.index + close[0].length;
+    out += command.slice(from, lineEnd);
+    from = resume;
+  }
+  return out + command.slice(from);
+}
+
+function words(command: string): string[] {
   const tokens: string[] = [];
-  const pattern = /"(?:[^"\\]|\\.)*"|'[^']*'|&&|\|\||[;|&<>()]|[^\s;|&<>()]+/g;
-  for (const match of command.matchAll(pattern)) tokens.push(match[0]);
+  const pattern = /"(?:[^"\\]|\\.)*"|'[^']*'|&&|\|\||\n|#[^\n]*|[;|&<>()]|[^\s;|&<>()]+/g;
+  for (const match of command.matchAll(pattern)) if (!match[0].startsWith('#')) tokens.push(match[0]);
   return tokens;
+}
+
+export function tokenize(command: string): string[] {
+  return lexemes(command).filter((token) => token !== '\n');
 }
 
 export function segments(command: string): string[][] {
   const out: string[][] = [[]];
-  for (const token of tokenize(command)) {
-    if (['&&', '||', ';', '|', '&', '(', ')'].includes(token)) out.push([]);
+  for (const token of lexemes(command)) {
+    if (['&&', '||', ';', '|', '&', '(', ')', '\n'].includes(token)) out.push([]);
     else out[out.length - 1]?.push(token);
   }
   return out.filter((segment) => segment.length > 0);
@@ -141,6 +174,43 @@ export function segmentKey(segment: readonly string[]): string[] | undefined {
     break;
   }
   return [base];
+}
+
+/** ssh options that take a value (`-p 2222`, `-i key`, `-o Opt=x`). */
+const SSH_VALUE_OPTIONS = new Set([
+  '-p',
+  '-i',
+  '-o',
+  '-l',
+  '-F',
+  '-J',
+  '-L',
+  '-R',
+  '-D',
+  '-b',
+  '-c',
+  '-E',
+  '-e',
+  '-m',
+  '-O',
+  '-Q',
+  '-S',
+  '-W',
+  '-w',
+  '-B',
+]);
+
+/**
+ * The command an `ssh HOST CMD` runs on the other side, as written (one quoted argument unquoted),
+ * or undefined for a login shell.
+ */
+export function sshRemote(args: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < args.length && (args[i] ?? '').startsWith('-'))
+    i += SSH_VALUE_OPTIONS.has(args[i] ?? '') ? 2 : 1;
+  const rest = args.slice(i + 1);
+  if (rest.length === 0) return undefined;
+  return rest.length === 1 ? stripQuotes(rest[0] ?? '') : rest.join(' ');
 }
 
 /** Keys of every non-plumbing segment, in order (`["npx create-next-app"]`). */
