@@ -700,6 +700,24 @@ describe('drafting stages', () => {
     ).toEqual([true, true, false, false]);
   });
 
+  it('a command run over ssh is keyed by the remote command, and its trigger fires through the quotes', () => {
+    const episode = episodeOf([
+      ...s.fail('Bash', bash('ssh root@10.0.0.1 "opkg install x"'), 'Collected errors: * x'),
+      ...s.ok('Bash', bash('ssh root@10.0.0.1 "opkg update && opkg install x"')),
+    ]);
+    const facts = episodeFacts(episode);
+    const re = new RegExp(draftTriggers(facts).commands[0]!);
+    expect(facts.key).toBe('ssh opkg');
+    expect(
+      [
+        'ssh root@10.0.0.1 "opkg install y"',
+        "ssh -p 22 admin@host 'opkg install y'",
+        'ssh root@10.0.0.1 "ls /etc"',
+        'opkg install y',
+      ].map((c) => re.test(c)),
+    ).toEqual([true, true, false, false]);
+  });
+
   it("the wording of a #lesson block is the agent's own, arranged as advice", () => {
     const e = episodeOf([
       s.say('#lesson\ntool: Bash\ntrigger: npm\nmistake: ran npm\nfix: run pnpm\n#/lesson'),

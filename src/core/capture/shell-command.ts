@@ -161,6 +161,7 @@ export function segmentKey(segment: readonly string[]): string[] | undefined {
   if (exe === '' || exe.startsWith('-') || exe.startsWith('>') || exe.startsWith('<')) return undefined;
   const base = exe.includes('/') && !exe.startsWith('./') ? exe.slice(exe.lastIndexOf('/') + 1) : exe;
   if (PLUMBING.has(base)) return undefined;
+  if (base === 'ssh') return sshKey(segment.slice(i + 1));
   if (!MULTIPLEXERS.has(base)) return [base];
   for (let j = i + 1; j < segment.length; j += 1) {
     const word = stripQuotes(segment[j] ?? '');
@@ -213,6 +214,16 @@ export function sshRemote(args: readonly string[]): string | undefined {
   return rest.length === 1 ? stripQuotes(rest[0] ?? '') : rest.join(' ');
 }
 
+/**
+ * `ssh` is a way to run another command: its key names that command too (`ssh opkg`), so two
+ * different remote commands are two targets, as they would be run locally.
+ */
+function sshKey(args: readonly string[]): string[] {
+  const remote = sshRemote(args);
+  const inner = remote === undefined ? undefined : commandKeys(remote)[0];
+  return inner === undefined ? ['ssh'] : ['ssh', ...inner.split(' ')];
+}
+
 /** Keys of every non-plumbing segment, in order (`["npx create-next-app"]`). */
 export function commandKeys(command: string): string[] {
   const keys: string[] = [];
@@ -261,7 +272,8 @@ export function escapeRegex(text: string): string {
 export function commandTrigger(key: string, diff: CommandDiff | undefined): string {
   const words = key.split(' ').map(escapeRegex);
   // The end is a lookahead so that the required argument may follow the key directly.
-  let source = `(^|[;&|(]\\s*|\\s)${words.join('\\s+(?:\\S+\\s+)*?')}(?=\\s|$)`;
+  // A later word may open a quoted argument (`ssh host "opkg remove x"`).
+  let source = `(^|[;&|(]\\s*|\\s)${words.join(`\\s+(?:\\S+\\s+)*?["']?`)}(?=\\s|["']|$)`;
   const removed = diff?.removed.find((token) => !key.split(' ').includes(token));
   const added =
     diff?.added.find((token) => !key.split(' ').includes(token) && /^(-|[A-Z_]+=)/.test(token)) ??
