@@ -459,6 +459,39 @@ describe('the detector over short sessions', () => {
       [],
     ],
     [
+      'the harness refuses a path outside the workspace, the agent works around it: its rule, nothing',
+      () => [
+        ...s.fail(
+          'read_file',
+          { absolute_path: '/etc/pam.d/sudo' },
+          'File path must be within one of the workspace directories: /home/u',
+          'error-flag',
+        ),
+        ...s.ok('run_shell_command', bash('cp /etc/pam.d/sudo .gemini/tmp/sudo')),
+      ],
+      [],
+    ],
+    [
+      'refused once, then the agent tries another outside path the same way: a mistake',
+      () => [
+        ...s.fail(
+          'read_file',
+          { absolute_path: '/etc/os-release' },
+          'File path must be within one of the workspace directories: /home/u',
+          'error-flag',
+        ),
+        ...s.ok('run_shell_command', bash('cat /etc/os-release')),
+        ...s.fail(
+          'read_file',
+          { absolute_path: '/etc/pam.d/sudo' },
+          'File path must be within one of the workspace directories: /home/u',
+          'error-flag',
+        ),
+        ...s.ok('run_shell_command', bash('cp /etc/pam.d/sudo .gemini/tmp/sudo')),
+      ],
+      [{ kind: 'error-fix', attempts: 1, fix: 'cp /etc/pam.d/sudo .gemini/tmp/sudo', enabler: undefined }],
+    ],
+    [
       'a lookup that answered "absent", then the named replacement works: the answer is no mistake',
       () => [
         ...s.fail('Bash', bash('which rg'), 'rg not found'),

@@ -117,7 +117,16 @@ export type DetectorState = {
   lastAssistantText: AssistantText | undefined;
   /** Pending shell failures (of build/test tools) after which the agent edited files. */
   edited: Set<PendingFailure>;
+  /** Whether the harness has already refused a path outside the workspace in this stream. */
+  toldWorkspace: boolean;
 };
+
+/**
+ * The harness refusing a path outside the workspace (Gemini CLI's file tools). The first refusal is
+ * the harness's rule, not the agent's mistake; trying again after being told is one.
+ */
+const OUTSIDE_WORKSPACE =
+  /must be within one of the workspace directories|resolves outside the allowed workspace directories|outside (of )?the (allowed )?workspace/i;
 
 export function createDetectorState(): DetectorState {
   return {
@@ -128,6 +137,7 @@ export function createDetectorState(): DetectorState {
     lastCall: undefined,
     lastAssistantText: undefined,
     edited: new Set(),
+    toldWorkspace: false,
   };
 }
 
@@ -190,6 +200,10 @@ export function onToolResult(state: DetectorState, result: ToolResult): Episode[
   // A success with no failure waiting for its fix changes nothing else (the common case).
   if (result.ok && state.pending.length === 0) return [];
   const target = targetOf(call);
+  if (!result.ok && OUTSIDE_WORKSPACE.test(result.text.slice(0, 600)) && !state.toldWorkspace) {
+    state.toldWorkspace = true;
+    return [];
+  }
   if (!result.ok) return onFailure(state, call, result, target);
   if (target.family === 'edit') for (const p of state.pending) if (p.family === 'shell') state.edited.add(p);
   return onSuccess(state, call, result, target);
