@@ -15,7 +15,7 @@ const isObject = (value: unknown): value is Json =>
 const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
-function clip(text: string, max = 200): string {
+export function clip(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
@@ -34,7 +34,7 @@ function fetchFailure(error: unknown, timeoutMs: number): Failure {
 }
 
 /** POSTs JSON and reads a JSON answer; a non-2xx status is an `error` with the body's gist. */
-async function postJson(
+export async function postJson(
   url: string,
   headers: Record<string, string>,
   body: Json,
