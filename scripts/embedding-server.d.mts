@@ -1,6 +1,11 @@
 // Types of embedding-server.mjs, for the tests that start it.
 export type EmbeddingServerMode = 'ok' | 'hang' | 'status500' | 'wrongDim' | 'garbage';
-export type EmbeddingRequest = { path: string; headers: Record<string, unknown>; model: unknown; input: string[] };
+export type EmbeddingRequest = {
+  path: string;
+  headers: Record<string, unknown>;
+  model: unknown;
+  input: string[];
+};
 export const SYNONYMS: Record<string, string[]>;
 export function synonymsFingerprint(): string;
 export function embedText(text: string, dimensions: number): number[];

@@ -16,7 +16,19 @@ import { createServer } from 'node:http';
 
 /** Concept -> the words that mean it. FROZEN: see above. */
 export const SYNONYMS = {
-  hang: ['hang', 'hung', 'stuck', 'freeze', 'frozen', 'stall', 'block', 'wait', 'forever', 'unresponsive', 'timeout'],
+  hang: [
+    'hang',
+    'hung',
+    'stuck',
+    'freeze',
+    'frozen',
+    'stall',
+    'block',
+    'wait',
+    'forever',
+    'unresponsive',
+    'timeout',
+  ],
   test: ['test', 'pytest', 'jest', 'vitest', 'mocha', 'runner', 'spec', 'suite', 'unittest'],
   ci: ['ci', 'pipeline', 'github', 'action', 'workflow', 'jenkins', 'headless', 'runner'],
   terminal: ['tty', 'terminal', 'interactive', 'prompt', 'stdin', 'console', 'pty'],
@@ -123,7 +135,11 @@ export async function startEmbeddingServer(options = {}) {
       } catch {
         body = {};
       }
-      const input = Array.isArray(body.input) ? body.input : typeof body.input === 'string' ? [body.input] : [];
+      const input = Array.isArray(body.input)
+        ? body.input
+        : typeof body.input === 'string'
+          ? [body.input]
+          : [];
       requests.push({ path: req.url, headers: req.headers, model: body.model, input });
       if (mode === 'hang') {
         hanging.add(res);

@@ -95,8 +95,17 @@ export const DISTILL_DEFAULTS = {
 export const EMBEDDING_PROVIDERS = ['none', 'openai', 'ollama', 'local'] as const;
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
 
-/** The `embeddings` config defaults: an even blend, batches small enough for a laptop's Ollama. */
-export const EMBEDDING_DEFAULTS = { weight: 0.5, batchSize: 32, timeoutSeconds: 30 } as const;
+/**
+ * The `embeddings` config defaults: an even blend; a similarity floor under which the nearest
+ * vectors are noise (every query has nearest neighbours, related or not); batches small enough
+ * for a laptop's Ollama.
+ */
+export const EMBEDDING_DEFAULTS = {
+  weight: 0.5,
+  minSimilarity: 0.3,
+  batchSize: 32,
+  timeoutSeconds: 30,
+} as const;
 
 /**
  * A fingerprint of the config's shape and defaults (the first 12 hex digits of the SHA-1 of
@@ -104,4 +113,4 @@ export const EMBEDDING_DEFAULTS = { weight: 0.5, batchSize: 32, timeoutSeconds: 
  * it, so a lore that knows new config keys never reads a config parsed by an older one.
  * test/unit/config-fingerprint.test.ts fails, with the new value, when the config changes.
  */
-export const CONFIG_FINGERPRINT = '25d3640990d5';
+export const CONFIG_FINGERPRINT = '6671f1f2ca6c';

@@ -563,7 +563,17 @@ export const ConfigSchema = z.looseObject({
         .min(0)
         .max(1)
         .default(EMBEDDING_DEFAULTS.weight)
-        .describe('Share of the semantic (cosine) score in `--hybrid` searches; the BM25 score gets the rest.'),
+        .describe(
+          'Share of the semantic (cosine) score in `--hybrid` searches; the BM25 score gets the rest.',
+        ),
+      minSimilarity: z
+        .number()
+        .min(-1)
+        .max(1)
+        .default(EMBEDDING_DEFAULTS.minSimilarity)
+        .describe(
+          'Cosine similarity below which a lesson does not count as found by meaning (raise it for models whose unrelated texts score high).',
+        ),
       batchSize: z
         .number()
         .int()
@@ -577,7 +587,9 @@ export const ConfigSchema = z.looseObject({
         .min(1)
         .max(600)
         .default(EMBEDDING_DEFAULTS.timeoutSeconds)
-        .describe('Give up on one embedding request after this many seconds (search then falls back to lexical).'),
+        .describe(
+          'Give up on one embedding request after this many seconds (search then falls back to lexical).',
+        ),
     })
     .default({ provider: 'none', ...EMBEDDING_DEFAULTS })
     .describe(

@@ -21,6 +21,7 @@ export type EmbeddingSettings = {
   batchSize: number;
   /** The semantic share of a hybrid score. */
   weight: number;
+  minSimilarity: number;
 };
 
 const DEFAULT_URLS = { openai: 'https://api.openai.com/v1', ollama: 'http://127.0.0.1:11434' } as const;
@@ -39,6 +40,7 @@ export function embeddingsConfig(ws: Workspace): EmbeddingsConfig {
     (ws.config.embeddings as EmbeddingsConfig | undefined) ?? {
       provider: 'none',
       weight: 0.5,
+      minSimilarity: 0.3,
       batchSize: 32,
       timeoutSeconds: 30,
     }
@@ -70,6 +72,7 @@ export function openEmbeddingProvider(ws: Workspace, env: NodeJS.ProcessEnv): Em
     timeoutMs: config.timeoutSeconds * 1000,
     batchSize: config.batchSize,
     weight: config.weight,
+    minSimilarity: config.minSimilarity,
   };
   if (config.provider === 'local') {
     if (config.path === undefined)

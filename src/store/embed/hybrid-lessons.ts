@@ -106,6 +106,7 @@ export async function searchLessonsWith(
       filter: req.filter,
       weights: ws.config.search.weights,
       semanticWeight: settings.weight,
+      minSimilarity: settings.minSimilarity,
       nowMs: req.nowMs,
       halfLifeDays: ws.halfLifeDays,
       exact: req.exact,

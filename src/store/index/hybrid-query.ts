@@ -25,6 +25,8 @@ export type HybridQuery = {
   filter: ListFilter & { limit: number };
   weights: FieldWeights;
   semanticWeight: number;
+  /** Nearest vectors below this cosine similarity are noise, not a match. */
+  minSimilarity: number;
   nowMs: number;
   halfLifeDays: number;
   /** Scan every vector instead of the ANN index (the benchmark's reference). */
@@ -53,7 +55,9 @@ export function searchHybrid(ctx: QueryContext, q: HybridQuery): HybridResult[] 
       text: result.relevance,
     });
   }
-  const byRowid = new Map(nearest.map((n) => [n.rowid, n.similarity]));
+  const byRowid = new Map(
+    nearest.filter((n) => n.similarity >= q.minSimilarity).map((n) => [n.rowid, n.similarity]),
+  );
   for (const { rowid, result } of readFiltered(ctx, [...byRowid.keys()], q)) {
     const key = keyOf(result.lesson);
     const similarity = byRowid.get(rowid) as number;
