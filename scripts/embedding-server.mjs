@@ -129,7 +129,7 @@ export async function startEmbeddingServer(options = {}) {
     let raw = '';
     req.setEncoding('utf8').on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
-      let body = {};
+      let body;
       try {
         body = JSON.parse(raw);
       } catch {

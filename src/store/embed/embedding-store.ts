@@ -9,7 +9,6 @@
  * `F32_BLOB` columns, so the index copies them without decoding.
  */
 import { openSqliteCache } from '../sqlite/open-sqlite-cache.js';
-import type { SqlDatabase } from '../sqlite/sqlite.js';
 import { fileSignature } from '../fs/file-signature.js';
 
 export const EMBEDDINGS_DB_FILE = 'embeddings.db';
