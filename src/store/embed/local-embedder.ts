@@ -5,6 +5,7 @@
  * failure that says what to install or where to point.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, resolve } from 'node:path';
 import { checkVectors } from './embedding-provider.js';
 import type { Embedded, EmbeddingProvider } from './embedding-provider.js';
@@ -23,7 +24,11 @@ type Transformers = {
   ): Promise<unknown>;
 };
 
-/** The package's name in a variable: bundlers leave the import alone, so lore never ships it. */
+/**
+ * The package's name in a variable, loaded with require from lore's own location: bundlers leave
+ * it alone (lore never ships it), and the bundled `lore mcp`, which runs from V8's code cache
+ * where import() cannot load anything, can load it too (the package ships a CommonJS build).
+ */
 const PACKAGE = '@huggingface/transformers';
 
 export function createLocalEmbedder(settings: {
@@ -37,12 +42,15 @@ export function createLocalEmbedder(settings: {
       return { ok: false, kind: 'unreachable', message: `the model directory ${dir} does not exist` };
     let lib: Transformers;
     try {
-      lib = (await import(PACKAGE)) as Transformers;
-    } catch {
+      lib = createRequire(import.meta.url)(PACKAGE) as Transformers;
+    } catch (error) {
+      const missing = (error as { code?: string }).code === 'MODULE_NOT_FOUND';
       return {
         ok: false,
         kind: 'unreachable',
-        message: `${PACKAGE} is not installed: run \`npm install -g ${PACKAGE}\` next to lore (lore never downloads it)`,
+        message: missing
+          ? `${PACKAGE} is not installed: install it where lore is installed (\`npm install -g ${PACKAGE}\` for a global lore); lore never downloads it`
+          : `${PACKAGE} could not be loaded: ${(error as Error).message}`,
       };
     }
     lib.env.allowRemoteModels = false;
