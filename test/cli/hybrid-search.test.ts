@@ -210,6 +210,42 @@ describe('lore search --hybrid', () => {
     expect(search.json<HybridJson>().fallback).toContain('sets embeddings.url');
   });
 
+  it('lore dedupe pairs paraphrases by their vectors, and only with embeddings', async () => {
+    const endpoint = await server();
+    const sandbox = seeded();
+    seedLessons(sandbox, [
+      {
+        id: 'tty0000002',
+        summary: 'The test runner hangs in the pipeline on an interactive terminal prompt',
+      },
+    ]);
+    type DedupeJson = {
+      groups: { keep: { id: string }; others: { id: string }[]; pairs: { semantic?: number }[] }[];
+    };
+    const words = (await sandbox.runAsync(['dedupe', '--json'])).json<DedupeJson>();
+    expect(words.groups).toEqual([]);
+    configure(sandbox, 'user', {
+      provider: 'ollama',
+      url: endpoint.url,
+      model: 'bow-256',
+      duplicateSimilarity: 0.8,
+    });
+    expect((await sandbox.runAsync(['sync', '--embed'])).code).toBe(0);
+    const meaning = (await sandbox.runAsync(['dedupe', '--json'])).json<DedupeJson>();
+    expect(meaning.groups).toHaveLength(1);
+    const ids = [meaning.groups[0]?.keep.id, ...(meaning.groups[0]?.others ?? []).map((o) => o.id)].sort();
+    expect(ids).toEqual(['tty0000001', 'tty0000002']);
+    expect(meaning.groups[0]?.pairs[0]?.semantic).toBeGreaterThanOrEqual(0.8);
+    // above the threshold, the pair is not a duplicate
+    configure(sandbox, 'user', {
+      provider: 'ollama',
+      url: endpoint.url,
+      model: 'bow-256',
+      duplicateSimilarity: 0.9,
+    });
+    expect((await sandbox.runAsync(['dedupe', '--json'])).json<DedupeJson>().groups).toEqual([]);
+  });
+
   it('sync --embed without a provider is a clear error', async () => {
     const sandbox = seeded();
     const run = await sandbox.runAsync(['sync', '--embed']);

@@ -97,12 +97,13 @@ export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
 
 /**
  * The `embeddings` config defaults: an even blend; a similarity floor under which the nearest
- * vectors are noise (every query has nearest neighbours, related or not); batches small enough
- * for a laptop's Ollama.
+ * vectors are noise (every query has nearest neighbours, related or not); a duplicate needs far
+ * more; batches small enough for a laptop's Ollama.
  */
 export const EMBEDDING_DEFAULTS = {
   weight: 0.5,
   minSimilarity: 0.3,
+  duplicateSimilarity: 0.9,
   batchSize: 32,
   timeoutSeconds: 30,
 } as const;
@@ -113,4 +114,4 @@ export const EMBEDDING_DEFAULTS = {
  * it, so a lore that knows new config keys never reads a config parsed by an older one.
  * test/unit/config-fingerprint.test.ts fails, with the new value, when the config changes.
  */
-export const CONFIG_FINGERPRINT = '6671f1f2ca6c';
+export const CONFIG_FINGERPRINT = '77ded5330674';

@@ -574,6 +574,14 @@ export const ConfigSchema = z.looseObject({
         .describe(
           'Cosine similarity below which a lesson does not count as found by meaning (raise it for models whose unrelated texts score high).',
         ),
+      duplicateSimilarity: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(EMBEDDING_DEFAULTS.duplicateSimilarity)
+        .describe(
+          'Cosine similarity from which `lore dedupe` counts two embedded lessons as near-duplicates (paraphrases the word check misses).',
+        ),
       batchSize: z
         .number()
         .int()

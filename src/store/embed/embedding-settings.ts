@@ -6,6 +6,7 @@
  * this machine, a key variable or a model directory it sets is refused, because it could send the
  * user's key or lessons somewhere they did not choose.
  */
+import { basename, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { Config } from '../../core/lesson/schema.js';
 import { isLoopback } from '../distill/distill-settings.js';
@@ -41,10 +42,22 @@ export function embeddingsConfig(ws: Workspace): EmbeddingsConfig {
       provider: 'none',
       weight: 0.5,
       minSimilarity: 0.3,
+      duplicateSimilarity: 0.9,
       batchSize: 32,
       timeoutSeconds: 30,
     }
   );
+}
+
+/**
+ * The model name vectors are cached under, without opening the provider (no key, no endpoint
+ * checks): what `lore dedupe` needs to read vectors already embedded. Undefined when off.
+ */
+export function embeddingModelOf(config: EmbeddingsConfig): string | undefined {
+  if (config.provider === 'none') return undefined;
+  if (config.provider === 'local')
+    return config.model ?? (config.path === undefined ? undefined : basename(resolve(config.path)));
+  return config.model;
 }
 
 function refuseProjectEndpoints(ws: Workspace, config: EmbeddingsConfig): void {

@@ -125,3 +125,32 @@ export function nearestLessons(db: SqlDatabase, vector: Float32Array, k: number,
       );
   return rows.map((row) => ({ rowid: row.rowid, similarity: 1 - row.d }));
 }
+
+/**
+ * For every lesson with a vector at `dim`, its `k` nearest others through the ANN index, as
+ * `tier:id` keys with their similarity (one index query per lesson: vector_top_k takes no
+ * correlated argument).
+ */
+export function nearestToLesson(
+  db: SqlDatabase,
+  dim: number,
+  k: number,
+): { a: string; b: string; similarity: number }[] {
+  if (!hasTable(db, dim)) return [];
+  const name = table(dim);
+  const rows = db.all<{ rowid: number; key: string }>(`SELECT rowid, tier || ':' || id AS key FROM ${name}`);
+  const out: { a: string; b: string; similarity: number }[] = [];
+  for (const row of rows) {
+    const near = db.all<{ key: string; d: number }>(
+      `SELECT v.tier || ':' || v.id AS key,
+              vector_distance_cos(v.embedding, (SELECT embedding FROM ${name} WHERE rowid = ?)) AS d
+       FROM vector_top_k('${name}_ann', (SELECT embedding FROM ${name} WHERE rowid = ?), ?) t
+       JOIN ${name} v ON v.rowid = t.id`,
+      row.rowid,
+      row.rowid,
+      k + 1,
+    );
+    for (const other of near) out.push({ a: row.key, b: other.key, similarity: 1 - other.d });
+  }
+  return out;
+}
