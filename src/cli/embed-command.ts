@@ -24,7 +24,11 @@ export async function embedCommand(
       : undefined,
   );
   if (showProgress) process.stderr.write('\r\u001b[2K');
-  const head = `embeddings (${report.provider}, ${report.model}${report.dimensions === null ? '' : `, ${report.dimensions} dimensions`}): ${report.embedded} embedded, ${report.cached} cached; ${report.lessons.withVectors} of ${report.lessons.total} lesson(s) searchable by meaning`;
+  const docs =
+    report.docs === undefined || report.docs.docs === 0
+      ? ''
+      : `; docs: ${report.docs.embedded} embedded, ${report.docs.cached} cached`;
+  const head = `embeddings (${report.provider}, ${report.model}${report.dimensions === null ? '' : `, ${report.dimensions} dimensions`}): ${report.embedded} embedded, ${report.cached} cached; ${report.lessons.withVectors} of ${report.lessons.total} lesson(s) searchable by meaning${docs}`;
   const text =
     report.failure === undefined
       ? head

@@ -246,6 +246,39 @@ describe('lore search --hybrid', () => {
     expect((await sandbox.runAsync(['dedupe', '--json'])).json<DedupeJson>().groups).toEqual([]);
   });
 
+  it('docs: sync --embed embeds them, search --kind doc --hybrid finds them by meaning', async () => {
+    const endpoint = await server();
+    const sandbox = seeded();
+    mkdirSync(sandbox.inRepo('docs'), { recursive: true });
+    writeFileSync(
+      sandbox.inRepo('docs', 'terminal.md'),
+      '---\ntype: runbook\nsummary: Interactive prompts under pytest\n---\nA TTY makes the suite wait: export CI=1.\n',
+    );
+    writeFileSync(
+      sandbox.inRepo('docs', 'ports.md'),
+      '---\ntype: runbook\nsummary: Postgres in docker compose\n---\nFree 5432 first.\n',
+    );
+    type DocsJson = { mode: string; results: { path: string; matchedBy: string[] }[] };
+    const off = await sandbox.runAsync(['search', '--kind', 'doc', '--hybrid', PARAPHRASE, '--json']);
+    expect(off.json<DocsJson>().results).toEqual([]);
+    expect(off.stderr).toContain('no embedding provider is configured');
+    configure(sandbox, 'user', { provider: 'openai', url: `${endpoint.url}/v1`, model: 'bow-256' });
+    const sync = (await sandbox.runAsync(['sync', '--embed', '--json'])).json<
+      SyncJson & { embeddings: { docs: unknown } }
+    >();
+    expect(sync.embeddings.docs).toEqual({ docs: 2, embedded: 2, cached: 0 });
+    const found = await sandbox.runAsync(['search', '--kind', 'doc', '--hybrid', PARAPHRASE, '--json']);
+    expect(found.code).toBe(0);
+    expect(found.json<DocsJson>().results).toEqual([
+      expect.objectContaining({ path: 'docs/terminal.md', matchedBy: ['semantic'] }),
+    ]);
+    expect(found.stderr).toBe('');
+    const again = (await sandbox.runAsync(['sync', '--embed', '--json'])).json<
+      SyncJson & { embeddings: { docs: unknown } }
+    >();
+    expect(again.embeddings.docs).toEqual({ docs: 2, embedded: 0, cached: 2 });
+  });
+
   it('sync --embed without a provider is a clear error', async () => {
     const sandbox = seeded();
     const run = await sandbox.runAsync(['sync', '--embed']);

@@ -200,6 +200,10 @@ export const DocsShowOutput = z.object({
 export const DocsSearchOutput = z.object({
   mode: z.enum(['lexical', 'hybrid']),
   fallback: z.string().optional(),
+  semantic: z
+    .string()
+    .optional()
+    .describe('why a hybrid search did not use meaning (no embeddings, none embedded)'),
   results: z.array(DocHit.extend({ score: z.number(), matched_by: z.array(z.string()) })),
 });
 

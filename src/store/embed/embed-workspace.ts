@@ -9,6 +9,8 @@ import type { Lesson } from '../../core/lesson/schema.js';
 import { lessonEmbeddingText } from '../../core/search/embedding-text.js';
 import { lessonVectorStatus, loadLessonVectors } from '../index/lesson-vectors.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { embedDocs } from './doc-vectors.js';
+import type { DocEmbedReport } from './doc-vectors.js';
 import type { EmbedFailureKind } from './embedding-provider.js';
 import type { EmbeddingSettings } from './embedding-settings.js';
 import { EMBEDDINGS_DB_FILE, embeddingStoreSignature, openEmbeddingStore } from './embedding-store.js';
@@ -25,6 +27,8 @@ export type EmbedReport = {
   /** Lessons with a current vector in the index after the run. */
   lessons: { total: number; withVectors: number };
   failure?: { kind: EmbedFailureKind; message: string; waiting: number };
+  /** The docs under the docs roots: embedded after the lessons, unless the lessons failed. */
+  docs?: DocEmbedReport;
 };
 
 export type EmbedProgress = (done: number, total: number) => void;
@@ -94,7 +98,9 @@ export async function embedWorkspace(
     const status = lessonVectorStatus(ctx.db, provider.model, dim);
     return { total: status.lessons, withVectors: status.embedded };
   });
+  const docs = failure === undefined ? await embedDocs(ws, settings) : undefined;
   return {
+    ...(docs === undefined ? {} : { docs }),
     provider: provider.name,
     model: provider.model,
     endpoint: provider.endpoint,
@@ -103,6 +109,6 @@ export async function embedWorkspace(
     embedded,
     cached: texts.size - missing.length,
     lessons,
-    ...(failure === undefined ? {} : { failure }),
+    ...(failure === undefined ? (docs?.failure === undefined ? {} : { failure: docs.failure }) : { failure }),
   };
 }

@@ -13,14 +13,21 @@ import { fileSignature } from '../fs/file-signature.js';
 
 export const EMBEDDINGS_DB_FILE = 'embeddings.db';
 
-const STORE_VERSION = 1;
+const STORE_VERSION = 2;
 
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS vectors(
   model TEXT NOT NULL, hash TEXT NOT NULL, dim INTEGER NOT NULL, embedding BLOB NOT NULL,
   PRIMARY KEY(model, hash)
 );
+CREATE TABLE IF NOT EXISTS doc_texts(
+  model TEXT NOT NULL, path TEXT NOT NULL, sig TEXT NOT NULL, hash TEXT NOT NULL,
+  PRIMARY KEY(model, path)
+);
 `;
+
+/** A doc as last embedded: its file signature then, and the hash of the text embedded. */
+export type DocText = { path: string; sig: string; hash: string };
 
 export type EmbeddingStore = {
   path: string;
@@ -30,6 +37,10 @@ export type EmbeddingStore = {
   put(model: string, entries: readonly { hash: string; vector: Float32Array }[]): void;
   /** The vectors of `hashes` for `model` that exist. */
   get(model: string, hashes: readonly string[]): Map<string, Float32Array>;
+  /** The docs embedded with `model`, by path. */
+  docTexts(model: string): Map<string, DocText>;
+  /** Replaces the docs embedded with `model` (docs gone from the roots are forgotten). */
+  setDocTexts(model: string, texts: readonly DocText[]): void;
   /** The dimension this model's vectors have (the first one stored), if any. */
   dimensionOf(model: string): number | undefined;
   close(): void;
@@ -84,6 +95,25 @@ export function openEmbeddingStore(path: string): EmbeddingStore {
           ),
         ).map((row) => [row.hash, Float32Array.from(JSON.parse(row.v) as number[])]),
       ),
+    docTexts: (model) =>
+      new Map(
+        db
+          .all<DocText>('SELECT path, sig, hash FROM doc_texts WHERE model = ?', model)
+          .map((row) => [row.path, row]),
+      ),
+    setDocTexts: (model, texts) => {
+      db.transaction(() => {
+        db.run('DELETE FROM doc_texts WHERE model = ?', model);
+        for (const text of texts)
+          db.run(
+            'INSERT INTO doc_texts(model, path, sig, hash) VALUES (?, ?, ?, ?)',
+            model,
+            text.path,
+            text.sig,
+            text.hash,
+          );
+      });
+    },
     dimensionOf: (model) =>
       db.get<{ dim: number }>('SELECT dim FROM vectors WHERE model = ? LIMIT 1', model)?.dim,
     close: () => db.close(),
