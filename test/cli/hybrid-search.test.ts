@@ -141,6 +141,11 @@ describe('lore search --hybrid', () => {
     const sandbox = seeded();
     configure(sandbox, 'user', { provider: 'ollama', url: endpoint.url, model: 'bow-256' });
     expect((await sandbox.runAsync(['sync', '--embed'])).code).toBe(0);
+    // a plain sync rebuilds the index and copies the cached vectors back, asking no model
+    const asked = endpoint.requests.length;
+    const rebuilt = await sandbox.runAsync(['sync', '--json']);
+    expect(rebuilt.json<{ withVectors: number }>().withVectors).toBe(4);
+    expect(endpoint.requests).toHaveLength(asked);
     const data = (
       await sandbox.runAsync(['search', '--hybrid', 'postgres port', '--json'])
     ).json<HybridJson>();

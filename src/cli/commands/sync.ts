@@ -41,6 +41,11 @@ export const command: Command = {
       const stats = await ws.index.stats();
       const problems = await noteProblems(ctx, ws);
       const embedded = flagOption(args, 'embed') ? await embedCommand(ctx, ws) : undefined;
+      // the rebuilt index gets its vectors back from the cache now, not at the first hybrid search
+      const withVectors =
+        embedded === undefined && (ws.config.embeddings?.provider ?? 'none') !== 'none'
+          ? await (await import('../../store/embed/embed-workspace.js')).reloadLessonVectors(ws)
+          : undefined;
       const ms = Math.round(performance.now() - started);
       const errors = problems.filter((p) => p.severity === 'error').length;
       const text = `indexed ${stats.total} lesson(s) in ${ms} ms${errors > 0 ? `; ${errors} problem(s): run lore check` : ''}${recovered > 0 ? `; completed ${recovered} interrupted change(s)` : ''}`;
@@ -55,9 +60,15 @@ export const command: Command = {
           swept,
           manifest: { lessons: manifest.head.lessonCount, stack: manifest.head.stack },
           ...(embedded === undefined ? {} : { embeddings: embedded.report }),
+          ...(withVectors === undefined ? {} : { withVectors }),
           ms,
         },
-        text: embedded === undefined ? text : `${text}\n${embedded.text}`,
+        text:
+          embedded !== undefined
+            ? `${text}\n${embedded.text}`
+            : withVectors === undefined
+              ? text
+              : `${text}; ${withVectors} lesson(s) searchable by meaning (run \`lore sync --embed\` for new ones)`,
       };
     } finally {
       ws.close();

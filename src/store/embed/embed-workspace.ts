@@ -12,6 +12,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { embedDocs } from './doc-vectors.js';
 import type { DocEmbedReport } from './doc-vectors.js';
 import type { EmbedFailureKind } from './embedding-provider.js';
+import { embeddingModelOf, embeddingsConfig } from './embedding-settings.js';
 import type { EmbeddingSettings } from './embedding-settings.js';
 import { EMBEDDINGS_DB_FILE, embeddingStoreSignature, openEmbeddingStore } from './embedding-store.js';
 
@@ -30,6 +31,36 @@ export type EmbedReport = {
   /** The docs under the docs roots: embedded after the lessons, unless the lessons failed. */
   docs?: DocEmbedReport;
 };
+
+/**
+ * After a rebuild (`lore sync`): the cached vectors of the configured model copied back into the
+ * new index, so the first hybrid search does not pay for the ANN index. No model is asked.
+ * Returns how many lessons have vectors, or undefined when embeddings are off or none are cached.
+ */
+export async function reloadLessonVectors(ws: Workspace): Promise<number | undefined> {
+  const model = embeddingModelOf(embeddingsConfig(ws));
+  if (model === undefined) return undefined;
+  const storePath = join(ws.cacheDir, EMBEDDINGS_DB_FILE);
+  const store = openEmbeddingStore(storePath);
+  let dim: number | undefined;
+  try {
+    dim = store.dimensionOf(model);
+  } finally {
+    store.close();
+  }
+  if (dim === undefined) return undefined;
+  const found = dim;
+  return ws.index.query((ctx) => {
+    loadLessonVectors(
+      ctx.db,
+      storePath,
+      model,
+      found,
+      `${ctx.memo.at ?? ''}|${embeddingStoreSignature(storePath)}`,
+    );
+    return lessonVectorStatus(ctx.db, model, found).embedded;
+  });
+}
 
 export type EmbedProgress = (done: number, total: number) => void;
 
