@@ -36,7 +36,8 @@ export type HybridQuery = {
 const keyOf = (lesson: Pick<Lesson, 'tier' | 'id'>) => `${lesson.tier}/${lesson.id}`;
 
 export function searchHybrid(ctx: QueryContext, q: HybridQuery): HybridResult[] {
-  const pool = Math.max(q.filter.limit * 3, 30);
+  // twice the page from each signal: enough for the blend to reorder, small enough to stay fast
+  const pool = Math.max(q.filter.limit * 2, 20);
   const lexical = searchLessons(
     ctx,
     q.query,
