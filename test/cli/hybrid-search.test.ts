@@ -284,6 +284,28 @@ describe('lore search --hybrid', () => {
     expect(again.embeddings.docs).toEqual({ docs: 2, embedded: 0, cached: 2 });
   });
 
+  it('local: says what to install when transformers.js is absent, and which directory is missing', async () => {
+    const sandbox = seeded();
+    const modelDir = join(sandbox.base, 'models', 'all-MiniLM-L6-v2');
+    configure(sandbox, 'user', { provider: 'local', path: join(sandbox.base, 'nowhere') });
+    const missingDir = await sandbox.runAsync(['sync', '--embed', '--json']);
+    expect(missingDir.code).toBe(1);
+    expect(missingDir.json<SyncJson>().embeddings.failure?.message).toContain('nowhere does not exist');
+    mkdirSync(modelDir, { recursive: true });
+    configure(sandbox, 'user', { provider: 'local', path: modelDir });
+    const run = await sandbox.runAsync(['sync', '--embed', '--json']);
+    expect(run.code).toBe(1);
+    expect(run.json<SyncJson>().embeddings).toMatchObject({
+      embedded: 0,
+      failure: { kind: 'unreachable', waiting: 4 },
+    });
+    expect(run.json<SyncJson>().embeddings.failure?.message).toContain(
+      '@huggingface/transformers is not installed',
+    );
+    const search = await sandbox.runAsync(['search', '--hybrid', 'pytest', '--json']);
+    expect(search.json<HybridJson>()).toMatchObject({ mode: 'lexical', results: [{ id: 'tty0000001' }] });
+  });
+
   it('sync --embed without a provider is a clear error', async () => {
     const sandbox = seeded();
     const run = await sandbox.runAsync(['sync', '--embed']);
