@@ -17,7 +17,8 @@ export const command: Command = {
       '--kind doc searches the project docs instead (see `lore docs`): the whole query found in the summary\n' +
       'scores 80 + its length, an exact tag 120, a tag containing it 60, the type 30; ties by path.\n' +
       '--hybrid blends that with BM25 over the doc bodies `lore docs index` indexed (each min-max\n' +
-      'normalised; config docs.hybridWeight is the body share, default 0.5).\n' +
+      'normalised; config docs.hybridWeight is the body share, default 0.5), and with embeddings configured\n' +
+      "also with the docs' similarity by meaning (`lore sync --embed` embeds them; embeddings.weight).\n" +
       "For lessons, --hybrid blends BM25 with the cosine similarity of the query to each lesson's vector (config\n" +
       'embeddings: your Ollama, OpenAI-compatible or local model; `lore sync --embed` embeds the lessons), each\n' +
       'min-max normalised, embeddings.weight the semantic share (default 0.5); matchedBy says `semantic` for\n' +

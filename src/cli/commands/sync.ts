@@ -13,7 +13,7 @@ export const command: Command = {
       'Rebuilds the index (.lore/cache/index.db) and the hook manifest (.lore/cache/manifest/) from the lesson files, finishes any change a killed lore\n' +
       'process left half-done, and removes its temporary files. Read commands refresh the index on their own;\n' +
       'sync is for a clean slate.\n' +
-      '--embed then embeds every lesson whose text has no vector yet with the configured model (config\n' +
+      '--embed then embeds every lesson (and doc) whose text has no vector yet with the configured model (config\n' +
       'embeddings: provider, url, model), in batches, for `lore search --hybrid`; vectors are cached by text and\n' +
       'model in .lore/cache/embeddings.db, so a rebuild re-embeds nothing. Exit 1 when the endpoint failed\n' +
       '(what was embedded is kept; the rest waits for the next --embed).',
