@@ -306,6 +306,38 @@ describe('lore search --hybrid', () => {
     expect(search.json<HybridJson>()).toMatchObject({ mode: 'lexical', results: [{ id: 'tty0000001' }] });
   });
 
+  it('lore add names a paraphrase already in the store, and a slow model never holds the write', async () => {
+    const endpoint = await server();
+    const sandbox = seeded();
+    configure(sandbox, 'user', {
+      provider: 'ollama',
+      url: endpoint.url,
+      model: 'bow-256',
+      duplicateSimilarity: 0.8,
+    });
+    expect((await sandbox.runAsync(['sync', '--embed'])).code).toBe(0);
+    type AddJson = { id: string; duplicates: { id: string; semantic?: number }[] };
+    const summary = 'The test runner hangs in the pipeline on an interactive terminal prompt';
+    const added = await sandbox.runAsync(['add', '--summary', summary, '--json']);
+    expect(added.code).toBe(0);
+    expect(added.json<AddJson>().duplicates).toEqual([
+      expect.objectContaining({ id: 'tty0000001', semantic: expect.any(Number) }),
+    ]);
+    // the draft's vector was cached: the next sync --embed asks for nothing new
+    expect((await sandbox.runAsync(['sync', '--embed', '--json'])).json<SyncJson>().embeddings.embedded).toBe(
+      0,
+    );
+    endpoint.setMode('hang');
+    const slow = await sandbox.runAsync([
+      'add',
+      '--summary',
+      'Headless jobs freeze waiting on stdin',
+      '--json',
+    ]);
+    expect(slow.code).toBe(0);
+    expect(slow.json<AddJson>().duplicates).toEqual([]);
+  });
+
   it('sync --embed without a provider is a clear error', async () => {
     const sandbox = seeded();
     const run = await sandbox.runAsync(['sync', '--embed']);

@@ -26,6 +26,8 @@ export type DuplicateMatch = {
   score: number;
   text: number;
   scope: number | null;
+  /** Cosine similarity of the two lessons' vectors, when embeddings found the pair. */
+  semantic?: number;
 };
 
 export type DuplicateGroup = {
@@ -99,14 +101,34 @@ function matchOf(lesson: Lesson, score: DuplicateScore): DuplicateMatch {
 /** Active lessons alike to `draft` (a lesson about to be added), most alike first. */
 export async function findDuplicates(
   ws: Workspace,
-  draft: DuplicateInput,
-  options: { threshold: number; nowMs: number; limit?: number },
+  draft: DuplicateInput & { body?: string | undefined },
+  options: { threshold: number; nowMs: number; limit?: number; env?: NodeJS.ProcessEnv },
 ): Promise<DuplicateMatch[]> {
   const mine = shinglesOf(draft);
   const found: DuplicateMatch[] = [];
   for (const item of await neighbours(ws, draft, options.nowMs)) {
     const score = scoreShingles(mine, shinglesOf(item.lesson));
     if (score.score >= options.threshold) found.push(matchOf(item.lesson, score));
+  }
+  // with embeddings, paraphrases the words miss (loaded only when embeddings are configured)
+  const env = options.env;
+  const settings = env === undefined ? undefined : await import('../embed/embedding-settings.js');
+  if (env !== undefined && settings?.embeddingModelOf(settings.embeddingsConfig(ws)) !== undefined) {
+    const { findSemanticNeighbours } = await import('../embed/vector-duplicates.js');
+    for (const near of await findSemanticNeighbours(ws, env, draft)) {
+      const known = found.find((match) => match.tier === near.tier && match.id === near.id);
+      if (known) {
+        known.semantic = near.similarity;
+        continue;
+      }
+      const item = await ws.index.get(near.tier as Tier, near.id);
+      if (item === undefined) continue;
+      const words = scoreShingles(mine, shinglesOf(item.lesson));
+      found.push({
+        ...matchOf(item.lesson, { ...words, score: near.similarity }),
+        semantic: near.similarity,
+      });
+    }
   }
   return found
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

@@ -23,6 +23,7 @@ export type EmbeddingSettings = {
   /** The semantic share of a hybrid score. */
   weight: number;
   minSimilarity: number;
+  duplicateSimilarity: number;
 };
 
 const DEFAULT_URLS = { openai: 'https://api.openai.com/v1', ollama: 'http://127.0.0.1:11434' } as const;
@@ -86,6 +87,7 @@ export function openEmbeddingProvider(ws: Workspace, env: NodeJS.ProcessEnv): Em
     batchSize: config.batchSize,
     weight: config.weight,
     minSimilarity: config.minSimilarity,
+    duplicateSimilarity: config.duplicateSimilarity,
   };
   if (config.provider === 'local') {
     if (config.path === undefined)
