@@ -15,7 +15,7 @@ const isObject = (value: unknown): value is Json =>
 const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
-export function clip(text: string, max = 200): string {
+function clip(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
