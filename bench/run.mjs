@@ -33,6 +33,7 @@ function parseArgs(argv) {
     only: undefined,
     hookSizes: [100, 1000, 10000],
     hookRuns: 200,
+    dims: 768,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split('=');
@@ -44,10 +45,11 @@ function parseArgs(argv) {
     else if (flag === '--only') options.only = value();
     else if (flag === '--hook-sizes') options.hookSizes = value().split(',').map(Number);
     else if (flag === '--hook-runs') options.hookRuns = Number(value());
+    else if (flag === '--dims') options.dims = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--only store|hook|capture|mcp|docs] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
-          '                          [--hook-sizes 100,1000,10000] [--hook-runs 200]',
+        'usage: node bench/run.mjs [--only store|hook|capture|mcp|docs|vectors] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
+          '                          [--hook-sizes 100,1000,10000] [--hook-runs 200] [--dims 768]',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]}`);
@@ -55,8 +57,11 @@ function parseArgs(argv) {
   if (options.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes: whole numbers');
   options.runs = Math.max(5, options.runs);
   options.inProcess = Math.max(200, options.inProcess);
-  if (options.only !== undefined && !['store', 'hook', 'capture', 'mcp', 'docs'].includes(options.only))
-    throw new Error('--only: store, hook, capture, mcp or docs');
+  if (
+    options.only !== undefined &&
+    !['store', 'hook', 'capture', 'mcp', 'docs', 'vectors'].includes(options.only)
+  )
+    throw new Error('--only: store, hook, capture, mcp, docs or vectors');
   return options;
 }
 
@@ -425,6 +430,18 @@ async function main() {
     await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
     return;
   }
+  if (options.only === 'vectors') {
+    mkdirSync(dataDir, { recursive: true });
+    await (
+      await import('./vectors.mjs')
+    ).runVectorsBench({
+      dataDir,
+      sizes: options.sizes,
+      dims: options.dims,
+      queries: Math.ceil(options.inProcess / 12),
+    });
+    return;
+  }
   const started = performance.now();
   mkdirSync(dataDir, { recursive: true });
   const m = machine();
@@ -602,6 +619,14 @@ async function main() {
     await runCapture();
     results.mcp = await (await import('./mcp.mjs')).runMcpBench({ dataDir });
     results.docs = await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
+    results.vectors = await (
+      await import('./vectors.mjs')
+    ).runVectorsBench({
+      dataDir,
+      sizes: options.sizes,
+      dims: options.dims,
+      queries: Math.ceil(options.inProcess / 12),
+    });
   }
   results.totalMs = performance.now() - started;
   writeFileSync(join(dataDir, 'last-run.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -25,10 +25,17 @@ export async function searchDocsCommand(
     for (const problem of ws.configProblems) ctx.note(`lore: ${formatProblem(problem)}`);
     const limit = numberOption(args, 'limit', { integer: true, min: 1, max: 1000 }) ?? ws.config.search.limit;
     const tags = (listOption(args, 'tag') ?? []).map((tag) => tag.toLowerCase());
+    const hybrid = flagOption(args, 'hybrid');
+    // meaning joins the docs' hybrid search when embeddings are configured (loaded only then)
+    const meaning = hybrid
+      ? await (await import('../store/embed/doc-vectors.js')).semanticDocScores(ws, ctx.env, query)
+      : undefined;
     const found = await searchDocs(docsScope(ws), query, {
-      hybrid: flagOption(args, 'hybrid'),
+      hybrid,
       limit: tags.length > 0 ? undefined : limit,
+      ...(meaning?.semantic === undefined ? {} : { semantic: meaning.semantic }),
     });
+    if (meaning?.note !== undefined) ctx.note(`lore: ${meaning.note}`);
     const results = found.results
       .filter((doc) => tags.every((tag) => doc.tags.some((have) => have.toLowerCase() === tag)))
       .slice(0, limit);

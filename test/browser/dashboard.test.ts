@@ -4,7 +4,8 @@
  * dashboard (dist/web, from `npm run build`) served by the real node:http server on loopback.
  * Screenshots go to test-artifacts/browser/ (gitignored), kept for people to look at.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -15,6 +16,10 @@ import { createApp } from '../../src/adapters/http/create-app.js';
 import { appendAudit } from '../../src/store/hook-state/audit-log.js';
 import { createAnthropicProvider } from '../../src/store/distill/api-providers.js';
 import { distillCandidates } from '../../src/store/distill/distill-candidates.js';
+import { embedWorkspace } from '../../src/store/embed/embed-workspace.js';
+import { openEmbeddingProvider } from '../../src/store/embed/embedding-settings.js';
+import type { EmbeddingSettings } from '../../src/store/embed/embedding-settings.js';
+import { startEmbeddingServer } from '../../scripts/embedding-server.mjs';
 import { findOrInstallChromium } from '../helpers/chromium.js';
 import { writeCandidate } from '../helpers/distill-candidate.js';
 import { lessonAnswer, startModelEndpoint } from '../helpers/model-endpoint.js';
@@ -141,6 +146,44 @@ describe('dashboard in chromium', () => {
     await page.goto(`${url}#/lessons`);
     await page.locator('table.lessons tbody tr').first().waitFor();
     expect(await page.locator('table.lessons tbody tr').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('searches lessons by meaning with the "by meaning" box, and says why when it cannot', async () => {
+    const endpoint = await startEmbeddingServer({ dimensions: 256 });
+    onTestFinished(() => endpoint.close());
+    const sandbox = createAppSandbox();
+    await sandbox.add({ summary: 'pytest waits on a TTY: run it with CI=1' });
+    await sandbox.add({ summary: 'docker compose: free port 5432 before starting postgres' });
+    const home = sandbox.env.LORE_HOME as string;
+    mkdirSync(home, { recursive: true });
+    writeFileSync(
+      join(home, 'config.yaml'),
+      JSON.stringify({
+        embeddings: { provider: 'ollama', url: endpoint.url, model: 'bow-256', timeoutSeconds: 1 },
+      }),
+    );
+    const ws = await sandbox.open();
+    try {
+      const report = await embedWorkspace(ws, openEmbeddingProvider(ws, sandbox.env) as EmbeddingSettings);
+      expect(report.lessons.withVectors).toBe(2);
+    } finally {
+      ws.close();
+    }
+    const url = await serve(sandbox);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}#/lessons`);
+    await page.locator('table.lessons tbody tr').first().waitFor();
+    await page.locator('input[name=q]').fill('why does my test runner hang in the pipeline');
+    await page.locator('table.lessons tbody tr').first().waitFor({ state: 'detached' });
+    await page.locator('input[name=hybrid]').check();
+    await page.locator('table.lessons tbody tr', { hasText: 'pytest waits on a TTY' }).waitFor();
+    expect(await page.locator('table.lessons tbody tr').count()).toBe(1);
+    await page.screenshot({ path: `${SHOTS}lessons-by-meaning.png`, fullPage: true });
+    endpoint.setMode('status500');
+    await page.locator('input[name=q]').fill('pytest');
+    await page.locator('.search-notice', { hasText: 'HTTP 500' }).waitFor();
+    await page.locator('input[name=hybrid]').uncheck();
     expect(errors).toEqual([]);
   });
 

@@ -103,6 +103,7 @@ describe('lore mcp docs tools', () => {
     ).toEqual({
       mode: 'lexical',
       fallback: 'no body index yet: run `lore docs index` to build it; showing lexical results only',
+      semantic: expect.stringContaining('no embedding provider is configured'),
       results: [],
     });
     expect(sandbox.run(['docs', 'index']).code).toBe(0);

@@ -115,8 +115,20 @@ const listLessons: Route['handler'] = async (ctx) => {
     ...(rawPath ? { path: toRepoPath(rawPath) } : {}),
   };
   const text = q.get('q')?.trim() ?? '';
+  const hybrid = text !== '' && isHybrid(q.get('hybrid'));
+  const meaning = hybrid
+    ? await (
+        await import('../../store/embed/hybrid-lessons.js')
+      ).searchLessonsWith(ws, ctx.env, {
+        query: text,
+        filter: { ...filter, limit: offset + limit },
+        nowMs: ctx.nowMs,
+        hybrid: true,
+      })
+    : undefined;
   const found =
-    text === ''
+    meaning?.results ??
+    (text === ''
       ? await ws.index.list(filter, ctx.nowMs, ws.halfLifeDays)
       : await ws.index.search(
           text,
@@ -124,7 +136,8 @@ const listLessons: Route['handler'] = async (ctx) => {
           ws.config.search.weights,
           ctx.nowMs,
           ws.halfLifeDays,
-        );
+        ));
+  const notice = meaning?.fallback ?? meaning?.unembedded?.note;
   return {
     body: {
       items: found.slice(offset, offset + limit).map((item) => lessonJson(ws, item)),
@@ -132,9 +145,16 @@ const listLessons: Route['handler'] = async (ctx) => {
       offset,
       limit,
       stats: await lessonStats(ws, ctx.nowMs),
+      ...(notice === undefined ? {} : { notice }),
     } satisfies LessonList,
   };
 };
+
+/** `hybrid=1` (or true): blend in meaning; anything but 0/1/true/false is a 400. */
+function isHybrid(value: string | null): boolean {
+  const hybrid = choiceParam(value, 'hybrid', ['1', 'true', '0', 'false'] as const);
+  return hybrid === '1' || hybrid === 'true';
+}
 
 const search: Route['handler'] = async (ctx) => {
   const q = ctx.request.query;
@@ -144,16 +164,22 @@ const search: Route['handler'] = async (ctx) => {
   const status = choiceParam(q.get('status'), 'status', [...STATUSES, 'any'] as const) ?? 'active';
   const tier = choiceParam(q.get('tier'), 'tier', TIERS);
   const limit = intParam(q.get('limit'), 'limit', { min: 1, max: 1000 }) ?? ws.config.search.limit;
-  const results = await ws.index.search(
-    text,
-    { status, tags: q.getAll('tag'), ...(tier ? { tier } : {}), limit },
-    ws.config.search.weights,
-    ctx.nowMs,
-    ws.halfLifeDays,
-  );
+  const filter = { status, tags: q.getAll('tag'), ...(tier ? { tier } : {}), limit };
+  // the embedding code loads only for hybrid=1
+  const found = isHybrid(q.get('hybrid'))
+    ? await (
+        await import('../../store/embed/hybrid-lessons.js')
+      ).searchLessonsWith(ws, ctx.env, { query: text, filter, nowMs: ctx.nowMs, hybrid: true })
+    : undefined;
+  const results =
+    found?.results ??
+    (await ws.index.search(text, filter, ws.config.search.weights, ctx.nowMs, ws.halfLifeDays));
   return {
     body: {
       query: text,
+      ...(found === undefined ? {} : { mode: found.mode }),
+      ...(found?.fallback === undefined ? {} : { fallback: found.fallback }),
+      ...(found?.unembedded === undefined ? {} : { unembedded: found.unembedded.note }),
       results: results.map((r) => ({ ...lessonJson(ws, r), score: Number(r.relevance.toFixed(6)) })),
     },
   };

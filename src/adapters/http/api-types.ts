@@ -49,6 +49,8 @@ export type LessonList = {
   offset: number;
   limit: number;
   stats: LessonStats;
+  /** With `hybrid=1`: why the search gave BM25 results only, or which lessons wait for vectors. */
+  notice?: string;
 };
 
 /** A time the hook injected (or denied with) the lesson, from the audit log. */

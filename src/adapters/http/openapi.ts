@@ -76,6 +76,7 @@ const DOCUMENT = {
         summary: 'list lessons (q: full-text search), with store statistics',
         parameters: [
           query('q', 'full-text query (BM25, as lore search)'),
+          query('hybrid', '1: with q, blend in embedding similarity (notice says when it could not)'),
           ...lessonFilters,
           query('path', 'only lessons whose path globs match this repo-relative path'),
           query('limit', '1-1000, default 100', { type: 'integer' }),
@@ -172,6 +173,7 @@ const DOCUMENT = {
           { ...query('q', 'the words'), required: true },
           ...lessonFilters.filter((p) => p.name !== 'tool'),
           query('limit', '1-1000', { type: 'integer' }),
+          query('hybrid', '1: blend BM25 with embedding similarity (mode, fallback say what ran)'),
         ],
         responses: { 200: ok('results with matchedBy and score'), 400: error },
       },

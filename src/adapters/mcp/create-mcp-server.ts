@@ -41,7 +41,7 @@ const INSTRUCTIONS =
 export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
   const server = new McpServer({ name: 'lore', version: deps.version }, { instructions: INSTRUCTIONS });
   const session = createMcpSession(deps);
-  registerTools(server.server, [...lessonTools({ deps, session }), ...docTools()], {
+  registerTools(server.server, [...lessonTools({ deps, session }), ...docTools(deps.env)], {
     run: session.run,
     log: deps.log,
   });

@@ -57,30 +57,37 @@ const show = defineTool({
   },
 });
 
-const search = defineTool({
-  name: 'lore_docs_search',
-  description:
-    'Search the project docs: the query in a summary (80 + its length), an exact tag (120), a tag containing it (60), the type (30); ties by path. hybrid: true blends in BM25 over the bodies indexed by `lore docs index` (and says so when there is no index yet).',
-  input: DocsSearchInput,
-  output: DocsSearchOutput,
-  async handler(args, ws) {
-    const found = await searchDocs(docsScope(ws), args.query, {
-      hybrid: args.hybrid === true,
-      limit: args.limit ?? 10,
-    });
-    return {
-      mode: found.mode,
-      ...(found.fallback === undefined ? {} : { fallback: found.fallback }),
-      results: found.results.map((hit) => ({
-        ...toDocHit(hit),
-        score: hit.score,
-        matched_by: hit.matchedBy,
-      })),
-    };
-  },
-});
+const search = (env: NodeJS.ProcessEnv) =>
+  defineTool({
+    name: 'lore_docs_search',
+    description:
+      'Search the project docs: the query in a summary (80 + its length), an exact tag (120), a tag containing it (60), the type (30); ties by path. hybrid: true blends in BM25 over the bodies indexed by `lore docs index` (and says so when there is no index yet), and meaning when embeddings are configured (`semantic` says why not otherwise).',
+    input: DocsSearchInput,
+    output: DocsSearchOutput,
+    async handler(args, ws) {
+      const meaning =
+        args.hybrid === true
+          ? await (await import('../../store/embed/doc-vectors.js')).semanticDocScores(ws, env, args.query)
+          : undefined;
+      const found = await searchDocs(docsScope(ws), args.query, {
+        hybrid: args.hybrid === true,
+        limit: args.limit ?? 10,
+        ...(meaning?.semantic === undefined ? {} : { semantic: meaning.semantic }),
+      });
+      return {
+        mode: found.mode,
+        ...(found.fallback === undefined ? {} : { fallback: found.fallback }),
+        ...(meaning?.note === undefined ? {} : { semantic: meaning.note }),
+        results: found.results.map((hit) => ({
+          ...toDocHit(hit),
+          score: hit.score,
+          matched_by: hit.matchedBy,
+        })),
+      };
+    },
+  });
 
-/** In the order tools/list shows them. */
-export function docTools(): AnyToolSpec[] {
-  return [list, show, search];
+/** In the order tools/list shows them; `env` holds the embedding provider's key variable, if any. */
+export function docTools(env: NodeJS.ProcessEnv = {}): AnyToolSpec[] {
+  return [list, show, search(env)];
 }

@@ -73,6 +73,18 @@ const search = ({ deps, session }: Context) =>
       };
       const limit = args.limit ?? ws.config.search.limit;
       const query = args.query?.trim() ?? '';
+      // hybrid loads the embedding code only when asked for
+      const hybrid =
+        query !== '' && args.hybrid === true
+          ? await (
+              await import('../../store/embed/hybrid-lessons.js')
+            ).searchLessonsWith(ws, deps.env, {
+              query,
+              filter: { ...filter, limit },
+              nowMs: deps.now(),
+              hybrid: true,
+            })
+          : undefined;
       const results =
         query === ''
           ? (await ws.index.list(filter, deps.now(), ws.halfLifeDays, limit)).map((item) => ({
@@ -80,13 +92,14 @@ const search = ({ deps, session }: Context) =>
               score: 0,
             }))
           : (
-              await ws.index.search(
+              hybrid?.results ??
+              (await ws.index.search(
                 query,
                 { ...filter, limit },
                 ws.config.search.weights,
                 deps.now(),
                 ws.halfLifeDays,
-              )
+              ))
             ).map((item) => ({ ...toHit(item), score: Number(item.relevance.toFixed(6)) }));
       // no path, no learnings: the sidecar answers [] without reading anything
       const learnings = await session.learningsFor(
@@ -97,6 +110,8 @@ const search = ({ deps, session }: Context) =>
       );
       return {
         results,
+        ...(hybrid === undefined ? {} : { mode: hybrid.mode }),
+        ...(hybrid?.fallback === undefined ? {} : { fallback: hybrid.fallback }),
         learnings,
         hint:
           results.length === 0

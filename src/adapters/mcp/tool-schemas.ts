@@ -36,6 +36,11 @@ export const SearchInput = z
     command: z.string().min(1).describe('a shell command: only lessons whose command regexes match it'),
     status: z.enum([...STATUSES, 'any']).describe('default active'),
     limit: z.number().int().min(1).max(100).describe('default 10'),
+    hybrid: z
+      .boolean()
+      .describe(
+        'blend in meaning: cosine similarity of embeddings from the configured model (falls back to BM25 and says why)',
+      ),
   })
   .partial();
 
@@ -106,6 +111,8 @@ const Hit = z.object({
 
 export const SearchOutput = z.object({
   results: z.array(Hit.extend({ score: z.number() })),
+  mode: z.enum(['lexical', 'hybrid']).optional(),
+  fallback: z.string().optional().describe('why a hybrid search gave BM25 results only'),
   learnings: z.array(Learning),
   hint: z.string(),
 });
@@ -193,13 +200,17 @@ export const DocsShowOutput = z.object({
 export const DocsSearchOutput = z.object({
   mode: z.enum(['lexical', 'hybrid']),
   fallback: z.string().optional(),
+  semantic: z
+    .string()
+    .optional()
+    .describe('why a hybrid search did not use meaning (no embeddings, none embedded)'),
   results: z.array(DocHit.extend({ score: z.number(), matched_by: z.array(z.string()) })),
 });
 
 /** How to call each tool: appended to every error so the agent can retry correctly. */
 export const TOOL_USAGE: Readonly<Record<string, string>> = {
   lore_search:
-    'lore_search {"query"?: string, "tags"?: string[], "path"?: string, "tool"?: string, "command"?: string, "status"?: "active"|"superseded"|"archived"|"any", "limit"?: 1-100}',
+    'lore_search {"query"?: string, "tags"?: string[], "path"?: string, "tool"?: string, "command"?: string, "status"?: "active"|"superseded"|"archived"|"any", "limit"?: 1-100, "hybrid"?: boolean}',
   lore_list:
     'lore_list {"status"?: "active"|"superseded"|"archived"|"any", "tags"?: string[], "path"?: string, "tool"?: string, "tier"?: "project"|"user", "limit"?: 1-500}',
   lore_show: 'lore_show {"id": "<id, id prefix or slug>"}',

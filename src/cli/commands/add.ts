@@ -55,7 +55,7 @@ export const command: Command = {
           : await findDuplicates(
               ws,
               { ...draft, summary: draft.summary },
-              { threshold: ws.config.duplicates.threshold, nowMs: ctx.now() },
+              { threshold: ws.config.duplicates.threshold, nowMs: ctx.now(), env: ctx.env },
             );
       if (duplicates.length > 0 && flagOption(args, 'no-duplicate')) refuseDuplicates(duplicates);
       if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);

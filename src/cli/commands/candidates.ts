@@ -107,6 +107,7 @@ export const command: Command = {
         {
           threshold: ws.config.duplicates.threshold,
           nowMs: ctx.now(),
+          env: ctx.env,
         },
       );
       if (duplicates.length > 0 && flagOption(args, 'no-duplicate')) refuseDuplicates(duplicates);

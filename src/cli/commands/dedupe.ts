@@ -32,7 +32,9 @@ export const command: Command = {
       'keep and the commands to retire the others. Changes nothing. Similarity (0-1) compares the words of\n' +
       'summary, mistake and remediation and, when both lessons have one, their scope; each lesson is scored\n' +
       'only against the lessons sharing the most words with it, so it stays fast on large stores.\n' +
-      'Default threshold: config duplicates.threshold (0.4).',
+      'Default threshold: config duplicates.threshold (0.4).\n' +
+      'With embeddings configured and lessons embedded (`lore sync --embed`), lessons whose vectors are at least\n' +
+      'embeddings.duplicateSimilarity (0.9) alike are paired too, paraphrases included (`semantic` in --json).',
     options: {
       threshold: {
         type: 'string',

@@ -1,5 +1,5 @@
 import { STATUSES, TIERS } from '../../core/lesson/constants.js';
-import { LoreError } from '../../core/errors.js';
+import type { LessonSearch } from '../../store/embed/hybrid-lessons.js';
 import { choiceOption, flagOption, listOption, numberOption } from '../command.js';
 import type { Command } from '../command.js';
 import { formatLessonRow } from '../output.js';
@@ -8,7 +8,7 @@ import { noteProblems, openCommandWorkspace } from '../open-workspace.js';
 export const command: Command = {
   spec: {
     usage:
-      'lore search QUERY [--limit N] [--tag T]... [--status S|any] [--tier T] [--json]\n' +
+      'lore search QUERY [--hybrid] [--limit N] [--tag T]... [--status S|any] [--tier T] [--json]\n' +
       '       lore search --kind doc QUERY [--hybrid] [--limit N] [--tag T]... [--json]',
     description:
       'BM25 over summary, tags, scope (tools, commands, paths, stack, category), structured fields and body,\n' +
@@ -17,7 +17,12 @@ export const command: Command = {
       '--kind doc searches the project docs instead (see `lore docs`): the whole query found in the summary\n' +
       'scores 80 + its length, an exact tag 120, a tag containing it 60, the type 30; ties by path.\n' +
       '--hybrid blends that with BM25 over the doc bodies `lore docs index` indexed (each min-max\n' +
-      'normalised; config docs.hybridWeight is the body share, default 0.5).',
+      'normalised; config docs.hybridWeight is the body share, default 0.5), and with embeddings configured\n' +
+      "also with the docs' similarity by meaning (`lore sync --embed` embeds them; embeddings.weight).\n" +
+      "For lessons, --hybrid blends BM25 with the cosine similarity of the query to each lesson's vector (config\n" +
+      'embeddings: your Ollama, OpenAI-compatible or local model; `lore sync --embed` embeds the lessons), each\n' +
+      'min-max normalised, embeddings.weight the semantic share (default 0.5); matchedBy says `semantic` for\n' +
+      'lessons found by meaning. Without a provider or vectors it gives the BM25 results and says why on stderr.',
     options: {
       limit: {
         type: 'string',
@@ -35,7 +40,7 @@ export const command: Command = {
       kind: { type: 'string', value: 'K', description: 'lesson (default) | doc: search the project docs' },
       hybrid: {
         type: 'boolean',
-        description: 'with --kind doc: blend in body-level scores from `lore docs index`',
+        description: 'blend in meaning (lessons: embeddings) or body scores (--kind doc: `lore docs index`)',
       },
     },
     positionals: { min: 1, max: 64, names: 'QUERY' },
@@ -45,6 +50,7 @@ export const command: Command = {
       'lore search "mock.patch" --tag lang:python --json',
       'lore search --kind doc retry policy',
       'lore search --kind doc --hybrid "token refresh"',
+      'lore search --hybrid "why does my test runner hang in CI"',
     ],
   },
   async run(ctx, args) {
@@ -54,24 +60,31 @@ export const command: Command = {
       const { searchDocsCommand } = await import('../search-docs.js');
       return searchDocsCommand(ctx, args, query);
     }
-    if (flagOption(args, 'hybrid')) {
-      throw new LoreError('usage', '--hybrid goes with --kind doc', {
-        hint: 'lessons are always ranked by BM25: run `lore search QUERY`, or `lore search --kind doc --hybrid QUERY` for docs',
-      });
-    }
     const status = choiceOption(args, 'status', [...STATUSES, 'any'] as const) ?? 'active';
     const tier = choiceOption(args, 'tier', TIERS);
     const ws = await openCommandWorkspace(ctx);
     try {
       const limit =
         numberOption(args, 'limit', { integer: true, min: 1, max: 1000 }) ?? ws.config.search.limit;
-      const results = await ws.index.search(
-        query,
-        { status, tags: listOption(args, 'tag'), tier, limit },
-        ws.config.search.weights,
-        ctx.now(),
-        ws.halfLifeDays,
-      );
+      const filter = { status, tags: listOption(args, 'tag'), tier, limit };
+      // the embedding code loads only for --hybrid: a plain search stays as small as before
+      const found: LessonSearch = flagOption(args, 'hybrid')
+        ? await (
+            await import('../../store/embed/hybrid-lessons.js')
+          ).searchLessonsWith(ws, ctx.env, { query, filter, nowMs: ctx.now(), hybrid: true })
+        : {
+            mode: 'lexical',
+            results: await ws.index.search(
+              query,
+              filter,
+              ws.config.search.weights,
+              ctx.now(),
+              ws.halfLifeDays,
+            ),
+          };
+      const { results } = found;
+      if (found.fallback !== undefined) ctx.note(`lore: ${found.fallback}`);
+      if (found.unembedded !== undefined) ctx.note(`lore: ${found.unembedded.note}`);
       const problems = await noteProblems(ctx, ws);
       const text =
         results.length === 0
@@ -80,12 +93,16 @@ export const command: Command = {
       return {
         data: {
           query,
+          mode: found.mode,
+          ...(found.fallback === undefined ? {} : { fallback: found.fallback }),
+          ...(found.unembedded === undefined ? {} : { unembedded: found.unembedded }),
           results: results.map((r) => ({
             ...r.lesson,
             file: ws.displayPath(r.file),
             score: Number(r.relevance.toFixed(6)),
             votes: { count: r.votes.count, lastVotedAt: r.votes.lastVotedAt, score: r.voteScore },
             matchedBy: r.matchedBy,
+            ...(r.scores === undefined ? {} : { scores: r.scores }),
           })),
           problems,
         },

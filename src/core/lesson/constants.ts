@@ -91,10 +91,27 @@ export const DISTILL_DEFAULTS = {
   dailyTokens: 40_000,
 } as const;
 
+/** Who embeds lessons and docs for `lore search --hybrid` (config `embeddings.provider`); `none` is off. */
+export const EMBEDDING_PROVIDERS = ['none', 'openai', 'ollama', 'local'] as const;
+export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
+
+/**
+ * The `embeddings` config defaults: an even blend; a similarity floor under which the nearest
+ * vectors are noise (every query has nearest neighbours, related or not); a duplicate needs far
+ * more; batches small enough for a laptop's Ollama.
+ */
+export const EMBEDDING_DEFAULTS = {
+  weight: 0.5,
+  minSimilarity: 0.3,
+  duplicateSimilarity: 0.9,
+  batchSize: 32,
+  timeoutSeconds: 30,
+} as const;
+
 /**
  * A fingerprint of the config's shape and defaults (the first 12 hex digits of the SHA-1 of
  * `JSON.stringify(defaultConfig())`). The parsed config is cached in `cache/config.json` under
  * it, so a lore that knows new config keys never reads a config parsed by an older one.
  * test/unit/config-fingerprint.test.ts fails, with the new value, when the config changes.
  */
-export const CONFIG_FINGERPRINT = 'edf4dfe35e00';
+export const CONFIG_FINGERPRINT = '77ded5330674';

@@ -13,6 +13,8 @@ import {
   CLASSIFIERS,
   DISTILL_DEFAULTS,
   DISTILL_PROVIDERS,
+  EMBEDDING_DEFAULTS,
+  EMBEDDING_PROVIDERS,
   ID_PATTERN,
   LESSON_TYPES,
   SCHEMA_VERSION,
@@ -528,6 +530,78 @@ export const ConfigSchema = z.looseObject({
     .default({ provider: 'none', ...DISTILL_DEFAULTS })
     .describe(
       '`lore distill`: candidates rewritten by a model you configure (off by default; never called from a hook).',
+    ),
+  embeddings: z
+    .object({
+      provider: z
+        .enum(EMBEDDING_PROVIDERS)
+        .default('none')
+        .describe(
+          'Who embeds lessons and docs for `lore search --hybrid`: none (off: lexical search only), openai (any OpenAI-compatible /v1/embeddings endpoint: OpenAI, vLLM, LM Studio, Ollama), ollama (Ollama /api/embed) or local (a transformers.js model directory).',
+        ),
+      url: z
+        .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+        .optional()
+        .describe(
+          'The endpoint (default https://api.openai.com/v1, http://127.0.0.1:11434). Outside loopback, taken from the user config only.',
+        ),
+      model: z.string().min(1).optional().describe('The embedding model the endpoint expects.'),
+      path: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('provider local: the directory holding the transformers.js model. User config only.'),
+      apiKeyEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+        .optional()
+        .describe(
+          'The environment variable holding the API key (optional; openai reads OPENAI_API_KEY when unset and the endpoint is not loopback); the key itself is never stored. User config only.',
+        ),
+      weight: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(EMBEDDING_DEFAULTS.weight)
+        .describe(
+          'Share of the semantic (cosine) score in `--hybrid` searches; the BM25 score gets the rest.',
+        ),
+      minSimilarity: z
+        .number()
+        .min(-1)
+        .max(1)
+        .default(EMBEDDING_DEFAULTS.minSimilarity)
+        .describe(
+          'Cosine similarity below which a lesson does not count as found by meaning (raise it for models whose unrelated texts score high).',
+        ),
+      duplicateSimilarity: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(EMBEDDING_DEFAULTS.duplicateSimilarity)
+        .describe(
+          'Cosine similarity from which `lore dedupe` counts two embedded lessons as near-duplicates (paraphrases the word check misses).',
+        ),
+      batchSize: z
+        .number()
+        .int()
+        .min(1)
+        .max(512)
+        .default(EMBEDDING_DEFAULTS.batchSize)
+        .describe('Texts per embedding request in `lore sync --embed`.'),
+      timeoutSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(600)
+        .default(EMBEDDING_DEFAULTS.timeoutSeconds)
+        .describe(
+          'Give up on one embedding request after this many seconds (search then falls back to lexical).',
+        ),
+    })
+    .default({ provider: 'none', ...EMBEDDING_DEFAULTS })
+    .describe(
+      'Hybrid search: embeddings from a model you run (off by default; never called from a hook or a write).',
     ),
 });
 export type Config = z.infer<typeof ConfigSchema>;

@@ -6,6 +6,7 @@
  * scorer (src/core/curate/score-duplicate.ts) decides which are alike enough.
  */
 import { findDuplicatePairs, groupPairs } from '../../core/curate/find-duplicate-pairs.js';
+import type { DuplicatePair } from '../../core/curate/find-duplicate-pairs.js';
 import { scoreShingles, shinglesOf } from '../../core/curate/score-duplicate.js';
 import type { DuplicateInput, DuplicateScore } from '../../core/curate/score-duplicate.js';
 import type { Lesson, Tier } from '../../core/lesson/schema.js';
@@ -25,14 +26,45 @@ export type DuplicateMatch = {
   score: number;
   text: number;
   scope: number | null;
+  /** Cosine similarity of the two lessons' vectors, when embeddings found the pair. */
+  semantic?: number;
 };
 
 export type DuplicateGroup = {
   /** The lesson to keep (project tier, most voted, oldest), then the others. */
   keep: DuplicateMatch;
   others: DuplicateMatch[];
-  pairs: { a: string; b: string; score: number }[];
+  /** `semantic`: the pair's cosine similarity, when their vectors found it (see vector-duplicates.ts). */
+  pairs: { a: string; b: string; score: number; semantic?: number }[];
 };
+
+/**
+ * Pairs the lessons' vectors find (when embeddings are configured and lessons embedded) beside the
+ * word check's: a pair both find keeps its word score and gains its similarity; a paraphrase only
+ * the vectors find scores its similarity. Loaded only when embeddings are configured.
+ */
+async function addSemanticPairs(
+  ws: Workspace,
+  byKey: ReadonlyMap<string, ListedLesson>,
+  pairs: (DuplicatePair & { semantic?: number })[],
+): Promise<void> {
+  const { embeddingModelOf, embeddingsConfig } = await import('../embed/embedding-settings.js');
+  if (embeddingModelOf(embeddingsConfig(ws)) === undefined) return;
+  const { findSemanticPairs } = await import('../embed/vector-duplicates.js');
+  const index = new Map(pairs.map((pair) => [`${pair.a}|${pair.b}`, pair]));
+  for (const found of await findSemanticPairs(ws, new Set(byKey.keys()))) {
+    const known = index.get(`${found.a}|${found.b}`) ?? index.get(`${found.b}|${found.a}`);
+    if (known) {
+      known.semantic = found.similarity;
+      continue;
+    }
+    const a = byKey.get(found.a)?.lesson as Lesson;
+    const b = byKey.get(found.b)?.lesson as Lesson;
+    const words = scoreShingles(shinglesOf(a), shinglesOf(b));
+    pairs.push({ ...words, a: found.a, b: found.b, score: found.similarity, semantic: found.similarity });
+  }
+  pairs.sort((x, y) => y.score - x.score || (x.a < y.a ? -1 : x.a > y.a ? 1 : x.b < y.b ? -1 : 1));
+}
 
 function queryOf(lesson: DuplicateInput): string {
   return [lesson.summary, lesson.mistake ?? '', lesson.remediation ?? '']
@@ -69,14 +101,34 @@ function matchOf(lesson: Lesson, score: DuplicateScore): DuplicateMatch {
 /** Active lessons alike to `draft` (a lesson about to be added), most alike first. */
 export async function findDuplicates(
   ws: Workspace,
-  draft: DuplicateInput,
-  options: { threshold: number; nowMs: number; limit?: number },
+  draft: DuplicateInput & { body?: string | undefined },
+  options: { threshold: number; nowMs: number; limit?: number; env?: NodeJS.ProcessEnv },
 ): Promise<DuplicateMatch[]> {
   const mine = shinglesOf(draft);
   const found: DuplicateMatch[] = [];
   for (const item of await neighbours(ws, draft, options.nowMs)) {
     const score = scoreShingles(mine, shinglesOf(item.lesson));
     if (score.score >= options.threshold) found.push(matchOf(item.lesson, score));
+  }
+  // with embeddings, paraphrases the words miss (loaded only when embeddings are configured)
+  const env = options.env;
+  const settings = env === undefined ? undefined : await import('../embed/embedding-settings.js');
+  if (env !== undefined && settings?.embeddingModelOf(settings.embeddingsConfig(ws)) !== undefined) {
+    const { findSemanticNeighbours } = await import('../embed/vector-duplicates.js');
+    for (const near of await findSemanticNeighbours(ws, env, draft)) {
+      const known = found.find((match) => match.tier === near.tier && match.id === near.id);
+      if (known) {
+        known.semantic = near.similarity;
+        continue;
+      }
+      const item = await ws.index.get(near.tier as Tier, near.id);
+      if (item === undefined) continue;
+      const words = scoreShingles(mine, shinglesOf(item.lesson));
+      found.push({
+        ...matchOf(item.lesson, { ...words, score: near.similarity }),
+        semantic: near.similarity,
+      });
+    }
   }
   return found
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -97,10 +149,11 @@ export async function findDuplicateGroups(
   );
   const key = (lesson: Pick<Lesson, 'tier' | 'id'>) => `${lesson.tier}:${lesson.id}`;
   const byKey = new Map(listed.map((item) => [key(item.lesson), item]));
-  const pairs = findDuplicatePairs(
+  const pairs: (DuplicatePair & { semantic?: number })[] = findDuplicatePairs(
     listed.map((item) => ({ key: key(item.lesson), lesson: item.lesson })),
     { threshold: options.threshold },
   );
+  await addSemanticPairs(ws, byKey, pairs);
   const keepOrder = (x: ListedLesson, y: ListedLesson) =>
     (x.lesson.tier === 'project' ? 0 : 1) - (y.lesson.tier === 'project' ? 0 : 1) ||
     y.votes.count - x.votes.count ||
@@ -118,7 +171,12 @@ export async function findDuplicateGroups(
     return {
       keep: asMatch(first as ListedLesson),
       others: rest.map(asMatch),
-      pairs: members.map((pair) => ({ a: pair.a, b: pair.b, score: pair.score })),
+      pairs: members.map((pair) => ({
+        a: pair.a,
+        b: pair.b,
+        score: pair.score,
+        ...(pair.semantic === undefined ? {} : { semantic: Number(pair.semantic.toFixed(6)) }),
+      })),
     };
   });
   return groups.sort(

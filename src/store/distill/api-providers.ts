@@ -34,7 +34,7 @@ function fetchFailure(error: unknown, timeoutMs: number): Failure {
 }
 
 /** POSTs JSON and reads a JSON answer; a non-2xx status is an `error` with the body's gist. */
-async function postJson(
+export async function postJson(
   url: string,
   headers: Record<string, string>,
   body: Json,

@@ -64,7 +64,8 @@ function toListed(doc: LoadedDoc): ListedDoc {
   return { ...doc.record, problems: doc.problems };
 }
 
-async function loadAll(scope: DocsScope): Promise<{ docs: LoadedDoc[]; roots: WalkedRoot[] }> {
+/** Every doc under the roots with its record (parsed only when its file changed). */
+export async function loadAll(scope: DocsScope): Promise<{ docs: LoadedDoc[]; roots: WalkedRoot[] }> {
   const walk = walkDocsCached(scope.repoRoot, scope.roots, join(scope.cacheDir, DOCS_WALK_FILE));
   const display = (doc: WalkedDoc): string => scope.displayPath(doc.abs);
   const docs = await loadDocRecords(
@@ -189,6 +190,9 @@ export async function showDoc(scope: DocsScope, input: string, cwd: string): Pro
   return { doc: { ...indexed.record, problems: indexed.problems }, text, body: indexed.body, file: shown };
 }
 
+/** Cosine similarities of the docs to the query (see store/embed/doc-vectors.ts), and their share. */
+export type SemanticDocScores = { scores: ReadonlyMap<string, number>; weight: number };
+
 export type DocSearchHit = ListedDoc & { score: number; matchedBy: string[]; parts?: Record<string, number> };
 
 export type DocSearch = {
@@ -214,7 +218,7 @@ export function createBodyDocScorer(index: DocsIndex): DocScorer {
 export async function searchDocs(
   scope: DocsScope,
   query: string,
-  options: { hybrid?: boolean; limit?: number } = {},
+  options: { hybrid?: boolean; limit?: number; semantic?: SemanticDocScores } = {},
 ): Promise<DocSearch> {
   const { docs } = await loadAll(scope);
   const byPath = new Map(docs.map((doc) => [doc.record.path, doc]));
@@ -235,13 +239,26 @@ export async function searchDocs(
   if (options.hybrid !== true) return lexical();
   const index = openDocsIndex(join(scope.cacheDir, DOCS_DB_FILE));
   try {
-    if (!index.hasBodies()) {
+    const semantic = options.semantic;
+    if (!index.hasBodies() && semantic === undefined) {
       return lexical('no body index yet: run `lore docs index` to build it; showing lexical results only');
     }
     const records = docs.map((doc) => doc.record);
+    // with embeddings, meaning takes its share (embeddings.weight) and the rest splits as before
+    const rest = semantic === undefined ? 1 : 1 - semantic.weight;
     const scorers: { scorer: DocScorer; weight: number }[] = [
-      { scorer: LEXICAL_DOC_SCORER, weight: 1 - scope.hybridWeight },
-      { scorer: createBodyDocScorer(index), weight: scope.hybridWeight },
+      { scorer: LEXICAL_DOC_SCORER, weight: (index.hasBodies() ? 1 - scope.hybridWeight : 1) * rest },
+      ...(index.hasBodies()
+        ? [{ scorer: createBodyDocScorer(index), weight: scope.hybridWeight * rest }]
+        : []),
+      ...(semantic === undefined
+        ? []
+        : [
+            {
+              scorer: { name: 'semantic', score: () => Promise.resolve(semantic.scores) },
+              weight: semantic.weight,
+            },
+          ]),
     ];
     const inputs = await Promise.all(
       scorers.map(async ({ scorer, weight }) => ({
@@ -259,6 +276,7 @@ export async function searchDocs(
         const matchedBy = [
           ...(lexicalMatched.get(hit.path) ?? []),
           ...((hit.parts.body ?? 0) > 0 ? ['body'] : []),
+          ...((hit.parts.semantic ?? 0) > 0 ? ['semantic'] : []),
         ];
         return [{ ...toListed(doc), score: Number(hit.score.toFixed(6)), matchedBy, parts: hit.parts }];
       });

@@ -5,7 +5,7 @@
 import { openSqliteCache } from '../sqlite/open-sqlite-cache.js';
 import type { SqliteCache } from '../sqlite/open-sqlite-cache.js';
 
-export const INDEX_VERSION = 5;
+export const INDEX_VERSION = 6;
 
 export const FTS_COLUMNS = [
   'summary',
@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS lessons(
   status TEXT NOT NULL, priority INTEGER NOT NULL, confidence REAL NOT NULL, needs_review INTEGER NOT NULL,
   updated_at TEXT NOT NULL,
   file TEXT NOT NULL UNIQUE, record TEXT NOT NULL,
+  embed_hash TEXT NOT NULL DEFAULT '',
   UNIQUE(tier, id)
 );
 CREATE INDEX IF NOT EXISTS lessons_slug ON lessons(slug);

@@ -75,6 +75,8 @@ export type LessonIndex = {
   findRefs(ref: string): Promise<RefEntry[]>;
   problems(): Promise<Problem[]>;
   stats(): Promise<{ total: number; byStatus: Record<string, number>; indexedAt: string | null }>;
+  /** Refreshes once, then runs `fn` on the database (hybrid search and the vector tables use it). */
+  query<T>(fn: (ctx: QueryContext) => T): Promise<T>;
   close(): void;
 };
 
@@ -155,6 +157,7 @@ export function openLessonIndex(
     findRefs: (ref) => guarded(({ db: database }) => findRefs(database, ref)),
     problems: () => guarded(({ db: database }) => listProblems(database)),
     stats: () => guarded(({ db: database }) => indexStats(database)),
+    query: (fn) => guarded(fn),
     close,
   };
 }

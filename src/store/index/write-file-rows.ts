@@ -4,10 +4,12 @@
  * Loaded only when files changed: YAML, zod and picomatch stay off the fresh read path.
  */
 import type { Problem } from '../../core/errors.js';
+import { lessonEmbeddingText } from '../../core/search/embedding-text.js';
 import { parseLessonYaml } from '../../core/lesson/lesson-yaml.js';
 import type { Lesson } from '../../core/lesson/schema.js';
 import { compileGlob } from '../../core/match/glob.js';
 import { requiredGlobLiteral } from '../../core/match/glob-literal.js';
+import { embeddingHash } from '../embed/embedding-hash.js';
 import { loadLesson } from '../lessons/load-lesson.js';
 import type { TierStore } from '../lessons/tier-store.js';
 import type { SqlDatabase } from '../sqlite/sqlite.js';
@@ -100,7 +102,7 @@ function writeVotes(writer: RowWriter, signature: Signature): void {
 function insertLesson(writer: RowWriter, lesson: Lesson, file: string): void {
   const { db } = writer;
   const rowid = db.insert(
-    'INSERT INTO lessons(tier, id, slug, summary, status, priority, confidence, needs_review, updated_at, file, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO lessons(tier, id, slug, summary, status, priority, confidence, needs_review, updated_at, file, record, embed_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     lesson.tier,
     lesson.id,
     lesson.slug,
@@ -112,6 +114,7 @@ function insertLesson(writer: RowWriter, lesson: Lesson, file: string): void {
     lesson.updatedAt,
     file,
     JSON.stringify(lesson),
+    embeddingHash(lessonEmbeddingText(lesson)),
   );
   db.run(
     `INSERT INTO lessons_fts(rowid, ${FTS_COLUMNS.join(', ')}) VALUES (?, ${FTS_COLUMNS.map(() => '?').join(', ')})`,

@@ -10,7 +10,7 @@ import { renderLessonsTable } from './render-lessons-table.js';
 import type { LessonSort } from './render-lessons-table.js';
 
 // Module state on purpose: coming back to the list finds the same filters and order.
-const filters = { q: '', status: 'active', tier: '', tag: '', tool: '' };
+const filters = { q: '', status: 'active', tier: '', tag: '', tool: '', hybrid: '' };
 const sort: LessonSort = { key: '', desc: true };
 
 function searchInput(name: 'q' | 'tag' | 'tool', placeholder: string, load: () => void): HTMLElement {
@@ -42,6 +42,24 @@ function filterSelect(name: 'status' | 'tier', options: string[], load: () => vo
   );
 }
 
+/** "by meaning": hybrid search (the API falls back to full text and says why in `notice`). */
+function meaningToggle(load: () => void): HTMLElement {
+  return h(
+    'label',
+    { class: 'toggle' },
+    h('input', {
+      type: 'checkbox',
+      name: 'hybrid',
+      ...(filters.hybrid === '1' ? { checked: true } : {}),
+      onchange: (e: Event) => {
+        filters.hybrid = (e.target as HTMLInputElement).checked ? '1' : '';
+        load();
+      },
+    }),
+    ' by meaning',
+  );
+}
+
 function renderStats(host: HTMLElement, st: LessonStats): void {
   mount(
     host,
@@ -59,6 +77,7 @@ function renderStats(host: HTMLElement, st: LessonStats): void {
 export async function lessonsPage(ctx: PageContext): Promise<void> {
   const tableHost = h('div', { class: 'table-host' });
   const statsHost = h('div', { class: 'stats' });
+  const noticeHost = h('div', { class: 'muted search-notice' });
   // Typing fires a request per key: only the answer to the latest one is drawn.
   let seq = 0;
   const load = async () => {
@@ -67,6 +86,7 @@ export async function lessonsPage(ctx: PageContext): Promise<void> {
       const data = await api<LessonList>(`/api/lessons${query({ ...filters, limit: 500 })}`);
       if (mine !== seq) return;
       renderStats(statsHost, data.stats);
+      noticeHost.textContent = data.notice ?? '';
       renderLessonsTable(tableHost, data.items, sort);
     } catch (error) {
       fail(error);
@@ -86,11 +106,13 @@ export async function lessonsPage(ctx: PageContext): Promise<void> {
       'div',
       { class: 'filters' },
       searchInput('q', 'Search lessons (full text)', reload),
+      meaningToggle(reload),
       filterSelect('status', ['active', 'superseded', 'archived', 'any'], reload),
       filterSelect('tier', ['', 'project', 'user'], reload),
       searchInput('tag', 'tag', reload),
       searchInput('tool', 'tool', reload),
     ),
+    noticeHost,
     tableHost,
   );
   await load();
