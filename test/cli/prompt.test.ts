@@ -58,9 +58,12 @@ describe('lore prompt', () => {
     const data = sandbox
       .run(['prompt', '--operation', 'test', '--json'])
       .json<{ lessons: { id: string }[] }>();
-    expect(data.lessons.map((l) => l.id)).toEqual([ids.flaky]);
-    const review = sandbox.run(['prompt', '--title', 'users index', '--operation', 'deploy']);
-    expect(review.stdout).toBe('');
+    // ADD's /add:tdd-cycle wants performance lessons too, so the index advice comes along.
+    expect(data.lessons.map((l) => l.id)).toEqual([ids.flaky, ids.index]);
+    const plan = sandbox.run(['prompt', '--title', 'users index', '--operation', 'plan']);
+    expect(plan.stdout).toBe('');
+    const deploy = sandbox.run(['prompt', '--title', 'users index', '--operation', 'deploy', '--json']);
+    expect(deploy.json<{ lessons: { id: string }[] }>().lessons.map((l) => l.id)).toEqual([ids.index]);
   });
 
   it('prints nothing at all when nothing matches', () => {
