@@ -237,6 +237,11 @@ describe('HTTP API, in-process', () => {
       ['/api/lessons/zzzz', {}, 404, 'not-found'],
       ['/api/candidates/zzzz/approve', { method: 'POST' }, 404, 'not-found'],
       ['/api/search', {}, 400, 'missing-parameter'],
+      // A filter the route does not have is refused, never silently ignored.
+      ['/api/lessons?minConfidance=0.95', {}, 400, 'unknown-parameter'],
+      ['/api/lessons/zzzz?verbose=1', {}, 400, 'unknown-parameter'],
+      ['/api/lessons?minConfidence=high', {}, 400, 'bad-parameter'],
+      ['/api/search?q=x&minConfidence=1.5', {}, 400, 'bad-parameter'],
     ];
     for (const [url, init, status, code] of cases) {
       const response = await app.request(url, init);
@@ -325,6 +330,40 @@ describe('HTTP API, in-process', () => {
         detail: `${hash} Ada: lessons\tfrom the sprint`,
       },
     ]);
+  });
+
+  // The Persistent Learnings Layer's own example: GET /api/learnings?minConfidence=0.95.
+  it('filters by minConfidence on the list and search, and names the parameters a route takes', async () => {
+    const sandbox = createAppSandbox();
+    const { app } = sandbox;
+    const sure = await sandbox.add({ ...PYTEST, confidence: 0.97 });
+    await sandbox.add({ summary: 'pytest -x stops at the first failure', confidence: 0.6 });
+    const listed = (await app.request('/api/lessons?minConfidence=0.95')).json<ListBody>();
+    expect(listed.items.map((l) => l.id)).toEqual([sure]);
+    expect(listed.total).toBe(1);
+    const found = (await app.request('/api/search?q=pytest&minConfidence=0.95')).json<{
+      results: { id: string }[];
+    }>();
+    expect(found.results.map((r) => r.id)).toEqual([sure]);
+    expect((await app.request('/api/lessons?minConfidence=0')).json<ListBody>().total).toBe(2);
+    const refused = await app.request('/api/lessons?minConfidance=0.95');
+    expect(refused.json<ErrorBody>().error.hint).toContain('minConfidence');
+  });
+
+  it('documents exactly the query parameters each route takes', async () => {
+    const { app } = createAppSandbox();
+    type Op = { parameters?: { name: string; in: string }[] };
+    const doc = (await app.request('/api/openapi.json')).json<{
+      paths: Record<string, Record<string, Op>>;
+    }>();
+    for (const route of ROUTES) {
+      const op = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      const names = (op?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      expect({ route: route.path, names: names.sort() }).toEqual({
+        route: route.path,
+        names: [...route.query].sort(),
+      });
+    }
   });
 
   it('documents the lesson draft of every surface in /api/openapi.json', async () => {

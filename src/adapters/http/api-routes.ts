@@ -35,7 +35,14 @@ import {
 import type { Workspace } from '../../store/workspace/workspace.js';
 import { HttpError } from './http-error.js';
 import { openApiDocument } from './openapi.js';
-import { choiceParam, draftFromBody, intParam, parseJsonBody, stringField } from './request-body.js';
+import {
+  choiceParam,
+  draftFromBody,
+  intParam,
+  numberParam,
+  parseJsonBody,
+  stringField,
+} from './request-body.js';
 import type { AppRequest } from './app-types.js';
 // What the dashboard reads (web/src imports these types): each body below must satisfy its type.
 import type {
@@ -66,8 +73,19 @@ export type RouteResult = { status?: number; body: unknown };
 export type Route = {
   method: string;
   path: string;
+  /**
+   * The query parameters the route reads; any other is a 400, so a filter the API does not have
+   * (`minConfidence` misspelled, or another system's) is never silently ignored.
+   */
+  query: readonly string[];
   handler: (ctx: RouteContext) => Promise<RouteResult>;
 };
+
+/** Keeps the lessons at or above `minConfidence=` (0-1), when given. */
+function confidenceFilter(q: URLSearchParams): (item: ListedLesson) => boolean {
+  const min = numberParam(q.get('minConfidence'), 'minConfidence', { min: 0, max: 1 });
+  return min === undefined ? () => true : (item) => item.lesson.confidence >= min;
+}
 
 function lessonJson(ws: Workspace, item: ListedLesson): LessonJson {
   return {
@@ -107,6 +125,7 @@ const listLessons: Route['handler'] = async (ctx) => {
   const limit = intParam(q.get('limit'), 'limit', { min: 1, max: 1000 }) ?? 100;
   const offset = intParam(q.get('offset'), 'offset', { min: 0, max: 1_000_000 }) ?? 0;
   const rawPath = q.get('path');
+  const confident = confidenceFilter(q);
   const filter = {
     status,
     tags: q.getAll('tag').filter((t) => t !== ''),
@@ -115,7 +134,7 @@ const listLessons: Route['handler'] = async (ctx) => {
     ...(rawPath ? { path: toRepoPath(rawPath) } : {}),
   };
   const text = q.get('q')?.trim() ?? '';
-  const found =
+  const found = (
     text === ''
       ? await ws.index.list(filter, ctx.nowMs, ws.halfLifeDays)
       : await ws.index.search(
@@ -124,7 +143,8 @@ const listLessons: Route['handler'] = async (ctx) => {
           ws.config.search.weights,
           ctx.nowMs,
           ws.halfLifeDays,
-        );
+        )
+  ).filter(confident);
   return {
     body: {
       items: found.slice(offset, offset + limit).map((item) => lessonJson(ws, item)),
@@ -144,13 +164,16 @@ const search: Route['handler'] = async (ctx) => {
   const status = choiceParam(q.get('status'), 'status', [...STATUSES, 'any'] as const) ?? 'active';
   const tier = choiceParam(q.get('tier'), 'tier', TIERS);
   const limit = intParam(q.get('limit'), 'limit', { min: 1, max: 1000 }) ?? ws.config.search.limit;
-  const results = await ws.index.search(
-    text,
-    { status, tags: q.getAll('tag'), ...(tier ? { tier } : {}), limit },
-    ws.config.search.weights,
-    ctx.nowMs,
-    ws.halfLifeDays,
-  );
+  const confident = confidenceFilter(q);
+  const results = (
+    await ws.index.search(
+      text,
+      { status, tags: q.getAll('tag'), ...(tier ? { tier } : {}), limit },
+      ws.config.search.weights,
+      ctx.nowMs,
+      ws.halfLifeDays,
+    )
+  ).filter(confident);
   return {
     body: {
       query: text,
@@ -467,21 +490,36 @@ const status: Route['handler'] = async (ctx) => {
 };
 
 export const ROUTES: readonly Route[] = [
-  { method: 'GET', path: '/api/status', handler: status },
-  { method: 'GET', path: '/api/lessons', handler: listLessons },
-  { method: 'POST', path: '/api/lessons', handler: createLesson },
-  { method: 'GET', path: '/api/lessons/:id', handler: showLesson },
-  { method: 'PATCH', path: '/api/lessons/:id', handler: patchLesson },
-  { method: 'DELETE', path: '/api/lessons/:id', handler: archiveLesson },
-  { method: 'POST', path: '/api/lessons/:id/supersede', handler: supersede },
-  { method: 'POST', path: '/api/lessons/:id/feedback', handler: feedback },
-  { method: 'POST', path: '/api/lessons/:id/upvote', handler: upvote },
-  { method: 'GET', path: '/api/search', handler: search },
-  { method: 'GET', path: '/api/candidates', handler: candidates },
-  { method: 'GET', path: '/api/candidates/:id', handler: showCandidate },
-  { method: 'POST', path: '/api/candidates/:id/approve', handler: approve },
-  { method: 'POST', path: '/api/candidates/:id/reject', handler: reject },
-  { method: 'GET', path: '/api/analytics', handler: analytics },
-  { method: 'GET', path: '/api/explain', handler: explain },
-  { method: 'GET', path: '/api/openapi.json', handler: async () => ({ body: openApiDocument() }) },
+  { method: 'GET', path: '/api/status', query: [], handler: status },
+  {
+    method: 'GET',
+    path: '/api/lessons',
+    query: ['q', 'tag', 'tool', 'status', 'tier', 'path', 'minConfidence', 'limit', 'offset'],
+    handler: listLessons,
+  },
+  { method: 'POST', path: '/api/lessons', query: [], handler: createLesson },
+  { method: 'GET', path: '/api/lessons/:id', query: [], handler: showLesson },
+  { method: 'PATCH', path: '/api/lessons/:id', query: [], handler: patchLesson },
+  { method: 'DELETE', path: '/api/lessons/:id', query: [], handler: archiveLesson },
+  { method: 'POST', path: '/api/lessons/:id/supersede', query: [], handler: supersede },
+  { method: 'POST', path: '/api/lessons/:id/feedback', query: [], handler: feedback },
+  { method: 'POST', path: '/api/lessons/:id/upvote', query: [], handler: upvote },
+  {
+    method: 'GET',
+    path: '/api/search',
+    query: ['q', 'tag', 'status', 'tier', 'minConfidence', 'limit'],
+    handler: search,
+  },
+  { method: 'GET', path: '/api/candidates', query: [], handler: candidates },
+  { method: 'GET', path: '/api/candidates/:id', query: [], handler: showCandidate },
+  { method: 'POST', path: '/api/candidates/:id/approve', query: [], handler: approve },
+  { method: 'POST', path: '/api/candidates/:id/reject', query: [], handler: reject },
+  { method: 'GET', path: '/api/analytics', query: ['days'], handler: analytics },
+  {
+    method: 'GET',
+    path: '/api/explain',
+    query: ['tool', 'command', 'path', 'prompt', 'event'],
+    handler: explain,
+  },
+  { method: 'GET', path: '/api/openapi.json', query: [], handler: async () => ({ body: openApiDocument() }) },
 ];

@@ -42,6 +42,11 @@ const lessonFilters = [
   query('tool', 'only lessons scoped to this tool (repeatable)'),
   query('status', 'active (default), superseded, archived or any', { enum: [...STATUSES, 'any'] }),
   query('tier', 'project or user', { enum: [...TIERS] }),
+  query('minConfidence', 'only lessons with at least this confidence (0-1)', {
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+  }),
 ];
 
 /** The draft as a JSON Schema component, open so the request bodies can add their keys to it. */

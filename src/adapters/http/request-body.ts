@@ -111,3 +111,29 @@ export function intParam(
     );
   return number;
 }
+
+export function numberParam(
+  value: string | null,
+  name: string,
+  range: { min: number; max: number },
+): number | undefined {
+  if (value === null || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < range.min || number > range.max)
+    throw new HttpError(
+      400,
+      'bad-parameter',
+      `${name} must be a number from ${range.min} to ${range.max}; got "${value}"`,
+    );
+  return number;
+}
+
+/** Refuses a query parameter the route does not read, naming the ones it does. */
+export function checkQueryNames(query: URLSearchParams, accepted: readonly string[], route: string): void {
+  for (const name of new Set(query.keys())) {
+    if (accepted.includes(name)) continue;
+    throw new HttpError(400, 'unknown-parameter', `${route} has no query parameter "${name}"`, {
+      hint: accepted.length > 0 ? `it takes: ${accepted.join(', ')}` : 'it takes no query parameters',
+    });
+  }
+}
