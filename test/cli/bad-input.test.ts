@@ -160,6 +160,25 @@ describe('other broken files', () => {
     expect(sandbox.run(['show', id, '--json']).json<ShowJson>().votes.count).toBe(3);
   });
 
+  // Orbit: "sync still walks every per-learning votes.jsonl and fails on invalid JSONL, so cache
+  // rebuilds do not silently ignore corrupted vote files" (check only warns).
+  it('lore sync rebuilds but exits 1 on an invalid votes.jsonl line, naming file and line', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'votes get damaged']);
+    const votes = join(sandbox.inRepo('.lore/lessons', id), 'votes.jsonl');
+    writeFileSync(votes, '{"model":"m","task":"t1","at":"2025-01-01T00:00:00.000Z"}\n{not json\n');
+    const sync = sandbox.run(['sync', '--json']);
+    expect(sync.code).toBe(1);
+    expect(sync.json<{ lessons: number; invalidVotes: number }>()).toMatchObject({
+      lessons: 1,
+      invalidVotes: 1,
+    });
+    expect(sync.stderr).toContain(`.lore/lessons/${id}/votes.jsonl:2`);
+    expect(readFileSync(votes, 'utf8')).toContain('{not json');
+    writeFileSync(votes, '{"model":"m","task":"t1","at":"2025-01-01T00:00:00.000Z"}\n');
+    expect(sandbox.run(['sync']).code).toBe(0);
+  });
+
   it('a lesson whose id differs from its directory name is an error naming both', () => {
     const sandbox = createSandbox();
     const id = sandbox.add(['--summary', 'moved by hand']);

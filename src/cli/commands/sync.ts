@@ -3,6 +3,7 @@ import { openWorkspace } from '../../store/workspace/workspace.js';
 import { recoverWrites } from '../../store/fs/journal.js';
 import { join } from 'node:path';
 import { noteProblems } from '../open-workspace.js';
+import { formatProblem } from '../../core/errors.js';
 
 export const command: Command = {
   spec: {
@@ -10,7 +11,7 @@ export const command: Command = {
     description:
       'Rebuilds the index (.lore/cache/index.db) and the hook manifest (.lore/cache/manifest/) from the lesson files, finishes any change a killed lore\n' +
       'process left half-done, and removes its temporary files. Read commands refresh the index on their own;\n' +
-      'sync is for a clean slate.',
+      'sync is for a clean slate. Exits 1 when a votes.jsonl holds an invalid line (after rebuilding).',
     options: {},
     positionals: { min: 0, max: 0, names: '' },
     json: true,
@@ -34,12 +35,20 @@ export const command: Command = {
       const problems = await noteProblems(ctx, ws);
       const ms = Math.round(performance.now() - started);
       const errors = problems.filter((p) => p.severity === 'error').length;
+      // Votes are source of truth beside the lesson (Orbit's sidecar): a rebuild that skipped a
+      // corrupt line would quietly lose a vote, so sync still rebuilds but fails, as Orbit's does.
+      const badVotes = problems.filter((p) => p.file.endsWith('votes.jsonl'));
+      for (const problem of badVotes.slice(0, 5)) ctx.note(`lore sync: ${formatProblem(problem)}`);
+      if (badVotes.length > 0)
+        ctx.note('lore sync: fix or remove the invalid vote line(s); `lore check` lists them all');
       return {
+        ...(badVotes.length > 0 ? { exitCode: 1 as const } : {}),
         data: {
           lessons: stats.total,
           byStatus: stats.byStatus,
           problems: problems.length,
           errors,
+          invalidVotes: badVotes.length,
           recovered,
           swept,
           manifest: { lessons: manifest.head.lessonCount, stack: manifest.head.stack },
