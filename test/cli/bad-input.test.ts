@@ -179,6 +179,15 @@ describe('other broken files', () => {
     expect(sandbox.run(['sync']).code).toBe(0);
   });
 
+  it('a glob with an unclosed bracket is refused, not stored as a literal that never matches', () => {
+    const sandbox = createSandbox();
+    const add = sandbox.run(['add', '--summary', 'guard the fixtures', '--path', 'test/[unclosed']);
+    expect(add.code).toBe(1);
+    expect(add.stderr).toContain('--path #1: has an unclosed "["');
+    expect(lessonDirs(sandbox.inRepo('.lore'))).toEqual([]);
+    expect(sandbox.run(['add', '--summary', 'guard the fixtures', '--path', 'test/\\[literal']).code).toBe(0);
+  });
+
   it('a lesson whose id differs from its directory name is an error naming both', () => {
     const sandbox = createSandbox();
     const id = sandbox.add(['--summary', 'moved by hand']);

@@ -9,6 +9,7 @@ import {
   toRepoPath,
 } from '../../src/core/match/glob.js';
 import { requiredGlobLiteral } from '../../src/core/match/glob-literal.js';
+import { findGlobSyntaxProblem } from '../../src/core/match/glob-syntax.js';
 
 describe('createGlobMatcher', () => {
   it.each([
@@ -224,5 +225,59 @@ describe('toRepoPath', () => {
     { path: '', root: undefined, repoPath: '' },
   ])('$path (root $root) -> "$repoPath"', ({ path, root, repoPath }) => {
     expect(toRepoPath(path, root)).toBe(repoPath);
+  });
+});
+
+describe('findGlobSyntaxProblem', () => {
+  it.each([
+    ['src/[unclosed', /unclosed "\["/],
+    ['src/{a,b', /unclosed "\{"/],
+    ['src/@(a|b', /unclosed "\("/],
+    ['src/a]', /unmatched "\]"/],
+    ['src/a}.ts', /unmatched "\}"/],
+    ['src/{a,b]', /unmatched "\]"/],
+  ])('%s is refused', (glob, message) => {
+    expect(findGlobSyntaxProblem(glob)).toMatch(message);
+  });
+
+  it.each([
+    'db/migrations/**',
+    '*.py',
+    'src/[abc].ts',
+    'src/[!abc].ts',
+    'src/[]].ts',
+    'src/[!]].ts',
+    'src/[[].ts',
+    'src/[{].ts',
+    'src/{a,b}/**',
+    'src/{a,{b,c}}.ts',
+    'src/@(a|b).ts',
+    'docs/report (final).md',
+    'src/\\[literal',
+    'src/\\{literal',
+  ])('%s is accepted', (glob) => {
+    expect(findGlobSyntaxProblem(glob)).toBeUndefined();
+  });
+
+  // Whatever balanced glob a person writes is accepted; one stray opener makes it refused.
+  const segment = fc.oneof(
+    fc.stringMatching(/^[a-z0-9._-]{1,6}$/),
+    fc.constant('**'),
+    fc.constant('*'),
+    fc.stringMatching(/^[a-z]{1,4}$/).map((s) => `[${s}]`),
+    fc
+      .array(fc.stringMatching(/^[a-z]{1,4}$/), { minLength: 1, maxLength: 3 })
+      .map((a) => `{${a.join(',')}}`),
+  );
+  const balanced = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
+
+  it('accepts every balanced glob and refuses it with one stray opener', () => {
+    fc.assert(
+      fc.property(balanced, fc.constantFrom('[', '{', '('), (glob, opener) => {
+        expect(findGlobSyntaxProblem(glob)).toBeUndefined();
+        expect(findGlobSyntaxProblem(`${glob}/${opener}x`)).toMatch(/unclosed/);
+        expect(findGlobSyntaxProblem(`${glob}/\\${opener}x`)).toBeUndefined();
+      }),
+    );
   });
 });

@@ -23,6 +23,7 @@ import {
   TIERS,
 } from './constants.js';
 import { findBacktrackingRisk } from '../match/regex-safety.js';
+import { findGlobSyntaxProblem } from '../match/glob-syntax.js';
 import { ConfidenceSchema, EvidenceSchema, PrioritySchema } from './field-schemas.js';
 
 export {
@@ -73,7 +74,11 @@ const glob = z
   .string()
   .min(1, 'must not be empty')
   .refine((g) => !g.startsWith('/'), 'must be relative to the repository root (no leading /)')
-  .refine((g) => !g.split('/').includes('..'), 'must not contain .. segments');
+  .refine((g) => !g.split('/').includes('..'), 'must not contain .. segments')
+  .superRefine((g, ctx) => {
+    const problem = findGlobSyntaxProblem(g);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const tag = z
   .string()
