@@ -179,6 +179,24 @@ describe('other broken files', () => {
     expect(sandbox.run(['sync']).code).toBe(0);
   });
 
+  it('a 30 MB --body-file is refused before it is read, pointing at evidence links; nothing is written', () => {
+    const sandbox = createSandbox();
+    const log = sandbox.inRepo('build.log');
+    writeFileSync(log, 'x'.repeat(30_000_000));
+    const add = sandbox.run(['add', '--summary', 'the build log explains it', '--body-file', 'build.log']);
+    expect(add.code).toBe(1);
+    expect(add.stderr).toContain('--body-file build.log is 30,000,000 bytes');
+    expect(add.stderr).toContain('--evidence file=');
+    expect(lessonDirs(sandbox.inRepo('.lore'))).toEqual([]);
+    // Just over the cap in characters: refused by the store, so the MCP and HTTP surfaces too.
+    writeFileSync(log, 'é'.repeat(65_537));
+    expect(sandbox.run(['add', '--summary', 'still too long', '--body-file', 'build.log']).stderr).toContain(
+      '--body is 65,537 characters',
+    );
+    writeFileSync(log, 'é'.repeat(65_536));
+    expect(sandbox.run(['add', '--summary', 'exactly at the cap', '--body-file', 'build.log']).code).toBe(0);
+  });
+
   it('a glob with an unclosed bracket is refused, not stored as a literal that never matches', () => {
     const sandbox = createSandbox();
     const add = sandbox.run(['add', '--summary', 'guard the fixtures', '--path', 'test/[unclosed']);

@@ -233,6 +233,7 @@ describe('HTTP API, in-process', () => {
       ['/api/lessons', { method: 'POST', body: { summary: 'x', colour: 'red' } }, 400, 'unknown-field'],
       ['/api/lessons', { method: 'POST', body: { summary: 'x', tags: 'a' } }, 400, 'bad-field'],
       ['/api/lessons', { method: 'POST', body: { summary: 'x', priority: 11 } }, 422, 'invalid'],
+      ['/api/lessons', { method: 'POST', body: { summary: 'x', body: 'y'.repeat(65_537) } }, 422, 'invalid'],
       ['/api/lessons?limit=0', {}, 400, 'bad-parameter'],
       ['/api/lessons/zzzz', {}, 404, 'not-found'],
       ['/api/candidates/zzzz/approve', { method: 'POST' }, 404, 'not-found'],

@@ -13,6 +13,7 @@ import type { RefEntry } from '../../core/lesson/resolve-ref.js';
 import { DRAFT_FIELDS } from '../../core/lesson/draft-schema.js';
 import type { LessonDraft } from '../../core/lesson/draft-schema.js';
 import { LessonSchema, SCHEMA_VERSION } from '../../core/lesson/schema.js';
+import { BODY_MAX } from '../../core/lesson/constants.js';
 import type { Classifier, Evidence, Lesson, Tier } from '../../core/lesson/schema.js';
 import type { Vote } from '../../core/rank/votes.js';
 import { commitWrites } from '../fs/journal.js';
@@ -77,7 +78,16 @@ function normalizeDraft(draft: LessonDraft): LessonDraft {
     if (list) out[key] = [...new Set(list.map((item) => item.trim()).filter((item) => item !== ''))];
   }
   if (out.summary !== undefined) out.summary = out.summary.trim();
+  if (out.body !== undefined && out.body.length > BODY_MAX) throw bodyTooLong(out.body.length);
   return out;
+}
+
+/** Every surface's refusal of an oversized body (the CLI checks a --body-file's size first). */
+export function bodyTooLong(length: number, unit = 'characters'): FieldError {
+  return new FieldError('invalid', (name) => ({
+    message: `${name('body')} is ${length.toLocaleString('en-US')} ${unit}; a lesson body holds at most ${BODY_MAX.toLocaleString('en-US')} characters`,
+    hint: `lesson.yaml is committed to git: keep the body to what an agent needs and link the rest as evidence (--evidence file=logs/run.txt, --evidence url=https://...)`,
+  }));
 }
 
 function validate(record: Record<string, unknown>, file: string): Lesson {
