@@ -226,6 +226,19 @@ describe('other broken files', () => {
     expect(list.stdout).toContain(id);
     expect(list.stderr).toContain('.lore/config.yaml');
     expect(sandbox.run(['check']).code).toBe(1);
+    expect(list.stderr).toContain('these settings of the file fell back: search.limit (now 10)');
+  });
+
+  it('one invalid setting in config.yaml falls back alone; the other settings still apply', () => {
+    const sandbox = createSandbox();
+    sandbox.add(['--summary', 'pytest hangs on a TTY']);
+    sandbox.add(['--summary', 'pytest needs CI=1 in agent shells']);
+    writeFileSync(sandbox.inRepo('.lore/config.yaml'), 'votes:\n  halfLifeDays: -1\nsearch:\n  limit: 1\n');
+    const search = sandbox.run(['search', 'pytest', '--json']);
+    expect(search.code).toBe(0);
+    expect(search.json<SearchJson>().results).toHaveLength(1);
+    expect(search.stderr).toContain('.lore/config.yaml:2');
+    expect(search.stderr).toContain('votes.halfLifeDays falls back to 180');
   });
 });
 
