@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import {
   compileGlob,
+  globsContain,
   createGlobMatcher,
   expandGlob,
   matchingGlobs,
@@ -278,6 +279,43 @@ describe('findGlobSyntaxProblem', () => {
         expect(findGlobSyntaxProblem(`${glob}/${opener}x`)).toMatch(/unclosed/);
         expect(findGlobSyntaxProblem(`${glob}/\\${opener}x`)).toBeUndefined();
       }),
+    );
+  });
+});
+
+// Orbit's `list --path GLOB` uses glob containment: a lesson is listed when its glob lies within
+// the query's, or the query's within its.
+describe('globsContain', () => {
+  it.each([
+    ['db/migrations/**', 'db/**', true],
+    ['db/**', 'db/migrations/**', true],
+    ['db/**', 'db/**', true],
+    ['db/migrations', 'db/**', true],
+    ['db/migrations/*.sql', 'db/migrations/**', true],
+    ['*.sql', 'db/migrations/*.sql', true],
+    ['src/**', 'db/**', false],
+    ['dbx/**', 'db/**', false],
+    ['db/**', 'dbx/**', false],
+    ['*.py', 'db/**', false],
+    ['docs/api/**', 'docs/*/README.md', false],
+  ])('%s against the query %s: %s', (lessonGlob, queryGlob, expected) => {
+    expect(globsContain(lessonGlob, queryGlob)).toBe(expected);
+  });
+
+  it('every glob contains the globs under its own directory', () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9_-]{0,6}$/);
+    fc.assert(
+      fc.property(
+        fc.array(name, { minLength: 1, maxLength: 3 }),
+        fc.array(name, { minLength: 1, maxLength: 3 }),
+        (dir, sub) => {
+          const outer = `${dir.join('/')}/**`;
+          const inner = `${[...dir, ...sub].join('/')}/**`;
+          expect(globsContain(inner, outer)).toBe(true);
+          expect(globsContain(outer, inner)).toBe(true);
+          expect(globsContain(inner, `${dir.join('/')}x/**`)).toBe(false);
+        },
+      ),
     );
   });
 });

@@ -36,3 +36,11 @@ export function findGlobSyntaxProblem(glob: string): string | undefined {
     ? undefined
     : `has an unclosed "${unclosed}" (close it with "${CLOSERS[unclosed]}", or write \\${unclosed} for the character itself)`;
 }
+
+/**
+ * Whether a `path` filter is a glob (lessons are then listed by containment) or a concrete path.
+ * Here, without picomatch, so the read path can tell before it loads the glob compiler.
+ */
+export function isGlobPattern(value: string): boolean {
+  return /[*?[\]{}]/.test(value);
+}
