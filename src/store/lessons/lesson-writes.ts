@@ -202,7 +202,7 @@ export async function resolveLesson(ws: Workspace, ref: string): Promise<Resolve
   }
   if (resolution.reason === 'ambiguous') {
     throw new LoreError('ambiguous', `"${ref}" matches ${resolution.candidates.length} lessons`, {
-      hint: `use more characters of the id:\n${formatCandidates(resolution.candidates)}`,
+      hint: `use more characters of the id${resolution.candidates.some((c) => (c.aliases?.length ?? 0) > 1) ? ', or a longer alias' : ''}:\n${formatCandidates(resolution.candidates, ref)}`,
       details: resolution.candidates,
     });
   }
@@ -241,8 +241,15 @@ function preferProject(entries: RefEntry[]): RefEntry[] {
   return entries.filter((entry) => entry.tier === 'project' || !projectIds.has(entry.id));
 }
 
-function formatCandidates(candidates: readonly RefEntry[]): string {
-  return candidates.map((c) => `  ${c.id}  ${c.slug}  (${c.tier})  ${c.summary}`).join('\n');
+function formatCandidates(candidates: readonly RefEntry[], ref = ''): string {
+  const others = (c: RefEntry) =>
+    (c.aliases ?? []).filter((alias) => alias.toLowerCase() !== ref.trim().toLowerCase());
+  return candidates
+    .map(
+      (c) =>
+        `  ${c.id}  ${c.slug}  (${c.tier})  ${c.summary}${others(c).length > 0 ? `  [${others(c).join(', ')}]` : ''}`,
+    )
+    .join('\n');
 }
 
 export function readForUpdate(ws: Workspace, target: ResolvedLesson): { text: string; lesson: Lesson } {
