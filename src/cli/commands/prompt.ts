@@ -9,7 +9,7 @@ import { openCommandWorkspace } from '../open-workspace.js';
 export const command: Command = {
   spec: {
     usage:
-      'lore prompt [--files F]... [--tags T]... [--features F]... [--title TEXT] [--description TEXT] [--operation OP] [--limit 5] [--task ID] [--session ID] [--format system-reminder|markdown|json] [--json]',
+      'lore prompt [--files F]... [--tags T]... [--features F]... [--title TEXT] [--description TEXT] [--operation OP] [--limit 5] [--task ID] [--session ID] [--format system-reminder|markdown|json|coia] [--json]',
     description:
       'Prints the task pre-prompt for an agent about to work on a task: the top lessons (summaries only)\n' +
       "scoped by the task's files (path globs) and tags, BM25 over its title and description, and the\n" +
@@ -78,6 +78,7 @@ export const command: Command = {
           operation,
           limit,
           task: stringOption(args, 'task'),
+          coia: format === 'coia',
           session: stringOption(args, 'session'),
         },
         ctx.now(),

@@ -17,6 +17,20 @@ import { injectionTask } from '../../core/injection-record.js';
 import { utcIso } from '../../core/utc-time.js';
 import { openSessionState } from '../hook-state/session-state.js';
 import { recordInjections } from '../lessons/injection-log.js';
+import { readLessonUsage } from '../lessons/lesson-usage.js';
+import type { Lesson } from '../../core/lesson/schema.js';
+
+/** A lesson's COIA parts; mistake / remediation stand in for observation / action. */
+function coiaParts(lesson: Lesson, used: number): NonNullable<PromptLesson['coia']> {
+  const pick = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v.trim() !== '');
+  const parts = {
+    context: pick(lesson.context),
+    observation: pick(lesson.observation, lesson.mistake),
+    implication: pick(lesson.implication),
+    action: pick(lesson.action, lesson.remediation),
+  };
+  return { ...Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== undefined)), used };
+}
 
 export type TaskPromptRequest = {
   files?: readonly string[];
@@ -33,6 +47,8 @@ export type TaskPromptRequest = {
    * and the ones shown are claimed in the hooks' dedup state, so no hook repeats them.
    */
   session?: string;
+  /** Fill each lesson's `coia` parts and use count (the `coia` rendering). */
+  coia?: boolean;
   /** Where the hooks keep session state (default: the OS temp directory and this user's uid). */
   hookState?: { tmpdir: string; uid: number | string };
 };
@@ -125,6 +141,8 @@ export async function selectTaskLessons(
     .sort((a, b) => b.scope.size - a.scope.size || compareRankable(rankKey(a), rankKey(b)))
     .filter((c) => !shown(c.item.lesson.id))
     .slice(0, limit);
+  // How often each was shown before this prompt (the `coia` rendering's "used N×").
+  const usage = request.coia === true ? readLessonUsage(ws.cacheDir) : undefined;
   // Claimed as the hook claims what it shows: its later calls in the session skip these.
   for (const c of chosen) state?.claim(c.item.lesson.id, c.item.lesson.priority);
   const task = injectionTask(request.task, request.session);
@@ -144,6 +162,9 @@ export async function selectTaskLessons(
     );
   }
   return chosen.map((c) => ({
+    ...(usage === undefined
+      ? {}
+      : { coia: coiaParts(c.item.lesson, usage.get(c.item.lesson.id)?.timesInjected ?? 0) }),
     id: c.item.lesson.id,
     summary: c.item.lesson.summary,
     type: c.item.lesson.type,
