@@ -351,6 +351,48 @@ describe('HTTP API, in-process', () => {
     expect(refused.json<ErrorBody>().error.hint).toContain('minConfidence');
   });
 
+  // The Persistent Learnings Layer's own POST body (title, context, ..., domain) and ?domain= filter.
+  it('takes a COIA-shaped POST and filters by domain', async () => {
+    const sandbox = createAppSandbox();
+    const { app } = sandbox;
+    const created = await app.request('/api/lessons', {
+      method: 'POST',
+      body: {
+        title: 'Stripe OAuth needs the platform account id',
+        context: 'Connecting merchant accounts',
+        observation: 'connect calls failed with account_invalid',
+        implication: 'every connect call needs the account',
+        action: 'pass stripe_account on every connect call',
+        tags: ['oauth', 'stripe'],
+        domain: 'api-integration',
+        pattern_type: 'gotcha',
+        source_task_id: 'task_42',
+        source_outcome_id: 'outcome_7',
+      },
+    });
+    expect(created.status, created.text()).toBe(201);
+    const lesson = created.json<{ id: string; lesson: Record<string, unknown> }>().lesson;
+    expect(lesson).toMatchObject({
+      summary: 'Stripe OAuth needs the platform account id',
+      context: 'Connecting merchant accounts',
+      action: 'pass stripe_account on every connect call',
+      tags: ['oauth', 'stripe', 'domain:api-integration', 'pattern:gotcha'],
+      evidence: [
+        { kind: 'task', ref: 'task_42' },
+        { kind: 'task', ref: 'outcome_7', note: 'source outcome' },
+      ],
+    });
+    await sandbox.add({ summary: 'index the users table', tags: ['domain:database'] });
+    const inDomain = (await app.request('/api/lessons?domain=api-integration')).json<ListBody>();
+    expect(inDomain.items.map((l) => l.summary)).toEqual(['Stripe OAuth needs the platform account id']);
+    const bad = await app.request('/api/lessons', {
+      method: 'POST',
+      body: { title: 'x', pattern_type: 'anecdote' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json<ErrorBody>().error.message).toContain('solution, gotcha, best-practice, constraint');
+  });
+
   it('documents exactly the query parameters each route takes', async () => {
     const { app } = createAppSandbox();
     type Op = { parameters?: { name: string; in: string }[] };

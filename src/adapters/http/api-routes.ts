@@ -38,6 +38,7 @@ import { openApiDocument } from './openapi.js';
 import {
   choiceParam,
   draftFromBody,
+  fromCoiaBody,
   intParam,
   numberParam,
   parseJsonBody,
@@ -81,10 +82,18 @@ export type Route = {
   handler: (ctx: RouteContext) => Promise<RouteResult>;
 };
 
-/** Keeps the lessons at or above `minConfidence=` (0-1), when given. */
+/**
+ * Keeps the lessons at or above `minConfidence=` (0-1) and in `domain=` (the tag `domain:<v>`, or
+ * the domain an imported COIA learning had), when given: the Persistent Learnings Layer's filters.
+ */
 function confidenceFilter(q: URLSearchParams): (item: ListedLesson) => boolean {
   const min = numberParam(q.get('minConfidence'), 'minConfidence', { min: 0, max: 1 });
-  return min === undefined ? () => true : (item) => item.lesson.confidence >= min;
+  const domain = q.get('domain')?.trim().toLowerCase() || undefined;
+  const inDomain = (item: ListedLesson) =>
+    item.lesson.tags.includes(`domain:${domain}`) ||
+    String(item.lesson.origin?.fields?.domain ?? '').toLowerCase() === domain;
+  return (item) =>
+    (min === undefined || item.lesson.confidence >= min) && (domain === undefined || inDomain(item));
 }
 
 function lessonJson(ws: Workspace, item: ListedLesson): LessonJson {
@@ -261,7 +270,7 @@ const showLesson: Route['handler'] = async (ctx) => {
 };
 
 const createLesson: Route['handler'] = async (ctx) => {
-  const input = body(ctx);
+  const input = fromCoiaBody(body(ctx));
   const ws = await ctx.workspace();
   const tier = choiceParam(stringField(input, 'tier'), 'tier', TIERS) ?? (ws.project ? 'project' : 'user');
   const draft = draftFromBody(input, ['tier']);
@@ -494,7 +503,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'GET',
     path: '/api/lessons',
-    query: ['q', 'tag', 'tool', 'status', 'tier', 'path', 'minConfidence', 'limit', 'offset'],
+    query: ['q', 'tag', 'tool', 'status', 'tier', 'path', 'minConfidence', 'domain', 'limit', 'offset'],
     handler: listLessons,
   },
   { method: 'POST', path: '/api/lessons', query: [], handler: createLesson },
@@ -507,7 +516,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'GET',
     path: '/api/search',
-    query: ['q', 'tag', 'status', 'tier', 'minConfidence', 'limit'],
+    query: ['q', 'tag', 'status', 'tier', 'minConfidence', 'domain', 'limit'],
     handler: search,
   },
   { method: 'GET', path: '/api/candidates', query: [], handler: candidates },
