@@ -42,6 +42,20 @@ type ListJson = {
 };
 
 describe('lore scan and candidates', () => {
+  // lessons-learned's maxCandidatesPerScan: a first scan of a long history adds at most N.
+  it('adds at most capture.maxCandidatesPerScan new candidates and reports the rest', () => {
+    const sandbox = createSandbox();
+    cpSync(join(fixtures, 'claude-code'), join(sandbox.home, '.claude', 'projects'), { recursive: true });
+    expect(sandbox.run(['init']).code).toBe(0);
+    writeFileSync(sandbox.inRepo('.lore', 'config.yaml'), 'capture:\n  maxCandidatesPerScan: 2\n');
+    const run = sandbox.run(['scan', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const data = run.json<ScanJson & { capped: number }>();
+    expect(data.candidates).toHaveLength(2);
+    expect(data.capped).toBeGreaterThan(0);
+    expect(sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates).toHaveLength(2);
+  });
+
   it("scans the agents' default folders, stores candidates, reads nothing twice, approves and rejects", () => {
     const sandbox = createSandbox();
     cpSync(join(fixtures, 'claude-code'), join(sandbox.home, '.claude', 'projects'), { recursive: true });
@@ -50,7 +64,7 @@ describe('lore scan and candidates', () => {
     const first = sandbox.run(['scan', '--json']);
     expect(first.code).toBe(0);
     const data = first.json<ScanJson>();
-    expect(Object.keys(data)).toEqual(['files', 'bytes', 'skipped', 'candidates', 'feedback']);
+    expect(Object.keys(data)).toEqual(['files', 'bytes', 'skipped', 'candidates', 'capped', 'feedback']);
     expect(data.files).toBe(47);
     expect(data.skipped).toBe(20);
     expect(data.candidates.length).toBeGreaterThan(10);

@@ -203,6 +203,7 @@ export function renderConfigTemplate(): string {
 #   confidenceFloor: 0.5 # below it a candidate needs review and is never injected
 #   backgroundIntervalHours: 24  # \`lore scan --background\` runs at most this often
 #   window: 40           # events a failed call stays open for its fix
+#   maxCandidatesPerScan: 50  # new candidates one scan may add (the rest are left out, reported)
 #   confidence: { base: 0.4, tier1: 0.85, fixConfirmed: 0.2, userCorrection: 0.15, multiSession: 0.1, multiProject: 0.1, causal: 0.05, retry: 0.1, hang: 0.1 }
 #   priority: { base: 3, multiSession: 2, multiProject: 1, hang: 1, dataLoss: 1, userCorrection: 1, fixConfirmed: 1, selfReported: 1, singleOccurrence: -1 }
 # inject:                # what the agent hooks inject (see README: how the hook works)
@@ -210,6 +211,7 @@ export function renderConfigTemplate(): string {
 #   maxChars: 4096       # characters per hook output (at most 10000)
 #   sessionLessons: 20   # lessons per agent context and session
 #   minConfidence: 0.5   # lessons below this confidence never inject
+#   minPriority: 1       # lessons below this priority never inject
 #   compactForgetPriority: 7  # after a compaction, lessons with this priority or more may come back
 #   startupLessons: 3    # top lessons shown at session start
 #   startupChars: 1500

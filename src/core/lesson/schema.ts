@@ -241,6 +241,13 @@ export const ConfigSchema = z.looseObject({
         .max(500)
         .default(40)
         .describe('Events a failure stays open for its fix.'),
+      maxCandidatesPerScan: z
+        .number()
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(50)
+        .describe('At most this many new candidates per scan (lessons-learned: maxCandidatesPerScan).'),
       confidence: z
         .object({
           base: weight01.default(0.4),
@@ -274,6 +281,7 @@ export const ConfigSchema = z.looseObject({
       confidenceFloor: 0.5,
       backgroundIntervalHours: 24,
       window: 40,
+      maxCandidatesPerScan: 50,
       confidence: CONFIDENCE_DEFAULTS,
       priority: PRIORITY_DEFAULTS,
     })
@@ -309,6 +317,13 @@ export const ConfigSchema = z.looseObject({
         .max(1)
         .default(0.5)
         .describe('Lessons below this confidence are never injected.'),
+      minPriority: z
+        .number()
+        .int()
+        .min(1)
+        .max(10)
+        .default(1)
+        .describe('Lessons below this priority are never injected (lessons-learned: minPriority).'),
       compactForgetPriority: z
         .number()
         .int()
@@ -339,6 +354,7 @@ export const ConfigSchema = z.looseObject({
       maxChars: 4096,
       sessionLessons: 20,
       minConfidence: 0.5,
+      minPriority: 1,
       compactForgetPriority: 7,
       startupLessons: 3,
       startupChars: 1500,

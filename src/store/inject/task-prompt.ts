@@ -68,6 +68,7 @@ export async function selectTaskLessons(
   const keep = (item: ListedLesson): Candidate | undefined => {
     const { lesson } = item;
     if (lesson.needsReview || lesson.confidence < minConfidence) return undefined;
+    if (lesson.priority < (ws.config.inject.minPriority ?? 1)) return undefined;
     if (categories !== undefined && !categories.has(lesson.category)) return undefined;
     const key = `${lesson.tier}:${lesson.id}`;
     let candidate = candidates.get(key);
