@@ -102,6 +102,10 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'mine agent transcripts for mistakes and #lesson blocks (new bytes only)',
     load: () => import('./commands/scan.js'),
   },
+  protocol: {
+    summary: 'how often agents follow the #lesson protocol: blocks per session, malformed blocks',
+    load: () => import('./commands/protocol.js'),
+  },
   candidates: {
     summary: 'list, show, approve or reject lesson candidates found by scan',
     load: () => import('./commands/candidates.js'),
