@@ -77,6 +77,8 @@ export type CaptureResult = {
   decided: number;
   /** Episodes no advice can be made of: the fix repeats the failure, or changes nothing nameable. */
   dropped: number;
+  /** New candidates past `capture.maxCandidatesPerScan`, left out of this scan. */
+  capped: number;
 };
 
 export function scoringOf(capture: Config['capture']): ScoringConfig {
@@ -109,7 +111,7 @@ export async function captureCandidates(
       ...{ changedFiles: 0, bytes: 0, lines: 0, skipped: 0, problems: [], events: 0 },
       ...{ episodes: [], episodeCount: 0, markers: [], workers: 0 },
     };
-    return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0, dropped: 0 };
+    return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0, dropped: 0, capped: 0 };
   }
   const [{ draftCandidate }, { mergeCandidate, candidateHashes, draftHashes }, { openCandidateStore }] =
     await Promise.all([
@@ -153,6 +155,10 @@ export async function captureCandidates(
     let mergedCount = 0;
     let decided = 0;
     let dropped = 0;
+    let capped = 0;
+    // lessons-learned's maxCandidatesPerScan: a first scan of a long history must not flood the
+    // review queue. Merges into existing candidates are not capped.
+    const maxNew = target.capture.maxCandidatesPerScan ?? Number.POSITIVE_INFINITY;
     const handle = (episode: Episode) => {
       const tier = tierOf(episode.project);
       const draft = draftCandidate(redactDeep(episode, { names }));
@@ -179,6 +185,9 @@ export async function captureCandidates(
         if (result === 'unchanged') return;
         change = 'merged';
         mergedCount += touched.has(`${tier}:${stored.id}`) ? 0 : 1;
+      } else if (newCount >= maxNew) {
+        capped += 1;
+        return;
       } else {
         stored = entry.store.create(
           (id) => mergeCandidate(draft, undefined, { id, nowIso, tier, scoring }).record,
@@ -204,6 +213,6 @@ export async function captureCandidates(
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       onEpisodes: (episodes) => episodes.forEach(handle),
     });
-    return { report, touched: [...touched.values()], newCount, mergedCount, decided, dropped };
+    return { report, touched: [...touched.values()], newCount, mergedCount, decided, dropped, capped };
   });
 }

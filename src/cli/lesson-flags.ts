@@ -2,13 +2,13 @@
  * The lesson field flags shared by `lore add`, `lore update` and `lore candidates approve`: their
  * translation to a draft, and the store's errors about fields worded as these flags.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LoreError } from '../core/errors.js';
-import { CATEGORIES, EVIDENCE_KINDS, LESSON_TYPES, SEVERITIES } from '../core/lesson/constants.js';
+import { BODY_MAX, CATEGORIES, EVIDENCE_KINDS, LESSON_TYPES, SEVERITIES } from '../core/lesson/constants.js';
 import type { LessonDraft } from '../core/lesson/draft-schema.js';
 import type { Evidence } from '../core/lesson/schema.js';
-import { FieldError } from '../store/lessons/lesson-writes.js';
+import { bodyTooLong, FieldError } from '../store/lessons/lesson-writes.js';
 import { choiceOption, flagOption, listOption, numberOption, stringOption } from './command.js';
 import type { CommandContext, OptionSpec, ParsedArgs } from './command.js';
 
@@ -78,6 +78,14 @@ function parseEvidence(raw: string): Evidence {
   return { kind: kind as Evidence['kind'], ref: ref.trim() };
 }
 
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0; // the read below reports what is wrong with it
+  }
+}
+
 export async function draftFromArgs(ctx: CommandContext, args: ParsedArgs): Promise<LessonDraft> {
   const draft: LessonDraft = {};
   const summary = stringOption(args, 'summary');
@@ -89,6 +97,13 @@ export async function draftFromArgs(ctx: CommandContext, args: ParsedArgs): Prom
   }
   if (body !== undefined) draft.body = body;
   if (bodyFile !== undefined) {
+    // Refused before reading: a 30 MB log must not be loaded only to be turned away.
+    // Past 4 bytes a character no UTF-8 text of that size fits; smaller files are counted below.
+    const size = bodyFile === '-' ? 0 : fileSize(resolve(ctx.cwd, bodyFile));
+    if (size > BODY_MAX * 4)
+      throw bodyTooLong(size, 'bytes').inTermsOf((f) =>
+        f === 'body' ? `--body-file ${bodyFile}` : fieldToFlag(f),
+      );
     try {
       draft.body =
         bodyFile === '-' ? await ctx.readStdin() : readFileSync(resolve(ctx.cwd, bodyFile), 'utf8');

@@ -57,6 +57,10 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'record whether a lesson helped (moves its confidence)',
     load: () => import('./commands/feedback.js'),
   },
+  injections: {
+    summary: 'which lessons were shown to which task, by which channel, with their feedback',
+    load: () => import('./commands/injections.js'),
+  },
   promote: {
     summary: "widen a lesson's reach: project -> user -> universal (moves it between tiers)",
     load: () => import('./commands/promote.js'),
@@ -97,6 +101,10 @@ export const COMMANDS: Record<string, Entry> = {
   scan: {
     summary: 'mine agent transcripts for mistakes and #lesson blocks (new bytes only)',
     load: () => import('./commands/scan.js'),
+  },
+  protocol: {
+    summary: 'how often agents follow the #lesson protocol: blocks per session, malformed blocks',
+    load: () => import('./commands/protocol.js'),
   },
   candidates: {
     summary: 'list, show, approve or reject lesson candidates found by scan',

@@ -72,10 +72,10 @@ export function runMcpRegistration(
   const plan: McpPlan =
     action === 'install'
       ? toml
-        ? planMcpTomlInstall(text, entry)
+        ? planMcpTomlInstall(text, entry, file)
         : planMcpJsonInstall(text, entry, file)
       : toml
-        ? planMcpTomlUninstall(text)
+        ? planMcpTomlUninstall(text, file)
         : planMcpJsonUninstall(text, file);
   if (plan.changed && !dryRun) writeSettings(file, plan.text);
   const name = AGENT_NAMES[host];

@@ -160,6 +160,52 @@ describe('other broken files', () => {
     expect(sandbox.run(['show', id, '--json']).json<ShowJson>().votes.count).toBe(3);
   });
 
+  // Orbit: "sync still walks every per-learning votes.jsonl and fails on invalid JSONL, so cache
+  // rebuilds do not silently ignore corrupted vote files" (check only warns).
+  it('lore sync rebuilds but exits 1 on an invalid votes.jsonl line, naming file and line', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'votes get damaged']);
+    const votes = join(sandbox.inRepo('.lore/lessons', id), 'votes.jsonl');
+    writeFileSync(votes, '{"model":"m","task":"t1","at":"2025-01-01T00:00:00.000Z"}\n{not json\n');
+    const sync = sandbox.run(['sync', '--json']);
+    expect(sync.code).toBe(1);
+    expect(sync.json<{ lessons: number; invalidVotes: number }>()).toMatchObject({
+      lessons: 1,
+      invalidVotes: 1,
+    });
+    expect(sync.stderr).toContain(`.lore/lessons/${id}/votes.jsonl:2`);
+    expect(readFileSync(votes, 'utf8')).toContain('{not json');
+    writeFileSync(votes, '{"model":"m","task":"t1","at":"2025-01-01T00:00:00.000Z"}\n');
+    expect(sandbox.run(['sync']).code).toBe(0);
+  });
+
+  it('a 30 MB --body-file is refused before it is read, pointing at evidence links; nothing is written', () => {
+    const sandbox = createSandbox();
+    const log = sandbox.inRepo('build.log');
+    writeFileSync(log, 'x'.repeat(30_000_000));
+    const add = sandbox.run(['add', '--summary', 'the build log explains it', '--body-file', 'build.log']);
+    expect(add.code).toBe(1);
+    expect(add.stderr).toContain('--body-file build.log is 30,000,000 bytes');
+    expect(add.stderr).toContain('--evidence file=');
+    expect(lessonDirs(sandbox.inRepo('.lore'))).toEqual([]);
+    // Just over the cap in characters: refused by the store, so the MCP and HTTP surfaces too.
+    writeFileSync(log, 'é'.repeat(65_537));
+    expect(sandbox.run(['add', '--summary', 'still too long', '--body-file', 'build.log']).stderr).toContain(
+      '--body is 65,537 characters',
+    );
+    writeFileSync(log, 'é'.repeat(65_536));
+    expect(sandbox.run(['add', '--summary', 'exactly at the cap', '--body-file', 'build.log']).code).toBe(0);
+  });
+
+  it('a glob with an unclosed bracket is refused, not stored as a literal that never matches', () => {
+    const sandbox = createSandbox();
+    const add = sandbox.run(['add', '--summary', 'guard the fixtures', '--path', 'test/[unclosed']);
+    expect(add.code).toBe(1);
+    expect(add.stderr).toContain('--path #1: has an unclosed "["');
+    expect(lessonDirs(sandbox.inRepo('.lore'))).toEqual([]);
+    expect(sandbox.run(['add', '--summary', 'guard the fixtures', '--path', 'test/\\[literal']).code).toBe(0);
+  });
+
   it('a lesson whose id differs from its directory name is an error naming both', () => {
     const sandbox = createSandbox();
     const id = sandbox.add(['--summary', 'moved by hand']);
@@ -180,6 +226,19 @@ describe('other broken files', () => {
     expect(list.stdout).toContain(id);
     expect(list.stderr).toContain('.lore/config.yaml');
     expect(sandbox.run(['check']).code).toBe(1);
+    expect(list.stderr).toContain('these settings of the file fell back: search.limit (now 10)');
+  });
+
+  it('one invalid setting in config.yaml falls back alone; the other settings still apply', () => {
+    const sandbox = createSandbox();
+    sandbox.add(['--summary', 'pytest hangs on a TTY']);
+    sandbox.add(['--summary', 'pytest needs CI=1 in agent shells']);
+    writeFileSync(sandbox.inRepo('.lore/config.yaml'), 'votes:\n  halfLifeDays: -1\nsearch:\n  limit: 1\n');
+    const search = sandbox.run(['search', 'pytest', '--json']);
+    expect(search.code).toBe(0);
+    expect(search.json<SearchJson>().results).toHaveLength(1);
+    expect(search.stderr).toContain('.lore/config.yaml:2');
+    expect(search.stderr).toContain('votes.halfLifeDays falls back to 180');
   });
 });
 

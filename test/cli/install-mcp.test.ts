@@ -123,8 +123,30 @@ describe('lore install mcp', () => {
     );
     sandbox.run(['install', 'mcp', '--agent', 'codex']);
     const text = readFileSync(path, 'utf8');
-    expect(text.startsWith('[tui]\ntheme = "dark"\n\n[mcp_servers.lore]\n')).toBe(true);
-    expect(text).not.toContain('A = "1"');
+    // Where it was, the subtable of the old entry gone, the rest as it was.
+    expect(text).toBe(
+      `[mcp_servers.lore]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(LORE)}, "mcp"]\n\n[tui]\ntheme = "dark"\n`,
+    );
+  });
+
+  // The line-based edit missed these and could write a duplicate key.
+  it('replaces an inline-table entry under [mcp_servers] in place, keeping comments; refuses broken TOML', () => {
+    const sandbox = createSandbox();
+    const path = join(sandbox.home, '.codex', 'config.toml');
+    mkdirSync(join(sandbox.home, '.codex'));
+    writeFileSync(
+      path,
+      '# servers\n[mcp_servers]\nlore = { command = "lore", args = ["mcp"] } # old\nx = { command = "y" }\n',
+    );
+    expect(sandbox.run(['install', 'mcp', '--agent', 'codex']).code).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe(
+      `# servers\n[mcp_servers]\nlore = { command = ${JSON.stringify(process.execPath)}, args = [${JSON.stringify(LORE)}, "mcp"] } # old\nx = { command = "y" }\n`,
+    );
+    writeFileSync(path, 'model = "o3"\nmodel = "o4"\n');
+    const broken = sandbox.run(['install', 'mcp', '--agent', 'codex']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain(`${path}:2: not valid TOML`);
+    expect(readFileSync(path, 'utf8')).toBe('model = "o3"\nmodel = "o4"\n');
   });
 
   it('refuses a broken JSON file with its line, and an unknown agent with usage', () => {

@@ -19,7 +19,7 @@ type Report = {
   invalid: number;
   votesAdded: number;
   problems: { file: string; field?: string; line?: number; message: string }[];
-  markdown: { file: string; backup?: string; rewritten: boolean; mismatches: string[] }[];
+  markdown: { file: string; backup?: string; rewritten: boolean; mismatches: string[]; kept?: string }[];
 };
 
 /** Each fixture, copied into the repository, the path to import, and what it holds. */
@@ -150,7 +150,7 @@ describe('ADD', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(existsSync(sandbox.inRepo('.add/learnings.md.bak'))).toBe(false);
 
-    const run = sandbox.run(['import', '.add/learnings.md', '--json']);
+    const run = sandbox.run(['import', '.add/learnings.md', '--rewrite-source', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const report = run.json<Report>();
     expect(report.format).toBe('add-md');
@@ -169,6 +169,65 @@ describe('ADD', () => {
     expect(again.added).toEqual([]);
     expect(again.unchanged).toHaveLength(4);
     expect(sandbox.run(['show', 'L-004']).stdout).toContain('Checkpoint: Post-Verify');
+  });
+
+  it('never rewrites learnings.md without --rewrite-source, nor with it when entries conflict', () => {
+    const sandbox = withFixture('add-md/freeform');
+    const file = sandbox.inRepo('.add/learnings.md');
+    const original = readFileSync(file, 'utf8');
+    const first = sandbox.run(['import', '.add/learnings.md', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.json<Report>().added).toHaveLength(4);
+    expect(first.json<Report>().markdown[0]).toMatchObject({
+      rewritten: false,
+      kept: expect.stringContaining('--rewrite-source'),
+    });
+    expect(readFileSync(file, 'utf8')).toBe(original);
+    // The entries changed since: three conflicts, nothing imported. Rewriting would number them
+    // L-001... in the file, ids that in the store belong to the lessons they conflict with.
+    const edited = original
+      .replace('strips EXIF orientation', 'drops EXIF orientation')
+      .replace('caches 301 redirects', 'keeps 301 redirects')
+      .replace('hid a breaking change', 'masked a breaking change');
+    writeFileSync(file, edited);
+    const again = sandbox.run(['import', '.add/learnings.md', '--rewrite-source', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    const report = again.json<Report>();
+    expect(report.added).toEqual([]);
+    expect(report.conflicts).toHaveLength(3);
+    expect(report.markdown[0]).toMatchObject({
+      rewritten: false,
+      kept: expect.stringContaining('3 of its entries conflict'),
+    });
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+    expect(existsSync(`${file}.bak`)).toBe(false);
+  });
+
+  it('the same ADD ids from two projects import as two lessons, each also aliased project/L-NNN', () => {
+    const sandbox = withFixture('add/good');
+    const json = readFileSync(sandbox.inRepo('.add/learnings.json'), 'utf8');
+    const other = json
+      .replaceAll('shop-api', 'shop-web')
+      .replace('Seed data must not', 'Seed data should not');
+    writeFileSync(sandbox.inRepo('web-learnings.json'), other);
+    expect(sandbox.run(['import', '.add/learnings.json']).code).toBe(0);
+    const second = sandbox.run(['import', 'web-learnings.json', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    const report = second.json<Report>();
+    expect(report.conflicts).toEqual([]);
+    expect(report.added.length).toBeGreaterThan(0);
+    const web = sandbox.run(['show', 'shop-web/L-001', '--json']);
+    expect(web.code, web.stderr).toBe(0);
+    expect(web.json<{ lesson: { summary: string; aliases: string[] } }>().lesson).toMatchObject({
+      summary: 'Seed data should not depend on the current date',
+      aliases: ['L-001', 'shop-web/L-001'],
+    });
+    const bare = sandbox.run(['show', 'L-001']);
+    expect(bare.code).not.toBe(0);
+    expect(bare.stderr).toContain('shop-web/L-001');
+    // Importing either project again adds nothing.
+    expect(sandbox.run(['import', 'web-learnings.json', '--json']).json<Report>().added).toEqual([]);
+    expect(sandbox.run(['import', '.add/learnings.json', '--json']).json<Report>().added).toEqual([]);
   });
 
   it('an export to add writes learnings.json and library.json, which ADD ids survive', () => {

@@ -222,6 +222,11 @@ describe('lore list', () => {
     { args: ['--path', 'cmd/main.go'], ids: ['aaaaaaaaa3'] },
     { args: ['--path', 'README.md'], ids: [] },
     { args: ['--path', 'api/v1/handlers.py'], cwd: 'src', ids: ['aaaaaaaaa2'] },
+    // A glob lists by containment (Orbit's `--path GLOB`): lessons within it, and lessons around it.
+    { args: ['--path', 'src/**'], ids: ['aaaaaaaaa2'] },
+    { args: ['--path', 'src/api/v1/*.py'], ids: ['aaaaaaaaa2'] },
+    { args: ['--path', 'tests/unit/*.py'], ids: ['aaaaaaaaa1'] },
+    { args: ['--path', 'docs/**'], ids: [] },
     { args: ['--tier', 'user'], ids: ['aaaaaaaaa5'] },
     { args: ['--tier', 'project', '--tool', 'Bash'], ids: ['aaaaaaaaa1', 'aaaaaaaaa3'] },
   ];

@@ -58,9 +58,48 @@ describe('lore prompt', () => {
     const data = sandbox
       .run(['prompt', '--operation', 'test', '--json'])
       .json<{ lessons: { id: string }[] }>();
-    expect(data.lessons.map((l) => l.id)).toEqual([ids.flaky]);
-    const review = sandbox.run(['prompt', '--title', 'users index', '--operation', 'deploy']);
-    expect(review.stdout).toBe('');
+    // ADD's /add:tdd-cycle wants performance lessons too, so the index advice comes along.
+    expect(data.lessons.map((l) => l.id)).toEqual([ids.flaky, ids.index]);
+    const plan = sandbox.run(['prompt', '--title', 'users index', '--operation', 'plan']);
+    expect(plan.stdout).toBe('');
+    const deploy = sandbox.run(['prompt', '--title', 'users index', '--operation', 'deploy', '--json']);
+    expect(deploy.json<{ lessons: { id: string }[] }>().lessons.map((l) => l.id)).toEqual([ids.index]);
+  });
+
+  // The Persistent Learnings Layer's injected form: `### Title [confidence: X.XX, used N×]` and
+  // the four parts; mistake / remediation stand in for observation / action.
+  it('--format coia renders each lesson as a COIA block with its confidence and use count', () => {
+    const sandbox = createSandbox();
+    const oauth = sandbox.add([
+      '--summary',
+      'Stripe OAuth needs the platform account id',
+      '--tag',
+      'area:billing',
+      '--confidence',
+      '0.95',
+      '--mistake',
+      'connect calls failed with account_invalid',
+      '--remediation',
+      'pass stripe_account on every connect call',
+    ]);
+    const first = sandbox.run(['prompt', '--tags', 'area:billing', '--format', 'coia', '--task', 'T-1']);
+    expect(first.stdout).toBe(
+      [
+        '### Stripe OAuth needs the platform account id [confidence: 0.95, used 0×]',
+        '',
+        '**Observation**: connect calls failed with account_invalid',
+        '**Action**: pass stripe_account on every connect call',
+        '',
+        `_ID: ${oauth} | matched by tag:area:billing_`,
+        '',
+        'Read a lesson in full with `lore show <id>` (or the MCP tool lore_show). After using one, say LEARNING_HELPFUL: <id> or LEARNING_NOT_HELPFUL: <id>.',
+        '',
+      ].join('\n'),
+    );
+    const second = sandbox.run(['prompt', '--tags', 'area:billing', '--format', 'coia', '--task', 'T-2']);
+    expect(second.stdout.split('\n')[0]).toBe(
+      '### Stripe OAuth needs the platform account id [confidence: 0.95, used 1×]',
+    );
   });
 
   it('prints nothing at all when nothing matches', () => {

@@ -106,6 +106,7 @@ describe('lore relevant', () => {
     const sandbox = typescriptRepo();
     expect(summaries(sandbox, ['--operation', 'test'])).toEqual([
       'any stack: write the failing test first',
+      'typescript: const enums slow the build down',
       'project: run vitest with --pool forks',
     ]);
     expect(summaries(sandbox, ['--operation', 'test', '--stack', 'python'])).toEqual([
@@ -123,13 +124,23 @@ describe('lore relevant', () => {
 
   it('prints nothing and exits 0 when nothing matches', () => {
     const sandbox = typescriptRepo();
-    const run = sandbox.run(['relevant', '--operation', 'deploy']);
+    const run = sandbox.run(['relevant', '--operation', 'plan', '--tier', 'user']);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe('');
-    expect(sandbox.run(['relevant', '--operation', 'deploy', '--json']).json<RelevantJson>().lessons).toEqual(
-      [],
-    );
+    expect(
+      sandbox.run(['relevant', '--operation', 'plan', '--tier', 'user', '--json']).json<RelevantJson>()
+        .lessons,
+    ).toEqual([]);
+  });
+
+  // ADD maps /add:deploy to performance, technical, process: a deploy must not hide technical
+  // lessons (it once mapped to process, tooling, security, collaboration only).
+  it('--operation deploy keeps the technical and performance lessons ADD shows for a deploy', () => {
+    const sandbox = typescriptRepo();
+    expect(
+      summaries(sandbox, ['--operation', 'deploy', '--stack', 'react,typescript', '--tier', 'user']),
+    ).toEqual(['react: keys on list items', 'typescript: const enums slow the build down']);
   });
 
   it('the project lesson wins over a user lesson with the same slug', () => {
@@ -197,12 +208,14 @@ describe('lore list --operation --stack', () => {
     expect(ids(['--operation', 'test', '--stack', 'auto'])).toEqual([
       'any stack: write the failing test first',
       'project: run vitest with --pool forks',
+      'typescript: const enums slow the build down',
     ]);
     expect(ids(['--operation', 'test'])).toEqual([
       'any stack: write the failing test first',
       'project: run vitest with --pool forks',
       'python: pin numpy below 2',
       'react: keys on list items',
+      'typescript: const enums slow the build down',
     ]);
     expect(
       sandbox.run(['list', '--stack', 'auto', '--json']).json<ListJson & { stack: string[] }>().stack,

@@ -15,6 +15,7 @@ type ScanJson = {
   merged: number;
   decided: number;
   dropped: number;
+  capped: number;
   candidates: {
     id: string;
     tool: string | null;
@@ -47,6 +48,20 @@ type ListJson = {
 };
 
 describe('lore scan and candidates', () => {
+  // lessons-learned's maxCandidatesPerScan: a first scan of a long history adds at most N.
+  it('adds at most capture.maxCandidatesPerScan new candidates and reports the rest', () => {
+    const sandbox = createSandbox();
+    cpSync(join(fixtures, 'claude-code'), join(sandbox.home, '.claude', 'projects'), { recursive: true });
+    expect(sandbox.run(['init']).code).toBe(0);
+    writeFileSync(sandbox.inRepo('.lore', 'config.yaml'), 'capture:\n  maxCandidatesPerScan: 2\n');
+    const run = sandbox.run(['scan', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const data = run.json<ScanJson & { capped: number }>();
+    expect(data.candidates).toHaveLength(2);
+    expect(data.capped).toBeGreaterThan(0);
+    expect(sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates).toHaveLength(2);
+  });
+
   it("scans the agents' default folders, stores candidates, reads nothing twice, approves and rejects", () => {
     const sandbox = createSandbox();
     cpSync(join(fixtures, 'claude-code'), join(sandbox.home, '.claude', 'projects'), { recursive: true });
@@ -65,10 +80,11 @@ describe('lore scan and candidates', () => {
       'decided',
       'dropped',
       'candidates',
+      'capped',
       'feedback',
     ]);
     expect(data.new).toBe(data.candidates.length);
-    expect(data.episodes).toBeGreaterThanOrEqual(data.new + data.merged + data.dropped);
+    expect(data.episodes).toBeGreaterThanOrEqual(data.new + data.merged + data.dropped + data.capped);
     expect(data.files).toBe(79);
     expect(data.skipped).toBe(230);
     expect(data.candidates.length).toBeGreaterThan(10);

@@ -233,10 +233,16 @@ describe('HTTP API, in-process', () => {
       ['/api/lessons', { method: 'POST', body: { summary: 'x', colour: 'red' } }, 400, 'unknown-field'],
       ['/api/lessons', { method: 'POST', body: { summary: 'x', tags: 'a' } }, 400, 'bad-field'],
       ['/api/lessons', { method: 'POST', body: { summary: 'x', priority: 11 } }, 422, 'invalid'],
+      ['/api/lessons', { method: 'POST', body: { summary: 'x', body: 'y'.repeat(65_537) } }, 422, 'invalid'],
       ['/api/lessons?limit=0', {}, 400, 'bad-parameter'],
       ['/api/lessons/zzzz', {}, 404, 'not-found'],
       ['/api/candidates/zzzz/approve', { method: 'POST' }, 404, 'not-found'],
       ['/api/search', {}, 400, 'missing-parameter'],
+      // A filter the route does not have is refused, never silently ignored.
+      ['/api/lessons?minConfidance=0.95', {}, 400, 'unknown-parameter'],
+      ['/api/lessons/zzzz?verbose=1', {}, 400, 'unknown-parameter'],
+      ['/api/lessons?minConfidence=high', {}, 400, 'bad-parameter'],
+      ['/api/search?q=x&minConfidence=1.5', {}, 400, 'bad-parameter'],
     ];
     for (const [url, init, status, code] of cases) {
       const response = await app.request(url, init);
@@ -325,6 +331,82 @@ describe('HTTP API, in-process', () => {
         detail: `${hash} Ada: lessons\tfrom the sprint`,
       },
     ]);
+  });
+
+  // The Persistent Learnings Layer's own example: GET /api/learnings?minConfidence=0.95.
+  it('filters by minConfidence on the list and search, and names the parameters a route takes', async () => {
+    const sandbox = createAppSandbox();
+    const { app } = sandbox;
+    const sure = await sandbox.add({ ...PYTEST, confidence: 0.97 });
+    await sandbox.add({ summary: 'pytest -x stops at the first failure', confidence: 0.6 });
+    const listed = (await app.request('/api/lessons?minConfidence=0.95')).json<ListBody>();
+    expect(listed.items.map((l) => l.id)).toEqual([sure]);
+    expect(listed.total).toBe(1);
+    const found = (await app.request('/api/search?q=pytest&minConfidence=0.95')).json<{
+      results: { id: string }[];
+    }>();
+    expect(found.results.map((r) => r.id)).toEqual([sure]);
+    expect((await app.request('/api/lessons?minConfidence=0')).json<ListBody>().total).toBe(2);
+    const refused = await app.request('/api/lessons?minConfidance=0.95');
+    expect(refused.json<ErrorBody>().error.hint).toContain('minConfidence');
+  });
+
+  // The Persistent Learnings Layer's own POST body (title, context, ..., domain) and ?domain= filter.
+  it('takes a COIA-shaped POST and filters by domain', async () => {
+    const sandbox = createAppSandbox();
+    const { app } = sandbox;
+    const created = await app.request('/api/lessons', {
+      method: 'POST',
+      body: {
+        title: 'Stripe OAuth needs the platform account id',
+        context: 'Connecting merchant accounts',
+        observation: 'connect calls failed with account_invalid',
+        implication: 'every connect call needs the account',
+        action: 'pass stripe_account on every connect call',
+        tags: ['oauth', 'stripe'],
+        domain: 'api-integration',
+        pattern_type: 'gotcha',
+        source_task_id: 'task_42',
+        source_outcome_id: 'outcome_7',
+      },
+    });
+    expect(created.status, created.text()).toBe(201);
+    const lesson = created.json<{ id: string; lesson: Record<string, unknown> }>().lesson;
+    expect(lesson).toMatchObject({
+      summary: 'Stripe OAuth needs the platform account id',
+      context: 'Connecting merchant accounts',
+      action: 'pass stripe_account on every connect call',
+      tags: ['oauth', 'stripe', 'domain:api-integration', 'pattern:gotcha'],
+      evidence: [
+        { kind: 'task', ref: 'task_42' },
+        { kind: 'task', ref: 'outcome_7', note: 'source outcome' },
+      ],
+    });
+    await sandbox.add({ summary: 'index the users table', tags: ['domain:database'] });
+    const inDomain = (await app.request('/api/lessons?domain=api-integration')).json<ListBody>();
+    expect(inDomain.items.map((l) => l.summary)).toEqual(['Stripe OAuth needs the platform account id']);
+    const bad = await app.request('/api/lessons', {
+      method: 'POST',
+      body: { title: 'x', pattern_type: 'anecdote' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json<ErrorBody>().error.message).toContain('solution, gotcha, best-practice, constraint');
+  });
+
+  it('documents exactly the query parameters each route takes', async () => {
+    const { app } = createAppSandbox();
+    type Op = { parameters?: { name: string; in: string }[] };
+    const doc = (await app.request('/api/openapi.json')).json<{
+      paths: Record<string, Record<string, Op>>;
+    }>();
+    for (const route of ROUTES) {
+      const op = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      const names = (op?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      expect({ route: route.path, names: names.sort() }).toEqual({
+        route: route.path,
+        names: [...route.query].sort(),
+      });
+    }
   });
 
   it('documents the lesson draft of every surface in /api/openapi.json', async () => {

@@ -3,7 +3,7 @@
  * server: lore_docs_list, lore_docs_show (and its refusals), lore_docs_search (lexical, hybrid
  * fallback, hybrid), each returning what the CLI's store functions return.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -113,5 +113,60 @@ describe('lore mcp docs tools', () => {
       'docs/design/auth/login.md',
       'docs/patterns/retry.md',
     ]);
+  });
+
+  // Orbit docs' verbs add, index and migrate, as tools (they were CLI-only).
+  test('lore_docs_add, lore_docs_index and lore_docs_migrate do what lore docs add/index/migrate do', async () => {
+    const sandbox = docsSandbox();
+    mkdirSync(sandbox.inRepo('handbook'));
+    writeFileSync(
+      sandbox.inRepo('handbook/oncall.md'),
+      '# On-call rota\n\nPage the secondary after 15 minutes.\n',
+    );
+    const client = await connect(sandbox);
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(tools).toEqual(expect.arrayContaining(['lore_docs_add', 'lore_docs_index', 'lore_docs_migrate']));
+
+    const added = await call(client, 'lore_docs_add', { dir: 'handbook' });
+    expect(added.structuredContent).toMatchObject({
+      root: 'handbook',
+      added: true,
+      roots: ['docs', 'handbook'],
+    });
+    expect((await call(client, 'lore_docs_add', { dir: 'handbook' })).structuredContent).toMatchObject({
+      added: false,
+    });
+    const missing = await call(client, 'lore_docs_add', { dir: 'nowhere' });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toContain('call it as: lore_docs_add');
+    const listed = (await call(client, 'lore_docs_list', {})).structuredContent as {
+      docs: { path: string }[];
+    };
+    expect(listed.docs.map((doc) => doc.path)).toContain('handbook/oncall.md');
+
+    const indexed = await call(client, 'lore_docs_index', {});
+    expect(indexed.structuredContent).toMatchObject({ indexed: 3, unchanged: 0, total: 3 });
+    expect((await call(client, 'lore_docs_index', {})).structuredContent).toMatchObject({
+      indexed: 0,
+      unchanged: 3,
+    });
+    const hybrid = await call(client, 'lore_docs_search', { query: 'secondary', hybrid: true });
+    expect(hybrid.structuredContent).toMatchObject({
+      mode: 'hybrid',
+      results: [{ path: 'handbook/oncall.md' }],
+    });
+
+    const before = readFileSync(sandbox.inRepo('handbook/oncall.md'), 'utf8');
+    const dry = await call(client, 'lore_docs_migrate', { dryRun: true });
+    const planned = dry.structuredContent as { changed: { path: string; diff: string }[] };
+    expect(planned.changed.map((doc) => doc.path)).toEqual([
+      'docs/design/auth/login.md',
+      'handbook/oncall.md',
+    ]);
+    expect(readFileSync(sandbox.inRepo('handbook/oncall.md'), 'utf8')).toBe(before);
+    const migrated = await call(client, 'lore_docs_migrate', {});
+    expect((migrated.structuredContent as { changed: unknown[] }).changed).toHaveLength(2);
+    expect(readFileSync(sandbox.inRepo('handbook/oncall.md'), 'utf8')).toMatch(/^---\ntype: /);
+    expect(sandbox.run(['docs', 'migrate', '--dry-run']).stdout).toContain('nothing to migrate');
   });
 });

@@ -87,7 +87,10 @@ describe.each([
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'lore_add',
+      'lore_docs_add',
+      'lore_docs_index',
       'lore_docs_list',
+      'lore_docs_migrate',
       'lore_docs_search',
       'lore_docs_show',
       'lore_feedback',

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfigYaml, renderConfigTemplate } from '../../src/core/lesson/config-yaml.js';
+import {
+  attemptedSettings,
+  parseConfigYaml,
+  renderConfigTemplate,
+} from '../../src/core/lesson/config-yaml.js';
 import { defaultConfig } from '../../src/core/lesson/schema.js';
 
 const USER = '~/.lore/config.yaml';
@@ -43,6 +47,10 @@ describe('parseConfigYaml', () => {
     expect(problems[0]).toMatchObject({ file: PROJECT, severity: 'error' });
     expect(problems[0]?.message).toMatch(/invalid YAML.*ignored/);
     expect(problems[0]?.line).toBeGreaterThanOrEqual(3);
+    // One warning was not enough: the problem names each setting that fell back, and to what.
+    expect(problems.at(-1)?.message).toBe(
+      'these settings of the file fell back: votes.halfLifeDays (now 180), search (now {"limit":20,"weights":{"summary":8,"tags":4,"scope":3,"structured":2,"body":1}})',
+    );
   });
 
   it('reports a duplicate key at its line and ignores the file', () => {
@@ -50,7 +58,13 @@ describe('parseConfigYaml', () => {
       { file: PROJECT, text: 'votes:\n  halfLifeDays: 10\nvotes:\n  halfLifeDays: 20\n' },
     ]);
     expect(config).toEqual(defaultConfig());
-    expect(problems).toEqual([expect.objectContaining({ file: PROJECT, line: 3, severity: 'error' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ file: PROJECT, line: 3, severity: 'error' }),
+      expect.objectContaining({
+        file: PROJECT,
+        message: 'these settings of the file fell back: votes.halfLifeDays (now 180)',
+      }),
+    ]);
   });
 
   it.each([
@@ -79,14 +93,24 @@ describe('parseConfigYaml', () => {
       field: 'defaults.priority',
       line: 2,
     },
-  ])('ignores a file with $name, naming the field and line', ({ text, field, line }) => {
+  ])('drops only $name, naming the field, its line and what it falls back to', ({ text, field, line }) => {
     const { config, problems } = parseConfigYaml([
       { file: USER, text: 'search:\n  limit: 7\n' },
-      { file: PROJECT, text: `${text}votes2: x\n` },
+      { file: PROJECT, text: `${text}inject:\n  maxLessons: 5\n` },
     ]);
-    expect(config).toEqual({ ...defaultConfig(), search: { ...defaultConfig().search, limit: 7 } });
+    expect(config).toEqual({
+      ...defaultConfig(),
+      search: { ...defaultConfig().search, limit: 7 },
+      inject: { ...defaultConfig().inject, maxLessons: 5 },
+    });
     expect(problems).toEqual([expect.objectContaining({ file: PROJECT, field, line, severity: 'error' })]);
-    expect(problems[0]?.message).toContain('this file is ignored');
+    const fallback =
+      field === 'search.limit'
+        ? 7
+        : field
+            .split('.')
+            .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], defaultConfig());
+    expect(problems[0]?.message).toContain(`${field} falls back to ${JSON.stringify(fallback)}`);
   });
 
   it.each([
@@ -110,6 +134,14 @@ describe('parseConfigYaml', () => {
       expect.objectContaining({ file: PROJECT, field: 'searhc', severity: 'warning' }),
     ]);
     expect(problems[0]?.message).toContain('searhc');
+  });
+
+  it('names the settings of an unparseable file, nested by indentation', () => {
+    expect(
+      attemptedSettings(
+        '# c\nsearch:\n  limit: 5  # five\n  weights:\n    body: 2\ninject: {maxLessons: 2\nvotes:\n',
+      ),
+    ).toEqual(['search.limit', 'search.weights.body', 'inject']);
   });
 
   it('a later invalid layer does not undo an earlier valid one', () => {

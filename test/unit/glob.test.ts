@@ -3,12 +3,14 @@ import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import {
   compileGlob,
+  globsContain,
   createGlobMatcher,
   expandGlob,
   matchingGlobs,
   toRepoPath,
 } from '../../src/core/match/glob.js';
 import { requiredGlobLiteral } from '../../src/core/match/glob-literal.js';
+import { findGlobSyntaxProblem } from '../../src/core/match/glob-syntax.js';
 
 describe('createGlobMatcher', () => {
   it.each([
@@ -224,5 +226,96 @@ describe('toRepoPath', () => {
     { path: '', root: undefined, repoPath: '' },
   ])('$path (root $root) -> "$repoPath"', ({ path, root, repoPath }) => {
     expect(toRepoPath(path, root)).toBe(repoPath);
+  });
+});
+
+describe('findGlobSyntaxProblem', () => {
+  it.each([
+    ['src/[unclosed', /unclosed "\["/],
+    ['src/{a,b', /unclosed "\{"/],
+    ['src/@(a|b', /unclosed "\("/],
+    ['src/a]', /unmatched "\]"/],
+    ['src/a}.ts', /unmatched "\}"/],
+    ['src/{a,b]', /unmatched "\]"/],
+  ])('%s is refused', (glob, message) => {
+    expect(findGlobSyntaxProblem(glob)).toMatch(message);
+  });
+
+  it.each([
+    'db/migrations/**',
+    '*.py',
+    'src/[abc].ts',
+    'src/[!abc].ts',
+    'src/[]].ts',
+    'src/[!]].ts',
+    'src/[[].ts',
+    'src/[{].ts',
+    'src/{a,b}/**',
+    'src/{a,{b,c}}.ts',
+    'src/@(a|b).ts',
+    'docs/report (final).md',
+    'src/\\[literal',
+    'src/\\{literal',
+  ])('%s is accepted', (glob) => {
+    expect(findGlobSyntaxProblem(glob)).toBeUndefined();
+  });
+
+  // Whatever balanced glob a person writes is accepted; one stray opener makes it refused.
+  const segment = fc.oneof(
+    fc.stringMatching(/^[a-z0-9._-]{1,6}$/),
+    fc.constant('**'),
+    fc.constant('*'),
+    fc.stringMatching(/^[a-z]{1,4}$/).map((s) => `[${s}]`),
+    fc
+      .array(fc.stringMatching(/^[a-z]{1,4}$/), { minLength: 1, maxLength: 3 })
+      .map((a) => `{${a.join(',')}}`),
+  );
+  const balanced = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
+
+  it('accepts every balanced glob and refuses it with one stray opener', () => {
+    fc.assert(
+      fc.property(balanced, fc.constantFrom('[', '{', '('), (glob, opener) => {
+        expect(findGlobSyntaxProblem(glob)).toBeUndefined();
+        expect(findGlobSyntaxProblem(`${glob}/${opener}x`)).toMatch(/unclosed/);
+        expect(findGlobSyntaxProblem(`${glob}/\\${opener}x`)).toBeUndefined();
+      }),
+    );
+  });
+});
+
+// Orbit's `list --path GLOB` uses glob containment: a lesson is listed when its glob lies within
+// the query's, or the query's within its.
+describe('globsContain', () => {
+  it.each([
+    ['db/migrations/**', 'db/**', true],
+    ['db/**', 'db/migrations/**', true],
+    ['db/**', 'db/**', true],
+    ['db/migrations', 'db/**', true],
+    ['db/migrations/*.sql', 'db/migrations/**', true],
+    ['*.sql', 'db/migrations/*.sql', true],
+    ['src/**', 'db/**', false],
+    ['dbx/**', 'db/**', false],
+    ['db/**', 'dbx/**', false],
+    ['*.py', 'db/**', false],
+    ['docs/api/**', 'docs/*/README.md', false],
+  ])('%s against the query %s: %s', (lessonGlob, queryGlob, expected) => {
+    expect(globsContain(lessonGlob, queryGlob)).toBe(expected);
+  });
+
+  it('every glob contains the globs under its own directory', () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9_-]{0,6}$/);
+    fc.assert(
+      fc.property(
+        fc.array(name, { minLength: 1, maxLength: 3 }),
+        fc.array(name, { minLength: 1, maxLength: 3 }),
+        (dir, sub) => {
+          const outer = `${dir.join('/')}/**`;
+          const inner = `${[...dir, ...sub].join('/')}/**`;
+          expect(globsContain(inner, outer)).toBe(true);
+          expect(globsContain(outer, inner)).toBe(true);
+          expect(globsContain(inner, `${dir.join('/')}x/**`)).toBe(false);
+        },
+      ),
+    );
   });
 });

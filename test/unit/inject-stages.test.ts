@@ -388,6 +388,18 @@ describe('plan', () => {
     ]);
   });
 
+  // lessons-learned's minPriority: below it, never injected; an old manifest without it filters nothing.
+  it.each([
+    [3, 2, 'low-priority'],
+    [3, 3, undefined],
+    [undefined, 1, undefined],
+  ])('minPriority %s and a priority-%s lesson: %s', (minPriority, priority, reason) => {
+    const settings = { ...DEFAULT_INJECT_SETTINGS, minPriority };
+    const plan = planInjection([m(fakeLesson('a', 'x', { priority }))], state, { ...options, settings });
+    expect(plan.skipped.map((skip) => skip.reason)).toEqual(reason === undefined ? [] : [reason]);
+    expect(plan.included.map((item) => item.id)).toEqual(reason === undefined ? ['a'] : []);
+  });
+
   it('a guard denies when its command matched, every time, and advises when guards are off', () => {
     const g = fakeLesson('g', 'guard text', { guard: true, reason: 'do y instead' });
     const seen = { ...state, seen: new Set(['g']) };

@@ -20,6 +20,21 @@ describe('operation categories', () => {
     expect(categoriesForOperation(operation)?.has(category)).toBe(true);
   });
 
+  // ADD's "Operation-to-Category Mapping" table (seed 004), row by row: lore may add categories
+  // to an operation but never drop one ADD lists.
+  it.each([
+    ['plan', ['architecture', 'anti-pattern', 'collaboration']],
+    ['test', ['technical', 'anti-pattern', 'performance']],
+    ['implement', ['technical', 'anti-pattern', 'architecture']],
+    ['deploy', ['performance', 'technical', 'process']],
+    ['verify', ['technical', 'process']],
+    ['optimize', ['performance', 'technical']],
+    ['review', ['architecture', 'anti-pattern', 'process']],
+  ] as const)('%s keeps every category ADD maps it to', (operation, addCategories) => {
+    const mapped = categoriesForOperation(operation);
+    expect(addCategories.filter((c) => !mapped?.has(c))).toEqual([]);
+  });
+
   it('maps only to known categories, and every category is reachable', () => {
     const used = new Set(OPERATIONS.flatMap((op) => OPERATION_CATEGORIES[op]));
     expect([...used].every((c) => (CATEGORIES as readonly string[]).includes(c))).toBe(true);

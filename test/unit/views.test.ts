@@ -27,6 +27,14 @@ describe('render: golden files', () => {
     expect(learningsText(lessons)).toBe(fixture('learnings.md'));
   });
 
+  // ADD's AC-027: the generated view has each entry's id, title, badges and body.
+  it('LEARNINGS.md carries each body indented under its entry; the managed section stays one line each', () => {
+    const page = learningsText(lessons);
+    expect(page).toContain('\n  CI mounts the workspace read-only, so pytest');
+    expect(page).not.toContain('<!--');
+    expect(sectionText(lessons, 10)).not.toContain('CI mounts the workspace');
+  });
+
   it('the managed section: the most severe lessons up to the limit, and how many were left out', () => {
     expect(sectionText(lessons, 5)).toBe(fixture('section.md'));
   });

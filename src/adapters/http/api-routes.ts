@@ -35,7 +35,15 @@ import {
 import type { Workspace } from '../../store/workspace/workspace.js';
 import { HttpError } from './http-error.js';
 import { openApiDocument } from './openapi.js';
-import { choiceParam, draftFromBody, intParam, parseJsonBody, stringField } from './request-body.js';
+import {
+  choiceParam,
+  draftFromBody,
+  fromCoiaBody,
+  intParam,
+  numberParam,
+  parseJsonBody,
+  stringField,
+} from './request-body.js';
 import type { AppRequest } from './app-types.js';
 // What the dashboard reads (web/src imports these types): each body below must satisfy its type.
 import type {
@@ -66,8 +74,27 @@ export type RouteResult = { status?: number; body: unknown };
 export type Route = {
   method: string;
   path: string;
+  /**
+   * The query parameters the route reads; any other is a 400, so a filter the API does not have
+   * (`minConfidence` misspelled, or another system's) is never silently ignored.
+   */
+  query: readonly string[];
   handler: (ctx: RouteContext) => Promise<RouteResult>;
 };
+
+/**
+ * Keeps the lessons at or above `minConfidence=` (0-1) and in `domain=` (the tag `domain:<v>`, or
+ * the domain an imported COIA learning had), when given: the Persistent Learnings Layer's filters.
+ */
+function confidenceFilter(q: URLSearchParams): (item: ListedLesson) => boolean {
+  const min = numberParam(q.get('minConfidence'), 'minConfidence', { min: 0, max: 1 });
+  const domain = q.get('domain')?.trim().toLowerCase() || undefined;
+  const inDomain = (item: ListedLesson) =>
+    item.lesson.tags.includes(`domain:${domain}`) ||
+    String(item.lesson.origin?.fields?.domain ?? '').toLowerCase() === domain;
+  return (item) =>
+    (min === undefined || item.lesson.confidence >= min) && (domain === undefined || inDomain(item));
+}
 
 function lessonJson(ws: Workspace, item: ListedLesson): LessonJson {
   return {
@@ -107,6 +134,7 @@ const listLessons: Route['handler'] = async (ctx) => {
   const limit = intParam(q.get('limit'), 'limit', { min: 1, max: 1000 }) ?? 100;
   const offset = intParam(q.get('offset'), 'offset', { min: 0, max: 1_000_000 }) ?? 0;
   const rawPath = q.get('path');
+  const confident = confidenceFilter(q);
   const filter = {
     status,
     tags: q.getAll('tag').filter((t) => t !== ''),
@@ -126,7 +154,7 @@ const listLessons: Route['handler'] = async (ctx) => {
         hybrid: true,
       })
     : undefined;
-  const found =
+  const found = (
     meaning?.results ??
     (text === ''
       ? await ws.index.list(filter, ctx.nowMs, ws.halfLifeDays)
@@ -136,7 +164,8 @@ const listLessons: Route['handler'] = async (ctx) => {
           ws.config.search.weights,
           ctx.nowMs,
           ws.halfLifeDays,
-        ));
+        ))
+  ).filter(confident);
   const notice = meaning?.fallback ?? meaning?.unembedded?.note;
   return {
     body: {
@@ -164,6 +193,7 @@ const search: Route['handler'] = async (ctx) => {
   const status = choiceParam(q.get('status'), 'status', [...STATUSES, 'any'] as const) ?? 'active';
   const tier = choiceParam(q.get('tier'), 'tier', TIERS);
   const limit = intParam(q.get('limit'), 'limit', { min: 1, max: 1000 }) ?? ws.config.search.limit;
+  const confident = confidenceFilter(q);
   const filter = { status, tags: q.getAll('tag'), ...(tier ? { tier } : {}), limit };
   // the embedding code loads only for hybrid=1
   const found = isHybrid(q.get('hybrid'))
@@ -171,9 +201,10 @@ const search: Route['handler'] = async (ctx) => {
         await import('../../store/embed/hybrid-lessons.js')
       ).searchLessonsWith(ws, ctx.env, { query: text, filter, nowMs: ctx.nowMs, hybrid: true })
     : undefined;
-  const results =
+  const results = (
     found?.results ??
-    (await ws.index.search(text, filter, ws.config.search.weights, ctx.nowMs, ws.halfLifeDays));
+    (await ws.index.search(text, filter, ws.config.search.weights, ctx.nowMs, ws.halfLifeDays))
+  ).filter(confident);
   return {
     body: {
       query: text,
@@ -264,7 +295,7 @@ const showLesson: Route['handler'] = async (ctx) => {
 };
 
 const createLesson: Route['handler'] = async (ctx) => {
-  const input = body(ctx);
+  const input = fromCoiaBody(body(ctx));
   const ws = await ctx.workspace();
   const tier = choiceParam(stringField(input, 'tier'), 'tier', TIERS) ?? (ws.project ? 'project' : 'user');
   const draft = draftFromBody(input, ['tier']);
@@ -493,21 +524,48 @@ const status: Route['handler'] = async (ctx) => {
 };
 
 export const ROUTES: readonly Route[] = [
-  { method: 'GET', path: '/api/status', handler: status },
-  { method: 'GET', path: '/api/lessons', handler: listLessons },
-  { method: 'POST', path: '/api/lessons', handler: createLesson },
-  { method: 'GET', path: '/api/lessons/:id', handler: showLesson },
-  { method: 'PATCH', path: '/api/lessons/:id', handler: patchLesson },
-  { method: 'DELETE', path: '/api/lessons/:id', handler: archiveLesson },
-  { method: 'POST', path: '/api/lessons/:id/supersede', handler: supersede },
-  { method: 'POST', path: '/api/lessons/:id/feedback', handler: feedback },
-  { method: 'POST', path: '/api/lessons/:id/upvote', handler: upvote },
-  { method: 'GET', path: '/api/search', handler: search },
-  { method: 'GET', path: '/api/candidates', handler: candidates },
-  { method: 'GET', path: '/api/candidates/:id', handler: showCandidate },
-  { method: 'POST', path: '/api/candidates/:id/approve', handler: approve },
-  { method: 'POST', path: '/api/candidates/:id/reject', handler: reject },
-  { method: 'GET', path: '/api/analytics', handler: analytics },
-  { method: 'GET', path: '/api/explain', handler: explain },
-  { method: 'GET', path: '/api/openapi.json', handler: async () => ({ body: openApiDocument() }) },
+  { method: 'GET', path: '/api/status', query: [], handler: status },
+  {
+    method: 'GET',
+    path: '/api/lessons',
+    query: [
+      'q',
+      'tag',
+      'tool',
+      'status',
+      'tier',
+      'path',
+      'minConfidence',
+      'domain',
+      'limit',
+      'offset',
+      'hybrid',
+    ],
+    handler: listLessons,
+  },
+  { method: 'POST', path: '/api/lessons', query: [], handler: createLesson },
+  { method: 'GET', path: '/api/lessons/:id', query: [], handler: showLesson },
+  { method: 'PATCH', path: '/api/lessons/:id', query: [], handler: patchLesson },
+  { method: 'DELETE', path: '/api/lessons/:id', query: [], handler: archiveLesson },
+  { method: 'POST', path: '/api/lessons/:id/supersede', query: [], handler: supersede },
+  { method: 'POST', path: '/api/lessons/:id/feedback', query: [], handler: feedback },
+  { method: 'POST', path: '/api/lessons/:id/upvote', query: [], handler: upvote },
+  {
+    method: 'GET',
+    path: '/api/search',
+    query: ['q', 'tag', 'status', 'tier', 'minConfidence', 'domain', 'limit', 'hybrid'],
+    handler: search,
+  },
+  { method: 'GET', path: '/api/candidates', query: [], handler: candidates },
+  { method: 'GET', path: '/api/candidates/:id', query: [], handler: showCandidate },
+  { method: 'POST', path: '/api/candidates/:id/approve', query: [], handler: approve },
+  { method: 'POST', path: '/api/candidates/:id/reject', query: [], handler: reject },
+  { method: 'GET', path: '/api/analytics', query: ['days'], handler: analytics },
+  {
+    method: 'GET',
+    path: '/api/explain',
+    query: ['tool', 'command', 'path', 'prompt', 'event'],
+    handler: explain,
+  },
+  { method: 'GET', path: '/api/openapi.json', query: [], handler: async () => ({ body: openApiDocument() }) },
 ];

@@ -42,6 +42,12 @@ const lessonFilters = [
   query('tool', 'only lessons scoped to this tool (repeatable)'),
   query('status', 'active (default), superseded, archived or any', { enum: [...STATUSES, 'any'] }),
   query('tier', 'project or user', { enum: [...TIERS] }),
+  query('domain', 'only lessons of this domain (the tag domain:<v>, or an imported COIA domain)'),
+  query('minConfidence', 'only lessons with at least this confidence (0-1)', {
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+  }),
 ];
 
 /** The draft as a JSON Schema component, open so the request bodies can add their keys to it. */
@@ -108,8 +114,19 @@ const DOCUMENT = {
         },
       },
       post: {
-        summary: 'add a lesson (as lore add)',
-        requestBody: jsonBody(draftBody({ tier })),
+        summary:
+          'add a lesson (as lore add); a COIA-shaped body is taken too: title for summary, domain and pattern_type as the tags domain:<v> and pattern:<v>, source ids as task evidence',
+        requestBody: jsonBody(
+          draftBody({
+            tier,
+            title: { type: 'string' },
+            domain: { type: 'string' },
+            pattern_type: { enum: ['solution', 'gotcha', 'best-practice', 'constraint'] },
+            source_task_id: { type: 'string' },
+            source_outcome_id: { type: 'string' },
+            source_discovery_id: { type: 'string' },
+          }),
+        ),
         responses: { 201: ok('the new lesson'), 400: error, 422: error },
       },
     },

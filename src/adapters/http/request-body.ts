@@ -111,3 +111,89 @@ export function intParam(
     );
   return number;
 }
+
+export function numberParam(
+  value: string | null,
+  name: string,
+  range: { min: number; max: number },
+): number | undefined {
+  if (value === null || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < range.min || number > range.max)
+    throw new HttpError(
+      400,
+      'bad-parameter',
+      `${name} must be a number from ${range.min} to ${range.max}; got "${value}"`,
+    );
+  return number;
+}
+
+/** Refuses a query parameter the route does not read, naming the ones it does. */
+export function checkQueryNames(query: URLSearchParams, accepted: readonly string[], route: string): void {
+  for (const name of new Set(query.keys())) {
+    if (accepted.includes(name)) continue;
+    throw new HttpError(400, 'unknown-parameter', `${route} has no query parameter "${name}"`, {
+      hint: accepted.length > 0 ? `it takes: ${accepted.join(', ')}` : 'it takes no query parameters',
+    });
+  }
+}
+
+/** The Persistent Learnings Layer's pattern types (its `pattern_type` column). */
+export const COIA_PATTERN_TYPES = ['solution', 'gotcha', 'best-practice', 'constraint'] as const;
+const COIA_SOURCES = [
+  ['source_task_id', undefined],
+  ['source_outcome_id', 'source outcome'],
+  ['source_discovery_id', 'source discovery'],
+] as const;
+
+/**
+ * A COIA-shaped body (the Persistent Learnings Layer's `POST /api/learnings`: title, context,
+ * observation, implication, action, tags, domain, pattern_type, source ids) as lore's draft keys.
+ * lore has no domain or pattern-type field: they become the tags `domain:<v>` and `pattern:<v>`
+ * (what `?domain=` filters on), and the source ids task evidence.
+ */
+export function fromCoiaBody(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...body };
+  const text = (key: string): string | undefined => {
+    const value = out[key];
+    delete out[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new HttpError(400, 'bad-field', `${key} must be a non-empty string`);
+    return value.trim();
+  };
+  const title = text('title');
+  if (title !== undefined) {
+    if (out.summary !== undefined)
+      throw new HttpError(400, 'bad-field', 'give summary or title (its COIA name), not both');
+    out.summary = title;
+  }
+  const tags = (extra: string) => {
+    const current = Array.isArray(out.tags)
+      ? (out.tags as unknown[])
+      : out.tags === undefined
+        ? []
+        : undefined;
+    if (current === undefined) throw new HttpError(400, 'bad-field', 'tags must be a list of strings');
+    out.tags = [...current, extra];
+  };
+  const domain = text('domain');
+  if (domain !== undefined) tags(`domain:${domain.toLowerCase()}`);
+  const pattern = text('pattern_type');
+  if (pattern !== undefined) {
+    if (!(COIA_PATTERN_TYPES as readonly string[]).includes(pattern))
+      throw new HttpError(
+        400,
+        'bad-field',
+        `pattern_type must be one of ${COIA_PATTERN_TYPES.join(', ')}; got "${pattern}"`,
+      );
+    tags(`pattern:${pattern}`);
+  }
+  for (const [key, note] of COIA_SOURCES) {
+    const ref = text(key);
+    if (ref === undefined) continue;
+    const evidence = Array.isArray(out.evidence) ? (out.evidence as unknown[]) : [];
+    out.evidence = [...evidence, { kind: 'task', ref, ...(note === undefined ? {} : { note }) }];
+  }
+  return out;
+}

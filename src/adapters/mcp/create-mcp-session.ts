@@ -10,6 +10,7 @@ import type { Learning } from '../../store/inject/learnings-sidecar.js';
 import { watchLessons } from '../../store/workspace/watch-lessons.js';
 import type { LessonWatch } from '../../store/workspace/watch-lessons.js';
 import type { Workspace } from '../../store/workspace/workspace.js';
+import { fileSignature } from '../../store/fs/file-signature.js';
 import type { McpDeps } from './create-mcp-server.js';
 
 export type McpSession = {
@@ -37,10 +38,17 @@ export function createMcpSession(deps: McpDeps): McpSession {
   let refreshedAt = 0;
   let first = true;
   let changed = true;
+  let configStamp = '';
+
+  // The config files' signatures (two stats a call): a changed config.yaml (lore_docs_add writes
+  // one, or a person) means the workspace is opened again, since it reads its settings once.
+  const configFiles = (ws: Workspace) =>
+    ws.tiers.map((tier) => fileSignature(tier.layout.configFile)).join('|');
 
   const open = (): Promise<Workspace> => {
     workspace ??= deps.openWorkspace().then(
       (ws) => {
+        configStamp = configFiles(ws);
         watcher = watchLessons(ws.tiers, () => {
           changed = true;
         });
@@ -55,7 +63,14 @@ export function createMcpSession(deps: McpDeps): McpSession {
   };
 
   const fresh = async (): Promise<Workspace> => {
-    const ws = await open();
+    let ws = await open();
+    if (configFiles(ws) !== configStamp) {
+      watcher?.close();
+      ws.close();
+      workspace = undefined;
+      first = true;
+      ws = await open();
+    }
     const interval = deps.refreshMs ?? (watcher?.complete === false ? 2000 : 30_000);
     if (first) {
       // the first run (the server's warm-up): ready() refreshes a fresh workspace's index once, as

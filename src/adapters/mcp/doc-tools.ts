@@ -1,13 +1,21 @@
 /**
  * The docs tools of `lore mcp`: list, show and search the project docs (designs, patterns,
- * context, glossaries, runbooks) through the store's docs actions, as `lore docs` does.
+ * context, glossaries, runbooks), and add a root, index the bodies and migrate frontmatter (Orbit
+ * docs' verbs), through the store's docs actions and writes, as `lore docs` does.
  */
 import type { z } from 'zod';
-import { docsScope, listDocs, searchDocs, showDoc } from '../../store/docs/docs-actions.js';
+import { docsScope, indexDocs, listDocs, searchDocs, showDoc } from '../../store/docs/docs-actions.js';
+import { afterWrite } from '../../store/workspace/after-write.js';
 import type { ListedDoc } from '../../store/docs/docs-actions.js';
 import { defineTool } from './register-tools.js';
 import type { AnyToolSpec } from './register-tools.js';
 import {
+  DocsAddInput,
+  DocsAddOutput,
+  DocsIndexInput,
+  DocsIndexOutput,
+  DocsMigrateInput,
+  DocsMigrateOutput,
   DocsListInput,
   DocsListOutput,
   DocsSearchInput,
@@ -87,7 +95,62 @@ const search = (env: NodeJS.ProcessEnv) =>
     },
   });
 
+const add = defineTool({
+  name: 'lore_docs_add',
+  description:
+    'Register a directory of the repository as a docs root in .lore/config.yaml (docs.roots; comments kept). Idempotent; refuses missing paths, files, .lore/ and paths outside the repository.',
+  input: DocsAddInput,
+  output: DocsAddOutput,
+  async handler(args, ws) {
+    // Loaded on call: the write path (the YAML document model) stays out of tools/list.
+    const { addDocsRoot } = await import('../../store/docs/docs-writes.js');
+    const result = addDocsRoot(docsScope(ws), args.dir, ws.projectRoot ?? ws.cwd);
+    if (result.added) await afterWrite(ws, 'project');
+    return result;
+  },
+});
+
+const index = defineTool({
+  name: 'lore_docs_index',
+  description:
+    'Build or refresh the body index lore_docs_search uses with hybrid: true (unchanged docs are skipped unless force).',
+  input: DocsIndexInput,
+  output: DocsIndexOutput,
+  async handler(args, ws) {
+    const result = await indexDocs(docsScope(ws), args.force === true);
+    if (ws.project !== undefined) await afterWrite(ws, 'project');
+    return {
+      indexed: result.indexed,
+      unchanged: result.unchanged,
+      removed: result.removed,
+      total: result.total,
+      skippedRoots: result.roots
+        .filter((root) => root.skipped !== undefined)
+        .map((root) => ({ root: root.pattern, reason: root.skipped ?? '' })),
+    };
+  },
+});
+
+const migrate = defineTool({
+  name: 'lore_docs_migrate',
+  description:
+    'Write the inferred frontmatter (type, summary, tags, ...) into docs that have none; dryRun: true returns each diff and writes nothing.',
+  input: DocsMigrateInput,
+  output: DocsMigrateOutput,
+  async handler(args, ws) {
+    const { migrateDocs } = await import('../../store/docs/docs-writes.js');
+    const dryRun = args.dryRun === true;
+    const result = migrateDocs(docsScope(ws), dryRun);
+    if (!dryRun && result.changed.length > 0 && ws.project !== undefined) await afterWrite(ws, 'project');
+    return {
+      dryRun,
+      changed: result.changed.map((doc) => ({ path: doc.path, added: doc.added, diff: doc.diff })),
+      unchanged: result.unchanged,
+    };
+  },
+});
+
 /** In the order tools/list shows them; `env` holds the embedding provider's key variable, if any. */
 export function docTools(env: NodeJS.ProcessEnv = {}): AnyToolSpec[] {
-  return [list, show, search(env)];
+  return [list, show, search(env), add, index, migrate];
 }

@@ -170,6 +170,39 @@ export const DocsShowInput = z.strictObject({
   path: z.string().min(1).describe('the doc, relative to the repository root (docs/design/auth/login.md)'),
 });
 
+export const DocsAddInput = z.strictObject({
+  dir: z.string().min(1).describe('a directory of the repository to register as a docs root (handbook)'),
+});
+
+export const DocsAddOutput = z.object({
+  root: z.string(),
+  added: z.boolean(),
+  roots: z.array(z.string()),
+  configFile: z.string(),
+});
+
+export const DocsIndexInput = z.strictObject({
+  force: z.boolean().optional().describe('re-read every doc, not only the changed ones'),
+});
+
+export const DocsIndexOutput = z.object({
+  indexed: z.number(),
+  unchanged: z.number(),
+  removed: z.number(),
+  total: z.number(),
+  skippedRoots: z.array(z.object({ root: z.string(), reason: z.string() })),
+});
+
+export const DocsMigrateInput = z.strictObject({
+  dryRun: z.boolean().optional().describe('report the unified diff of each doc, write nothing'),
+});
+
+export const DocsMigrateOutput = z.object({
+  dryRun: z.boolean(),
+  changed: z.array(z.object({ path: z.string(), added: z.array(z.string()), diff: z.string() })),
+  unchanged: z.number(),
+});
+
 export const DocsSearchInput = z.strictObject({
   query: z.string().min(1).describe('words to find in summaries and tags (and, with hybrid, in the bodies)'),
   hybrid: z.boolean().optional().describe('blend in BM25 over the doc bodies (needs `lore docs index`)'),
@@ -224,4 +257,7 @@ export const TOOL_USAGE: Readonly<Record<string, string>> = {
     'lore_docs_list {"type"?: "design"|"pattern"|"context"|"glossary"|"runbook", "tags"?: string[], "limit"?: 1-1000}',
   lore_docs_show: 'lore_docs_show {"path": "<repo-relative path of a doc under the docs roots>"}',
   lore_docs_search: 'lore_docs_search {"query": "<words>", "hybrid"?: boolean, "limit"?: 1-100}',
+  lore_docs_add: 'lore_docs_add {"dir": "<repo-relative directory>"}',
+  lore_docs_index: 'lore_docs_index {"force"?: boolean}',
+  lore_docs_migrate: 'lore_docs_migrate {"dryRun"?: boolean}',
 };

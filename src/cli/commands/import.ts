@@ -17,12 +17,13 @@ const FROM = ['lore', ...INTEROP_FORMATS] as const;
 
 export const command: Command = {
   spec: {
-    usage: 'lore import PATH [--from FORMAT] [--tier T] [--replace] [--dry-run] [--json]',
+    usage: 'lore import PATH [--from FORMAT] [--tier T] [--replace] [--rewrite-source] [--dry-run] [--json]',
     description:
       "Adds lessons from PATH (a file, a folder such as .orbit/, .add/ or .cursor/rules/, or - for lore's JSON\n" +
       "on stdin). The format is detected by name and shape unless --from names it: lore (lore's own export,\n" +
       'keeping ids and votes), orbit, lessons-learned, add (learnings.json / library.json), add-md (ADD\n' +
-      "learnings.md: backed up as .bak and replaced by ADD's generated view once it reads back the same),\n" +
+      "learnings.md; with --rewrite-source, backed up as .bak and replaced by ADD's generated view once every\n" +
+      'entry was imported and the view reads back the same; never without it),\n' +
       'coia (JSON export or SQLite database), cursor (.mdc rules). Imported lessons get lore ids and keep their\n' +
       'own as aliases (`lore show L-001`). Importing the same source again adds nothing; a lesson changed since\n' +
       'is reported as a conflict (--replace overwrites it). Entries lore cannot read are reported with file,\n' +
@@ -40,6 +41,10 @@ export const command: Command = {
       },
       replace: { type: 'boolean', description: 'overwrite lessons whose id exists with different content' },
       'dry-run': { type: 'boolean', description: 'report what would change, write nothing' },
+      'rewrite-source': {
+        type: 'boolean',
+        description: "ADD learnings.md: replace it with ADD's generated view (the original kept as .bak)",
+      },
     },
     positionals: { min: 1, max: 1, names: 'PATH' },
     examples: [
@@ -64,6 +69,7 @@ export const command: Command = {
         replace: flagOption(args, 'replace'),
         dryRun: flagOption(args, 'dry-run'),
         nowMs: ctx.now(),
+        rewriteSource: flagOption(args, 'rewrite-source'),
       });
       return {
         data: report,
@@ -153,6 +159,8 @@ function formatReport(report: InteropImportReport, dryRun: boolean): string {
     if (md.mismatches.length > 0) {
       lines.push(`${md.file}: the rendered view does not read back the same, so the file was left as it is:`);
       lines.push(...md.mismatches.map((m) => `  ${m}`));
+    } else if (md.kept !== undefined) {
+      lines.push(`${md.file}: left as it is: ${md.kept}`);
     } else if (md.rewritten) {
       lines.push(
         `${md.file}: backed up as ${md.backup}; rewritten as ADD's generated view (read back: same lessons)`,

@@ -15,7 +15,8 @@ export const command: Command = {
       'lore list [--status S|any] [--tag T]... [--tool T]... [--path P] [--tier T] [--operation OP] [--stack auto|S]... [--json]',
     description:
       'Lists lessons, highest ranked first (votes, priority, most recently updated).\n' +
-      '--path P keeps lessons whose path globs match P (relative to the working directory, or repo-relative).\n' +
+      '--path P keeps lessons whose path globs match P (relative to the working directory, or repo-relative);\n' +
+      'a glob P (db/**) keeps lessons whose globs lie within it or contain it (db/migrations/**, **).\n' +
       '--tag T matches a tag exactly, or its value (--tag python matches lang:python). Filters are ANDed.\n' +
       '--operation and --stack filter like `lore relevant` (which also ranks by severity and keeps 10).',
     options: {

@@ -9,13 +9,16 @@ import { openCommandWorkspace } from '../open-workspace.js';
 export const command: Command = {
   spec: {
     usage:
-      'lore prompt [--files F]... [--tags T]... [--features F]... [--title TEXT] [--description TEXT] [--operation OP] [--limit 5] [--format system-reminder|markdown|json] [--json]',
+      'lore prompt [--files F]... [--tags T]... [--features F]... [--title TEXT] [--description TEXT] [--operation OP] [--limit 5] [--task ID] [--session ID] [--format system-reminder|markdown|json|coia] [--json]',
     description:
       'Prints the task pre-prompt for an agent about to work on a task: the top lessons (summaries only)\n' +
       "scoped by the task's files (path globs) and tags, BM25 over its title and description, and the\n" +
       'operation mapped to lesson categories; one line says how to pull a body. Prints nothing at all when\n' +
       'no lesson matches. The same is a library function: `import { taskPrompt } from "lore"`.\n' +
-      '--features F adds the project docs whose related_features name F (see `lore docs`).',
+      '--features F adds the project docs whose related_features name F (see `lore docs`).\n' +
+      '--task ID records each lesson shown, once per task (`lore injections`, `times injected` in `lore show`).\n' +
+      '--session ID leaves out what the agent session was already shown and marks what it shows as shown,\n' +
+      "so the session's hooks do not repeat it (recorded under session:ID when no --task is given).",
     options: {
       files: {
         type: 'string',
@@ -39,6 +42,12 @@ export const command: Command = {
       description: { type: 'string', value: 'TEXT', description: 'the task description' },
       operation: { type: 'string', value: 'OP', description: OPERATIONS.join(' | ') },
       limit: { type: 'string', value: 'N', description: 'at most N lessons (default 5)' },
+      task: { type: 'string', value: 'ID', description: 'the task id: record what was shown for it' },
+      session: {
+        type: 'string',
+        value: 'ID',
+        description: "the agent's session id: skip and claim lessons in the hooks' dedup state",
+      },
       format: {
         type: 'string',
         value: 'FMT',
@@ -68,6 +77,9 @@ export const command: Command = {
           description: stringOption(args, 'description'),
           operation,
           limit,
+          task: stringOption(args, 'task'),
+          coia: format === 'coia',
+          session: stringOption(args, 'session'),
         },
         ctx.now(),
       );

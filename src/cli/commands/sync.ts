@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { noteProblems } from '../open-workspace.js';
 import { flagOption } from '../command.js';
 import { embedCommand } from '../embed-command.js';
+import { formatProblem } from '../../core/errors.js';
 
 export const command: Command = {
   spec: {
@@ -12,7 +13,7 @@ export const command: Command = {
     description:
       'Rebuilds the index (.lore/cache/index.db) and the hook manifest (.lore/cache/manifest/) from the lesson files, finishes any change a killed lore\n' +
       'process left half-done, and removes its temporary files. Read commands refresh the index on their own;\n' +
-      'sync is for a clean slate.\n' +
+      'sync is for a clean slate. Exits 1 when a votes.jsonl holds an invalid line (after rebuilding).\n' +
       '--embed then embeds every lesson (and doc) whose text has no vector yet with the configured model (config\n' +
       'embeddings: provider, url, model), in batches, for `lore search --hybrid`; vectors are cached by text and\n' +
       'model in .lore/cache/embeddings.db, so a rebuild re-embeds nothing. Exit 1 when the endpoint failed\n' +
@@ -49,13 +50,21 @@ export const command: Command = {
       const ms = Math.round(performance.now() - started);
       const errors = problems.filter((p) => p.severity === 'error').length;
       const text = `indexed ${stats.total} lesson(s) in ${ms} ms${errors > 0 ? `; ${errors} problem(s): run lore check` : ''}${recovered > 0 ? `; completed ${recovered} interrupted change(s)` : ''}`;
+      // Votes are source of truth beside the lesson (Orbit's sidecar): a rebuild that skipped a
+      // corrupt line would quietly lose a vote, so sync still rebuilds but fails, as Orbit's does.
+      const badVotes = problems.filter((p) => p.file.endsWith('votes.jsonl'));
+      for (const problem of badVotes.slice(0, 5)) ctx.note(`lore sync: ${formatProblem(problem)}`);
+      if (badVotes.length > 0)
+        ctx.note('lore sync: fix or remove the invalid vote line(s); `lore check` lists them all');
+      const failed = badVotes.length > 0 || embedded?.report.failure !== undefined;
       return {
-        ...(embedded?.report.failure === undefined ? {} : { exitCode: 1 as const }),
+        ...(failed ? { exitCode: 1 as const } : {}),
         data: {
           lessons: stats.total,
           byStatus: stats.byStatus,
           problems: problems.length,
           errors,
+          invalidVotes: badVotes.length,
           recovered,
           swept,
           manifest: { lessons: manifest.head.lessonCount, stack: manifest.head.stack },

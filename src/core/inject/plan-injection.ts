@@ -104,6 +104,10 @@ export function planInjection(
       skip('low-confidence');
       continue;
     }
+    if (lesson.priority < (settings.minPriority ?? 1)) {
+      skip('low-priority');
+      continue;
+    }
     if (denies) {
       if (denied.length >= maxLessons) {
         skip('over-count');

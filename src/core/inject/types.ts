@@ -38,6 +38,8 @@ export type InjectSettings = {
   maxChars: number;
   sessionLessons: number;
   minConfidence: number;
+  /** lessons-learned's `minPriority`: lessons below it are never injected (absent in old manifests). */
+  minPriority?: number;
   compactForgetPriority: number;
   startupLessons: number;
   startupChars: number;
@@ -49,6 +51,7 @@ export const DEFAULT_INJECT_SETTINGS: InjectSettings = {
   maxChars: 4096,
   sessionLessons: 20,
   minConfidence: 0.5,
+  minPriority: 1,
   compactForgetPriority: 7,
   startupLessons: 3,
   startupChars: 1500,
@@ -192,6 +195,7 @@ export const SKIP_REASONS = [
   'call-denied',
   'over-session',
   'low-confidence',
+  'low-priority',
   'needs-review',
   'stack-mismatch',
   'guards-off',

@@ -5,7 +5,8 @@
  *
  * - JSON (Claude Code `~/.claude.json` / `.mcp.json`, Gemini CLI `.gemini/settings.json`):
  *   `mcpServers.lore = {command, args, ...}`.
- * - TOML (Codex `config.toml`): a `[mcp_servers.lore]` table (and its subtables) replaced or appended.
+ * - TOML (Codex `config.toml`): lore's entry, in whatever form the file has it, replaced or
+ *   appended as a `[mcp_servers.lore]` table (plan-mcp-toml.ts).
  */
 import { LoreError } from '../errors.js';
 import { locateJsonError } from './locate-json-error.js';
@@ -65,61 +66,5 @@ export function planMcpJsonUninstall(text: string | undefined, file: string): Mc
   return { changed: true, text: `${JSON.stringify({ ...document, mcpServers: rest }, null, 2)}\n` };
 }
 
-const TOML_HEADER = /^\s*\[{1,2}\s*([^\]]+?)\s*\]{1,2}\s*(#.*)?$/;
-
-function tomlKeyPath(header: string): string[] {
-  const parts: string[] = [];
-  for (const match of header.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+)/g)) {
-    parts.push(match[1] ?? match[2] ?? match[3] ?? '');
-  }
-  return parts;
-}
-
-function isLoreTable(line: string): boolean | undefined {
-  const header = TOML_HEADER.exec(line);
-  if (!header) return undefined;
-  const path = tomlKeyPath(header[1] as string);
-  return path[0] === 'mcp_servers' && path[1] === MCP_SERVER_NAME;
-}
-
-function tomlString(value: string): string {
-  return JSON.stringify(value);
-}
-
-export function tomlServerTable(entry: McpServerEntry): string {
-  return [
-    `[mcp_servers.${MCP_SERVER_NAME}]`,
-    `command = ${tomlString(entry.command)}`,
-    `args = [${entry.args.map(tomlString).join(', ')}]`,
-  ].join('\n');
-}
-
-/** The text without lore's tables, and the tables that were there. */
-function withoutLoreTables(text: string): { kept: string[]; removed: string[] } {
-  const kept: string[] = [];
-  const removed: string[] = [];
-  let inLore = false;
-  for (const line of text.split('\n')) {
-    const header = isLoreTable(line);
-    if (header !== undefined) inLore = header;
-    (inLore ? removed : kept).push(line);
-  }
-  return { kept, removed };
-}
-
-export function planMcpTomlInstall(text: string | undefined, entry: McpServerEntry): McpPlan {
-  const current = text ?? '';
-  const table = tomlServerTable(entry);
-  const { kept, removed } = withoutLoreTables(current);
-  if (removed.join('\n').trim() === table) return { changed: false, text: current };
-  const body = kept.join('\n').replace(/\s+$/, '');
-  return { changed: true, text: `${body === '' ? '' : `${body}\n\n`}${table}\n` };
-}
-
-export function planMcpTomlUninstall(text: string | undefined): McpPlan {
-  const current = text ?? '';
-  const { kept, removed } = withoutLoreTables(current);
-  if (removed.length === 0) return { changed: false, text: current };
-  const body = kept.join('\n').replace(/\s+$/, '');
-  return { changed: true, text: body === '' ? '' : `${body}\n` };
-}
+// Codex's TOML: edited by exact spans of a parsed file (plan-mcp-toml.ts).
+export { planMcpTomlInstall, planMcpTomlUninstall, tomlServerTable } from './plan-mcp-toml.js';

@@ -48,6 +48,12 @@ export const EVIDENCE_KINDS = ['task', 'commit', 'session', 'file', 'url', 'issu
 export const ID_PATTERN = /^[0-9abcdefghjkmnpqrstvwxyz]{10}$/;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SUMMARY_MAX = 280;
+/**
+ * The longest body a write accepts, in characters. lesson.yaml is committed and every clone
+ * carries it, so a pasted log belongs behind an evidence link (`file`, `url`), not in the body;
+ * 64 Ki characters is several screens of Markdown. Lessons already on disk are not refused.
+ */
+export const BODY_MAX = 65_536;
 
 /** Default weights of a capture candidate's confidence (config `capture.confidence`). */
 export const CAPTURE_CONFIDENCE_DEFAULTS = {
@@ -114,4 +120,4 @@ export const EMBEDDING_DEFAULTS = {
  * it, so a lore that knows new config keys never reads a config parsed by an older one.
  * test/unit/config-fingerprint.test.ts fails, with the new value, when the config changes.
  */
-export const CONFIG_FINGERPRINT = '77ded5330674';
+export const CONFIG_FINGERPRINT = '8a82bd321342';

@@ -25,6 +25,7 @@ import {
   TIERS,
 } from './constants.js';
 import { findBacktrackingRisk } from '../match/regex-safety.js';
+import { findGlobSyntaxProblem } from '../match/glob-syntax.js';
 import { ConfidenceSchema, EvidenceSchema, PrioritySchema } from './field-schemas.js';
 
 export {
@@ -75,7 +76,11 @@ const glob = z
   .string()
   .min(1, 'must not be empty')
   .refine((g) => !g.startsWith('/'), 'must be relative to the repository root (no leading /)')
-  .refine((g) => !g.split('/').includes('..'), 'must not contain .. segments');
+  .refine((g) => !g.split('/').includes('..'), 'must not contain .. segments')
+  .superRefine((g, ctx) => {
+    const problem = findGlobSyntaxProblem(g);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const tag = z
   .string()
@@ -238,6 +243,13 @@ export const ConfigSchema = z.looseObject({
         .max(500)
         .default(40)
         .describe('Events a failure stays open for its fix.'),
+      maxCandidatesPerScan: z
+        .number()
+        .int()
+        .min(1)
+        .max(100_000)
+        .default(50)
+        .describe('At most this many new candidates per scan (lessons-learned: maxCandidatesPerScan).'),
       confidence: z
         .object({
           base: weight01.default(0.4),
@@ -271,6 +283,7 @@ export const ConfigSchema = z.looseObject({
       confidenceFloor: 0.5,
       backgroundIntervalHours: 24,
       window: 40,
+      maxCandidatesPerScan: 50,
       confidence: CONFIDENCE_DEFAULTS,
       priority: PRIORITY_DEFAULTS,
     })
@@ -306,6 +319,13 @@ export const ConfigSchema = z.looseObject({
         .max(1)
         .default(0.5)
         .describe('Lessons below this confidence are never injected.'),
+      minPriority: z
+        .number()
+        .int()
+        .min(1)
+        .max(10)
+        .default(1)
+        .describe('Lessons below this priority are never injected (lessons-learned: minPriority).'),
       compactForgetPriority: z
         .number()
         .int()
@@ -336,6 +356,7 @@ export const ConfigSchema = z.looseObject({
       maxChars: 4096,
       sessionLessons: 20,
       minConfidence: 0.5,
+      minPriority: 1,
       compactForgetPriority: 7,
       startupLessons: 3,
       startupChars: 1500,

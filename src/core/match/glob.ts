@@ -39,3 +39,25 @@ export function createGlobMatcher(glob: string): GlobMatcher {
 export function matchingGlobs(globs: readonly string[], path: string): string[] {
   return globs.filter((glob) => createGlobMatcher(glob)(path));
 }
+
+/**
+ * Orbit's glob containment for `list --path GLOB`: a lesson glob is listed when one of the two
+ * contains the other: `db/**` lists a lesson on `db/migrations/**`, and `db/migrations/*.sql`
+ * lists a lesson on `db/**`. Each side's expanded pattern text is tested as a path against the
+ * other's regex, which decides containment exactly for the `dir/**` and `*.ext` shapes lessons use;
+ * two globs that only partly overlap (`db/**` and `*.sql`) are not listed.
+ */
+export function globsContain(lessonGlob: string, queryGlob: string): boolean {
+  return createContainment(queryGlob)(lessonGlob);
+}
+
+/** `globsContain` with the query compiled once, for testing every lesson glob against it. */
+export function createContainment(queryGlob: string): (lessonGlob: string) => boolean {
+  const queryRegex = new RegExp(compileGlob(queryGlob));
+  const queryPatterns = expandGlob(queryGlob);
+  return (lessonGlob) => {
+    if (expandGlob(lessonGlob).some((pattern) => queryRegex.test(pattern))) return true;
+    const lessonRegex = new RegExp(compileGlob(lessonGlob));
+    return queryPatterns.some((pattern) => lessonRegex.test(pattern));
+  };
+}

@@ -3,7 +3,7 @@
  * body. Rendered for a system prompt (`<system-reminder>`), as markdown, or as JSON; nothing at
  * all when no lesson matched, so an orchestrator can paste the output unconditionally.
  */
-export const PROMPT_FORMATS = ['system-reminder', 'markdown', 'json'] as const;
+export const PROMPT_FORMATS = ['system-reminder', 'markdown', 'json', 'coia'] as const;
 export type PromptFormat = (typeof PROMPT_FORMATS)[number];
 
 export type PromptLesson = {
@@ -14,6 +14,11 @@ export type PromptLesson = {
   priority: number;
   confidence: number;
   matched_by: string[];
+  /**
+   * For `coia`, the Persistent Learnings Layer's rendering: the four parts (a lesson written as
+   * mistake / remediation gives those as observation / action) and how often it was shown before.
+   */
+  coia?: { context?: string; observation?: string; implication?: string; action?: string; used: number };
 };
 
 /** A project doc for the task (its related_features name one of the task's features). */
@@ -35,6 +40,7 @@ export function renderTaskPrompt(
   docs: readonly PromptDoc[] = [],
 ): string {
   if (lessons.length === 0 && docs.length === 0) return '';
+  if (format === 'coia') return renderCoia(lessons, docs);
   if (format === 'json') {
     const data =
       docs.length === 0
@@ -70,6 +76,39 @@ export function renderTaskPrompt(
       : []),
     ...(docItems.length > 0 ? ["Project docs about this task's features:", ...docItems, DOC_PULL_LINE] : []),
     '</system-reminder>',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The Persistent Learnings Layer's injected form, one block a lesson:
+ * `### Title [confidence: 0.95, used 3×]`, the four labelled parts it has, and its id.
+ */
+function renderCoia(lessons: readonly PromptLesson[], docs: readonly PromptDoc[]): string {
+  const blocks = lessons.map((lesson) => {
+    const parts = lesson.coia ?? { used: 0 };
+    const lines = [
+      `### ${lesson.summary} [confidence: ${lesson.confidence.toFixed(2)}, used ${parts.used}×]`,
+      '',
+      ...(
+        [
+          ['Context', parts.context],
+          ['Observation', parts.observation],
+          ['Implication', parts.implication],
+          ['Action', parts.action],
+        ] as const
+      )
+        .filter(([, text]) => text !== undefined && text.trim() !== '')
+        .map(([label, text]) => `**${label}**: ${(text ?? '').trim()}`),
+      '',
+      `_ID: ${lesson.id}${lesson.matched_by.length > 0 ? ` | matched by ${lesson.matched_by.join(', ')}` : ''}_`,
+    ];
+    return lines.join('\n');
+  });
+  const docItems = docs.map((doc) => `- \`${doc.path}\` (${doc.type}) ${doc.summary}`);
+  return [
+    ...(blocks.length > 0 ? [blocks.join('\n\n'), '', PULL_LINE] : []),
+    ...(docItems.length > 0 ? ['', ...docItems, '', DOC_PULL_LINE] : []),
     '',
   ].join('\n');
 }

@@ -9,7 +9,8 @@ import type { Lesson } from '../lesson/schema.js';
 export type ViewLesson = Pick<
   Lesson,
   'id' | 'summary' | 'category' | 'tier' | 'severity' | 'type' | 'createdAt'
->;
+> &
+  Partial<Pick<Lesson, 'body'>>;
 
 export type RenderOptions = {
   /** The page heading; omitted when undefined. */
@@ -20,6 +21,11 @@ export type RenderOptions = {
   intro: string;
   /** Lessons left out (a capped section): said in one line at the end. */
   omitted?: number;
+  /**
+   * Each lesson's body indented under its entry, as ADD's generated learnings.md has it (AC-027):
+   * LEARNINGS.md is the page people read; the managed sections stay one line a lesson.
+   */
+  bodies?: boolean;
 };
 
 /** Markdown would read these as formatting, or an HTML comment that breaks the markers. */
@@ -43,6 +49,16 @@ export function renderLessonEntry(lesson: ViewLesson): string {
   return `- \`${lesson.id}\` ${escapeMarkdown(lesson.summary)} ${badges.map((badge) => `\`${badge}\``).join(' ')}`;
 }
 
+/**
+ * A body as the entry's indented continuation. An HTML comment opener is defused: a body must
+ * never open a comment that swallows the page, or spell the managed section's markers.
+ */
+export function renderLessonBody(body: string | undefined): string[] {
+  const text = (body ?? '').replace(/<!--/g, '&lt;!--').replace(/\s+$/, '');
+  if (text.trim() === '') return [];
+  return ['', ...text.split('\n').map((line) => (line.trim() === '' ? '' : `  ${line}`))];
+}
+
 export function renderLearnings(lessons: readonly ViewLesson[], options: RenderOptions): string {
   const lines: string[] = [];
   const level = Math.max(1, Math.min(5, options.level));
@@ -60,7 +76,14 @@ export function renderLearnings(lessons: readonly ViewLesson[], options: RenderO
     const group = lessons.filter((lesson) => lesson.category === category);
     if (group.length === 0) continue;
     lines.push(`${'#'.repeat(level + 1)} ${categoryTitle(category)} (${group.length})`, '');
-    for (const lesson of [...group].sort(compareNewestFirst)) lines.push(renderLessonEntry(lesson));
+    let afterBody = false;
+    for (const lesson of [...group].sort(compareNewestFirst)) {
+      const body = options.bodies === true ? renderLessonBody(lesson.body) : [];
+      // A bullet after an indented body needs a blank line, or it reads as part of that body.
+      if (afterBody) lines.push('');
+      lines.push(renderLessonEntry(lesson), ...body);
+      afterBody = body.length > 0;
+    }
     lines.push('');
   }
   if (options.omitted !== undefined && options.omitted > 0) {

@@ -31,6 +31,7 @@ import type {
 } from './index-types.js';
 import type { ListFilter } from './list-filter.js';
 import { listLessons } from './list-query.js';
+import { containmentFor } from './match-paths.js';
 import { newMemo } from './reader-memo.js';
 import type { QueryContext } from './reader-memo.js';
 import { refreshIndex } from './refresh-index.js';
@@ -149,10 +150,14 @@ export function openLessonIndex(
     // a lite scan did not look for new votes files: callers stat what they need themselves
     contentParts: () =>
       state.lastScan === undefined || state.lastScan.lite ? undefined : contentPartsOf(state.lastScan),
-    list: (filter, nowMs, halfLifeDays, limit) =>
-      guarded((ctx) => listLessons(ctx, filter, nowMs, halfLifeDays, limit)),
-    search: (query, filter, weights, nowMs, halfLifeDays) =>
-      guarded((ctx) => searchLessons(ctx, query, filter, weights, nowMs, halfLifeDays)),
+    list: async (filter, nowMs, halfLifeDays, limit) => {
+      const contains = await containmentFor(filter.path);
+      return guarded((ctx) => listLessons(ctx, filter, nowMs, halfLifeDays, limit, contains));
+    },
+    search: async (query, filter, weights, nowMs, halfLifeDays) => {
+      const contains = await containmentFor(filter.path);
+      return guarded((ctx) => searchLessons(ctx, query, filter, weights, nowMs, halfLifeDays, contains));
+    },
     get: (tier, id) => guarded(({ db: database }) => getLesson(database, tier, id)),
     findRefs: (ref) => guarded(({ db: database }) => findRefs(database, ref)),
     problems: () => guarded(({ db: database }) => listProblems(database)),

@@ -3,7 +3,7 @@ import { rankBy } from '../../core/rank/rank-results.js';
 import type { ListedLesson } from './index-types.js';
 import { columnsOnly, filterPredicate, filterSql, matchDetails } from './list-filter.js';
 import type { ListFilter } from './list-filter.js';
-import { matchPaths } from './match-paths.js';
+import { matchPathFilter } from './match-paths.js';
 import { rankColumns } from './reader-memo.js';
 import type { QueryContext } from './reader-memo.js';
 import { RANK_COLUMNS_SQL, rankRow, toIndexed } from './rank-row.js';
@@ -16,8 +16,9 @@ export function listLessons(
   nowMs: number,
   halfLifeDays: number,
   limit?: number,
+  contains?: (lessonGlob: string) => boolean,
 ): ListedLesson[] {
-  const pathHits = filter.path === undefined ? undefined : matchPaths(ctx, filter.path);
+  const pathHits = filter.path === undefined ? undefined : matchPathFilter(ctx, filter.path, contains);
   // A reader that asks about paths again and again (the MCP sidecar) ranks from columns kept in
   // memory; records are read afterwards for the few that make the cut.
   const fromMemory =

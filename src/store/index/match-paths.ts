@@ -1,4 +1,5 @@
 /** A path filter: which lessons' globs match a path, remembered per reader (see reader-memo.ts). */
+import { isGlobPattern } from '../../core/match/glob-syntax.js';
 import { MEMO_PATHS } from './reader-memo.js';
 import type { PathRow, QueryContext } from './reader-memo.js';
 
@@ -46,6 +47,32 @@ export function matchPaths(ctx: QueryContext, path: string): Map<number, string[
   if (memo.pathHits.size >= MEMO_PATHS) memo.pathHits.delete(memo.pathHits.keys().next().value as string);
   memo.pathHits.set(path, hits);
   return hits;
+}
+
+/**
+ * A `path` filter as given: a concrete path matched by the lessons' globs, or, given `contains`
+ * (the glob's containment test, `createContainment`), a glob matched by containment.
+ */
+export function matchPathFilter(
+  ctx: QueryContext,
+  path: string,
+  contains: ((lessonGlob: string) => boolean) | undefined,
+): Map<number, string[]> {
+  if (contains === undefined) return matchPaths(ctx, path);
+  const hits = new Map<number, string[]>();
+  for (const row of ctx.db.all<PathRow>('SELECT lesson, glob, regex FROM lesson_paths')) {
+    if (contains(row.glob)) hits.set(row.lesson, [...(hits.get(row.lesson) ?? []), row.glob]);
+  }
+  return hits;
+}
+
+/** The containment test of a glob filter; undefined for a concrete path (picomatch stays unloaded). */
+export async function containmentFor(
+  path: string | undefined,
+): Promise<((lessonGlob: string) => boolean) | undefined> {
+  if (path === undefined || !isGlobPattern(path)) return undefined;
+  const { createContainment } = await import('../../core/match/glob.js');
+  return createContainment(path);
 }
 
 function pathTable({ db }: QueryContext): Map<string, PathRow[]> {

@@ -8,7 +8,7 @@ import { FTS_COLUMNS } from './index-schema.js';
 import type { FieldWeights, SearchResult } from './index-types.js';
 import { filterSql, matchDetails } from './list-filter.js';
 import type { ListFilter } from './list-filter.js';
-import { matchPaths } from './match-paths.js';
+import { matchPathFilter } from './match-paths.js';
 import { lessonTotal, wordRows } from './reader-memo.js';
 import type { QueryContext } from './reader-memo.js';
 import { RANK_COLUMNS_SQL, rankRow, toIndexed } from './rank-row.js';
@@ -38,6 +38,7 @@ export function searchLessons(
   weights: FieldWeights,
   nowMs: number,
   halfLifeDays: number,
+  contains?: (lessonGlob: string) => boolean,
 ): SearchResult[] {
   const words = searchWords(query);
   const full = ftsOr(words);
@@ -49,7 +50,7 @@ export function searchLessons(
     where: filterSql(filter, params),
     params,
     weightList: columnWeights(weights).join(', '),
-    pathHits: filter.path === undefined ? undefined : matchPaths(ctx, filter.path),
+    pathHits: filter.path === undefined ? undefined : matchPathFilter(ctx, filter.path, contains),
     nowMs,
     halfLifeDays,
   };

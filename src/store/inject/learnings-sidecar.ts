@@ -71,6 +71,7 @@ export async function collectLearnings(
       if (picked.size >= ctx.cap) break;
       const { lesson } = item;
       if (exclude.has(lesson.id) || picked.has(lesson.id)) continue;
+      if (lesson.priority < (ws.config.inject.minPriority ?? 1)) continue;
       if (state && (state.seen.has(lesson.id) || state.seenElsewhere.has(lesson.id))) continue;
       if (state && !state.claim(lesson.id, lesson.priority)) continue;
       picked.set(lesson.id, { id: lesson.id, summary: lesson.summary, matched_by: item.matchedBy });

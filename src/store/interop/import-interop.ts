@@ -6,8 +6,10 @@
  * `origin`) is left alone when unchanged and is a conflict otherwise (`--replace` overwrites it),
  * so importing the same source twice adds nothing. Supersede links between imported lessons are
  * resolved to lore ids; a lesson superseded by one that is not there is imported as archived.
- * ADD's Markdown is backed up as `.bak` and replaced by the view rendered from what was read,
- * once reading that view back gives the same lessons.
+ * ADD's Markdown is replaced by the view rendered from what was read only when the user asks
+ * (`rewriteSource`), every entry of the file was imported (a conflict or a skipped entry would be
+ * renumbered into an id another lesson holds), and reading that view back gives the same lessons;
+ * the original is kept as `.bak`.
  */
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
@@ -34,6 +36,8 @@ export type InteropImportOptions = {
   replace: boolean;
   dryRun: boolean;
   nowMs: number;
+  /** ADD Markdown: replace the source file with ADD's generated view (only on request). */
+  rewriteSource?: boolean;
 };
 
 export type ImportedRef = { id: string; tier: Tier; from: string };
@@ -49,7 +53,14 @@ export type InteropImportReport = {
   votesAdded: number;
   problems: Problem[];
   /** ADD Markdown files: the backup written and whether the rendered view read back the same. */
-  markdown: { file: string; backup: string | undefined; rewritten: boolean; mismatches: string[] }[];
+  markdown: {
+    file: string;
+    backup: string | undefined;
+    rewritten: boolean;
+    mismatches: string[];
+    /** Why the file was left as it is, when it was. */
+    kept?: string;
+  }[];
 };
 
 /** add and add-md share ids (L-001): a lesson from either matches the other on re-import. */
@@ -61,6 +72,46 @@ function originKey(lesson: Lesson): string | undefined {
   return lesson.origin?.id === undefined
     ? undefined
     : `${familyOf(lesson.origin.format)}\u0000${lesson.origin.id}`;
+}
+
+/**
+ * The project an ADD entry belongs to (its `source`, else its file's `project`): ADD numbers
+ * L-001, L-002, ... per project, so the same id from two projects names two lessons. Undefined
+ * when the source does not say (ADD's Markdown without a project line), or for other formats.
+ */
+export function originProject(lesson: Lesson): string | undefined {
+  if (lesson.origin === undefined || familyOf(lesson.origin.format) !== 'add') return undefined;
+  const fields = lesson.origin.fields ?? {};
+  const named = (value: unknown) =>
+    typeof value === 'string' && value !== '' && value !== 'project' ? value : undefined;
+  const extra = fields.extra as { source?: unknown } | undefined;
+  const wrapper = fields.wrapper as { project?: unknown } | undefined;
+  return named(extra?.source) ?? named(wrapper?.project);
+}
+
+type Existing = { tier: Tier; lesson: Lesson };
+
+/** The stored lesson an imported one is a re-import of: same id, and the same project when both say. */
+function findImported(candidates: readonly Existing[] | undefined, lesson: Lesson): Existing | undefined {
+  if (candidates === undefined) return undefined;
+  const project = originProject(lesson);
+  return (
+    candidates.find((item) => originProject(item.lesson) === project) ??
+    candidates.find((item) => project === undefined || originProject(item.lesson) === undefined)
+  );
+}
+
+/**
+ * An ADD id another project's lesson already answers to gets a second alias, `project/L-001`, so
+ * each can be named; the bare id then lists both.
+ */
+function withProjectAlias(lesson: Lesson, taken: ReadonlySet<string>): Lesson {
+  const project = originProject(lesson);
+  const id = lesson.origin?.id;
+  if (project === undefined || id === undefined || !taken.has(id.toLowerCase())) return lesson;
+  const alias = `${project}/${id}`;
+  const aliases = lesson.aliases ?? [];
+  return aliases.includes(alias) ? lesson : { ...lesson, aliases: [...aliases, alias] };
 }
 
 export async function importInterop(
@@ -92,17 +143,23 @@ export async function importInterop(
     });
   }
 
-  const existing = new Map<string, { tier: Tier; lesson: Lesson }>();
+  const existing = new Map<string, Existing[]>();
+  const aliasOwners = new Map<string, Set<string>>();
   for (const item of await ws.index.list({ status: 'any' }, options.nowMs, ws.halfLifeDays)) {
     const key = originKey(item.lesson);
-    if (key !== undefined && !existing.has(key))
-      existing.set(key, { tier: item.lesson.tier, lesson: item.lesson });
+    if (key !== undefined)
+      existing.set(key, [...(existing.get(key) ?? []), { tier: item.lesson.tier, lesson: item.lesson }]);
+    for (const alias of item.lesson.aliases ?? [])
+      aliasOwners.set(
+        alias.toLowerCase(),
+        (aliasOwners.get(alias.toLowerCase()) ?? new Set()).add(item.lesson.id),
+      );
   }
 
   // Every imported lesson gets its lore id first, so links can point at them.
   const planned = parsed.lessons.map((entry) => {
     const key = originKey(entry.lesson);
-    const match = key === undefined ? undefined : existing.get(key);
+    const match = key === undefined ? undefined : findImported(existing.get(key), entry.lesson);
     const tier = options.tier ?? match?.tier ?? entry.lesson.tier;
     const id = match?.lesson.id ?? freshId(ws, tier);
     return { entry, tier, id, match };
@@ -110,9 +167,23 @@ export async function importInterop(
   const bySourceId = new Map<string, string>();
   for (const plan of planned)
     if (plan.entry.lesson.origin?.id) bySourceId.set(plan.entry.lesson.origin.id, plan.id);
-  for (const [key, value] of existing) {
+  for (const [key, values] of existing) {
     const sourceId = key.split('\u0000')[1];
-    if (sourceId !== undefined && !bySourceId.has(sourceId)) bySourceId.set(sourceId, value.lesson.id);
+    const first = values[0];
+    if (sourceId !== undefined && first !== undefined && !bySourceId.has(sourceId))
+      bySourceId.set(sourceId, first.lesson.id);
+  }
+  // An id another lesson (stored, or earlier in this import) answers to: add `project/id`.
+  for (const plan of planned) {
+    const alias = plan.entry.lesson.origin?.id?.toLowerCase();
+    if (alias === undefined) continue;
+    const owners = aliasOwners.get(alias) ?? new Set<string>();
+    const others = new Set([...owners].filter((id) => id !== plan.id));
+    plan.entry = {
+      ...plan.entry,
+      lesson: withProjectAlias(plan.entry.lesson, others.size > 0 ? new Set([alias]) : new Set()),
+    };
+    aliasOwners.set(alias, owners.add(plan.id));
   }
   const records = linkLessons(planned, bySourceId);
   // A source without dates (Cursor rules): a lesson imported before keeps the dates it got then.
@@ -165,7 +236,9 @@ export async function importInterop(
   }
 
   if (format.name === 'add-md')
-    rewriteMarkdown(sources.baseDir, display, parsed.lessons, report, options, nowIso);
+    rewriteMarkdown(sources.baseDir, display, parsed.lessons, report, options, nowIso, (file) =>
+      keptReason(report, parsed.lessons, file, display(file), options),
+    );
   if (options.dryRun) ws.index.invalidate();
   else for (const tier of touched) await afterWrite(ws, tier);
   return report;
@@ -245,6 +318,7 @@ function rewriteMarkdown(
   report: InteropImportReport,
   options: InteropImportOptions,
   nowIso: string,
+  kept: (file: string) => string | undefined,
 ): void {
   for (const file of new Set(lessons.map((entry) => entry.file))) {
     const group = lessons.filter((entry) => entry.file === file);
@@ -252,13 +326,15 @@ function rewriteMarkdown(
     const projectName = typeof source?.source === 'string' ? source.source : 'project';
     const check = confirmAddMarkdown(group, file, { nowIso, projectName });
     const absolute = join(baseDir, file);
-    const entry = {
+    const reason = kept(file);
+    const entry: InteropImportReport['markdown'][number] = {
       file: display(file),
-      backup: undefined as string | undefined,
+      backup: undefined,
       rewritten: false,
       mismatches: check.mismatches,
+      ...(reason === undefined ? {} : { kept: reason }),
     };
-    if (!options.dryRun && check.mismatches.length === 0) {
+    if (!options.dryRun && check.mismatches.length === 0 && reason === undefined) {
       const original = readFileSync(absolute, 'utf8');
       if (original !== check.text) {
         let backup = `${absolute}.bak`;
@@ -272,4 +348,25 @@ function rewriteMarkdown(
     }
     report.markdown.push(entry);
   }
+}
+
+/** Why an ADD Markdown file must be left as it is, or undefined when it may be rewritten. */
+function keptReason(
+  report: InteropImportReport,
+  lessons: readonly ImportedLesson[],
+  file: string,
+  shown: string,
+  options: InteropImportOptions,
+): string | undefined {
+  const fromFile = new Set(lessons.filter((entry) => entry.file === file).map((entry) => entry.where));
+  const conflicts = report.conflicts.filter((ref) =>
+    lessons.some((entry) => entry.file === file && (entry.lesson.origin?.id ?? entry.where) === ref.from),
+  );
+  if (conflicts.length > 0)
+    return `${conflicts.length} of its entries conflict with lessons in the store; rewriting would give them ids those lessons hold`;
+  if (report.problems.some((problem) => problem.file === shown && problem.severity === 'error'))
+    return 'some of its entries could not be read; rewriting would drop them';
+  if (fromFile.size === 0) return 'nothing was read from it';
+  if (!options.rewriteSource) return "pass --rewrite-source to replace it with ADD's generated view";
+  return undefined;
 }

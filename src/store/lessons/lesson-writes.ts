@@ -13,6 +13,7 @@ import type { RefEntry } from '../../core/lesson/resolve-ref.js';
 import { DRAFT_FIELDS } from '../../core/lesson/draft-schema.js';
 import type { LessonDraft } from '../../core/lesson/draft-schema.js';
 import { LessonSchema, SCHEMA_VERSION } from '../../core/lesson/schema.js';
+import { BODY_MAX } from '../../core/lesson/constants.js';
 import type { Classifier, Evidence, Lesson, Tier } from '../../core/lesson/schema.js';
 import type { Vote } from '../../core/rank/votes.js';
 import { commitWrites } from '../fs/journal.js';
@@ -77,7 +78,16 @@ function normalizeDraft(draft: LessonDraft): LessonDraft {
     if (list) out[key] = [...new Set(list.map((item) => item.trim()).filter((item) => item !== ''))];
   }
   if (out.summary !== undefined) out.summary = out.summary.trim();
+  if (out.body !== undefined && out.body.length > BODY_MAX) throw bodyTooLong(out.body.length);
   return out;
+}
+
+/** Every surface's refusal of an oversized body (the CLI checks a --body-file's size first). */
+export function bodyTooLong(length: number, unit = 'characters'): FieldError {
+  return new FieldError('invalid', (name) => ({
+    message: `${name('body')} is ${length.toLocaleString('en-US')} ${unit}; a lesson body holds at most ${BODY_MAX.toLocaleString('en-US')} characters`,
+    hint: `lesson.yaml is committed to git: keep the body to what an agent needs and link the rest as evidence (--evidence file=logs/run.txt, --evidence url=https://...)`,
+  }));
 }
 
 function validate(record: Record<string, unknown>, file: string): Lesson {
@@ -192,7 +202,7 @@ export async function resolveLesson(ws: Workspace, ref: string): Promise<Resolve
   }
   if (resolution.reason === 'ambiguous') {
     throw new LoreError('ambiguous', `"${ref}" matches ${resolution.candidates.length} lessons`, {
-      hint: `use more characters of the id:\n${formatCandidates(resolution.candidates)}`,
+      hint: `use more characters of the id${resolution.candidates.some((c) => (c.aliases?.length ?? 0) > 1) ? ', or a longer alias' : ''}:\n${formatCandidates(resolution.candidates, ref)}`,
       details: resolution.candidates,
     });
   }
@@ -231,8 +241,15 @@ function preferProject(entries: RefEntry[]): RefEntry[] {
   return entries.filter((entry) => entry.tier === 'project' || !projectIds.has(entry.id));
 }
 
-function formatCandidates(candidates: readonly RefEntry[]): string {
-  return candidates.map((c) => `  ${c.id}  ${c.slug}  (${c.tier})  ${c.summary}`).join('\n');
+function formatCandidates(candidates: readonly RefEntry[], ref = ''): string {
+  const others = (c: RefEntry) =>
+    (c.aliases ?? []).filter((alias) => alias.toLowerCase() !== ref.trim().toLowerCase());
+  return candidates
+    .map(
+      (c) =>
+        `  ${c.id}  ${c.slug}  (${c.tier})  ${c.summary}${others(c).length > 0 ? `  [${others(c).join(', ')}]` : ''}`,
+    )
+    .join('\n');
 }
 
 export function readForUpdate(ws: Workspace, target: ResolvedLesson): { text: string; lesson: Lesson } {

@@ -61,7 +61,7 @@ function sectionLessons(lessons: readonly ViewLesson[], limit: number): ViewLess
 }
 
 export function learningsText(lessons: readonly ViewLesson[]): string {
-  return renderLearnings(lessons, { title: 'Learnings', level: 1, intro: LEARNINGS_INTRO });
+  return renderLearnings(lessons, { title: 'Learnings', level: 1, intro: LEARNINGS_INTRO, bodies: true });
 }
 
 export function sectionText(lessons: readonly ViewLesson[], limit: number): string {

@@ -1,0 +1,47 @@
+// `lore protocol` on real transcripts: the recorded Claude Code session whose agent wrote one
+// #lesson block, and the same session with the block left unclosed.
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../helpers/cli.js';
+
+const SESSION = fileURLToPath(
+  new URL(
+    '../fixtures/transcripts/claude-code/lesson-blocks-2.1.330/cdf0eb85-dd47-4f9f-9ec4-46a641170adc.jsonl',
+    import.meta.url,
+  ),
+);
+
+type Report = {
+  sessions: number;
+  following: number;
+  blocks: number;
+  malformed: number;
+  blocksPerSession: number;
+};
+
+describe('lore protocol', () => {
+  it('counts the blocks agents wrote per session, and the malformed ones', () => {
+    const sandbox = createSandbox();
+    cpSync(SESSION, sandbox.inRepo('good', 'session.jsonl'));
+    const good = sandbox.run(['protocol', '--path', 'good', '--json']);
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.json<Report>()).toMatchObject({
+      sessions: 1,
+      following: 1,
+      blocks: 1,
+      malformed: 0,
+      blocksPerSession: 1,
+    });
+
+    writeFileSync(
+      sandbox.inRepo('bad.jsonl'),
+      readFileSync(SESSION, 'utf8').replaceAll('#/lesson', '#/lessen'),
+    );
+    const bad = sandbox.run(['protocol', '--path', 'bad.jsonl', '--json']).json<Report>();
+    expect(bad).toMatchObject({ sessions: 1, following: 0, blocks: 0, malformed: 1 });
+    expect(sandbox.run(['protocol', '--path', 'bad.jsonl']).stdout).toContain(
+      '0 block(s), 0 per session; 1 malformed (100%',
+    );
+  });
+});
