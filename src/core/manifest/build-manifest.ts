@@ -284,7 +284,8 @@ export function chooseSources(lessons: readonly ManifestSource[]): ManifestSourc
     const { lesson } = source;
     if (lesson.status !== 'active' || seenIds.has(`${lesson.tier}:${lesson.id}`)) continue;
     const rank = TIER_RANK[lesson.tier] ?? 0;
-    if ((above.get(`id:${lesson.id}`) ?? rank) < rank || (above.get(`slug:${lesson.slug}`) ?? rank) < rank) continue;
+    if ((above.get(`id:${lesson.id}`) ?? rank) < rank || (above.get(`slug:${lesson.slug}`) ?? rank) < rank)
+      continue;
     seenIds.add(`${lesson.tier}:${lesson.id}`);
     chosen.push(source);
   }

@@ -198,7 +198,9 @@ export function rebuildManifestFromFiles(options: {
     ...(projectRoot === null ? [] : [createTierStore('project', join(projectRoot, LORE_DIR))]),
     createTierStore('user', loreHome),
     // the organisation tier, once pulled: a background rebuild must keep its lessons
-    ...(existsSync(tierLayout(orgTierDir(loreHome)).lessonsDir) ? [createTierStore('org', orgTierDir(loreHome))] : []),
+    ...(existsSync(tierLayout(orgTierDir(loreHome)).lessonsDir)
+      ? [createTierStore('org', orgTierDir(loreHome))]
+      : []),
   ];
   const cacheDir = (tiers[0] as TierStore).layout.cacheDir;
   const files = contentFiles(tiers);
