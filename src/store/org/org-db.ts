@@ -84,16 +84,24 @@ async function openPostgres(options: OpenOrgDbOptions): Promise<OrgDb> {
     query: (sql, params) => run(pool, sql, params),
     async transaction(fn) {
       const client = await pool.connect();
+      // A connection dying under a checked-out client (the server restarting) is reported through
+      // the query that fails; without a listener it would also crash the process.
+      const ignore = (): void => undefined;
+      client.on('error', ignore);
+      let failed = false;
       try {
         await client.query('BEGIN');
         const result = await fn({ query: (sql, params) => run(client, sql, params) });
         await client.query('COMMIT');
         return result;
       } catch (error) {
+        failed = true;
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.off('error', ignore);
+        // a failed transaction's connection may be broken: the pool opens a fresh one instead
+        client.release(failed);
       }
     },
     async serverVersion() {
