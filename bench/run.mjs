@@ -46,7 +46,7 @@ function parseArgs(argv) {
     else if (flag === '--hook-runs') options.hookRuns = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--only store|hook|capture|mcp|docs] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
+        'usage: node bench/run.mjs [--only store|hook|capture|mcp|docs|org] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
           '                          [--hook-sizes 100,1000,10000] [--hook-runs 200]',
       );
       process.exit(0);
@@ -55,8 +55,11 @@ function parseArgs(argv) {
   if (options.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes: whole numbers');
   options.runs = Math.max(5, options.runs);
   options.inProcess = Math.max(200, options.inProcess);
-  if (options.only !== undefined && !['store', 'hook', 'capture', 'mcp', 'docs'].includes(options.only))
-    throw new Error('--only: store, hook, capture, mcp or docs');
+  if (
+    options.only !== undefined &&
+    !['store', 'hook', 'capture', 'mcp', 'docs', 'org'].includes(options.only)
+  )
+    throw new Error('--only: store, hook, capture, mcp, docs or org');
   return options;
 }
 
@@ -420,6 +423,11 @@ async function main() {
     await (await import('./mcp.mjs')).runMcpBench({ dataDir });
     return;
   }
+  if (options.only === 'org') {
+    mkdirSync(dataDir, { recursive: true });
+    await (await import('./org.mjs')).runOrgBench({ dataDir });
+    return;
+  }
   if (options.only === 'docs') {
     mkdirSync(dataDir, { recursive: true });
     await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
@@ -602,6 +610,7 @@ async function main() {
     await runCapture();
     results.mcp = await (await import('./mcp.mjs')).runMcpBench({ dataDir });
     results.docs = await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
+    results.org = await (await import('./org.mjs')).runOrgBench({ dataDir });
   }
   results.totalMs = performance.now() - started;
   writeFileSync(join(dataDir, 'last-run.json'), `${JSON.stringify(results, null, 2)}\n`);
