@@ -75,6 +75,30 @@ describe('lore serve --org', () => {
   }, 120_000);
 });
 
+describe('lore pull --background', () => {
+  it('starts only with a remote set up, at most once per interval', () => {
+    const machine = createSandbox({ loreHome: true });
+    expect(machine.run(['pull', '--background', '--json']).json()).toEqual({
+      started: false,
+      reason: 'no-remote',
+    });
+    machine.run(['remote', 'add', 'gone', 'http://127.0.0.1:9/']);
+    const first = machine.run(['pull', '--background', '--json']).json<{ started: boolean }>();
+    expect(first.started).toBe(true);
+    const second = machine
+      .run(['pull', '--background', '--json'])
+      .json<{ started: boolean; reason: string }>();
+    expect(second).toMatchObject({ started: false, reason: 'ran-recently' });
+    const again = machine.run(['pull', '--background', '--json'], {
+      env: { LORE_PULL_INTERVAL_MINUTES: '0' },
+    });
+    expect(again.json<{ started: boolean }>().started).toBe(true);
+    expect(machine.run(['pull', '--background'], { env: { LORE_PULL_INTERVAL_MINUTES: 'soon' } }).code).toBe(
+      2,
+    );
+  });
+});
+
 describe('lore remote, login, push and pull', () => {
   let db: OrgDb;
   let close: () => Promise<void>;
