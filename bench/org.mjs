@@ -68,7 +68,7 @@ function freePort() {
 }
 
 /** Debian's PostgreSQL in a throw-away cluster (as the postgres user when root), or why not. */
-async function startPostgres() {
+export async function startPostgres() {
   const root = '/usr/lib/postgresql';
   const version = existsSync(root)
     ? readdirSync(root)
@@ -147,7 +147,7 @@ function lessons(count, seed) {
  * An organisation with `count` accepted lessons, written in bulk (the columns push computes, with
  * the same functions): seeding measures nothing, so it skips the per-lesson push path.
  */
-async function seed(db, org, count, seedValue) {
+export async function seed(db, org, count, seedValue) {
   const token = (await createToken(db, { org, user: 'seeder', role: 'admin', actor: 'bench' })).token;
   const rows = await db.query('SELECT id FROM orgs WHERE name = $1', [org]);
   const orgId = Number(rows[0].id);

@@ -53,17 +53,25 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
 
 export function createOrgClient(options: { url: string; token: string; timeoutMs?: number }): OrgClient {
   const base = options.url.replace(/\/+$/, '');
+  const send = (method: string, path: string, body?: unknown): Promise<Response> =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${options.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+    });
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let response: Response;
     try {
-      response = await fetch(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${options.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      // A kept-alive connection the server closed while idle fails the next request at once: sent
+      // again on a fresh one. Safe for every route: reads, and pushes (the same content twice is
+      // `unchanged`) and votes (idempotent); never a token call (a second token would be made).
+      response = await send(method, path, body).catch((error: unknown) => {
+        if ((error as Error).name === 'TimeoutError' || path.startsWith('/api/org/tokens')) throw error;
+        return send(method, path, body);
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;

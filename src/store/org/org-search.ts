@@ -31,24 +31,14 @@ export async function searchOrgLessons(
 ): Promise<OrgSearchHit[]> {
   const tsQuery = orgTsQuery(query);
   if (tsQuery === undefined) return [];
-  // Each match is ranked once; only the matches that can make the page (those scoring at least as
-  // high as the limit-th best, ties included) have their votes counted and tie-breakers compared.
   const rows = await db.query<LessonRow & { score: number; votes: string | number }>(
-    `WITH q AS (SELECT to_tsquery('english', $2) AS q),
-     scored AS (
-       SELECT l.org_id, l.id, l.project_id, l.priority, l.confidence, l.updated_at,
-         round(ts_rank_cd($5::real[], l.search, q.q)::numeric, 6) AS score
-       FROM lessons l CROSS JOIN q LEFT JOIN projects p ON p.id = l.project_id
-       WHERE l.org_id = $1 AND l.search @@ q.q AND l.state = $3 AND (l.project_id IS NULL OR p.name = $4)
-     ),
-     cut AS (SELECT score FROM scored ORDER BY score DESC OFFSET $6 - 1 LIMIT 1),
-     top AS (
-       SELECT s.*, (SELECT count(*) FROM votes v WHERE v.org_id = s.org_id AND v.lesson_id = s.id) AS votes
-       FROM scored s WHERE s.score >= coalesce((SELECT score FROM cut), 0)
-     )
-     SELECT ${LESSON_COLUMNS}, t.score, t.votes
-     FROM top t JOIN lessons l ON l.org_id = t.org_id AND l.id = t.id LEFT JOIN projects p ON p.id = l.project_id
-     ORDER BY t.score DESC, t.votes DESC, t.priority DESC, t.confidence DESC, t.updated_at DESC, t.id
+    `WITH q AS (SELECT to_tsquery('english', $2) AS q)
+     SELECT ${LESSON_COLUMNS}, ts_rank_cd($5::real[], l.search, q.q) AS score,
+       (SELECT count(*) FROM votes v WHERE v.org_id = l.org_id AND v.lesson_id = l.id) AS votes
+     FROM lessons l CROSS JOIN q LEFT JOIN projects p ON p.id = l.project_id
+     WHERE l.org_id = $1 AND l.search @@ q.q AND l.state = $3 AND (l.project_id IS NULL OR p.name = $4)
+     ORDER BY round(ts_rank_cd($5::real[], l.search, q.q)::numeric, 6) DESC, votes DESC, l.priority DESC,
+       l.confidence DESC, l.updated_at DESC, l.id
      LIMIT $6`,
     [orgId, tsQuery, options.state ?? 'accepted', options.project ?? null, RANK_WEIGHTS, options.limit],
   );
