@@ -12,6 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -194,6 +195,20 @@ function run(args, env, options = {}) {
   return { wall, stdout: result.stdout };
 }
 
+/** `lore ARGS` in a child (async), its stdout. */
+function runOutput(args, env, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`lore ${args[0]}: exit ${code}: ${err}`)),
+    );
+  });
+}
+
 /** Whole-process `lore` in a child (async, so this process's server keeps answering). */
 function runAsync(args, env, cwd) {
   const started = performance.now();
@@ -270,12 +285,22 @@ async function benchBackend(name, target, dataDir, log, searchSize) {
       const pushToken = (
         await createToken(db, { org: `bench-push-${i}`, user: 'pusher', role: 'curate', actor: 'bench' })
       ).token;
-      const pushHome = join(store1k.root, '.lore');
+      // a user tier of its own holding the generated lessons, indexed before the push is timed
+      const pushHome = join(scratch, `push-${i}`);
+      cpSync(join(store1k.root, '.lore', 'lessons'), join(pushHome, 'lessons'), { recursive: true });
       const pushEnv = { ...env, LORE_HOME: pushHome };
-      run([bin, 'remote', 'add', `b${name}${i}`, url], pushEnv, { cwd: scratch });
-      await runAsync(['login', `b${name}${i}`, '--token', pushToken], pushEnv, scratch);
-      pushes.push(await runAsync(['push', '--remote', `b${name}${i}`], pushEnv, scratch));
-      run([bin, 'remote', 'remove', `b${name}${i}`], pushEnv, { cwd: scratch });
+      const listed = JSON.parse(
+        run([bin, 'list', '--tier', 'user', '--status', 'any', '--json'], pushEnv, { cwd: scratch }).stdout,
+      );
+      if (listed.lessons.length !== 1000)
+        throw new Error(`the push store holds ${listed.lessons.length} user lessons, not 1,000`);
+      run([bin, 'remote', 'add', 'acme', url], pushEnv, { cwd: scratch });
+      await runAsync(['login', 'acme', '--token', pushToken], pushEnv, scratch);
+      const startedPush = performance.now();
+      const pushed = await runOutput(['push', '--json'], pushEnv, scratch);
+      pushes.push(performance.now() - startedPush);
+      const created = JSON.parse(pushed).results.filter((r) => r.outcome === 'created').length;
+      if (created !== 1000) throw new Error(`push created ${created} lessons, not 1,000`);
       // pull: 10,000 into an empty user tier
       const pullHome = join(scratch, `pull-${i}`);
       const pullEnv = { ...env, LORE_HOME: pullHome };
@@ -283,7 +308,6 @@ async function benchBackend(name, target, dataDir, log, searchSize) {
       await runAsync(['login', 'acme', '--token', pullToken], pullEnv, scratch);
       pulls.push(await runAsync(['pull'], pullEnv, scratch));
     }
-    rmSync(join(store1k.root, '.lore', 'org'), { recursive: true, force: true });
     result.push = { lessons: 1000, wall: summarize(pushes), baseline: summarize(versionRuns) };
     result.pull = { lessons: 10_000, wall: summarize(pulls), baseline: summarize(versionRuns) };
     log(
