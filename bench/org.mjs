@@ -365,7 +365,7 @@ export async function runOrgBench({ dataDir, log = console.log, backends = ['pos
     platform: `${os.platform()} ${os.release()}`,
   };
   log(
-    '\n== organisation server (lore serve --org): search @100,000, push 1,000, pull 10,000, hook with 10,000 pulled',
+    '\n== organisation server (lore serve --org): search @100,000 (PostgreSQL) or @10,000 (PGlite), push 1,000, pull 10,000, hook with 10,000 pulled',
   );
   log(`  machine: ${machine.cpu} x ${machine.cores}, ${machine.platform}, node ${machine.node}`);
   const results = { machine, backends: {} };
