@@ -189,12 +189,18 @@ describe('lore remote, login, push and pull', () => {
       { id, outcome: 'created', version: 1, state: 'accepted' },
     ]);
 
+    expect((await alice.runAsync(['upvote', id, '--model', 'opus', '--task', 'infra-12'])).code).toBe(0);
+    expect((await alice.runAsync(['push', '--json'])).json()).toMatchObject({
+      results: [{ id, outcome: 'unchanged' }],
+    });
     const pulled = await bob.runAsync(['pull', '--json']);
     expect(pulled.json()).toMatchObject({ added: [id], total: 1 });
     const listed = bob
       .run(['list', '--tier', 'org', '--json'])
       .json<{ lessons: Array<{ id: string; tier: string }> }>();
     expect(listed.lessons.map((l) => [l.id, l.tier])).toEqual([[id, 'org']]);
+    const shown = (await bob.runAsync(['show', id, '--json'])).json<{ votes: { count: number } }>();
+    expect(shown.votes.count).toBe(1);
     const deny = () =>
       runHookBundle(bob, {
         session_id: 'org-test',

@@ -222,6 +222,31 @@ describe.each(BACKENDS)('organisation API on %s', (_name, open) => {
     expect(got.json<{ votes: unknown[] }>().votes).toHaveLength(6);
   });
 
+  it('merges the votes a push carries, once per user, model and task, however often they are pushed', async () => {
+    const { tokens } = await team({ u1: 'write', u2: 'curate' });
+    const lesson = makeLesson();
+    const withVotes = (token: string, votes: unknown[]) =>
+      app.request('/api/org/lessons', {
+        method: 'POST',
+        headers: bearer(token),
+        body: { lessons: [{ lesson, votes }] },
+      });
+    const votes = [
+      { model: 'opus', task: 't1' },
+      { model: 'opus', task: 't2' },
+    ];
+    expect((await withVotes(tokens.u2!, votes)).json<PushBody>().results[0]?.outcome).toBe('created');
+    expect((await withVotes(tokens.u2!, votes)).json<PushBody>().results[0]?.outcome).toBe('unchanged');
+    await withVotes(tokens.u1!, [{ model: 'opus', task: 't1' }]);
+    const got = await app.request(`/api/org/lessons/${lesson.id}`, { headers: bearer(tokens.u1!) });
+    const keys = got
+      .json<{ votes: Array<{ user: string; task: string }> }>()
+      .votes.map((v) => `${v.user}:${v.task}`)
+      .sort();
+    expect(keys).toEqual(['u1:t1', 'u2:t1', 'u2:t2']);
+    expect((await withVotes(tokens.u1!, [{ model: '' }])).status).toBe(400);
+  });
+
   it('ranks a summary match above a body match, and searches only accepted lessons', async () => {
     const { tokens } = await team({ cora: 'curate', wes: 'write' });
     const inSummary = makeLesson({ summary: 'Pin the kubectl context before applying manifests' });

@@ -69,13 +69,29 @@ function pushItems(body: Record<string, unknown>): PushItem[] {
       hint: 'send them in batches',
     });
   return lessons.map((item: unknown, i) => {
-    const entry = item as { lesson?: unknown; baseVersion?: unknown } | null;
+    const entry = item as { lesson?: unknown; baseVersion?: unknown; votes?: unknown } | null;
     if (entry === null || typeof entry !== 'object' || entry.lesson === undefined)
       throw new HttpError(400, 'bad-field', `lessons[${i}] must be {"lesson": {...}, "baseVersion"?: N}`);
     const base = entry.baseVersion;
     if (base !== undefined && base !== null && !(Number.isInteger(base) && (base as number) > 0))
       throw new HttpError(400, 'bad-field', `lessons[${i}].baseVersion must be a positive integer`);
-    return { lesson: entry.lesson, ...(typeof base === 'number' ? { baseVersion: base } : {}) };
+    const votes = entry.votes ?? [];
+    const valid = (v: unknown) => {
+      const vote = v as { model?: unknown; task?: unknown } | null;
+      return (
+        typeof vote?.model === 'string' &&
+        vote.model !== '' &&
+        typeof vote.task === 'string' &&
+        vote.task !== ''
+      );
+    };
+    if (!Array.isArray(votes) || !votes.every(valid))
+      throw new HttpError(400, 'bad-field', `lessons[${i}].votes must be [{"model": "...", "task": "..."}]`);
+    return {
+      lesson: entry.lesson,
+      ...(typeof base === 'number' ? { baseVersion: base } : {}),
+      ...(votes.length > 0 ? { votes: votes as Array<{ model: string; task: string }> } : {}),
+    };
   });
 }
 

@@ -19,7 +19,11 @@ export type PulledLesson = {
   votes: OrgVote[];
   lesson: Lesson;
 };
-export type PushItem = { lesson: Lesson; baseVersion?: number };
+export type PushItem = {
+  lesson: Lesson;
+  baseVersion?: number;
+  votes?: Array<{ model: string; task: string }>;
+};
 export type PushResult = {
   id: string | null;
   outcome: string;

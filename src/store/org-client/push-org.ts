@@ -77,9 +77,18 @@ export async function pushOrg(
     chosen.filter((c) => c.tier === 'project'),
   ]) {
     for (let at = 0; at < group.length; at += PUSH_BATCH) {
-      const batch = group.slice(at, at + PUSH_BATCH).map(({ lesson }) => {
+      const batch = group.slice(at, at + PUSH_BATCH).map(({ tier, lesson }) => {
         const base = mine.known[lesson.id];
-        return { lesson, ...(base === undefined ? {} : { baseVersion: base }) };
+        // this machine's votes go up with the lesson: votes from many users merge on the server
+        const votes = ws
+          .store(tier)
+          .readVotes(lesson.id)
+          .votes.map((vote) => ({ model: vote.model, task: vote.task }));
+        return {
+          lesson,
+          ...(base === undefined ? {} : { baseVersion: base }),
+          ...(votes.length > 0 ? { votes } : {}),
+        };
       });
       const project = group[0]?.tier === 'project' ? options.project : undefined;
       const answered = await client.push(batch, project);

@@ -16,7 +16,12 @@ import type { LessonState, OrgLesson } from './org-lessons.js';
 import { roleAllows } from './org-tokens.js';
 import type { Principal } from './org-tokens.js';
 
-export type PushItem = { lesson: unknown; baseVersion?: number };
+/** `votes`: the pusher's own votes on the lesson (from its local sidecar), merged idempotently. */
+export type PushItem = {
+  lesson: unknown;
+  baseVersion?: number;
+  votes?: ReadonlyArray<{ model: string; task: string }>;
+};
 
 export type PushOutcome = 'created' | 'updated' | 'unchanged' | 'conflict' | 'invalid' | 'forbidden';
 
@@ -85,7 +90,12 @@ export async function pushOrgLessons(
   return db.transaction(async (sql) => {
     const project = await projectId(sql, who.orgId, options.project);
     const results: PushResult[] = [];
-    for (const item of items) results.push(await pushOne(sql, who, item, project));
+    for (const item of items) {
+      const result = await pushOne(sql, who, item, project);
+      if (result.id !== null && ['created', 'updated', 'unchanged'].includes(result.outcome))
+        await mergeVotes(sql, who, result.id, item.votes ?? []);
+      results.push(result);
+    }
     return results;
   });
 }
@@ -228,6 +238,32 @@ export async function updateOrgLesson(
     });
   }
   return result;
+}
+
+/** A lesson's votes from a push, one row per lesson, user, model and task: sent again, nothing changes. */
+async function mergeVotes(
+  sql: OrgSql,
+  who: Principal,
+  id: string,
+  votes: ReadonlyArray<{ model: string; task: string }>,
+): Promise<void> {
+  let added = 0;
+  for (const vote of votes) {
+    const rows = await sql.query(
+      `INSERT INTO votes (org_id, lesson_id, user_name, model, task) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT DO NOTHING RETURNING 1`,
+      [who.orgId, id, who.user, vote.model, vote.task],
+    );
+    added += rows.length;
+  }
+  if (added > 0)
+    await recordAudit(sql, {
+      orgId: who.orgId,
+      actor: who.user,
+      action: 'lesson.vote',
+      lessonId: id,
+      detail: { added },
+    });
 }
 
 export function forbidden(who: Principal, what: string, needed: string): LoreError {

@@ -81,7 +81,9 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     projectRoot === undefined ? undefined : createTierStore('project', join(projectRoot, LORE_DIR));
   const user = createTierStore('user', loreHome);
   const orgDir = orgTierDir(loreHome);
-  const org = existsSync(tierLayout(orgDir).lessonsDir) ? createTierStore('org', orgDir) : undefined;
+  const org = existsSync(tierLayout(orgDir).lessonsDir)
+    ? readOnly(createTierStore('org', orgDir))
+    : undefined;
   const ownTiers = project ? [project, user] : [user];
   const tiers = org ? [...ownTiers, org] : ownTiers;
   const cacheDir = (project ?? user).layout.cacheDir;
@@ -118,11 +120,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     manifestSources: stampSources(sourcePaths(tiers.map((tier) => tier.layout.dir))),
     store(tier) {
       if (tier === 'user') return user;
-      if (tier === 'org') {
-        throw new LoreError('usage', 'the org tier is read-only here: it mirrors the organisation server', {
-          hint: 'change organisation lessons on the server (a user-tier copy through `lore push`, or the dashboard of `lore serve --org`), then `lore pull`',
-        });
-      }
+      if (tier === 'org') return org ?? readOnly(createTierStore('org', orgDir));
       if (!project) {
         throw new LoreError('no-project', `no ${LORE_DIR}/ directory found from ${cwd} upward`, {
           hint: 'run `lore init` at your repository root, or pass --tier user to use your personal lessons',
@@ -152,6 +150,22 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     },
   };
   return ws;
+}
+
+/** The org tier as lore's writers see it: every read works, every write is refused before it starts. */
+function readOnly(store: TierStore): TierStore {
+  const refuse = (): never => {
+    throw new LoreError('usage', 'the org tier is read-only here: it mirrors the organisation server', {
+      hint: 'change organisation lessons on the server (a user-tier copy through `lore push`, or the dashboard of `lore serve --org`), then `lore pull`',
+    });
+  };
+  return {
+    ...store,
+    createLesson: refuse,
+    writeLessonText: refuse,
+    createLessonWithId: refuse,
+    appendVote: refuse,
+  };
 }
 
 type CachedConfig = { key: string; config: Config; problems: Problem[] };
