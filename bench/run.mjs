@@ -48,7 +48,7 @@ function parseArgs(argv) {
     else if (flag === '--dims') options.dims = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--only store|hook|capture|mcp|docs|vectors] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
+        'usage: node bench/run.mjs [--only store|hook|capture|mcp|docs|vectors|org] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
           '                          [--hook-sizes 100,1000,10000] [--hook-runs 200] [--dims 768]',
       );
       process.exit(0);
@@ -59,9 +59,9 @@ function parseArgs(argv) {
   options.inProcess = Math.max(200, options.inProcess);
   if (
     options.only !== undefined &&
-    !['store', 'hook', 'capture', 'mcp', 'docs', 'vectors'].includes(options.only)
+    !['store', 'hook', 'capture', 'mcp', 'docs', 'vectors', 'org'].includes(options.only)
   )
-    throw new Error('--only: store, hook, capture, mcp, docs or vectors');
+    throw new Error('--only: store, hook, capture, mcp, docs, vectors or org');
   return options;
 }
 
@@ -425,6 +425,11 @@ async function main() {
     await (await import('./mcp.mjs')).runMcpBench({ dataDir });
     return;
   }
+  if (options.only === 'org') {
+    mkdirSync(dataDir, { recursive: true });
+    await (await import('./org.mjs')).runOrgBench({ dataDir });
+    return;
+  }
   if (options.only === 'docs') {
     mkdirSync(dataDir, { recursive: true });
     await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
@@ -627,6 +632,7 @@ async function main() {
       dims: options.dims,
       queries: Math.ceil(options.inProcess / 12),
     });
+    results.org = await (await import('./org.mjs')).runOrgBench({ dataDir });
   }
   results.totalMs = performance.now() - started;
   writeFileSync(join(dataDir, 'last-run.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -66,7 +66,7 @@ export type ManifestLesson = {
   id: string;
   /** Its ordinal in the manifest: block `n / blockSize`, and the same place in the text blocks. */
   n: number;
-  tier: 'project' | 'user';
+  tier: 'project' | 'user' | 'org';
   priority: number;
   confidence: number;
   needsReview: boolean;
