@@ -10,6 +10,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeCodeAdapter } from '../adapters/claude-code/hook-adapter.js';
 import { codexAdapter, isCodexPayload } from '../adapters/codex/hook-adapter.js';
+import { geminiAdapter, isGeminiPayload } from '../adapters/gemini/hook-adapter.js';
 import { formatDecision } from '../core/inject/format-decision.js';
 import { parseHookPayload } from '../core/inject/parse-hook-input.js';
 import { applyClaims, preambleFor, selectLessons } from '../core/inject/select-lessons.js';
@@ -67,12 +68,18 @@ export type HookRun = { stdout: string; debug: Record<string, unknown> };
 
 export const EMPTY_OUTPUT = '{}';
 
-export function chooseAdapter(argv: readonly string[], raw: unknown): HookAdapter {
+export function chooseAdapter(
+  argv: readonly string[],
+  raw: unknown,
+  env: NodeJS.ProcessEnv = {},
+): HookAdapter {
   const i = argv.indexOf('--host');
   const host = i >= 0 ? argv[i + 1] : argv.find((arg) => arg.startsWith('--host='))?.slice(7);
   if (host === 'codex') return codexAdapter;
+  if (host === 'gemini') return geminiAdapter;
   if (host === 'claude-code') return claudeCodeAdapter;
-  return isCodexPayload(raw) ? codexAdapter : claudeCodeAdapter;
+  if (isCodexPayload(raw)) return codexAdapter;
+  return isGeminiPayload(raw, env) ? geminiAdapter : claudeCodeAdapter;
 }
 
 function emptyHead(projectRoot: string | null): ManifestHead {
@@ -151,13 +158,16 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
     });
     return { stdout: EMPTY_OUTPUT, debug: { event: 'Stop', ...stop } };
   }
-  const adapter = chooseAdapter(deps.argv, raw);
+  const adapter = chooseAdapter(deps.argv, raw, deps.env);
   debug.host = adapter.host;
-  const event = parseHookPayload(adapter.normalizeInput(raw));
-  if (event === undefined || !adapter.events.includes(event.event)) {
+  const parsed = parseHookPayload(adapter.normalizeInput(raw));
+  if (parsed === undefined || !adapter.events.includes(parsed.event)) {
     return { stdout: EMPTY_OUTPUT, debug: { ...debug, skipped: 'not an event lore handles' } };
   }
+  const phase = parsed.event === 'PreToolUse' ? adapter.callPhase?.(raw) : undefined;
+  const event: HookEvent = phase === undefined ? parsed : { ...parsed, phase };
   debug.event = event.event;
+  if (phase !== undefined) debug.phase = phase;
   debug.tool = event.tool;
 
   const place = findHookCache(event.cwd, deps.env, deps.home);
