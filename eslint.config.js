@@ -32,6 +32,7 @@ export default tseslint.config(
     ignores: [
       'dist/**',
       'plugin/bin/**',
+      'gemini-extension/bin/**',
       'node_modules/**',
       'coverage/**',
       'bench/.data/**',

@@ -6,12 +6,15 @@
  *   project scope: `<repository>/.claude/settings.json`.
  * - Codex, user scope: `$CODEX_HOME/hooks.json`, default `~/.codex/hooks.json`; project scope:
  *   `<repository>/.codex/hooks.json` (Codex reads it only in a trusted project).
+ * - Gemini CLI, user scope: `$GEMINI_CLI_HOME/.gemini/settings.json`, default
+ *   `~/.gemini/settings.json`; project scope: `<repository>/.gemini/settings.json` (hooks and the
+ *   MCP server in the same file).
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { claudeConfigDirs, codexHome, geminiHome } from '../fs/agent-homes.js';
 
-export const AGENT_HOSTS = ['claude-code', 'codex'] as const;
+export const AGENT_HOSTS = ['claude-code', 'codex', 'gemini'] as const;
 export type AgentHost = (typeof AGENT_HOSTS)[number];
 export const INSTALL_SCOPES = ['user', 'project'] as const;
 export type InstallScope = (typeof INSTALL_SCOPES)[number];
@@ -36,6 +39,11 @@ export function agentHookSettingsFile(
     return scope === 'project'
       ? join(root, '.claude', 'settings.json')
       : join(claudeDir(env), 'settings.json');
+  }
+  if (host === 'gemini') {
+    return scope === 'project'
+      ? join(root, '.gemini', 'settings.json')
+      : join(geminiHome(env, home(env)), 'settings.json');
   }
   return scope === 'project'
     ? join(root, '.codex', 'hooks.json')
