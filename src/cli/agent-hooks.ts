@@ -18,6 +18,7 @@ export const HOST_NAMES: Record<AgentHost, string> = {
   'claude-code': 'Claude Code',
   codex: 'Codex',
   gemini: 'Gemini CLI',
+  cursor: 'Cursor',
 };
 
 /** The Claude Code plugin root shipped in the lore package (holds bin/lore-hook.cjs). */

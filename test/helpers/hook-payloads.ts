@@ -17,8 +17,15 @@ function load(file: string): Payload[] {
 export const claudePayloads = [...load('cc-hooks-run1.jsonl'), ...load('cc-hooks-deny.jsonl')];
 export const codexPayloads = load('codex-hooks.jsonl');
 export const geminiPayloads = load('gemini-hooks.jsonl');
+/** Transcribed from Cursor's documentation, not recorded (see SOURCES.md). */
+export const cursorPayloads = load('cursor-documented.jsonl');
 
-const RECORDED = { claude: claudePayloads, codex: codexPayloads, gemini: geminiPayloads };
+const RECORDED = {
+  claude: claudePayloads,
+  codex: codexPayloads,
+  gemini: geminiPayloads,
+  cursor: cursorPayloads,
+};
 
 /** The first payload of `event` (and tool) from a host's recording. */
 export function payload(host: keyof typeof RECORDED, event: string, tool?: string): Payload {

@@ -12,7 +12,7 @@ import {
 import { parseHost } from './install.js';
 
 const USAGE =
-  'lore uninstall claude-code|codex|gemini [--scope user|project] [--dry-run] [--json]\n       lore uninstall mcp --agent claude-code|codex|gemini [--scope user|project] [--dry-run] [--json]';
+  'lore uninstall claude-code|codex|gemini|cursor [--scope user|project] [--dry-run] [--json]\n       lore uninstall mcp --agent claude-code|codex|gemini [--scope user|project] [--dry-run] [--json]';
 
 export const command: Command = {
   spec: {
@@ -31,7 +31,7 @@ export const command: Command = {
         description: 'with `mcp`: the agent to remove the MCP server from (claude-code, codex, gemini)',
       },
     },
-    positionals: { min: 1, max: 1, names: 'AGENT (claude-code, codex or gemini) or mcp' },
+    positionals: { min: 1, max: 1, names: 'AGENT (claude-code, codex, gemini or cursor) or mcp' },
     json: true,
     examples: [
       'lore uninstall claude-code',
@@ -46,6 +46,7 @@ export const command: Command = {
     }
     const host = parseHost(args.positionals[0], USAGE);
     if (host === 'gemini') return (await import('../gemini-install.js')).runGeminiUninstall(ctx, args);
+    if (host === 'cursor') return (await import('../cursor-install.js')).runCursorUninstall(ctx, args);
     const scope = choiceOption(args, 'scope', INSTALL_SCOPES) ?? 'user';
     const dryRun = flagOption(args, 'dry-run');
     const file = settingsFileFor(ctx, host, scope);
