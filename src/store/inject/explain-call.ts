@@ -98,7 +98,9 @@ export function explainEvent(request: ExplainRequest): HookEvent {
       },
     );
   }
-  return event.event === 'PreToolUse' && request.phase !== undefined ? { ...event, phase: request.phase } : event;
+  return event.event === 'PreToolUse' && request.phase !== undefined
+    ? { ...event, phase: request.phase }
+    : event;
 }
 
 export async function explainCall(
@@ -121,7 +123,10 @@ export async function explainCall(
     settings:
       request.maxChars === undefined
         ? manifest.head.settings
-        : { ...manifest.head.settings, maxChars: Math.min(manifest.head.settings.maxChars, request.maxChars) },
+        : {
+            ...manifest.head.settings,
+            maxChars: Math.min(manifest.head.settings.maxChars, request.maxChars),
+          },
     exhaustive: true,
   });
   const decision = formatDecision(event.event, selection.decision.plan, preambleFor(event.event));
