@@ -46,7 +46,7 @@ function parseArgs(argv) {
     else if (flag === '--hook-runs') options.hookRuns = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--only store|hook|capture|mcp|docs] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
+        'usage: node bench/run.mjs [--only store|hook|hosts|capture|mcp|docs] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
           '                          [--hook-sizes 100,1000,10000] [--hook-runs 200]',
       );
       process.exit(0);
@@ -55,8 +55,11 @@ function parseArgs(argv) {
   if (options.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--sizes: whole numbers');
   options.runs = Math.max(5, options.runs);
   options.inProcess = Math.max(200, options.inProcess);
-  if (options.only !== undefined && !['store', 'hook', 'capture', 'mcp', 'docs'].includes(options.only))
-    throw new Error('--only: store, hook, capture, mcp or docs');
+  if (
+    options.only !== undefined &&
+    !['store', 'hook', 'hosts', 'capture', 'mcp', 'docs'].includes(options.only)
+  )
+    throw new Error('--only: store, hook, hosts, capture, mcp or docs');
   return options;
 }
 
@@ -411,6 +414,11 @@ async function main() {
     await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
     return;
   }
+  if (options.only === 'hosts') {
+    mkdirSync(dataDir, { recursive: true });
+    await (await import('./hosts.mjs')).runHostsBench({ dataDir, runs: options.hookRuns });
+    return;
+  }
   if (options.only === 'capture') {
     await runCapture();
     return;
@@ -599,6 +607,7 @@ async function main() {
   );
   if (options.only !== 'store') {
     results.hook = await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
+    results.hosts = await (await import('./hosts.mjs')).runHostsBench({ dataDir, runs: options.hookRuns });
     await runCapture();
     results.mcp = await (await import('./mcp.mjs')).runMcpBench({ dataDir });
     results.docs = await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
