@@ -94,7 +94,8 @@ describe('phase and host', () => {
   it.each([
     [payload('gemini', 'BeforeTool'), {}, true],
     [payload('gemini', 'SessionStart'), {}, false],
-    [payload('gemini', 'SessionStart'), { GEMINI_SESSION_ID: 'x' }, true],
+    [payload('gemini', 'SessionStart'), { GEMINI_SESSION_ID: 'de10ef8f-5a5f-4960-826b-c4048fe558b7' }, true],
+    [payload('gemini', 'SessionStart'), { GEMINI_SESSION_ID: 'another-session' }, false],
     [payload('claude', 'SessionStart'), {}, false],
     ['text', {}, false],
   ])('isGeminiPayload %#', (raw, env, expected) => {

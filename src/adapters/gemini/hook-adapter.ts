@@ -62,13 +62,18 @@ export function toClaudeTool(tool: string, input: Json): { tool: string; input: 
   }
 }
 
-/** Whether a payload came from Gemini CLI: an event only it sends, or its session variable. */
+/**
+ * Whether a payload came from Gemini CLI: an event only it sends, or the session variable Gemini
+ * sets for its hooks naming this very session (a variable inherited from a shell alone is not enough).
+ */
 export function isGeminiPayload(raw: unknown, env: NodeJS.ProcessEnv = {}): boolean {
   if (!isObject(raw)) return false;
   const name = raw.hook_event_name;
   if (name === 'BeforeTool' || name === 'AfterTool' || name === 'BeforeAgent' || name === 'AfterAgent')
     return true;
-  return typeof env.GEMINI_SESSION_ID === 'string' && env.GEMINI_SESSION_ID !== '';
+  return (
+    typeof raw.session_id === 'string' && raw.session_id !== '' && env.GEMINI_SESSION_ID === raw.session_id
+  );
 }
 
 export function geminiCallPhase(raw: unknown): CallPhase | undefined {
