@@ -1,6 +1,6 @@
 // Gemini CLI 0.61.0, driven offline by the scripted model server (Gemini API on 127.0.0.1 through
 // GOOGLE_GEMINI_BASE_URL), with lore installed by `lore install gemini` or as an extension.
-import { chmodSync, cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -29,6 +29,14 @@ function functionResponses(server: ModelServer, n: number): string[] {
     .flatMap((content) => content.parts)
     .filter((part) => part.functionResponse !== undefined)
     .map((part) => JSON.stringify(part.functionResponse));
+}
+
+/** The chat recordings Gemini CLI wrote under the workspace's HOME. */
+function geminiSessions(ws: Workspace): string[] {
+  const tmp = join(ws.home, '.gemini', 'tmp');
+  return readdirSync(tmp, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /chats\/session-[^/]+\.jsonl?$/.test(name))
+    .map((name) => join(tmp, name));
 }
 
 /** Runs `gemini -p` with lore installed in the user's settings.json. */
@@ -67,16 +75,22 @@ describe('Gemini CLI with lore install gemini (~/.gemini/settings.json)', () => 
     expect(functionResponses(server, 2).map((text) => occurrences(text, PYTEST_MARKER))).toEqual([0, 1]);
   });
 
-  it('the same lesson arrives once per session although the model runs pytest twice', async () => {
+  it('the same lesson arrives once per session although the model runs pytest twice; lore scan mines nothing lore injected', async () => {
     const ws = createWorkspace();
     addTopLessons(ws);
     addPytestLesson(ws);
     const server = await serve([{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }]);
     const exit = await runInstalled(ws, server);
+    const [session] = geminiSessions(ws);
+    const scan = JSON.parse(ws.lore(['scan', '--path', session ?? '', '--json'])) as {
+      candidates: unknown[];
+    };
 
     expect(exit.code, exit.stderr).toBe(0);
     expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
     expect(occurrences(turn(server, 2), PYTEST_MARKER)).toBe(1);
+    expect(occurrences(readFileSync(session ?? '', 'utf8'), PYTEST_MARKER)).toBeGreaterThan(0);
+    expect(scan.candidates).toEqual([]);
   });
 
   it('a guard denies `rm -rf build` (BeforeTool) and the model receives the teaching reason as the error', async () => {
@@ -119,11 +133,8 @@ describe('Gemini CLI with lore install gemini (~/.gemini/settings.json)', () => 
       { text: 'The workspace tests pass.' },
     ]);
     const exit = await runInstalled(ws, server, 'run the rust tests');
-    const tmp = join(ws.home, '.gemini', 'tmp');
-    const sessions = readdirSync(tmp, { recursive: true, encoding: 'utf8' }).filter((name) =>
-      /chats\/session-[^/]+\.jsonl?$/.test(name),
-    );
-    const scan = JSON.parse(ws.lore(['scan', '--path', join(tmp, sessions[0] ?? ''), '--json'])) as {
+    const sessions = geminiSessions(ws);
+    const scan = JSON.parse(ws.lore(['scan', '--path', sessions[0] ?? '', '--json'])) as {
       candidates: { tier: number; trigger: string }[];
     };
 
