@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { claudeCodeAdapter } from '../adapters/claude-code/hook-adapter.js';
 import { codexAdapter, isCodexPayload } from '../adapters/codex/hook-adapter.js';
 import { cursorAdapter, isCursorPayload } from '../adapters/cursor/hook-adapter.js';
-import { geminiAdapter, isGeminiPayload } from '../adapters/gemini/hook-adapter.js';
+import { geminiAdapter, geminiStopPayload, isGeminiPayload } from '../adapters/gemini/hook-adapter.js';
 import { formatDecision } from '../core/inject/format-decision.js';
 import { parseHookPayload } from '../core/inject/parse-hook-input.js';
 import { applyClaims, preambleFor, selectLessons } from '../core/inject/select-lessons.js';
@@ -154,12 +154,14 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   } catch {
     return { stdout: EMPTY_OUTPUT, debug: { skipped: 'stdin is not JSON', bytes: stdin.length } };
   }
-  if (
+  const stopPayload =
     raw !== null &&
     typeof raw === 'object' &&
     (raw as { hook_event_name?: unknown }).hook_event_name === 'Stop'
-  ) {
-    const stop = handleStop(raw as Record<string, unknown>, {
+      ? (raw as Record<string, unknown>)
+      : geminiStopPayload(raw);
+  if (stopPayload !== undefined) {
+    const stop = handleStop(stopPayload, {
       env: deps.env,
       home: deps.home,
       cwd: deps.cwd ?? '.',

@@ -53,7 +53,7 @@ describe('lore install gemini', () => {
       lore: { command: process.execPath, args: [LORE_BIN, 'mcp'] },
     });
     expect(settings.hooks!.BeforeTool![0]).toEqual(USER_SETTINGS.hooks.BeforeTool[0]);
-    expect(settings.hooks!.AfterAgent).toEqual(USER_SETTINGS.hooks.AfterAgent);
+    expect(settings.hooks!.AfterAgent![0]).toEqual(USER_SETTINGS.hooks.AfterAgent[0]);
     expect(Object.keys(settings.hooks!).sort()).toEqual([
       'AfterAgent',
       'AfterTool',

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { payload } from '../helpers/hook-payloads.js';
-import { inRepo, runHookBundle } from '../helpers/hook.js';
+import { fileAppears, fileDisappears, inRepo, runHookBundle } from '../helpers/hook.js';
 import type { HookOptions } from '../helpers/hook.js';
 
 const PYTEST = 'pytest prints a header that floods agent logs: run pytest --no-header -q';
@@ -175,6 +175,25 @@ describe('Gemini CLI hooks', () => {
         denied: [expect.objectContaining({ id: guard })],
       }),
     ]);
+  });
+});
+
+describe('Gemini CLI AfterAgent: feedback markers, as Claude Code Stop', () => {
+  it('records LEARNING_HELPFUL from prompt_response and answers {}', async () => {
+    const { sandbox, pytest } = lessonSandbox();
+    const feedback = join(sandbox.repo, '.lore', 'lessons', pytest, 'feedback.jsonl');
+    const appeared = fileAppears(feedback);
+    const end = inRepo(sandbox, payload('gemini', 'AfterAgent'), {
+      session_id: 'fb-1',
+      prompt_response: `Done. LEARNING_HELPFUL: ${pytest}`,
+    });
+    expect(run(sandbox, end).stdout).toBe('{}');
+    await appeared;
+    await fileDisappears(join(sandbox.repo, '.lore', 'cache', 'locks', `${pytest}.lock`));
+    const show = JSON.parse(sandbox.run(['show', pytest, '--json']).stdout) as {
+      feedback: { helpful: number };
+    };
+    expect(show.feedback.helpful).toBe(1);
   });
 });
 

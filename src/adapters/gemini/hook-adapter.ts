@@ -10,6 +10,7 @@
  *   `read_many_files`, `glob`, `grep_search` (paths), renamed here to the Claude Code tools lore's
  *   matcher knows, with their path parameters (`file_path`, `dir_path`, `include`, ...) moved to
  *   Claude's keys. Anything else (MCP tools, `list_directory`, `web_fetch`, ...) is not matched.
+ * AfterAgent (a turn's end) is read like Claude's Stop: its `LEARNING_HELPFUL` markers become feedback.
  * Non-interactive sessions prepend SessionStart's context to the prompt in `<hook_context>` tags:
  * BeforeAgent drops them, so lessons are never matched against lore's own words.
  */
@@ -104,6 +105,22 @@ export function normalizeGeminiPayload(raw: unknown): unknown {
   const mapped = typeof raw.tool_name === 'string' ? toClaudeTool(raw.tool_name, input) : undefined;
   if (mapped === undefined) return { ...base, hook_event_name: 'gemini:unknown-tool' };
   return { ...base, tool_name: mapped.tool, tool_input: mapped.input };
+}
+
+/**
+ * AfterAgent (the end of a turn) as the Stop payload lore reads feedback markers from: its final
+ * text is `prompt_response`. Undefined for anything else.
+ */
+export function geminiStopPayload(raw: unknown): Record<string, unknown> | undefined {
+  if (!isObject(raw) || raw.hook_event_name !== 'AfterAgent') return undefined;
+  return {
+    hook_event_name: 'Stop',
+    session_id: raw.session_id,
+    cwd: raw.cwd,
+    transcript_path: raw.transcript_path,
+    stop_hook_active: raw.stop_hook_active,
+    last_assistant_message: typeof raw.prompt_response === 'string' ? raw.prompt_response : '',
+  };
 }
 
 const GEMINI_EVENT: Readonly<Record<string, string>> = {
