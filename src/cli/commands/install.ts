@@ -42,7 +42,7 @@ export const command: Command = {
       '  claude-code  user: $CLAUDE_CONFIG_DIR/settings.json (default ~/.claude/settings.json); project: .claude/settings.json\n' +
       '  codex        user: $CODEX_HOME/hooks.json (default ~/.codex/hooks.json); project: .codex/hooks.json\n' +
       '  gemini       user: $GEMINI_CLI_HOME/.gemini/settings.json (default ~/.gemini/settings.json); project:\n' +
-      "               .gemini/settings.json; SessionStart, BeforeAgent, BeforeTool, AfterTool and lore's MCP server\n" +
+      '               .gemini/settings.json; SessionStart, BeforeAgent, BeforeTool, AfterTool, AfterAgent, MCP server\n' +
       '  cursor       user: ~/.cursor/hooks.json; project: .cursor/hooks.json (version 1: sessionStart, preToolUse,\n' +
       "               beforeShellExecution, postToolUse), and lore's MCP server in the mcp.json beside it\n" +
       'Codex runs new hooks only once you trust them (the "hooks need review" prompt, or /hooks in codex).\n' +
