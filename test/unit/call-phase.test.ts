@@ -16,7 +16,13 @@ const guard = lesson({
   commands: ['rm\\s+-rf\\s+build'],
   remediation: 'run make clean',
 });
-const manifest = manifestOf([pytest, make, guard]);
+const unreviewed = lesson({
+  summary: 'never chmod -R 777',
+  type: 'guard',
+  commands: ['chmod\\s+-R\\s+777'],
+  needsReview: true,
+});
+const manifest = manifestOf([pytest, make, guard, unreviewed]);
 
 function select(command: string, phase: CallPhase | undefined, exhaustive: boolean, guards = true) {
   const event: HookEvent = {
@@ -67,6 +73,16 @@ describe('a tool call split into two halves', () => {
     expect(before).toEqual([expect.objectContaining({ id: pytest.id, reason: 'after-call' })]);
     const after = select('rm -rf build', 'after', true).plan.skipped;
     expect(after).toEqual([expect.objectContaining({ id: guard.id, reason: 'call-denied' })]);
+  });
+
+  it('a guard that needs review denies in neither half and says so in both', () => {
+    for (const phase of ['before', 'after'] as const) {
+      const plan = select('chmod -R 777 .', phase, true).plan;
+      expect([plan.denied, plan.skipped.map((s) => [s.id, s.reason])]).toEqual([
+        [],
+        [[unreviewed.id, 'needs-review']],
+      ]);
+    }
   });
 
   it('with guards off, a guard is advice after the call and nothing before it', () => {

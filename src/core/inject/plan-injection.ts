@@ -107,16 +107,16 @@ export function planInjection(
     }
     const skip = (reason: Skip['reason'], skill?: string) =>
       skipped.push({ id: lesson.id, reason, matchedBy, ...(skill === undefined ? {} : { skill }) });
-    if (options.guardsRanBefore === true && lesson.guard && settings.guards && matchedBy.some(isTrigger)) {
-      skip('call-denied');
-      continue;
-    }
     if (lesson.needsReview) {
       skip('needs-review');
       continue;
     }
     if (lesson.confidence < settings.minConfidence) {
       skip('low-confidence');
+      continue;
+    }
+    if (options.guardsRanBefore === true && lesson.guard && settings.guards && matchedBy.some(isTrigger)) {
+      skip('call-denied');
       continue;
     }
     if (denies) {

@@ -1,8 +1,9 @@
 /**
  * Other spellings of one tool, as lore compares them: `Task` is now `Agent` in Claude Code and
  * `MultiEdit` is folded into `Edit`; transcripts name the shell `exec_command`, `shell` or
- * `local_shell` (Codex) and `run_shell_command` (Gemini), Gemini's file tools `read_file`, `write_file`, `replace`, `grep_search`, and a Codex patch `apply_patch`, where the
- * hooks send `Bash` and lore's Codex adapter makes a patch an `Edit`.
+ * `local_shell` (Codex) and `run_shell_command` (Gemini), and a Codex patch `apply_patch`, where the
+ * hooks send `Bash` and lore's Codex adapter makes a patch an `Edit`; Gemini's file tools
+ * (`read_file`, `write_file`, `replace`, `grep_search`, ...) are Claude's Read, Write, Edit, Grep.
  */
 const ALIASES: Readonly<Record<string, string>> = {
   task: 'agent',
