@@ -132,11 +132,11 @@ export const COMMANDS: Record<string, Entry> = {
     load: () => import('./commands/enable.js'),
   },
   install: {
-    summary: "add lore's hooks to Claude Code or Codex settings (idempotent)",
+    summary: "add lore's hooks to Claude Code, Codex, Gemini CLI or Cursor settings (idempotent)",
     load: () => import('./commands/install.js'),
   },
   uninstall: {
-    summary: "remove lore's hooks from Claude Code or Codex settings",
+    summary: "remove lore's hooks from Claude Code, Codex, Gemini CLI or Cursor settings",
     load: () => import('./commands/uninstall.js'),
   },
   serve: {
