@@ -50,7 +50,7 @@ export const command: Command = {
     examples: [
       'lore explain --tool Bash --command "pytest -v tests/"',
       'lore explain --tool Edit --path src/api/handlers.py --json',
-      'lore explain --tool Write --path src/app.py --content "print(\"debug\")"',
+      `lore explain --tool Write --path src/app.py --content 'print("debug")'`,
       'lore explain --prompt "why do the tests in tests/unit hang?"',
       'lore explain --event SessionStart',
     ],
