@@ -32,6 +32,7 @@ export default tseslint.config(
     ignores: [
       'dist/**',
       'plugin/bin/**',
+      'gemini-extension/bin/**',
       'node_modules/**',
       'coverage/**',
       'bench/.data/**',
@@ -150,10 +151,7 @@ export default tseslint.config(
       ],
     },
   },
-  ...[
-    ['claude-code', 'codex'],
-    ['codex', 'claude-code'],
-  ].map(([host, other]) => ({
+  ...['claude-code', 'codex', 'gemini', 'cursor'].map((host) => ({
     files: [`src/adapters/${host}/**/*.ts`],
     rules: {
       'no-restricted-imports': [
@@ -162,7 +160,9 @@ export default tseslint.config(
           patterns: [
             hookPattern,
             {
-              group: [`**/adapters/${other}/**`],
+              group: ['claude-code', 'codex', 'gemini', 'cursor']
+                .filter((other) => other !== host)
+                .map((other) => `**/adapters/${other}/**`),
               message: 'adapters translate one host each and never import each other',
             },
           ],
@@ -182,6 +182,8 @@ export default tseslint.config(
                 '**/cli/**',
                 '**/adapters/claude-code/**',
                 '**/adapters/codex/**',
+                '**/adapters/gemini/**',
+                '**/adapters/cursor/**',
                 '**/adapters/mcp/**',
               ],
               message:
@@ -204,6 +206,8 @@ export default tseslint.config(
                 '**/cli/**',
                 '**/adapters/claude-code/**',
                 '**/adapters/codex/**',
+                '**/adapters/gemini/**',
+                '**/adapters/cursor/**',
                 '**/adapters/http/**',
               ],
               message:

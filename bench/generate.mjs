@@ -771,7 +771,7 @@ function paragraph(rng, topic) {
 }
 
 /** One lesson record, complete (as `lore add` writes it), for the topic drawn. */
-function makeLesson(rng, id, supersededBy) {
+export function makeLesson(rng, id, supersededBy) {
   const topic = rng.pick(TOPICS);
   const other = rng.chance(0.15) ? rng.pick(TOPICS) : undefined;
   const problem = fill(rng, rng.pick(topic.problems), topic);

@@ -48,7 +48,7 @@ function parseArgs(argv) {
     else if (flag === '--dims') options.dims = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--only store|hook|capture|mcp|docs|vectors] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
+        'usage: node bench/run.mjs [--only store|hook|hosts|capture|mcp|docs|vectors|org] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
           '                          [--hook-sizes 100,1000,10000] [--hook-runs 200] [--dims 768]',
       );
       process.exit(0);
@@ -59,9 +59,9 @@ function parseArgs(argv) {
   options.inProcess = Math.max(200, options.inProcess);
   if (
     options.only !== undefined &&
-    !['store', 'hook', 'capture', 'mcp', 'docs', 'vectors'].includes(options.only)
+    !['store', 'hook', 'hosts', 'capture', 'mcp', 'docs', 'vectors', 'org'].includes(options.only)
   )
-    throw new Error('--only: store, hook, capture, mcp, docs or vectors');
+    throw new Error('--only: store, hook, hosts, capture, mcp, docs, vectors or org');
   return options;
 }
 
@@ -416,6 +416,11 @@ async function main() {
     await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
     return;
   }
+  if (options.only === 'hosts') {
+    mkdirSync(dataDir, { recursive: true });
+    await (await import('./hosts.mjs')).runHostsBench({ dataDir, runs: options.hookRuns });
+    return;
+  }
   if (options.only === 'capture') {
     await runCapture();
     return;
@@ -423,6 +428,11 @@ async function main() {
   if (options.only === 'mcp') {
     mkdirSync(dataDir, { recursive: true });
     await (await import('./mcp.mjs')).runMcpBench({ dataDir });
+    return;
+  }
+  if (options.only === 'org') {
+    mkdirSync(dataDir, { recursive: true });
+    await (await import('./org.mjs')).runOrgBench({ dataDir });
     return;
   }
   if (options.only === 'docs') {
@@ -616,6 +626,7 @@ async function main() {
   );
   if (options.only !== 'store') {
     results.hook = await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
+    results.hosts = await (await import('./hosts.mjs')).runHostsBench({ dataDir, runs: options.hookRuns });
     await runCapture();
     results.mcp = await (await import('./mcp.mjs')).runMcpBench({ dataDir });
     results.docs = await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
@@ -627,6 +638,7 @@ async function main() {
       dims: options.dims,
       queries: Math.ceil(options.inProcess / 12),
     });
+    results.org = await (await import('./org.mjs')).runOrgBench({ dataDir });
   }
   results.totalMs = performance.now() - started;
   writeFileSync(join(dataDir, 'last-run.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = `${root}plugin/bin/`;
+// The Gemini CLI extension carries its own copy: `gemini extensions install` copies the extension
+// folder alone, so its hooks.json can only name files inside it (`${extensionPath}/bin/...`).
+const copyDirs = [`${root}gemini-extension/bin/`];
 
 export const BUNDLES = [
   { entry: 'src/hook/lore-hook.ts', out: 'lore-hook-core.cjs', builtinsOnly: true },
@@ -57,23 +60,25 @@ export async function bundle({ entry, out, builtinsOnly, launches }) {
 
 async function main() {
   const check = process.argv.includes('--check');
-  mkdirSync(outDir, { recursive: true });
   let stale = 0;
+  for (const dir of [outDir, ...copyDirs]) mkdirSync(dir, { recursive: true });
   for (const spec of BUNDLES) {
     const { out, text } = await bundle(spec);
-    const path = `${outDir}${out}`;
-    if (check) {
-      let current;
-      try {
-        current = readFileSync(path, 'utf8');
-      } catch {
-        current = '';
-      }
-      if (current !== text) {
-        console.error(`plugin/bin/${out} is out of date: run npm run build and commit it`);
-        stale += 1;
-      }
-    } else writeFileSync(path, text);
+    for (const dir of [outDir, ...copyDirs]) {
+      const path = `${dir}${out}`;
+      if (check) {
+        let current;
+        try {
+          current = readFileSync(path, 'utf8');
+        } catch {
+          current = '';
+        }
+        if (current !== text) {
+          console.error(`${path.slice(root.length)} is out of date: run npm run build and commit it`);
+          stale += 1;
+        }
+      } else writeFileSync(path, text);
+    }
   }
   process.exit(stale > 0 ? 1 : 0);
 }

@@ -7,6 +7,8 @@ export const HOOK_FOLDERS = [
   'src/hook/**',
   'src/adapters/claude-code/**',
   'src/adapters/codex/**',
+  'src/adapters/gemini/**',
+  'src/adapters/cursor/**',
   'src/core/inject/**',
   'src/core/match/repo-path.ts',
   'src/core/match/cached-regex.ts',

@@ -12,7 +12,8 @@ import type { Agent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
 import type { CandidateRecord, ScoringConfig } from '../core/capture/merge-candidate.js';
 import { redactDeep } from '../core/capture/redact.js';
-import type { Config, Tier } from '../core/lesson/schema.js';
+import type { Config } from '../core/lesson/schema.js';
+import type { OwnTier } from '../core/lesson/constants.js';
 import type { CandidateStore, StoredCandidate } from '../store/candidates/candidate-store.js';
 import { withLocks } from '../store/fs/lock.js';
 import type { TierLayout } from '../store/fs/paths.js';
@@ -62,7 +63,7 @@ function scanWhere(target: CaptureTarget, options: CaptureOptions) {
 }
 
 export type TouchedCandidate = StoredCandidate & {
-  tier: Tier;
+  tier: OwnTier;
   change: 'new' | 'merged';
   /** The transcript lines of this scan's episodes, with files as the scanner was given them. */
   evidence: { file: string; line: number }[];
@@ -123,10 +124,10 @@ export async function captureCandidates(
     const scoring = scoringOf(target.capture);
     const nowIso = new Date(options.nowMs).toISOString();
     const stores = new Map<
-      Tier,
+      OwnTier,
       { store: CandidateStore; byHash: Map<string, string>; decided: Set<string> }
     >();
-    const open = (tier: Tier) => {
+    const open = (tier: OwnTier) => {
       let entry = stores.get(tier);
       if (!entry) {
         const layout = tier === 'project' ? target.layouts.project : target.layouts.user;
@@ -143,7 +144,7 @@ export async function captureCandidates(
       return entry;
     };
     const projectRoot = target.projectRoot;
-    const tierOf = (project: string | undefined): Tier => {
+    const tierOf = (project: string | undefined): OwnTier => {
       if (target.layouts.project === undefined) return 'user';
       if (options.explicit || projectRoot === undefined) return 'project';
       const inside =

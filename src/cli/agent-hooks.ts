@@ -14,7 +14,12 @@ import { writeFileAtomic } from '../store/fs/fs-atomic.js';
 import { findProjectRoot, findRepositoryRoot, resolveLoreHome } from '../store/fs/paths.js';
 import type { CommandContext } from './command.js';
 
-export const HOST_NAMES: Record<AgentHost, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+export const HOST_NAMES: Record<AgentHost, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+  cursor: 'Cursor',
+};
 
 /** The Claude Code plugin root shipped in the lore package (holds bin/lore-hook.cjs). */
 export const PLUGIN_DIR = fileURLToPath(new URL('../../plugin/', import.meta.url)).replace(/\/$/, '');
@@ -35,6 +40,7 @@ function shellQuote(path: string): string {
  * Codex's commands say `--host codex`.
  */
 export function loreHookTable(host: AgentHost, pluginDir: string = PLUGIN_DIR): HookTable {
+  if (host === 'gemini') return geminiHookTable();
   const file = join(pluginDir, 'hooks', 'hooks.json');
   const bundle = join(pluginDir, 'bin', 'lore-hook.cjs');
   if (!existsSync(bundle)) {
@@ -50,6 +56,37 @@ export function loreHookTable(host: AgentHost, pluginDir: string = PLUGIN_DIR): 
       hooks: group.hooks.map((handler) => ({
         ...handler,
         command: `${handler.command.replaceAll('${CLAUDE_PLUGIN_ROOT}', shellQuote(pluginDir))}${host === 'codex' ? ' --host codex' : ''}`,
+      })),
+    }));
+  }
+  return table;
+}
+
+/** The Gemini CLI extension shipped in the lore package (its own copy of the hook bundle in bin/). */
+export const GEMINI_EXTENSION_DIR = fileURLToPath(
+  new URL('../../gemini-extension/', import.meta.url),
+).replace(/\/$/, '');
+
+/**
+ * lore's hooks for Gemini CLI's settings.json: the extension's hooks/hooks.json with
+ * `${extensionPath}` made absolute (so a settings install and the extension never drift apart).
+ */
+export function geminiHookTable(extensionDir: string = GEMINI_EXTENSION_DIR): HookTable {
+  const bundle = join(extensionDir, 'bin', 'lore-hook.cjs');
+  if (!existsSync(bundle)) {
+    throw new LoreError('not-found', `lore's Gemini CLI hook bundle is missing: ${bundle}`, {
+      hint: 'this lore package is incomplete; in a checkout, run `npm run build`',
+    });
+  }
+  const file = join(extensionDir, 'hooks', 'hooks.json');
+  const extension = JSON.parse(readFileSync(file, 'utf8')) as { hooks: HookTable };
+  const table: HookTable = {};
+  for (const [event, groups] of Object.entries(extension.hooks)) {
+    table[event] = groups.map((group) => ({
+      ...group,
+      hooks: group.hooks.map((handler) => ({
+        ...handler,
+        command: handler.command.replaceAll('${extensionPath}', shellQuote(extensionDir)),
       })),
     }));
   }

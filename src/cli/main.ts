@@ -132,16 +132,36 @@ export const COMMANDS: Record<string, Entry> = {
     load: () => import('./commands/enable.js'),
   },
   install: {
-    summary: "add lore's hooks to Claude Code or Codex settings (idempotent)",
+    summary: "add lore's hooks to Claude Code, Codex, Gemini CLI or Cursor settings (idempotent)",
     load: () => import('./commands/install.js'),
   },
   uninstall: {
-    summary: "remove lore's hooks from Claude Code or Codex settings",
+    summary: "remove lore's hooks from Claude Code, Codex, Gemini CLI or Cursor settings",
     load: () => import('./commands/uninstall.js'),
   },
   serve: {
     summary: 'serve the HTTP API and the dashboard (loopback; a token elsewhere)',
     load: () => import('./commands/serve.js'),
+  },
+  org: {
+    summary: 'organisation tokens, on the server side: org token create USER --role R | revoke USER',
+    load: () => import('./commands/org.js'),
+  },
+  remote: {
+    summary: 'the organisation servers this machine pulls from and pushes to: add, list, remove',
+    load: () => import('./commands/remote.js'),
+  },
+  login: {
+    summary: "store an organisation remote's token (mode 0600), checked with the server",
+    load: () => import('./commands/login.js'),
+  },
+  push: {
+    summary: 'send user lessons (project ones with --from-project) to the organisation server',
+    load: () => import('./commands/push.js'),
+  },
+  pull: {
+    summary: "bring the organisation's lessons down into the read-only org tier (works offline after)",
+    load: () => import('./commands/pull.js'),
   },
   render: {
     summary: 'write LEARNINGS.md and the managed lesson section of AGENTS.md / CLAUDE.md / GEMINI.md',
@@ -185,7 +205,7 @@ function mainHelp(): string {
     '',
     'Every command takes --help; read commands take --json.',
     'Global options: --root DIR (repository root holding .lore/).',
-    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG, LORE_DISABLED, LORE_TOKEN, LORE_SESSION_ID.',
+    'Environment: LORE_HOME (user tier, default ~/.lore), LORE_VOTE_HALF_LIFE_DAYS, LORE_AUTHOR, LORE_DEBUG, LORE_DISABLED, LORE_TOKEN, LORE_SESSION_ID, LORE_ORG_DB, LORE_PULL_INTERVAL_MINUTES.',
     '',
   ].join('\n');
 }

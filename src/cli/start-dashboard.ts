@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { LoreError } from '../core/errors.js';
+import type { App } from '../adapters/http/create-app.js';
 import type { CommandContext } from './command.js';
 
 export type DashboardOptions = {
@@ -17,6 +18,10 @@ export type DashboardOptions = {
   root?: string;
   env: NodeJS.ProcessEnv;
   notice?: string;
+  /** `lore serve --org`: wraps the local app (the organisation routes in front of it). */
+  wrap?: (app: App) => App;
+  /** Runs after the server closed (the organisation database's close). */
+  onClose?: () => Promise<void>;
 };
 
 export type Dashboard = { url: string; port: number; token: string | undefined; closed: Promise<void> };
@@ -39,7 +44,7 @@ export async function startDashboard(ctx: CommandContext, options: DashboardOpti
     ...(options.notice ? { notice: options.notice } : {}),
     log: (line) => ctx.note(line),
   });
-  const server = createHttpServer(app);
+  const server = createHttpServer(options.wrap ? options.wrap(app) : app);
   let port = options.port;
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -75,7 +80,10 @@ export async function startDashboard(ctx: CommandContext, options: DashboardOpti
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      server.close(() => resolve());
+      server.close(() => {
+        if (!options.onClose) return resolve();
+        options.onClose().then(resolve, resolve);
+      });
       server.closeAllConnections();
     };
     process.on('SIGINT', stop);

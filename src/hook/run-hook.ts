@@ -10,6 +10,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeCodeAdapter } from '../adapters/claude-code/hook-adapter.js';
 import { codexAdapter, isCodexPayload } from '../adapters/codex/hook-adapter.js';
+import { cursorAdapter, isCursorPayload } from '../adapters/cursor/hook-adapter.js';
+import { geminiAdapter, geminiStopPayload, isGeminiPayload } from '../adapters/gemini/hook-adapter.js';
 import { formatDecision } from '../core/inject/format-decision.js';
 import { parseHookPayload } from '../core/inject/parse-hook-input.js';
 import { applyClaims, preambleFor, selectLessons } from '../core/inject/select-lessons.js';
@@ -27,6 +29,7 @@ import {
 } from '../store/hook-state/manifest-files.js';
 import { findHookCache, repoRelativePaths } from '../store/fs/paths.js';
 import { openSessionState, wipeSession } from '../store/hook-state/session-state.js';
+import { loreCursorHooksFile } from './cursor-hooks-installed.js';
 import { handleStop } from './stop-markers.js';
 import type { FeedbackRequest } from './stop-markers.js';
 
@@ -67,12 +70,25 @@ export type HookRun = { stdout: string; debug: Record<string, unknown> };
 
 export const EMPTY_OUTPUT = '{}';
 
-export function chooseAdapter(argv: readonly string[], raw: unknown): HookAdapter {
+/** The `--host` the hook command names, if any. */
+export function hostArgument(argv: readonly string[]): string | undefined {
   const i = argv.indexOf('--host');
-  const host = i >= 0 ? argv[i + 1] : argv.find((arg) => arg.startsWith('--host='))?.slice(7);
+  return i >= 0 ? argv[i + 1] : argv.find((arg) => arg.startsWith('--host='))?.slice(7);
+}
+
+export function chooseAdapter(
+  argv: readonly string[],
+  raw: unknown,
+  env: NodeJS.ProcessEnv = {},
+): HookAdapter {
+  const host = hostArgument(argv);
   if (host === 'codex') return codexAdapter;
+  if (host === 'gemini') return geminiAdapter;
+  if (host === 'cursor') return cursorAdapter;
   if (host === 'claude-code') return claudeCodeAdapter;
-  return isCodexPayload(raw) ? codexAdapter : claudeCodeAdapter;
+  if (isCodexPayload(raw)) return codexAdapter;
+  if (isCursorPayload(raw)) return cursorAdapter;
+  return isGeminiPayload(raw, env) ? geminiAdapter : claudeCodeAdapter;
 }
 
 function emptyHead(projectRoot: string | null): ManifestHead {
@@ -138,12 +154,14 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   } catch {
     return { stdout: EMPTY_OUTPUT, debug: { skipped: 'stdin is not JSON', bytes: stdin.length } };
   }
-  if (
+  const stopPayload =
     raw !== null &&
     typeof raw === 'object' &&
     (raw as { hook_event_name?: unknown }).hook_event_name === 'Stop'
-  ) {
-    const stop = handleStop(raw as Record<string, unknown>, {
+      ? (raw as Record<string, unknown>)
+      : geminiStopPayload(raw);
+  if (stopPayload !== undefined) {
+    const stop = handleStop(stopPayload, {
       env: deps.env,
       home: deps.home,
       cwd: deps.cwd ?? '.',
@@ -151,13 +169,23 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
     });
     return { stdout: EMPTY_OUTPUT, debug: { event: 'Stop', ...stop } };
   }
-  const adapter = chooseAdapter(deps.argv, raw);
+  const adapter = chooseAdapter(deps.argv, raw, deps.env);
   debug.host = adapter.host;
-  const event = parseHookPayload(adapter.normalizeInput(raw));
-  if (event === undefined || !adapter.events.includes(event.event)) {
+  const parsed = parseHookPayload(adapter.normalizeInput(raw));
+  if (parsed === undefined || !adapter.events.includes(parsed.event)) {
     return { stdout: EMPTY_OUTPUT, debug: { ...debug, skipped: 'not an event lore handles' } };
   }
+  if (adapter.host === 'cursor' && hostArgument(deps.argv) !== 'cursor') {
+    // Cursor running lore's Claude-format hooks: lore's own Cursor hooks answer instead, once
+    const native = loreCursorHooksFile(parsed.cwd, deps.home ?? deps.env.HOME);
+    if (native !== undefined) {
+      return { stdout: EMPTY_OUTPUT, debug: { ...debug, skipped: `lore's Cursor hooks answer (${native})` } };
+    }
+  }
+  const phase = parsed.event === 'PreToolUse' ? adapter.callPhase?.(raw) : undefined;
+  const event: HookEvent = phase === undefined ? parsed : { ...parsed, phase };
   debug.event = event.event;
+  if (phase !== undefined) debug.phase = phase;
   debug.tool = event.tool;
 
   const place = findHookCache(event.cwd, deps.env, deps.home);

@@ -192,9 +192,9 @@ describe('lore install codex', () => {
 describe('usage', () => {
   it.each([
     [['install'], 'takes 1 argument'],
-    [['install', 'cursor'], 'unknown agent "cursor"'],
+    [['install', 'windsurf'], 'unknown agent "windsurf"'],
     [['install', 'codex', '--scope', 'global'], '--scope must be one of user, project'],
-    [['uninstall', 'gemini'], 'unknown agent "gemini"'],
+    [['uninstall', 'aider'], 'unknown agent "aider"'],
   ])('lore %j exits 2', (args, message) => {
     const sandbox = createSandbox({ init: false });
     const run = sandbox.run(args);

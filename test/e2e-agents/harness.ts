@@ -21,6 +21,8 @@ export const PLUGIN_DIR = here('../../plugin');
 export const LORE_BIN = here('../../dist/cli/bin.js');
 export const CLAUDE_BIN = here('./node_modules/@anthropic-ai/claude-code/bin/claude.exe');
 export const CODEX_BIN = here('./node_modules/@openai/codex/bin/codex.js');
+export const GEMINI_BIN = here('./node_modules/@google/gemini-cli/bundle/gemini.js');
+export const GEMINI_EXTENSION_DIR = here('../../gemini-extension');
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
@@ -229,4 +231,46 @@ export function turn(server: ModelServer, n: number): string {
 /** How many times `needle` occurs in `text`. */
 export function occurrences(text: string, needle: string): number {
   return text.split(needle).length - 1;
+}
+
+/**
+ * Gemini CLI's environment: the model server as its API (`GOOGLE_GEMINI_BASE_URL`), a dummy key,
+ * and user settings that pick API-key auth and turn off telemetry, update checks and the
+ * interactive trust prompt (written only if no test wrote settings first).
+ */
+export function geminiEnv(ws: Workspace, server: ModelServer): Record<string, string> {
+  const dir = join(ws.home, '.gemini');
+  mkdirSync(dir, { recursive: true });
+  const settings = {
+    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+    privacy: { usageStatisticsEnabled: false },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    telemetry: { enabled: false },
+  };
+  try {
+    writeFileSync(join(dir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`, { flag: 'wx' });
+  } catch {
+    // a test installed something first: keep its settings
+  }
+  return {
+    ...ws.env,
+    GEMINI_API_KEY: 'gemini-e2e-dummy',
+    GOOGLE_GEMINI_BASE_URL: server.url,
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+  };
+}
+
+/** `gemini ARGS` (extension management) in the workspace; throws unless it exits 0. */
+export function gemini(ws: Workspace, env: Record<string, string>, args: readonly string[]): string {
+  return run(process.execPath, [GEMINI_BIN, ...args], ws.repo, env);
+}
+
+/** `gemini -p PROMPT --yolo`: non-interactive, every tool call allowed. */
+export function runGemini(ws: Workspace, env: Record<string, string>, prompt: string): Promise<Exit> {
+  return runAgent(
+    process.execPath,
+    [GEMINI_BIN, '-p', prompt, '--yolo', '--output-format', 'json'],
+    ws.repo,
+    env,
+  );
 }

@@ -4,6 +4,8 @@
  * - Anthropic Messages API (`POST /v1/messages`, SSE) for Claude Code (`ANTHROPIC_BASE_URL`).
  * - OpenAI Responses API (`POST /v1/responses`, SSE) for Codex (a `model_providers` entry with
  *   `wire_api = "responses"`).
+ * - Gemini API (`POST /v1beta/models/<model>:streamGenerateContent?alt=sse`, and `:generateContent`
+ *   for its side requests) for Gemini CLI (`GOOGLE_GEMINI_BASE_URL`); see gemini-api.ts.
  * - Anything else (count_tokens, telemetry, model lists, HEAD probes) gets a benign 200.
  *
  * Each reply is decided from the whole request: the agent's own requests (those that offer a shell
@@ -16,6 +18,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { geminiReply, isGeminiRequest, readGeminiRequest } from './gemini-api.js';
 
 /**
  * One thing the scripted model does: run a shell command, call another tool (Claude Code only:
@@ -33,7 +36,7 @@ export type LoggedRequest = {
   seq: number;
   method: string;
   path: string;
-  api: 'anthropic' | 'openai' | 'other';
+  api: 'anthropic' | 'openai' | 'gemini' | 'other';
   /** The agent's own turn (offers a shell tool), as opposed to a side request. */
   agentTurn: boolean;
   /** A subagent's turn (its first user message holds the subagent marker). */
@@ -340,6 +343,23 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         const steps = subagent ? options.subagent!.steps : options.steps;
         const step = agentTurn ? pickStep(steps, toolResults, maxTurns) : { text: 'ok' };
         anthropicReply(res, seq, model, step);
+        return;
+      }
+      if (req.method === 'POST' && isGeminiRequest(path)) {
+        const { agentTurn, toolResults } = readGeminiRequest(json);
+        log({
+          seq,
+          method: req.method,
+          path,
+          api: 'gemini',
+          agentTurn,
+          subagent: false,
+          toolResults,
+          raw,
+          body,
+        });
+        const step = agentTurn ? pickStep(options.steps, toolResults, maxTurns) : undefined;
+        geminiReply(res, path, step);
         return;
       }
       if (req.method === 'POST' && path.endsWith('/responses')) {

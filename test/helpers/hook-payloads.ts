@@ -16,10 +16,20 @@ function load(file: string): Payload[] {
 
 export const claudePayloads = [...load('cc-hooks-run1.jsonl'), ...load('cc-hooks-deny.jsonl')];
 export const codexPayloads = load('codex-hooks.jsonl');
+export const geminiPayloads = load('gemini-hooks.jsonl');
+/** Transcribed from Cursor's documentation, not recorded (see SOURCES.md). */
+export const cursorPayloads = load('cursor-documented.jsonl');
+
+const RECORDED = {
+  claude: claudePayloads,
+  codex: codexPayloads,
+  gemini: geminiPayloads,
+  cursor: cursorPayloads,
+};
 
 /** The first payload of `event` (and tool) from a host's recording. */
-export function payload(host: 'claude' | 'codex', event: string, tool?: string): Payload {
-  const found = (host === 'claude' ? claudePayloads : codexPayloads).find(
+export function payload(host: keyof typeof RECORDED, event: string, tool?: string): Payload {
+  const found = RECORDED[host].find(
     (p) => p.hook_event_name === event && (tool === undefined || p.tool_name === tool),
   );
   if (!found) throw new Error(`no recorded ${host} ${event} payload`);

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeCodexPayload } from '../../src/adapters/codex/hook-adapter.js';
+import { normalizeCursorPayload } from '../../src/adapters/cursor/hook-adapter.js';
+import { normalizeGeminiPayload } from '../../src/adapters/gemini/hook-adapter.js';
 import { manifestReaders } from '../../src/core/inject/candidate-ordinals.js';
 import { parseHookPayload } from '../../src/core/inject/parse-hook-input.js';
 import { selectLessons } from '../../src/core/inject/select-lessons.js';
@@ -13,6 +15,7 @@ import type { HookEvent } from '../../src/core/inject/types.js';
 import { CONTENT_LIMIT, writtenContent } from '../../src/core/inject/written-content.js';
 import { lessonKeys } from '../../src/core/manifest/build-manifest.js';
 import { LessonSchema } from '../../src/core/lesson/schema.js';
+import { payload } from '../helpers/hook-payloads.js';
 import { lesson, manifestOf } from '../helpers/manifest.js';
 
 const writePayload = JSON.parse(
@@ -84,6 +87,48 @@ describe('the written text of a tool call', () => {
     expect(event?.tool).toBe('Edit');
     expect(event?.paths).toEqual(['/repo/src/app.py']);
     expect(event?.content).toBe('    print("debug")\n    return 1');
+  });
+});
+
+describe('the written text from Gemini CLI and Cursor calls (their adapters rename the tools)', () => {
+  it.each([
+    [
+      'gemini write_file',
+      'gemini',
+      'write_file',
+      { file_path: 'w.py', content: 'print(1)' },
+      'Write',
+      'print(1)',
+    ],
+    [
+      'gemini replace',
+      'gemini',
+      'replace',
+      { file_path: 'r.py', old_string: 'a', new_string: 'print(2)' },
+      'Edit',
+      'print(2)',
+    ],
+    [
+      'cursor Write',
+      'cursor',
+      'Write',
+      { file_path: '/home/dev/work/proj/a.sql', content: '-- y' },
+      'Write',
+      '-- y',
+    ],
+    [
+      'cursor StrReplace',
+      'cursor',
+      'StrReplace',
+      { file_path: '/home/dev/work/proj/a.ts', old_string: 'a', new_string: 'b()' },
+      'Edit',
+      'b()',
+    ],
+  ] as const)('%s', (_name, host, tool, input, claudeTool, content) => {
+    const recorded = host === 'gemini' ? payload('gemini', 'BeforeTool') : payload('cursor', 'preToolUse');
+    const raw = { ...recorded, tool_name: tool, tool_input: input };
+    const normalized = host === 'gemini' ? normalizeGeminiPayload(raw) : normalizeCursorPayload(raw);
+    expect(parseHookPayload(normalized)).toMatchObject({ tool: claudeTool, content });
   });
 });
 

@@ -20,9 +20,13 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  const token = sessionStorage.getItem(TOKEN_KEY);
+  // the organisation page sends its own token (an organisation's, not the dashboard's LORE_TOKEN)
+  const token = init.token ?? sessionStorage.getItem(TOKEN_KEY);
   if (token) headers.authorization = `Bearer ${token}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, {

@@ -6,7 +6,7 @@
 import { lessonSource, summarizeUsage } from '../../core/analytics/summarize-usage.js';
 import { listedCandidateJson } from '../../core/capture/candidate-json.js';
 import { distillComparison } from '../../core/distill/distill-comparison.js';
-import { STATUSES, TIERS } from '../../core/lesson/constants.js';
+import { OWN_TIERS, STATUSES, TIERS } from '../../core/lesson/constants.js';
 import { HOOK_EVENTS } from '../../core/inject/types.js';
 import { toRepoPath } from '../../core/match/repo-path.js';
 import { summarizeVotes } from '../../core/rank/votes.js';
@@ -429,7 +429,7 @@ const showCandidate: Route['handler'] = async (ctx) => {
 
 const approve: Route['handler'] = async (ctx) => {
   const input = body(ctx);
-  const tier = choiceParam(stringField(input, 'tier'), 'tier', TIERS);
+  const tier = choiceParam(stringField(input, 'tier'), 'tier', OWN_TIERS);
   const edits = draftFromBody(input, ['tier']);
   const ws = await ctx.workspace();
   const found = findCandidate(ws, ctx.params.id ?? '');

@@ -116,3 +116,13 @@ export type { Usage };
 
 /** A lesson record as stored (the `lesson` of GET /api/lessons/:id). */
 export type { Lesson };
+
+/** The organisation routes of `lore serve --org` (the dashboard's Organisation page). */
+export type { OrgLesson } from '../../store/org/org-lessons.js';
+/** GET /api/org/whoami */
+export type OrgWhoami = {
+  org: string;
+  user: string;
+  role: 'read' | 'write' | 'curate' | 'admin';
+  server: string;
+};

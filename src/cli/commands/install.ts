@@ -19,7 +19,7 @@ export function parseHost(value: string | undefined, usage: string): AgentHost {
   if (value === undefined || !(AGENT_HOSTS as readonly string[]).includes(value)) {
     throw new LoreError(
       'usage',
-      `unknown agent "${value ?? ''}"; lore installs into ${AGENT_HOSTS.join(' or ')}`,
+      `unknown agent "${value ?? ''}"; lore installs into ${AGENT_HOSTS.join(', ')}`,
       {
         hint: `usage: ${usage}`,
       },
@@ -29,7 +29,7 @@ export function parseHost(value: string | undefined, usage: string): AgentHost {
 }
 
 const USAGE =
-  'lore install claude-code|codex [--scope user|project] [--dry-run] [--json]\n       lore install mcp --agent claude-code|codex|gemini [--scope user|project] [--dry-run] [--json]';
+  'lore install claude-code|codex|gemini|cursor [--scope user|project] [--dry-run] [--json]\n       lore install mcp --agent claude-code|codex|gemini [--scope user|project] [--dry-run] [--json]';
 
 export const command: Command = {
   spec: {
@@ -41,6 +41,10 @@ export const command: Command = {
       'refused with its line, untouched.\n' +
       '  claude-code  user: $CLAUDE_CONFIG_DIR/settings.json (default ~/.claude/settings.json); project: .claude/settings.json\n' +
       '  codex        user: $CODEX_HOME/hooks.json (default ~/.codex/hooks.json); project: .codex/hooks.json\n' +
+      '  gemini       user: $GEMINI_CLI_HOME/.gemini/settings.json (default ~/.gemini/settings.json); project:\n' +
+      '               .gemini/settings.json; SessionStart, BeforeAgent, BeforeTool, AfterTool, AfterAgent, MCP server\n' +
+      '  cursor       user: ~/.cursor/hooks.json; project: .cursor/hooks.json (version 1: sessionStart, preToolUse,\n' +
+      "               beforeShellExecution, postToolUse), and lore's MCP server in the mcp.json beside it\n" +
       'Codex runs new hooks only once you trust them (the "hooks need review" prompt, or /hooks in codex).\n' +
       'Prefer a plugin marketplace? See the README: `claude plugin install lore@lore`, `codex plugin add lore@lore`.\n' +
       "`lore install mcp --agent A` registers lore's MCP server (`lore mcp`) instead, keeping your other servers:\n" +
@@ -56,12 +60,14 @@ export const command: Command = {
         description: 'with `mcp`: the agent to register the MCP server with (claude-code, codex, gemini)',
       },
     },
-    positionals: { min: 1, max: 1, names: 'AGENT (claude-code or codex) or mcp' },
+    positionals: { min: 1, max: 1, names: 'AGENT (claude-code, codex, gemini or cursor) or mcp' },
     json: true,
     examples: [
       'lore install claude-code',
       'lore install claude-code --scope project',
       'lore install codex',
+      'lore install gemini --scope project',
+      'lore install cursor --scope project',
       'lore install mcp --agent gemini',
     ],
   },
@@ -71,6 +77,8 @@ export const command: Command = {
       return runMcpRegistration(ctx, args, 'install', USAGE);
     }
     const host = parseHost(args.positionals[0], USAGE);
+    if (host === 'gemini') return (await import('../gemini-install.js')).runGeminiInstall(ctx, args);
+    if (host === 'cursor') return (await import('../cursor-install.js')).runCursorInstall(ctx, args);
     const scope = choiceOption(args, 'scope', INSTALL_SCOPES) ?? 'user';
     const dryRun = flagOption(args, 'dry-run');
     const file = settingsFileFor(ctx, host, scope);

@@ -74,6 +74,19 @@ function startBackground(ctx: CommandContext, cacheDir: string, intervalHours: n
   return { started: true, pid: child.pid ?? null };
 }
 
+/**
+ * The session start's background scan also asks for a background `lore pull` when an organisation
+ * remote is set up (rate-limited on its own); trouble there never fails the scan.
+ */
+async function pullAlongside(ctx: CommandContext): Promise<void> {
+  try {
+    const { startBackgroundPull } = await import('./pull.js');
+    startBackgroundPull(ctx, []);
+  } catch (error) {
+    ctx.note(`lore scan: no background pull: ${(error as Error).message}`);
+  }
+}
+
 /** The distillation step of `scan --distill`, loaded only when asked for. */
 async function openDistiller(ws: Workspace, env: NodeJS.ProcessEnv) {
   const [{ openDistillProvider }, { distillCandidates }, { formatDistillRun }] = await Promise.all([
@@ -151,6 +164,7 @@ export const command: Command = {
           ...(ctx.root !== undefined ? ['--root', resolve(ctx.cwd, ctx.root)] : []),
         ];
         const result = startBackground(ctx, ws.cacheDir, ws.config.capture.backgroundIntervalHours, forward);
+        await pullAlongside(ctx);
         const text = result.started
           ? `lore scan: started in the background (pid ${result.pid}); log in ${ws.displayPath(join(ws.cacheDir, 'capture', 'background.log'))}`
           : `lore scan: skipped; the last background scan started at ${result.lastRun}`;

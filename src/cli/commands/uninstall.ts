@@ -12,7 +12,7 @@ import {
 import { parseHost } from './install.js';
 
 const USAGE =
-  'lore uninstall claude-code|codex [--scope user|project] [--dry-run] [--json]\n       lore uninstall mcp --agent claude-code|codex|gemini [--scope user|project] [--dry-run] [--json]';
+  'lore uninstall claude-code|codex|gemini|cursor [--scope user|project] [--dry-run] [--json]\n       lore uninstall mcp --agent claude-code|codex|gemini [--scope user|project] [--dry-run] [--json]';
 
 export const command: Command = {
   spec: {
@@ -20,6 +20,7 @@ export const command: Command = {
     description:
       "Takes lore's hooks out of an agent's settings (the files `lore install` edits). Only handlers that run\n" +
       "lore's hook bundle go; every other setting and hook stays. Nothing to remove: nothing changes.\n" +
+      "`lore uninstall gemini` also takes lore's MCP server out of Gemini CLI's settings.json.\n" +
       "`lore uninstall mcp --agent A` removes lore's MCP server from that agent's MCP configuration.",
     options: {
       scope: { type: 'string', value: 'user|project', description: 'whose settings to edit (default user)' },
@@ -30,7 +31,7 @@ export const command: Command = {
         description: 'with `mcp`: the agent to remove the MCP server from (claude-code, codex, gemini)',
       },
     },
-    positionals: { min: 1, max: 1, names: 'AGENT (claude-code or codex) or mcp' },
+    positionals: { min: 1, max: 1, names: 'AGENT (claude-code, codex, gemini or cursor) or mcp' },
     json: true,
     examples: [
       'lore uninstall claude-code',
@@ -44,6 +45,8 @@ export const command: Command = {
       return runMcpRegistration(ctx, args, 'uninstall', USAGE);
     }
     const host = parseHost(args.positionals[0], USAGE);
+    if (host === 'gemini') return (await import('../gemini-install.js')).runGeminiUninstall(ctx, args);
+    if (host === 'cursor') return (await import('../cursor-install.js')).runCursorUninstall(ctx, args);
     const scope = choiceOption(args, 'scope', INSTALL_SCOPES) ?? 'user';
     const dryRun = flagOption(args, 'dry-run');
     const file = settingsFileFor(ctx, host, scope);

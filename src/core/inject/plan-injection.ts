@@ -35,6 +35,16 @@ export type PlanOptions = {
   overhead: number;
   /** Guards deny only on tool calls. */
   allowDeny: boolean;
+  /**
+   * False where no context can enter (a host's before-call half: Gemini BeforeTool, Cursor
+   * preToolUse): only guards act; advice is skipped as `after-call`, unclaimed, for the after half.
+   */
+  allowAdvice?: boolean;
+  /**
+   * The call's before half already ran the guards (Gemini AfterTool, Cursor postToolUse): a guard
+   * that would deny is not advice now; it is skipped as `call-denied`, its reason went out then.
+   */
+  guardsRanBefore?: boolean;
   /** Overrides settings.maxLessons / maxChars (SessionStart uses its own small budget). */
   maxLessons?: number;
   maxChars?: number;
@@ -92,6 +102,7 @@ export function planInjection(
     // full plan is settled.
     if (options.stopWhenFull === true) {
       if (denied.length >= maxLessons) break;
+      if (!denies && options.allowAdvice === false) break;
       if (!denies && (denied.length > 0 || adviceFull())) break;
     }
     const skip = (reason: Skip['reason'], skill?: string) =>
@@ -106,6 +117,10 @@ export function planInjection(
     }
     if (lesson.priority < (settings.minPriority ?? 1)) {
       skip('low-priority');
+      continue;
+    }
+    if (options.guardsRanBefore === true && lesson.guard && settings.guards && matchedBy.some(isTrigger)) {
+      skip('call-denied');
       continue;
     }
     if (denies) {
@@ -128,6 +143,10 @@ export function planInjection(
         });
         denyUsed += text.length + (denied.length > 1 ? SEPARATOR.length : 0);
       } else skip('over-budget');
+      continue;
+    }
+    if (options.allowAdvice === false) {
+      skip('after-call');
       continue;
     }
     if (!state.stateAvailable) {

@@ -161,7 +161,9 @@ export function selectLessons(input: SelectInput): Selection {
   const options = {
     settings,
     overhead: headerOverhead(event.event),
-    allowDeny: event.event === 'PreToolUse',
+    allowDeny: event.event === 'PreToolUse' && event.phase !== 'after',
+    allowAdvice: event.phase !== 'before',
+    guardsRanBefore: event.phase === 'after',
     textOf,
     skills: head.skills,
   };

@@ -11,8 +11,16 @@ export type HookEventName = (typeof HOOK_EVENTS)[number];
 export const SESSION_SOURCES = ['startup', 'resume', 'clear', 'compact', 'fork'] as const;
 export type SessionSource = (typeof SESSION_SOURCES)[number];
 
-export const HOSTS = ['claude-code', 'codex'] as const;
+export const HOSTS = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
 export type Host = (typeof HOSTS)[number];
+
+/**
+ * Which half of a tool call a host's hook sees, when it splits them: `before` can only deny
+ * (Gemini's BeforeTool, Cursor's preToolUse: no context enters there), `after` can only add
+ * context beside the result (Gemini's AfterTool, Cursor's postToolUse). Unset: one PreToolUse that
+ * does both (Claude Code, Codex).
+ */
+export type CallPhase = 'before' | 'after';
 
 /** A host's hook input, validated and bounded, in lore's terms. */
 export type HookEvent = {
@@ -32,6 +40,8 @@ export type HookEvent = {
   prompt?: string;
   /** SessionStart */
   source?: SessionSource;
+  /** PreToolUse on a host that splits the call (see `CallPhase`). */
+  phase?: CallPhase;
 };
 
 /** The injection settings, a snapshot of `inject.*` in the config. */
@@ -68,7 +78,7 @@ export type ManifestLesson = {
   id: string;
   /** Its ordinal in the manifest: block `n / blockSize`, and the same place in the text blocks. */
   n: number;
-  tier: 'project' | 'user';
+  tier: 'project' | 'user' | 'org';
   priority: number;
   confidence: number;
   needsReview: boolean;
@@ -208,6 +218,7 @@ export const SKIP_REASONS = [
   'guards-off',
   'state-unavailable',
   'in-skill',
+  'after-call',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -261,4 +272,6 @@ export type HookAdapter = {
   /** Events the host can receive context for. */
   events: readonly HookEventName[];
   toOutput(decision: HookDecision): Record<string, unknown>;
+  /** Which half of a tool call the raw payload is, on hosts that split it. */
+  callPhase?(raw: unknown): CallPhase | undefined;
 };

@@ -4,8 +4,12 @@
  */
 export const SCHEMA_VERSION = 1;
 
-export const TIERS = ['project', 'user'] as const;
+/** org: the organisation's lessons, pulled from its server (`lore pull`), read-only here. */
+export const TIERS = ['project', 'user', 'org'] as const;
 export type Tier = (typeof TIERS)[number];
+/** The tiers lore writes to on this machine (the org tier only receives pulls). */
+export const OWN_TIERS = ['project', 'user'] as const;
+export type OwnTier = (typeof OWN_TIERS)[number];
 
 /**
  * Where a lesson belongs, as capture classifies it and `lore promote` / `lore demote` move it:

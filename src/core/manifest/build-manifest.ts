@@ -277,23 +277,29 @@ export function startsSessions(lesson: ManifestLesson): boolean {
 
 export const STARTUP_LESSONS = 20;
 
-/** Which user-tier lessons a project shadows, and which lessons go into the manifest at all. */
+/** Tier precedence: project > user > org. */
+const TIER_RANK: Record<string, number> = { project: 0, user: 1, org: 2 };
+
+/** Which lessons the tiers above shadow, and which lessons go into the manifest at all. */
 export function chooseSources(lessons: readonly ManifestSource[]): ManifestSource[] {
-  // Merge tiers: a user-tier lesson whose id or slug a project lesson has is left out (project
-  // wins). Within one tier every lesson stays (a shared slug is only a `lore check` warning).
-  const projectIds = new Set<string>();
-  const projectSlugs = new Set<string>();
+  // Merge tiers: a lesson whose id or slug an active lesson of a tier above it has is left out
+  // (project > user > org: a pulled copy of one's own pushed lesson gives way to the original).
+  // Within one tier every lesson stays (a shared slug is only a `lore check` warning).
+  const above = new Map<string, number>();
   const seenIds = new Set<string>();
   for (const { lesson } of lessons) {
-    if (lesson.tier !== 'project' || lesson.status !== 'active') continue;
-    projectIds.add(lesson.id);
-    projectSlugs.add(lesson.slug);
+    if (lesson.status !== 'active') continue;
+    const rank = TIER_RANK[lesson.tier] ?? 0;
+    for (const key of [`id:${lesson.id}`, `slug:${lesson.slug}`])
+      above.set(key, Math.min(above.get(key) ?? rank, rank));
   }
   const chosen: ManifestSource[] = [];
   for (const source of lessons) {
     const { lesson } = source;
     if (lesson.status !== 'active' || seenIds.has(`${lesson.tier}:${lesson.id}`)) continue;
-    if (lesson.tier !== 'project' && (projectIds.has(lesson.id) || projectSlugs.has(lesson.slug))) continue;
+    const rank = TIER_RANK[lesson.tier] ?? 0;
+    if ((above.get(`id:${lesson.id}`) ?? rank) < rank || (above.get(`slug:${lesson.slug}`) ?? rank) < rank)
+      continue;
     seenIds.add(`${lesson.tier}:${lesson.id}`);
     chosen.push(source);
   }

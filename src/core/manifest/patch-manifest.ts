@@ -65,16 +65,18 @@ export function shadowedKeys(lessons: readonly ManifestSource[]): string[] {
   const chosen = new Set(chooseSources(lessons).map((s) => entryKey(s.lesson.tier, s.lesson.id)));
   const out = new Set<string>();
   for (const { lesson } of lessons) {
-    if (lesson.tier !== 'user' || lesson.status !== 'active') continue;
+    if (lesson.tier === 'project' || lesson.status !== 'active') continue;
     if (chosen.has(entryKey(lesson.tier, lesson.id))) continue;
-    out.add(`id:${lesson.id}`);
-    out.add(`slug:${lesson.slug}`);
+    // a shadowed org lesson is marked as such: a write of its id or slug takes a full build
+    const prefix = lesson.tier === 'org' ? 'org:' : '';
+    out.add(`${prefix}id:${lesson.id}`);
+    out.add(`${prefix}slug:${lesson.slug}`);
   }
   return [...out].sort();
 }
 
 /** A lesson a write touched: its new record when it should be in the manifest (active), else none. */
-export type LessonChange = { tier: 'project' | 'user'; id: string; source?: ManifestSource };
+export type LessonChange = { tier: 'project' | 'user' | 'org'; id: string; source?: ManifestSource };
 
 export type ManifestPatch = {
   head: ManifestHead;
@@ -127,6 +129,13 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
     if (slugs.some((slug) => slug !== undefined && tierKeys.has(`${other}:slug:${slug}`))) {
       return { full: 'slug shared across tiers' };
     }
+    // The org tier changes only by a pull, which builds in full; a write that shares an id or slug
+    // with an org lesson (shown or shadowed) could change which one shows.
+    const orgSlugs = slugs.filter((slug) => slug !== undefined).map((slug) => `slug:${slug}`);
+    if (tierKeys.has(`org:id:${change.id}`) || state.shadowed.includes(`org:id:${change.id}`))
+      return { full: 'id shared with the org tier' };
+    if (orgSlugs.some((key) => tierKeys.has(`org:${key}`) || state.shadowed.includes(`org:${key}`)))
+      return { full: 'slug shared with the org tier' };
     // A shadowed user lesson is not in the entries: its own id finds it.
     if (change.tier === 'user' && state.shadowed.includes(`id:${change.id}`)) {
       return { full: 'user lesson shadowed' };

@@ -105,10 +105,21 @@ export function runCodeCached(spec: CodeCacheSpec): CachedRun {
   } catch {
     cached = undefined;
   }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: spec.file,
-    ...(cached === undefined ? {} : { cachedData: cached }),
-  });
+  // The run that writes the cache compiles every function, not only those its own event needs: a
+  // cache written by (say) a SessionStart would otherwise make each later tool call, and every call
+  // of another host's adapter, compile its functions lazily again, run after run.
+  const eager = dir !== undefined && cached === undefined;
+  const v8 = eager ? (spec.require('node:v8') as { setFlagsFromString(flags: string): void }) : undefined;
+  v8?.setFlagsFromString('--no-lazy');
+  let script: Script;
+  try {
+    script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename: spec.file,
+      ...(cached === undefined ? {} : { cachedData: cached }),
+    });
+  } finally {
+    v8?.setFlagsFromString('--lazy');
+  }
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   const module = { exports: {} as unknown };
   spec.onRun?.();

@@ -23,6 +23,11 @@ export type TierLayout = {
   configFile: string;
 };
 
+/** The organisation tier: lessons `lore pull` brings down, read-only, inside the user tier. */
+export function orgTierDir(loreHome: string): string {
+  return join(loreHome, 'org');
+}
+
 export function tierLayout(dir: string): TierLayout {
   return {
     dir,

@@ -19,6 +19,8 @@ export type AuditRecord = {
   event: string;
   tool: string | null;
   source: string | null;
+  /** On a host that splits a tool call: `after` is advice beside the result, `before` a guard. */
+  phase?: 'before' | 'after';
   /** `covers`: an aggregated tool skill's pointer (`id` is the skill's name) and the lessons it stood in for. */
   lessons: { id: string; matched_by: string[]; form: string; covers?: string[] }[];
   denied: { id: string; matched_by: string[] }[];
@@ -46,6 +48,7 @@ export function auditRecord(
     event: event.event,
     tool: event.tool ?? null,
     source: event.source ?? null,
+    ...(event.phase === undefined ? {} : { phase: event.phase }),
     lessons: decision.plan.included.map((item) => ({
       id: item.id,
       matched_by: item.matchedBy,

@@ -10,7 +10,7 @@ import { formatDecision } from '../../core/inject/format-decision.js';
 import { manifestReaders } from '../../core/inject/candidate-ordinals.js';
 import { parseHookPayload } from '../../core/inject/parse-hook-input.js';
 import { preambleFor, selectLessons } from '../../core/inject/select-lessons.js';
-import type { HookEvent, HookEventName, SessionSource } from '../../core/inject/types.js';
+import type { CallPhase, HookEvent, HookEventName, SessionSource } from '../../core/inject/types.js';
 import { DISABLED_FILE, repoRelativePaths } from '../fs/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 
@@ -26,6 +26,10 @@ export type ExplainRequest = {
   source?: SessionSource;
   /** Where relative paths start (the CLI's working directory; the project root for the API). */
   cwd: string;
+  /** A tool call's half on a host that splits it (Gemini, Cursor): `before` denies, `after` advises. */
+  phase?: CallPhase;
+  /** The host's own cap on one answer's context (the hook narrows the configured budget to it). */
+  maxChars?: number;
 };
 
 export type Explanation = {
@@ -99,7 +103,9 @@ export function explainEvent(request: ExplainRequest): HookEvent {
       },
     );
   }
-  return event;
+  return event.event === 'PreToolUse' && request.phase !== undefined
+    ? { ...event, phase: request.phase }
+    : event;
 }
 
 export async function explainCall(
@@ -119,7 +125,13 @@ export async function explainCall(
     words: manifest.words,
     repoPaths,
     state: { seen: new Set(), shownCount: 0, stateAvailable: true },
-    settings: manifest.head.settings,
+    settings:
+      request.maxChars === undefined
+        ? manifest.head.settings
+        : {
+            ...manifest.head.settings,
+            maxChars: Math.min(manifest.head.settings.maxChars, request.maxChars),
+          },
     exhaustive: true,
   });
   const decision = formatDecision(event.event, selection.decision.plan, preambleFor(event.event));

@@ -6,12 +6,17 @@
  *   project scope: `<repository>/.claude/settings.json`.
  * - Codex, user scope: `$CODEX_HOME/hooks.json`, default `~/.codex/hooks.json`; project scope:
  *   `<repository>/.codex/hooks.json` (Codex reads it only in a trusted project).
+ * - Gemini CLI, user scope: `$GEMINI_CLI_HOME/.gemini/settings.json`, default
+ *   `~/.gemini/settings.json`; project scope: `<repository>/.gemini/settings.json` (hooks and the
+ *   MCP server in the same file).
+ * - Cursor, user scope: `~/.cursor/hooks.json`; project scope: `<repository>/.cursor/hooks.json`
+ *   (its MCP servers beside it, in `mcp.json`: `cursorMcpFile`).
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { claudeConfigDirs, codexHome, geminiHome } from '../fs/agent-homes.js';
 
-export const AGENT_HOSTS = ['claude-code', 'codex'] as const;
+export const AGENT_HOSTS = ['claude-code', 'codex', 'gemini', 'cursor'] as const;
 export type AgentHost = (typeof AGENT_HOSTS)[number];
 export const INSTALL_SCOPES = ['user', 'project'] as const;
 export type InstallScope = (typeof INSTALL_SCOPES)[number];
@@ -36,6 +41,16 @@ export function agentHookSettingsFile(
     return scope === 'project'
       ? join(root, '.claude', 'settings.json')
       : join(claudeDir(env), 'settings.json');
+  }
+  if (host === 'cursor') {
+    return scope === 'project'
+      ? join(root, '.cursor', 'hooks.json')
+      : join(home(env), '.cursor', 'hooks.json');
+  }
+  if (host === 'gemini') {
+    return scope === 'project'
+      ? join(root, '.gemini', 'settings.json')
+      : join(geminiHome(env, home(env)), 'settings.json');
   }
   return scope === 'project'
     ? join(root, '.codex', 'hooks.json')
@@ -74,4 +89,18 @@ export function agentMcpConfigFile(
   return scope === 'project'
     ? join(root, '.gemini', 'settings.json')
     : join(geminiHome(env, home(env)), 'settings.json');
+}
+
+/** Cursor's MCP servers (`mcpServers`, Claude's JSON shape), beside its hooks.json. */
+export function cursorMcpFile(scope: InstallScope, env: NodeJS.ProcessEnv, root: string): string {
+  return scope === 'project' ? join(root, '.cursor', 'mcp.json') : join(home(env), '.cursor', 'mcp.json');
+}
+
+/** The Claude Code settings files Cursor also runs hooks from, for a repository. */
+export function claudeSettingsFilesCursorReads(env: NodeJS.ProcessEnv, root: string): string[] {
+  return [
+    join(root, '.claude', 'settings.json'),
+    join(root, '.claude', 'settings.local.json'),
+    join(claudeDir(env), 'settings.json'),
+  ];
 }

@@ -237,10 +237,12 @@ export async function resolveLesson(ws: Workspace, ref: string): Promise<Resolve
   });
 }
 
-/** The same id in both tiers (a copy): the project one wins. */
+/** The same id in several tiers (a copy): project wins over user, user over org (a pulled copy). */
 function preferProject(entries: RefEntry[]): RefEntry[] {
-  const projectIds = new Set(entries.filter((entry) => entry.tier === 'project').map((entry) => entry.id));
-  return entries.filter((entry) => entry.tier === 'project' || !projectIds.has(entry.id));
+  const rank = (tier: string): number => (tier === 'project' ? 0 : tier === 'user' ? 1 : 2);
+  const best = new Map<string, number>();
+  for (const entry of entries) best.set(entry.id, Math.min(best.get(entry.id) ?? 9, rank(entry.tier)));
+  return entries.filter((entry) => rank(entry.tier) === best.get(entry.id));
 }
 
 function formatCandidates(candidates: readonly RefEntry[], ref = ''): string {

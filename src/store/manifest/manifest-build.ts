@@ -4,7 +4,7 @@
  * background rebuilder the hook starts, which has no SQLite). Both end in `buildManifest`.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildManifest } from '../../core/manifest/build-manifest.js';
 import { stateOf } from '../../core/manifest/patch-manifest.js';
@@ -31,7 +31,7 @@ import {
   writeManifestState,
 } from './manifest-patch.js';
 import { fileSignature } from '../fs/file-signature.js';
-import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../fs/paths.js';
+import { findProjectRoot, LORE_DIR, orgTierDir, resolveLoreHome, tierLayout } from '../fs/paths.js';
 import { createTierStore } from '../lessons/tier-store.js';
 import type { TierStore } from '../lessons/tier-store.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -146,7 +146,7 @@ export async function workspaceManifest(ws: Workspace, nowMs: number): Promise<M
 
 async function workspaceSources(ws: Workspace, nowMs: number): Promise<ManifestSource[]> {
   const listed = await ws.index.list({ status: 'active' }, nowMs, ws.halfLifeDays);
-  const order = (tier: string) => (tier === 'project' ? 0 : 1);
+  const order = (tier: string) => (tier === 'project' ? 0 : tier === 'user' ? 1 : 2);
   return listed
     .map((item) => ({
       lesson: item.lesson,
@@ -197,13 +197,20 @@ export function rebuildManifestFromFiles(options: {
   const tiers: TierStore[] = [
     ...(projectRoot === null ? [] : [createTierStore('project', join(projectRoot, LORE_DIR))]),
     createTierStore('user', loreHome),
+    // the organisation tier, once pulled: a background rebuild must keep its lessons
+    ...(existsSync(tierLayout(orgTierDir(loreHome)).lessonsDir)
+      ? [createTierStore('org', orgTierDir(loreHome))]
+      : []),
   ];
   const cacheDir = (tiers[0] as TierStore).layout.cacheDir;
   const files = contentFiles(tiers);
   const signature = signatureOfFiles(files);
   // The config as a workspace reads it: the user's, then the project's over it.
   const { config } = parseConfigLayers(
-    [...tiers].reverse().map((tier) => tier.layout.configFile),
+    [...tiers]
+      .filter((tier) => tier.tier !== 'org')
+      .reverse()
+      .map((tier) => tier.layout.configFile),
     (path) => path,
   );
   if (

@@ -20,7 +20,7 @@ export async function afterWrite(
 ): Promise<void> {
   const { index, tiers, cacheDir } = ws;
   index.invalidate();
-  const store = tier === 'user' ? ws.user : (ws.project ?? ws.user);
+  const store = tier === 'user' ? ws.user : tier === 'org' ? (ws.org ?? ws.user) : (ws.project ?? ws.user);
   // a skill that came or went changes the manifest's skills table: that takes a full build
   const skillsChanged = await refreshViews(ws);
   try {

@@ -2,7 +2,7 @@
  * A workspace: the project tier (if any), the user tier, the merged config, and the index over
  * both. Every command starts here.
  */
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { Problem } from '../../core/errors.js';
@@ -11,7 +11,7 @@ import type { Config, Tier } from '../../core/lesson/schema.js';
 import { openLessonIndex } from '../index/lesson-index.js';
 import type { LessonIndex, RefreshReport } from '../index/lesson-index.js';
 import { recoverWrites } from '../fs/journal.js';
-import { findProjectRoot, LORE_DIR, resolveLoreHome } from '../fs/paths.js';
+import { findProjectRoot, LORE_DIR, orgTierDir, resolveLoreHome, tierLayout } from '../fs/paths.js';
 import { writeFileAtomic } from '../fs/fs-atomic.js';
 import { fileSignature } from '../fs/file-signature.js';
 import { sourcePaths, stampSources } from '../hook-state/manifest-files.js';
@@ -36,7 +36,9 @@ export type Workspace = {
   projectRoot: string | undefined;
   project: TierStore | undefined;
   user: TierStore;
-  /** Project first: on a conflict the project lesson wins. */
+  /** The organisation tier (`lore pull`), when it has been pulled: read-only. */
+  org: TierStore | undefined;
+  /** Project first, then user, then org: on a conflict the earlier tier's lesson wins. */
   tiers: TierStore[];
   config: Config;
   configProblems: Problem[];
@@ -78,7 +80,12 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   const project =
     projectRoot === undefined ? undefined : createTierStore('project', join(projectRoot, LORE_DIR));
   const user = createTierStore('user', loreHome);
-  const tiers = project ? [project, user] : [user];
+  const orgDir = orgTierDir(loreHome);
+  const org = existsSync(tierLayout(orgDir).lessonsDir)
+    ? readOnly(createTierStore('org', orgDir))
+    : undefined;
+  const ownTiers = project ? [project, user] : [user];
+  const tiers = org ? [...ownTiers, org] : ownTiers;
   const cacheDir = (project ?? user).layout.cacheDir;
   const home = options.home ?? options.env.HOME;
 
@@ -91,7 +98,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     return path;
   };
 
-  const { config, problems: configProblems } = await loadConfig(tiers, cacheDir, displayPath);
+  const { config, problems: configProblems } = await loadConfig(ownTiers, cacheDir, displayPath);
   const halfLifeDays = voteHalfLifeDays(options.env, config);
   const index = openLessonIndex(join(cacheDir, 'index.db'), tiers, displayPath);
 
@@ -101,6 +108,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     projectRoot,
     project,
     user,
+    org,
     tiers,
     config,
     configProblems,
@@ -112,6 +120,7 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     manifestSources: stampSources(sourcePaths(tiers.map((tier) => tier.layout.dir))),
     store(tier) {
       if (tier === 'user') return user;
+      if (tier === 'org') return org ?? readOnly(createTierStore('org', orgDir));
       if (!project) {
         throw new LoreError('no-project', `no ${LORE_DIR}/ directory found from ${cwd} upward`, {
           hint: 'run `lore init` at your repository root, or pass --tier user to use your personal lessons',
@@ -141,6 +150,22 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     },
   };
   return ws;
+}
+
+/** The org tier as lore's writers see it: every read works, every write is refused before it starts. */
+function readOnly(store: TierStore): TierStore {
+  const refuse = (): never => {
+    throw new LoreError('usage', 'the org tier is read-only here: it mirrors the organisation server', {
+      hint: 'change organisation lessons on the server (a user-tier copy through `lore push`, or the dashboard of `lore serve --org`), then `lore pull`',
+    });
+  };
+  return {
+    ...store,
+    createLesson: refuse,
+    writeLessonText: refuse,
+    createLessonWithId: refuse,
+    appendVote: refuse,
+  };
 }
 
 type CachedConfig = { key: string; config: Config; problems: Problem[] };

@@ -108,7 +108,7 @@ export async function lessonsPage(ctx: PageContext): Promise<void> {
       searchInput('q', 'Search lessons (full text)', reload),
       meaningToggle(reload),
       filterSelect('status', ['active', 'superseded', 'archived', 'any'], reload),
-      filterSelect('tier', ['', 'project', 'user'], reload),
+      filterSelect('tier', ['', 'project', 'user', 'org'], reload),
       searchInput('tag', 'tag', reload),
       searchInput('tool', 'tool', reload),
     ),

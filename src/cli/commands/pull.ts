@@ -1,0 +1,124 @@
+import { closeSync, mkdirSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LoreError } from '../../core/errors.js';
+import { orgTierDir, resolveLoreHome, tierLayout } from '../../store/fs/paths.js';
+import { chooseRemote, readRemotes, requireToken } from '../../store/org-client/remote-config.js';
+import { flagOption, stringOption } from '../command.js';
+import type { Command, CommandContext } from '../command.js';
+
+/** `--background` pulls at most once per this many minutes (LORE_PULL_INTERVAL_MINUTES). */
+export const DEFAULT_PULL_INTERVAL_MINUTES = 15;
+
+function intervalMinutes(env: NodeJS.ProcessEnv): number {
+  const raw = env.LORE_PULL_INTERVAL_MINUTES;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_PULL_INTERVAL_MINUTES;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0)
+    throw new LoreError('usage', `LORE_PULL_INTERVAL_MINUTES must be a number of minutes >= 0; got "${raw}"`);
+  return value;
+}
+
+/**
+ * Starts a detached `lore pull` unless one started within the interval (a stamp claimed before the
+ * child starts, so two sessions starting together pull once), and returns at once.
+ */
+export function startBackgroundPull(ctx: CommandContext, forward: string[]) {
+  const home = resolveLoreHome(ctx.env);
+  if (readRemotes(home).length === 0) return { started: false, reason: 'no-remote' };
+  const dir = join(tierLayout(orgTierDir(home)).cacheDir, 'pull');
+  mkdirSync(dir, { recursive: true });
+  const stamp = join(dir, 'background.stamp');
+  const now = ctx.now();
+  const last = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;
+  if (last !== undefined && now - last < intervalMinutes(ctx.env) * 60_000)
+    return { started: false, reason: 'ran-recently', lastRun: new Date(last).toISOString() };
+  writeFileSync(stamp, `${process.pid}\n`);
+  utimesSync(stamp, new Date(now), new Date(now));
+  const log = openSync(join(dir, 'background.log'), 'a');
+  const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'pull', ...forward], {
+    cwd: ctx.cwd,
+    env: ctx.env,
+    detached: true,
+    stdio: ['ignore', log, log],
+  });
+  child.unref();
+  closeSync(log);
+  return { started: true, pid: child.pid ?? null };
+}
+
+export const command: Command = {
+  spec: {
+    usage: 'lore pull [--remote NAME] [--project NAME] [--background] [--json]',
+    description:
+      "Brings the organisation's accepted lessons down into the org tier ($LORE_HOME/org), which every\n" +
+      'repository on this machine reads (project > user > org when two share an id or slug) and lore\n' +
+      'never edits. Only changed lessons are fetched; ones the organisation dropped are removed. The\n' +
+      "hooks and every read work from this copy, offline. --project adds that project's lessons.\n" +
+      '--background pulls detached, at most once per LORE_PULL_INTERVAL_MINUTES (default 15); each\n' +
+      'session start asks for one when a remote is set up.',
+    options: {
+      remote: { type: 'string', value: 'NAME', description: 'the remote (default: the only one)' },
+      project: { type: 'string', value: 'NAME', description: "also pull this project's lessons" },
+      background: { type: 'boolean', description: 'pull detached, rate-limited, and return at once' },
+    },
+    positionals: { min: 0, max: 0, names: '' },
+    json: true,
+    examples: ['lore pull', 'lore pull --remote acme --project billing'],
+  },
+  async run(ctx, args) {
+    const remoteName = stringOption(args, 'remote');
+    const project = stringOption(args, 'project');
+    if (flagOption(args, 'background')) {
+      const forward = [
+        ...(remoteName ? ['--remote', remoteName] : []),
+        ...(project ? ['--project', project] : []),
+      ];
+      const result = startBackgroundPull(ctx, forward);
+      return {
+        data: result,
+        text: result.started
+          ? `lore pull: started in the background (pid ${result.pid})`
+          : `lore pull: skipped (${result.reason})`,
+      };
+    }
+    const home = resolveLoreHome(ctx.env);
+    const remote = chooseRemote(home, remoteName);
+    const token = requireToken(home, remote);
+    const [{ createOrgClient }, { pullOrg }] = await Promise.all([
+      import('../../store/org-client/org-client.js'),
+      import('../../store/org-client/pull-org.js'),
+    ]);
+    const client = createOrgClient({ url: remote.url, token });
+    const report = await pullOrg(home, remote, client, {
+      ...(project ? { project } : {}),
+      nowIso: new Date(ctx.now()).toISOString(),
+    });
+    await refreshAfterPull(ctx, home);
+    for (const skipped of report.skipped.slice(0, 5))
+      ctx.note(`lore pull: skipped ${skipped.id}: ${skipped.reason}`);
+    const text =
+      `pulled from ${remote.name}: ${report.total} organisation lesson(s); ${report.added.length} new, ${report.updated.length} changed, ` +
+      `${report.removed.length} removed, ${report.unchanged} unchanged${report.skipped.length > 0 ? `, ${report.skipped.length} skipped` : ''}`;
+    return { data: report, text };
+  },
+};
+
+/** The index and this workspace's manifest take the org tier in; other repositories notice the user tier's generation. */
+async function refreshAfterPull(ctx: CommandContext, home: string): Promise<void> {
+  const [{ openWorkspace }, { afterWrite }, { bumpGeneration }] = await Promise.all([
+    import('../../store/workspace/workspace.js'),
+    import('../../store/workspace/after-write.js'),
+    import('../../store/hook-state/manifest-files.js'),
+  ]);
+  const ws = await openWorkspace({ cwd: ctx.cwd, root: ctx.root, env: ctx.env, warn: ctx.note });
+  try {
+    await ws.ready();
+    await afterWrite(ws, 'org');
+    bumpGeneration(tierLayout(home).cacheDir, `${ctx.now().toString(36)}-${process.pid}`);
+  } finally {
+    ws.close();
+  }
+}

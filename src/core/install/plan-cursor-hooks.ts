@@ -1,0 +1,126 @@
+/**
+ * lore's entries in Cursor's `hooks.json` (`{"version": 1, "hooks": {event: [{command, matcher?}]}}`:
+ * flat entries, not Claude's matcher groups) and out again. Pure: text in, text out.
+ *
+ * - Only lore's entries (recognised by `isOurs` on their command) are added or removed; every other
+ *   key and entry stays, in its place.
+ * - Installing twice changes nothing; installing over an older lore replaces lore's entries only.
+ * - Not JSON, a `version` other than 1, or `hooks` of the wrong shape: refused with the file, the line
+ *   and what is wrong; nothing is written.
+ */
+import { LoreError } from '../errors.js';
+import { locateJsonError } from './locate-json-error.js';
+
+export type CursorHookEntry = { command: string; matcher?: string; timeout?: number };
+/** Event name to lore's entries for it. */
+export type CursorHookTable = Record<string, CursorHookEntry[]>;
+
+export type CursorHooksPlan = {
+  text: string;
+  changed: boolean;
+  /** `event matcher` labels of lore's entries after the change (install) or taken out (uninstall). */
+  entries: string[];
+};
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const label = (event: string, entry: Json) =>
+  typeof entry.matcher === 'string' && entry.matcher !== '' ? `${event} ${entry.matcher}` : event;
+
+function malformed(file: string, line: number | undefined, message: string): LoreError {
+  return new LoreError('invalid', `${file}${line === undefined ? '' : `:${line}`}: ${message}`, {
+    hint: 'lore changed nothing; fix the file (or move it aside) and run the command again',
+    details: { file, line: line ?? null },
+  });
+}
+
+function lineOfKey(text: string, key: string): number | undefined {
+  const index = text.indexOf(JSON.stringify(key));
+  return index < 0 ? undefined : text.slice(0, index).split('\n').length;
+}
+
+function parseHooksFile(text: string | undefined, file: string): Json {
+  if (text === undefined || text.trim() === '') return {};
+  const syntax = locateJsonError(text);
+  if (syntax !== undefined) {
+    throw malformed(file, syntax.line, `not valid JSON (column ${syntax.column}: ${syntax.message})`);
+  }
+  const document: unknown = JSON.parse(text);
+  if (!isObject(document)) throw malformed(file, 1, 'hooks.json must be a JSON object');
+  if (document.version !== undefined && document.version !== 1) {
+    throw malformed(
+      file,
+      lineOfKey(text, 'version'),
+      `"version" is ${JSON.stringify(document.version)}; lore writes version 1 hooks only`,
+    );
+  }
+  const hooks = document.hooks;
+  if (hooks === undefined) return document;
+  if (!isObject(hooks)) throw malformed(file, lineOfKey(text, 'hooks'), '"hooks" must be an object');
+  for (const [event, entries] of Object.entries(hooks)) {
+    if (!Array.isArray(entries) || !entries.every(isObject)) {
+      throw malformed(
+        file,
+        lineOfKey(text, event),
+        `"hooks.${event}" must be a list of {"command": ...} entries`,
+      );
+    }
+  }
+  return document;
+}
+
+const isOurEntry = (entry: Json, isOurs: (command: string) => boolean) =>
+  typeof entry.command === 'string' && isOurs(entry.command);
+
+function render(document: Json): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+export function planCursorHooksInstall(
+  text: string | undefined,
+  desired: CursorHookTable,
+  isOurs: (command: string) => boolean,
+  file: string,
+): CursorHooksPlan {
+  const document = parseHooksFile(text, file);
+  const hooks = (document.hooks ?? {}) as Record<string, Json[]>;
+  const entries = Object.entries(desired).flatMap(([event, list]) => list.map((e) => label(event, e)));
+  const events = new Set([...Object.keys(hooks), ...Object.keys(desired)]);
+  const same = [...events].every(
+    (event) =>
+      JSON.stringify((hooks[event] ?? []).filter((e) => isOurEntry(e, isOurs))) ===
+      JSON.stringify(desired[event] ?? []),
+  );
+  if (same && text !== undefined && document.version === 1) return { text, changed: false, entries };
+  const next: Record<string, Json[]> = {};
+  for (const [event, list] of Object.entries(hooks)) next[event] = list.filter((e) => !isOurEntry(e, isOurs));
+  for (const [event, list] of Object.entries(desired)) next[event] = [...(next[event] ?? []), ...list];
+  for (const [event, list] of Object.entries(next)) {
+    if (list.length === 0 && (hooks[event]?.length ?? 0) > 0) delete next[event];
+  }
+  const { version: _version, hooks: _hooks, ...rest } = document;
+  const updated = render({ version: 1, ...rest, hooks: next });
+  return { text: updated, changed: updated !== text, entries };
+}
+
+export function planCursorHooksUninstall(
+  text: string | undefined,
+  isOurs: (command: string) => boolean,
+  file: string,
+): CursorHooksPlan {
+  const document = parseHooksFile(text, file);
+  const hooks = (document.hooks ?? {}) as Record<string, Json[]>;
+  const entries = Object.entries(hooks).flatMap(([event, list]) =>
+    list.filter((e) => isOurEntry(e, isOurs)).map((e) => label(event, e)),
+  );
+  if (entries.length === 0 || text === undefined) return { text: text ?? '', changed: false, entries: [] };
+  const next: Record<string, Json[]> = {};
+  for (const [event, list] of Object.entries(hooks)) {
+    const kept = list.filter((e) => !isOurEntry(e, isOurs));
+    if (kept.length > 0 || list.length === 0) next[event] = kept;
+  }
+  return { text: render({ ...document, hooks: next }), changed: true, entries };
+}

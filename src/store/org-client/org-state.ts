@@ -1,0 +1,33 @@
+/**
+ * What this machine knows of each remote's lessons (`$LORE_HOME/org/state.json`): per remote, the
+ * version and vote count of each lesson the last pull wrote, the version of each lesson last seen
+ * there (pulled or pushed: a push's base version), and when it last pulled. A missing or damaged
+ * file means a full pull; it holds no secrets.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../fs/fs-atomic.js';
+
+export type RemoteState = {
+  lastPullAt?: string;
+  pulled: Record<string, { version: number; votes: number }>;
+  known: Record<string, number>;
+};
+export type OrgState = { version: 1; remotes: Record<string, RemoteState> };
+
+export const ORG_STATE_FILE = 'state.json';
+
+export function readOrgState(orgDir: string): OrgState {
+  try {
+    const parsed = JSON.parse(readFileSync(join(orgDir, ORG_STATE_FILE), 'utf8')) as OrgState;
+    if (parsed.version === 1 && typeof parsed.remotes === 'object' && parsed.remotes !== null) return parsed;
+  } catch {
+    // none yet, or damaged: start over (the next pull fetches everything)
+  }
+  return { version: 1, remotes: {} };
+}
+
+export function writeOrgState(orgDir: string, state: OrgState): void {
+  mkdirSync(orgDir, { recursive: true });
+  writeFileAtomic(join(orgDir, ORG_STATE_FILE), JSON.stringify(state));
+}

@@ -1,0 +1,132 @@
+/**
+ * `lore pull`: the organisation's accepted lessons come down into the org tier
+ * (`$LORE_HOME/org/lessons/<id>/`), which lore only reads. The server's index (id, version, vote
+ * count) is compared with what the last pull wrote, so only changed lessons are fetched, in
+ * batches; lessons the organisation no longer offers are removed. Every lesson is checked before
+ * it is written (a valid id and record), each file is written atomically, and one pull runs at a
+ * time. The hooks and every read work from these files, offline.
+ */
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ID_PATTERN } from '../../core/lesson/constants.js';
+import { serializeLesson } from '../../core/lesson/lesson-yaml.js';
+import { LessonSchema } from '../../core/lesson/schema.js';
+import type { Lesson } from '../../core/lesson/schema.js';
+import { withLocksAsync } from '../fs/lock.js';
+import { orgTierDir, tierLayout } from '../fs/paths.js';
+import { LESSON_FILE, VOTES_FILE } from '../lessons/tier-store.js';
+import type { OrgClient, PulledLesson } from './org-client.js';
+import { readOrgState, writeOrgState } from './org-state.js';
+
+export const FETCH_BATCH = 1000;
+
+export type PullReport = {
+  remote: string;
+  url: string;
+  added: string[];
+  updated: string[];
+  removed: string[];
+  unchanged: number;
+  /** Lessons the server sent that lore could not take (with why); the others were written. */
+  skipped: Array<{ id: string; reason: string }>;
+  total: number;
+};
+
+/** A pulled lesson as the org tier keeps it: tier org, `universal` dropped (it means the user tier). */
+function orgRecord(pulled: PulledLesson): Lesson | string {
+  if (!ID_PATTERN.test(pulled.id)) return 'not a lesson id';
+  const { universal: _universal, ...rest } = pulled.lesson as Lesson & { universal?: boolean };
+  void _universal;
+  const parsed = LessonSchema.safeParse({ ...rest, tier: 'org' });
+  if (!parsed.success) return parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  if (parsed.data.id !== pulled.id) return 'its record names another id';
+  return parsed.data;
+}
+
+/** Votes as the local sidecar keeps them: each user's vote stays its own (task `user:task`). */
+function votesText(pulled: PulledLesson): string {
+  return pulled.votes
+    .map((vote) => JSON.stringify({ model: vote.model, task: `${vote.user}:${vote.task}`, at: vote.at }))
+    .join('\n');
+}
+
+/**
+ * Whole files through a rename, so a reader never sees half of one; without an fsync per file
+ * (10,000 of them cost a minute here): the copy can always be fetched again, and a file a crash
+ * left empty is fetched again by the next pull (see `needsFetch`).
+ */
+function writeMirrored(path: string, content: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, content);
+  renameSync(temp, path);
+}
+
+function writeLesson(lessonsDir: string, pulled: PulledLesson, lesson: Lesson): void {
+  const dir = join(lessonsDir, pulled.id);
+  mkdirSync(dir, { recursive: true });
+  const votes = votesText(pulled);
+  if (votes === '') rmSync(join(dir, VOTES_FILE), { force: true });
+  else writeMirrored(join(dir, VOTES_FILE), `${votes}\n`);
+  writeMirrored(join(dir, LESSON_FILE), serializeLesson(lesson));
+}
+
+/** Whether the copy of a lesson is missing, empty (a crash mid-pull) or older than the server's. */
+function needsFetch(
+  lessonsDir: string,
+  had: { version: number; votes: number } | undefined,
+  entry: { id: string; version: number; votes: number },
+): boolean {
+  if (had === undefined || had.version !== entry.version || had.votes !== entry.votes) return true;
+  return (statSync(join(lessonsDir, entry.id, LESSON_FILE), { throwIfNoEntry: false })?.size ?? 0) === 0;
+}
+
+export async function pullOrg(
+  loreHome: string,
+  remote: { name: string; url: string },
+  client: OrgClient,
+  options: { project?: string; nowIso: string },
+): Promise<PullReport> {
+  const dir = orgTierDir(loreHome);
+  const layout = tierLayout(dir);
+  mkdirSync(layout.lessonsDir, { recursive: true });
+  return withLocksAsync([join(layout.cacheDir, 'locks', 'pull.lock')], async () => {
+    const state = readOrgState(dir);
+    const mine = (state.remotes[remote.name] ??= { pulled: {}, known: {} });
+    const index = await client.index(options.project);
+    const offered = new Set(index.map((entry) => entry.id));
+    const changed = index.filter((entry) => needsFetch(layout.lessonsDir, mine.pulled[entry.id], entry));
+    const report: PullReport = {
+      remote: remote.name,
+      url: remote.url,
+      added: [],
+      updated: [],
+      removed: [],
+      unchanged: index.length - changed.length,
+      skipped: [],
+      total: index.length,
+    };
+    for (let at = 0; at < changed.length; at += FETCH_BATCH) {
+      const batch = await client.fetch(changed.slice(at, at + FETCH_BATCH).map((entry) => entry.id));
+      for (const pulled of batch) {
+        const lesson = orgRecord(pulled);
+        if (typeof lesson === 'string') {
+          report.skipped.push({ id: pulled.id, reason: lesson });
+          continue;
+        }
+        writeLesson(layout.lessonsDir, pulled, lesson);
+        (mine.pulled[pulled.id] === undefined ? report.added : report.updated).push(pulled.id);
+        mine.pulled[pulled.id] = { version: pulled.version, votes: pulled.votes.length };
+        mine.known[pulled.id] = pulled.version;
+      }
+    }
+    for (const id of Object.keys(mine.pulled)) {
+      if (offered.has(id)) continue;
+      if (ID_PATTERN.test(id)) rmSync(join(layout.lessonsDir, id), { recursive: true, force: true });
+      delete mine.pulled[id];
+      report.removed.push(id);
+    }
+    mine.lastPullAt = options.nowIso;
+    writeOrgState(dir, state);
+    return report;
+  });
+}

@@ -1,0 +1,96 @@
+// lore explain --host: the hook's answer as each agent gets it, through the built binary.
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../helpers/cli.js';
+
+function sandboxWithLessons() {
+  const sandbox = createSandbox();
+  const guard = sandbox.add([
+    '--summary',
+    'rm -rf build deletes the toolchain',
+    '--type',
+    'guard',
+    '--command',
+    'rm\\s+-rf\\s+build',
+    '--remediation',
+    'make clean',
+  ]);
+  const pytest = sandbox.add(['--summary', 'pytest needs --no-header here', '--command', 'pytest']);
+  return { sandbox, guard, pytest };
+}
+
+type Half = {
+  hostEvent: string;
+  phase: string | null;
+  denied: { id: string }[];
+  included: { id: string }[];
+  output: Record<string, unknown>;
+};
+
+describe('lore explain --host', () => {
+  it.each([
+    ['gemini', ['BeforeTool', 'AfterTool'], { decision: 'deny' }, 'hookSpecificOutput'],
+    [
+      'cursor',
+      ['preToolUse / beforeShellExecution', 'postToolUse'],
+      { permission: 'deny' },
+      'additional_context',
+    ],
+  ])(
+    '%s: a tool call in two halves, guards before and advice after, in its JSON',
+    (host, events, deny, adviceKey) => {
+      const { sandbox, guard, pytest } = sandboxWithLessons();
+      const run = sandbox.run([
+        'explain',
+        '--host',
+        host,
+        '--tool',
+        'Bash',
+        '--command',
+        'rm -rf build && pytest',
+        '--json',
+      ]);
+      expect(run.code).toBe(0);
+      const { halves } = JSON.parse(run.stdout) as { halves: Half[] };
+      expect(halves.map((h) => [h.hostEvent, h.phase])).toEqual([
+        [events[0], 'before'],
+        [events[1], 'after'],
+      ]);
+      const [before, after] = halves as [Half, Half];
+      expect([
+        before.denied.map((d) => d.id),
+        before.included,
+        after.denied,
+        after.included.map((i) => i.id),
+      ]).toEqual([[guard], [], [], [pytest]]);
+      expect(before.output).toMatchObject(deny);
+      expect(Object.keys(after.output)).toEqual([adviceKey]);
+    },
+  );
+
+  it.each([
+    ['claude-code', 'permissionDecision'],
+    ['codex', 'permissionDecision'],
+  ])('%s: one PreToolUse that denies, in hookSpecificOutput', (host, key) => {
+    const { sandbox } = sandboxWithLessons();
+    const run = sandbox.run([
+      'explain',
+      '--host',
+      host,
+      '--tool',
+      'Bash',
+      '--command',
+      'rm -rf build',
+      '--json',
+    ]);
+    const data = JSON.parse(run.stdout) as { output: { hookSpecificOutput: Record<string, unknown> } };
+    expect(data.output.hookSpecificOutput[key]).toBe('deny');
+  });
+
+  it('a prompt for Cursor, which has no hook that can answer one, is a usage error; an unknown host too', () => {
+    const { sandbox } = sandboxWithLessons();
+    const prompt = sandbox.run(['explain', '--host', 'cursor', '--prompt', 'run pytest']);
+    expect([prompt.code, prompt.stderr.includes('cursor has no hook')]).toEqual([2, true]);
+    const unknown = sandbox.run(['explain', '--host', 'windsurf', '--prompt', 'x']);
+    expect([unknown.code, unknown.stderr.includes('--host must be one of')]).toEqual([2, true]);
+  });
+});
