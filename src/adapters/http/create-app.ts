@@ -152,26 +152,7 @@ export function createApp(options: AppOptions): App {
 
   return {
     handle,
-    async request(url, init = {}) {
-      const [path = '/', query = ''] = splitUrl(url);
-      const headers: Record<string, string> = { host: '127.0.0.1:4777' };
-      for (const [key, value] of Object.entries(init.headers ?? {})) headers[key.toLowerCase()] = value;
-      let body = '';
-      if (init.body !== undefined) {
-        body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const response = await handle({
-        method: (init.method ?? 'GET').toUpperCase(),
-        path,
-        query: new URLSearchParams(query),
-        headers,
-        body,
-      });
-      const text = () =>
-        typeof response.body === 'string' ? response.body : Buffer.from(response.body).toString('utf8');
-      return { ...response, text, json: <T>() => JSON.parse(text()) as T };
-    },
+    request: (url, init = {}) => requestInProcess(handle, url, init),
   };
 }
 
@@ -179,4 +160,30 @@ export function createApp(options: AppOptions): App {
 export function splitUrl(url: string): [string, string] {
   const at = url.indexOf('?');
   return at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at + 1)];
+}
+
+/** A request made in-process (tests, `lore explain` over the API): no socket, the same handler. */
+export async function requestInProcess(
+  handle: (request: AppRequest) => Promise<AppResponse>,
+  url: string,
+  init: RequestInit,
+): Promise<TestResponse> {
+  const [path = '/', query = ''] = splitUrl(url);
+  const headers: Record<string, string> = { host: '127.0.0.1:4777' };
+  for (const [key, value] of Object.entries(init.headers ?? {})) headers[key.toLowerCase()] = value;
+  let body = '';
+  if (init.body !== undefined) {
+    body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await handle({
+    method: (init.method ?? 'GET').toUpperCase(),
+    path,
+    query: new URLSearchParams(query),
+    headers,
+    body,
+  });
+  const text = () =>
+    typeof response.body === 'string' ? response.body : Buffer.from(response.body).toString('utf8');
+  return { ...response, text, json: <T>() => JSON.parse(text()) as T };
 }

@@ -11,7 +11,7 @@ import type { Principal } from '../../store/org/org-tokens.js';
 import type { OrgDb } from '../../store/org/org-db.js';
 import type { AppRequest, AppResponse } from './app-types.js';
 import type { App } from './create-app.js';
-import { splitUrl } from './create-app.js';
+import { requestInProcess } from './create-app.js';
 import { errorBody, HttpError, toHttpError } from './http-error.js';
 import { ORG_ROUTES, requireRole } from './org-routes.js';
 import type { OrgRoute } from './org-routes.js';
@@ -131,25 +131,6 @@ export function createOrgApp(options: OrgAppOptions): App {
 
   return {
     handle,
-    async request(url, init = {}) {
-      const [path = '/', query = ''] = splitUrl(url);
-      const headers: Record<string, string> = { host: '127.0.0.1:4777' };
-      for (const [key, value] of Object.entries(init.headers ?? {})) headers[key.toLowerCase()] = value;
-      let body = '';
-      if (init.body !== undefined) {
-        body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const response = await handle({
-        method: (init.method ?? 'GET').toUpperCase(),
-        path,
-        query: new URLSearchParams(query),
-        headers,
-        body,
-      });
-      const text = () =>
-        typeof response.body === 'string' ? response.body : Buffer.from(response.body).toString('utf8');
-      return { ...response, text, json: <T>() => JSON.parse(text()) as T };
-    },
+    request: (url, init = {}) => requestInProcess(handle, url, init),
   };
 }
