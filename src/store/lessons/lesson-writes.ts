@@ -372,6 +372,7 @@ export async function supersedeLesson(
   if (old.tier === replacement.tier && old.id === replacement.id) {
     throw new LoreError('usage', 'a lesson cannot supersede itself');
   }
+  if (old.tier === 'org' && replacement.tier === 'org') throw bothOrg(old.id);
   if (old.lesson.supersededBy !== undefined && old.lesson.supersededBy !== replacement.id) {
     throw new LoreError('conflict', `${old.id} is already superseded by ${old.lesson.supersededBy}`, {
       hint: `supersede ${old.lesson.supersededBy} by ${replacement.id} instead`,
@@ -412,6 +413,12 @@ export async function supersedeLesson(
   };
 }
 
+function bothOrg(id: string): LoreError {
+  return new LoreError('usage', `both are organisation lessons: the org tier is read-only here`, {
+    hint: `a curator supersedes ${id} on the server (POST /api/org/lessons/${id}/supersede, or the dashboard of \`lore serve --org\`), then \`lore pull\``,
+  });
+}
+
 /**
  * Supersede where the org tier is involved; lore never writes to the server here. A local lesson
  * replacing an org lesson: the replacement is marked as usual and the org copy is shown superseded
@@ -425,14 +432,6 @@ async function supersedeAcrossOrg(
   replacement: ResolvedLesson,
   nowMs: number,
 ): Promise<{ old: ResolvedLesson; replacement: ResolvedLesson }> {
-  if (old.tier === 'org' && replacement.tier === 'org')
-    throw new LoreError(
-      'usage',
-      `${old.id} and ${replacement.id} are both organisation lessons: the org tier is read-only here`,
-      {
-        hint: `a curator supersedes it on the server (POST /api/org/lessons/${old.id}/supersede, or the dashboard of \`lore serve --org\`), then \`lore pull\``,
-      },
-    );
   const result = withLocks([lockOf(ws, old), lockOf(ws, replacement)], () => {
     const oldNext = applyPatch(
       ws,
