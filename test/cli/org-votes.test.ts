@@ -187,6 +187,17 @@ describe('org tier writes from one machine', () => {
       supersededBy: mine,
     });
 
+    // feedback on an org lesson is kept here; the confidence stays the server's
+    const before = (await gus.runAsync(['show', otherOrgId, '--json'])).json<{
+      lesson: { confidence: number };
+    }>();
+    const judged = await gus.runAsync(['feedback', otherOrgId, '--not-helpful', '--task', 'REL-1', '--json']);
+    expect(judged.code).toBe(0);
+    expect(judged.json()).toMatchObject({
+      recorded: true,
+      confidence: { before: before.lesson.confidence, after: before.lesson.confidence },
+    });
+
     // the reverse: an org lesson replaces a local one, and only the local one changes
     const old = gus.add(['--tier', 'user', '--summary', 'Tag releases by hand']);
     const orgYaml = readFileSync(join(gus.userTier, 'org', 'lessons', otherOrgId, 'lesson.yaml'), 'utf8');
