@@ -31,6 +31,12 @@ export const LESSON_OPTIONS: Record<string, OptionSpec> = {
     description: 'regex over shell commands; repeatable',
   },
   path: { type: 'string', multiple: true, value: 'GLOB', description: 'repo-relative path glob; repeatable' },
+  content: {
+    type: 'string',
+    multiple: true,
+    value: 'REGEX',
+    description: 'regex over the text an Edit or Write would write (matches only such calls); repeatable',
+  },
   tag: {
     type: 'string',
     multiple: true,
@@ -118,7 +124,14 @@ export async function draftFromArgs(ctx: CommandContext, args: ParsedArgs): Prom
     const value = stringOption(args, key);
     if (value !== undefined) draft[key] = value;
   }
-  const lists = { tools: 'tool', commands: 'command', paths: 'path', tags: 'tag', stack: 'stack' } as const;
+  const lists = {
+    tools: 'tool',
+    commands: 'command',
+    paths: 'path',
+    contents: 'content',
+    tags: 'tag',
+    stack: 'stack',
+  } as const;
   for (const [field, flag] of Object.entries(lists) as [keyof typeof lists, string][]) {
     const values = listOption(args, flag);
     if (values !== undefined)
@@ -149,6 +162,7 @@ export function fieldToFlag(field: string): string {
     tools: '--tool',
     commands: '--command',
     paths: '--path',
+    contents: '--content',
     tags: '--tag',
     stack: '--stack',
     evidence: '--evidence',

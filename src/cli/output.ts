@@ -53,6 +53,7 @@ export function formatLessonDetail(
     ...list('tools', lesson.tools),
     ...list('commands', lesson.commands),
     ...list('paths', lesson.paths),
+    ...list('contents', lesson.contents),
     ...list('tags', lesson.tags),
     ...list('stack', lesson.stack),
     ...list('supersedes', lesson.supersedes),

@@ -41,6 +41,11 @@ const VERBS = [
   'install',
   'uninstall',
   'serve',
+  'org',
+  'remote',
+  'login',
+  'push',
+  'pull',
   'render',
   'aggregate',
   'mcp',
@@ -285,6 +290,7 @@ describe('--json of every verb prints parseable JSON', () => {
     { verb: 'aggregate', args: ['aggregate', '--dry-run'], key: 'skills' },
     { verb: 'install', args: ['install', 'claude-code', '--scope', 'project'], key: 'changed' },
     { verb: 'uninstall', args: ['uninstall', 'claude-code', '--scope', 'project'], key: 'removed' },
+    { verb: 'remote', args: ['remote', 'list'], key: 'remotes' },
   ];
 
   it('every verb but demo, in turn on one repository', () => {
@@ -300,9 +306,15 @@ describe('--json of every verb prints parseable JSON', () => {
     expect(results).toEqual(steps.map(({ args }) => ({ args, code: 0, hasKey: true, stderr: '' })));
     // review is interactive only (a terminal, no --json); serve, up and mcp run a server until
     // Ctrl-C or the client leaves (mcp: test/mcp/); distill needs a model endpoint
-    // (test/cli/distill.test.ts runs it, --json included, against a scripted one).
+    // (test/cli/distill.test.ts runs it, --json included, against a scripted one); org, login,
+    // push and pull need an organisation server (test/cli/org.test.ts runs them, --json included).
+    const needServer = ['org', 'login', 'push', 'pull'];
     expect(new Set(steps.map((step) => step.verb))).toEqual(
-      new Set(VERBS.filter((verb) => !['demo', 'review', 'serve', 'up', 'mcp', 'distill'].includes(verb))),
+      new Set(
+        VERBS.filter(
+          (verb) => ![...needServer, 'demo', 'review', 'serve', 'up', 'mcp', 'distill'].includes(verb),
+        ),
+      ),
     );
   });
 

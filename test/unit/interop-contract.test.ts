@@ -183,6 +183,7 @@ describe.each(CASES)('$format', (c) => {
 /** Source files an export of their own import gives back as they were (same data, any layout). */
 const SAME_FILES: [InteropFormatName, string, string, string][] = [
   ['lessons-learned', 'lessons-learned/good', 'data/lessons.json', 'lessons.json'],
+  ['lessons-learned', 'lessons-learned/content', 'data/lessons.json', 'lessons.json'],
   ['add', 'add/good', '.add/learnings.json', 'learnings.json'],
   ['add', 'add/good', '.claude/add/library.json', 'library.json'],
   ['coia', 'coia/good', 'learnings.json', 'learnings.json'],
@@ -191,6 +192,48 @@ const SAME_FILES: [InteropFormatName, string, string, string][] = [
   ['orbit', 'orbit/good', '.orbit/learnings/L-0003/learning.yaml', 'learnings/L-0003/learning.yaml'],
   ['orbit', 'orbit/good', '.orbit/learnings/L-0001/votes.jsonl', 'learnings/L-0001/votes.jsonl'],
 ];
+
+describe('lessons-learned contentPatterns', () => {
+  it("become the lesson's contents, nested or flat, and come back as contentPatterns", () => {
+    const format = formatOf('lessons-learned');
+    const parsed = format.parse(sources('lessons-learned/content').files, { nowIso: NOW });
+    expect(parsed.problems).toEqual([]);
+    const bySlug = new Map(parsed.lessons.map((entry) => [entry.lesson.slug, entry.lesson]));
+    expect(bySlug.get('no-debug-print-in-src-t7w2')?.contents).toEqual(['^\\s*print\\(']);
+    expect(bySlug.get('no-debug-print-in-src-t7w2')?.paths).toEqual(['src/**/*.py']);
+    expect(bySlug.get('no-hardcoded-aws-keys-r4d1')?.contents).toEqual(['AKIA[0-9A-Z]{16}']);
+    expect(bySlug.get('no-hardcoded-aws-keys-r4d1')?.type).toBe('guard');
+    // a pattern added in lore goes out even into a row that had no contentPatterns key
+    const lesson = {
+      ...bySlug.get('no-debug-print-in-src-t7w2')!,
+      contents: ['TODO'],
+      id: 'l000000001',
+      votes: [],
+    };
+    const { triggers: _t, ...origin } = (lesson.origin?.fields ?? {}) as Record<string, unknown>;
+    void _t;
+    const out = format.render(
+      [{ ...lesson, origin: { ...lesson.origin!, fields: { ...origin, triggerKeys: ['toolNames'] } } }],
+      RENDER,
+    );
+    const record = (
+      JSON.parse(out.files[0]?.text ?? '{}') as { lessons: { triggers: Record<string, unknown> }[] }
+    ).lessons[0];
+    expect(record?.triggers.contentPatterns).toEqual(['TODO']);
+  });
+
+  it('refuses a content pattern that can backtrack catastrophically, like a command pattern', () => {
+    const format = formatOf('lessons-learned');
+    const text = JSON.stringify({
+      type: 'lessons-learned-store',
+      version: 1,
+      lessons: [{ summary: 'x', mistake: 'm', remediation: 'r', triggers: { contentPatterns: ['(a+)+$'] } }],
+    });
+    const parsed = format.parse([{ path: 'data/lessons.json', text }], { nowIso: NOW });
+    expect(parsed.lessons).toEqual([]);
+    expect(parsed.problems.map((p) => `${p.field ?? ''} ${p.message}`).join('\n')).toMatch(/contents/);
+  });
+});
 
 describe('an export of an imported source gives the source back', () => {
   it.each(SAME_FILES)('%s: %s/%s', (name, dir, source, rendered) => {
@@ -230,6 +273,7 @@ function richLessons(): ExportLesson[] {
     tools: [],
     commands: [],
     paths: [],
+    contents: [],
     tags: [],
     stack: [],
     symbols: [],
@@ -255,6 +299,7 @@ function richLessons(): ExportLesson[] {
       tools: ['Bash'],
       commands: ['^pytest\\b'],
       paths: ['tests/**'],
+      contents: ['^\\s*breakpoint\\(\\)'],
       tags: ['lang:python', 'tool:pytest'],
       stack: ['python'],
       category: 'anti-pattern',

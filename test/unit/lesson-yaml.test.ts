@@ -59,6 +59,7 @@ describe('parseLessonYaml: a valid lesson', () => {
         tools: [],
         commands: [],
         paths: [],
+        contents: [],
         tags: [],
         stack: [],
         symbols: [],

@@ -4,9 +4,11 @@
  *   out; there is no SubagentStart event;
  * - hook context is capped near 2,500 tokens: at most 8,000 characters;
  * - file edits arrive as `apply_patch` with the patch text in `tool_input.command`: the paths
- *   named in its `*** Add/Update/Delete File:` lines become an `Edit` call's paths.
+ *   named in its `*** Add/Update/Delete File:` lines become an `Edit` call's paths, and its added
+ *   lines (`+...`, without the `+`) the text it writes, for lessons' `contents` patterns.
  */
 import { toHookSpecificOutput } from '../../core/inject/format-decision.js';
+import { CONTENT_LIMIT } from '../../core/inject/written-content.js';
 import type { HookAdapter, HookDecision } from '../../core/inject/types.js';
 
 const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm;
@@ -39,7 +41,19 @@ export function normalizeCodexPayload(raw: unknown): unknown {
   const paths = [...patch.matchAll(PATCH_FILE), ...patch.matchAll(PATCH_MOVE)]
     .map((m) => (m[1] ?? '').trim())
     .slice(0, 32);
-  return { ...payload, tool_name: 'Edit', tool_input: { paths } };
+  return { ...payload, tool_name: 'Edit', tool_input: { paths, content: addedLines(patch) } };
+}
+
+/** The lines a patch adds, without their `+`, joined (cut at the content cap: never more is matched). */
+export function addedLines(patch: string): string {
+  const out: string[] = [];
+  let size = 0;
+  for (const line of patch.slice(0, CONTENT_LIMIT * 2).split('\n')) {
+    if (!line.startsWith('+') || size >= CONTENT_LIMIT) continue;
+    out.push(line.slice(1));
+    size += line.length;
+  }
+  return out.join('\n');
 }
 
 export function toCodexOutput(decision: HookDecision): Record<string, unknown> {

@@ -33,10 +33,12 @@ export function toClaudeTool(tool: string, input: Json): { tool: string; input: 
       return { tool: 'Bash', input: { command: input.command } };
     case 'Read':
       return { tool: 'Read', input: { file_path: pathOf(input) } };
+    // the written text goes along for lessons' content patterns (written-content.ts caps it)
     case 'Write':
-      return { tool: 'Write', input: { file_path: pathOf(input) } };
+      return { tool: 'Write', input: { file_path: pathOf(input), content: input.content } };
     case 'Edit':
     case 'StrReplace':
+      return { tool: 'Edit', input: { file_path: pathOf(input), new_string: input.new_string } };
     case 'Delete':
       return { tool: 'Edit', input: { file_path: pathOf(input) } };
     case 'Grep':

@@ -39,10 +39,11 @@ export function toClaudeTool(tool: string, input: Json): { tool: string; input: 
       return { tool: 'Bash', input: { command: input.command } };
     case 'read_file':
       return { tool: 'Read', input: { file_path: input.file_path ?? input.absolute_path } };
+    // the written text goes along for lessons' content patterns (written-content.ts caps it)
     case 'write_file':
-      return { tool: 'Write', input: { file_path: input.file_path } };
+      return { tool: 'Write', input: { file_path: input.file_path, content: input.content } };
     case 'replace':
-      return { tool: 'Edit', input: { file_path: input.file_path } };
+      return { tool: 'Edit', input: { file_path: input.file_path, new_string: input.new_string } };
     case 'read_many_files': {
       const include = Array.isArray(input.include)
         ? input.include

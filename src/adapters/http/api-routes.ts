@@ -501,6 +501,8 @@ const explain: Route['handler'] = async (ctx) => {
   const tool = q.get('tool') || undefined;
   const command = q.get('command') || undefined;
   const prompt = q.get('prompt') || undefined;
+  const content = q.get('content') || undefined;
+  if (content !== undefined) request.content = content;
   if (event) request.event = event;
   if (command !== undefined) request.command = command;
   if (prompt !== undefined) request.prompt = prompt;
@@ -564,7 +566,7 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'GET',
     path: '/api/explain',
-    query: ['tool', 'command', 'path', 'prompt', 'event'],
+    query: ['tool', 'command', 'path', 'content', 'prompt', 'event'],
     handler: explain,
   },
   { method: 'GET', path: '/api/openapi.json', query: [], handler: async () => ({ body: openApiDocument() }) },

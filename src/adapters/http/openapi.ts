@@ -235,6 +235,7 @@ const DOCUMENT = {
           query('tool', 'Bash, Edit, Read, ... (default Bash with a command, Edit with a path)'),
           query('command', 'the shell command'),
           query('path', 'a repo-relative path (repeatable)'),
+          query('content', 'the text an Edit or Write would write (for content patterns)'),
           query('prompt', 'a user prompt'),
           query('event', 'PreToolUse, UserPromptSubmit, SessionStart, SubagentStart'),
         ],

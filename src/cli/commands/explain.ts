@@ -12,7 +12,7 @@ import { noteProblems, openCommandWorkspace } from '../open-workspace.js';
 export const command: Command = {
   spec: {
     usage:
-      'lore explain --tool Bash --command CMD | --tool Edit --path P... | --prompt TEXT | --event SessionStart [--host H] [--json]',
+      'lore explain --tool Bash --command CMD | --tool Edit --path P... [--content TEXT] | --prompt TEXT | --event SessionStart [--host H] [--json]',
     description:
       'Runs the hook pipeline (load, match, rank, plan, format) for one made-up call, as a dry run: no session\n' +
       'state is read or written, nothing is logged. Shows which lessons would be injected or would deny the\n' +
@@ -30,6 +30,11 @@ export const command: Command = {
         multiple: true,
         value: 'P',
         description: 'a path the tool touches; repeatable',
+      },
+      content: {
+        type: 'string',
+        value: 'TEXT',
+        description: 'Edit/Write: the text the call would write (for lessons with content patterns)',
       },
       prompt: { type: 'string', value: 'TEXT', description: 'a user prompt (UserPromptSubmit)' },
       event: {
@@ -53,6 +58,7 @@ export const command: Command = {
     examples: [
       'lore explain --tool Bash --command "pytest -v tests/"',
       'lore explain --tool Edit --path src/api/handlers.py --json',
+      `lore explain --tool Write --path src/app.py --content 'print("debug")'`,
       'lore explain --prompt "why do the tests in tests/unit hang?"',
       'lore explain --event SessionStart',
       'lore explain --host gemini --tool Bash --command "rm -rf build"',
@@ -68,6 +74,8 @@ export const command: Command = {
     };
     const event = choiceOption(args, 'event', HOOK_EVENTS);
     const commandText = stringOption(args, 'command');
+    const content = stringOption(args, 'content');
+    if (content !== undefined) request.content = content;
     if (event !== undefined) request.event = event;
     if (tool !== undefined) request.tool = tool;
     if (commandText !== undefined) request.command = commandText;
@@ -98,7 +106,7 @@ function renderExplanation(
   const row = (id: string, label: string, matchedBy: readonly string[]) =>
     `  ${id}  ${label.padEnd(14)}  ${truncate(summaries[id] ?? '', 70)}${matchedBy.length > 0 ? `  <- ${matchedBy.join(', ')}` : ''}`;
   const lines = [
-    `event ${explained.event}${explained.tool ? `, tool ${explained.tool}` : ''}${explained.command ? `, command ${JSON.stringify(explained.command)}` : ''}${explained.paths.length > 0 ? `, paths ${explained.paths.join(' ')}` : ''}`,
+    `event ${explained.event}${explained.tool ? `, tool ${explained.tool}` : ''}${explained.command ? `, command ${JSON.stringify(explained.command)}` : ''}${explained.paths.length > 0 ? `, paths ${explained.paths.join(' ')}` : ''}${explained.content !== null ? `, content ${JSON.stringify(truncate(explained.content, 60))}` : ''}`,
     `stack: ${explained.stack.join(', ') || '(none detected)'}; ${explained.lessons} lesson(s) in the manifest, ${explained.candidates} read as candidates, ${explained.matched} matched`,
   ];
   if (explained.disabled)

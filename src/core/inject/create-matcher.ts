@@ -5,7 +5,10 @@
  * (globs over repo-relative paths) trigger it; a lesson with neither is triggered by its tags
  * (`tool:pytest` when the command runs pytest, `lang:python` on a `.py` path), and failing
  * those by its tools alone. Prompts match commands and paths they mention, tag values, and at
- * least two words of the summary. `stack` gates all of it.
+ * least two words of the summary. `stack` gates all of it. A lesson with `contents` (regexes
+ * over the text an Edit or Write would write) matches a tool call only by them (and its
+ * commands on a shell call): one must match the written text, and its paths, if any, must match
+ * too; its tags and tools alone never trigger it on a tool call.
  */
 import { stackAllows, LANGUAGE_EXTENSIONS } from './detect-stack.js';
 import { promptWords } from './candidate-ordinals.js';
@@ -19,7 +22,18 @@ export type MatchContext = {
   stack: readonly string[];
 };
 
-const STRENGTH: Record<string, number> = { command: 3, path: 3, tag: 2, words: 1, tool: 1 };
+const STRENGTH: Record<string, number> = { command: 3, content: 3, path: 3, tag: 2, words: 1, tool: 1 };
+
+/**
+ * A content lesson on a tool call: `content:<pattern>` for each pattern the written text matches
+ * (multiline: `^` and `$` anchor at lines), with the path reasons when the lesson has paths, or
+ * nothing. Patterns compile on first use, so calls that write nothing never compile them.
+ */
+function contentReasons(lesson: ManifestLesson, contents: string[], content: string, pathReasons: string[]) {
+  if (lesson.paths.length > 0 && pathReasons.length === 0) return [];
+  const hits = contents.filter((source) => cachedRegex(source, 'm')?.test(content) === true);
+  return hits.length === 0 ? [] : [...hits.map((source) => `content:${source}`), ...pathReasons];
+}
 
 /** Program names a shell command runs: the first word of each simple command. */
 export function commandPrograms(command: string): Set<string> {
@@ -90,6 +104,13 @@ function matchOne(
     const regex = cachedRegex(source);
     if (regex !== null && paths.some((path) => regex.test(path))) reasons.push(`path:${lesson.paths[i]}`);
   });
+  const contents = lesson.contents;
+  if (contents !== undefined && contents.length > 0 && !prompt) {
+    const pathReasons = reasons.filter((reason) => reason.startsWith('path:'));
+    const commandReasons = reasons.filter((reason) => reason.startsWith('command:'));
+    if (event.content === undefined) return commandReasons;
+    return [...commandReasons, ...contentReasons(lesson, contents, event.content, pathReasons)];
+  }
   const triggerless = lesson.commands.length === 0 && lesson.paths.length === 0;
   if (triggerless || prompt) {
     for (const tag of lesson.tags) {

@@ -4,6 +4,7 @@
  */
 import { HOOK_EVENTS, SESSION_SOURCES } from './types.js';
 import type { HookEvent, HookEventName, SessionSource } from './types.js';
+import { writtenContent } from './written-content.js';
 
 /** Hook inputs are cut to these lengths before any matching. */
 export const INPUT_LIMITS = {
@@ -94,7 +95,8 @@ export function parseHookPayload(raw: unknown): HookEvent | undefined {
     if (!TOOLS_WITH_PATHS.has(lower) && !isMcp) return undefined;
     const paths = toolPaths(tool, toolInput, base.cwd);
     if (isMcp && paths.length === 0) return undefined;
-    return { ...base, tool, paths };
+    const content = writtenContent(tool, toolInput);
+    return { ...base, tool, paths, ...(content === undefined ? {} : { content }) };
   }
   if (event === 'UserPromptSubmit') {
     const prompt = str(payload.prompt, INPUT_LIMITS.prompt);

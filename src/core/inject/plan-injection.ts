@@ -75,7 +75,7 @@ function cut(text: string, max: number): string {
 }
 
 function isTrigger(reason: string): boolean {
-  return reason.startsWith('command:') || reason.startsWith('path:');
+  return reason.startsWith('command:') || reason.startsWith('path:') || reason.startsWith('content:');
 }
 
 export function planInjection(

@@ -14,7 +14,7 @@ export function rankMatches(matches: readonly Match[]): Match[] {
   );
 }
 
-/** A guard that can deny a call: it has commands or paths. These come first in the rank order. */
+/** A guard that can deny a call: it has commands, paths or contents. These come first in the rank order. */
 export function deniesCalls(lesson: ManifestLesson): boolean {
   return lesson.guard && lesson.strength === 3;
 }

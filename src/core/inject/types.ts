@@ -3,7 +3,7 @@
  * hands to the next. Plain JSON-friendly shapes: the hook bundle imports nothing but these and
  * Node built-ins.
  */
-export const MANIFEST_VERSION = 4;
+export const MANIFEST_VERSION = 5;
 
 export const HOOK_EVENTS = ['PreToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -34,6 +34,8 @@ export type HookEvent = {
   command?: string;
   /** Paths from the tool input, repo-relative when inside the project (filled by the load stage). */
   paths?: string[];
+  /** Edit/Write: the text the call would write (capped, see written-content.ts). */
+  content?: string;
   /** UserPromptSubmit */
   prompt?: string;
   /** SessionStart */
@@ -88,6 +90,11 @@ export type ManifestLesson = {
   /** Path globs as written, and their compiled regex sources (same order). */
   paths: string[];
   pathRegexes: string[];
+  /**
+   * Regex sources over the text a file-writing call would write (absent when none): with them the
+   * lesson matches a tool call only when one matches, and its paths (if any) narrow that further.
+   */
+  contents?: string[];
   tags: string[];
   stack: string[];
   /** Lowercase summary keywords, for prompts. */

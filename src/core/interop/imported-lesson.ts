@@ -27,6 +27,7 @@ type DraftKey =
   | 'tools'
   | 'commands'
   | 'paths'
+  | 'contents'
   | 'tags'
   | 'stack'
   | 'symbols'

@@ -6,12 +6,13 @@
  *   lessons-learned                              lore
  *   summary, mistake|problem, remediation|solution   summary, mistake, remediation
  *   triggers.toolNames/commandPatterns/pathPatterns  tools, commands, paths (also read flat)
+ *   triggers.contentPatterns                     contents (regexes over what an Edit/Write writes)
  *   priority, confidence, needsReview, tags      the same
  *   sourceSessionIds, occurrenceCount, contentHash   sourceSessions, occurrences, contentHash
  *   status candidate|reviewed|active|disabled|archived   active (+needsReview) | archived
  *   type hint|guard|directive|protocol           hint | guard (directive, protocol: hint)
  *   id (ULID), slug                              origin.id + aliases, slug
- * Every other key (injection, contentPatterns, scope, requires, ...) is kept in origin.fields, with
+ * Every other key (injection, scope, requires, ...) is kept in origin.fields, with
  * the key order, so an export back gives the same record.
  */
 import type { Problem } from '../errors.js';
@@ -44,7 +45,7 @@ import {
 
 const FORMATS = ['lessons-learned'];
 export const LESSONS_LEARNED_TYPE = 'lessons-learned-store';
-const TRIGGER_KEYS = ['toolNames', 'commandPatterns', 'pathPatterns'] as const;
+const TRIGGER_KEYS = ['toolNames', 'commandPatterns', 'pathPatterns', 'contentPatterns'] as const;
 const MAPPED_KEYS = new Set<string>([
   'id',
   'slug',
@@ -79,6 +80,7 @@ export const lessonsLearnedFormat: InteropFormat = {
     'tools',
     'commands',
     'paths',
+    'contents',
     'tags',
     'priority',
     'confidence',
@@ -170,6 +172,7 @@ function toImported(
       tools: stringList(triggers.toolNames),
       commands: stringList(triggers.commandPatterns),
       paths: stringList(triggers.pathPatterns),
+      contents: stringList(triggers.contentPatterns),
       tags: stringList(entry.tags),
       sourceSessions: stringList(entry.sourceSessionIds),
       ...(number('priority') === undefined ? {} : { priority: number('priority') }),
@@ -209,6 +212,7 @@ function toRecord(lesson: ExportLesson): Record<string, unknown> {
     toolNames: lesson.tools,
     commandPatterns: lesson.commands,
     pathPatterns: lesson.paths,
+    contentPatterns: lesson.contents,
   };
   const values: Record<string, unknown> = {
     id: originId(lesson, FORMATS) ?? ulidOf(lesson),
@@ -237,6 +241,8 @@ function toRecord(lesson: ExportLesson): Record<string, unknown> {
     const triggerKeys = stringList(fields.triggerKeys);
     const triggerExtra = isRecord(fields.triggerExtra) ? fields.triggerExtra : {};
     const order = triggerKeys.length > 0 ? triggerKeys : [...TRIGGER_KEYS];
+    // content patterns added in lore go out even when the source had no such key
+    if (lesson.contents.length > 0 && !order.includes('contentPatterns')) order.push('contentPatterns');
     const merged: Record<string, unknown> = { ...triggerValues, ...triggerExtra };
     values.triggers = Object.fromEntries(
       order.filter((key) => key in merged).map((key) => [key, merged[key]]),
@@ -248,6 +254,7 @@ function toRecord(lesson: ExportLesson): Record<string, unknown> {
   const all: Record<string, unknown> = { ...values, ...extra };
   const record: Record<string, unknown> = {};
   for (const key of keys) if (key in all) record[key] = all[key];
+  if (flat && lesson.contents.length > 0) record.contentPatterns = lesson.contents;
   return record;
 }
 

@@ -36,6 +36,7 @@ export const LessonDraftSchema = z
     tools: list('tool names the lesson applies to (Bash, Edit, ...)'),
     commands: list('regular expressions over a shell command'),
     paths: list('globs over repository-relative paths'),
+    contents: list('regular expressions over the text an Edit or Write would write'),
     tags: list('tags, preferably category:value (lang:python)'),
     stack: list('languages or frameworks'),
     category: z.enum(CATEGORIES),

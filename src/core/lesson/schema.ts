@@ -120,6 +120,12 @@ export const LessonSchema = z.looseObject({
     .default([])
     .describe('Regular expressions over a shell command; negative lookahead allowed.'),
   paths: z.array(glob).default([]).describe('Globs over repository-relative paths.'),
+  contents: z
+    .array(regexSource)
+    .default([])
+    .describe(
+      'Regular expressions over the text an Edit or Write would write; a file-writing call matches only when one does.',
+    ),
   tags: z.array(tag).default([]).describe('Tags, preferably category:value (lang:python, tool:pytest).'),
   stack: z.array(z.string().min(1)).default([]).describe('Languages or frameworks this applies to.'),
   symbols: z.array(z.string().min(1)).default([]).describe('Reserved: code symbols.'),

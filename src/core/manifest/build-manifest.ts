@@ -165,7 +165,9 @@ function rankBase(lesson: Lesson, voteScore: number, stack: readonly string[]): 
  * literal-keys.ts), exact keys (`tool:<name>`), or always (some part of its scope has no usable
  * literal).
  */
-export function lessonKeys(lesson: Pick<Lesson, 'commands' | 'paths' | 'tags' | 'tools'>): {
+export function lessonKeys(
+  lesson: Pick<Lesson, 'commands' | 'paths' | 'tags' | 'tools'> & { contents?: readonly string[] },
+): {
   literals: string[];
   keys: string[];
   always: boolean;
@@ -185,6 +187,12 @@ export function lessonKeys(lesson: Pick<Lesson, 'commands' | 'paths' | 'tags' | 
       'p',
       requiredGlobLiterals(glob).map((literal) => [literal]),
     );
+  if ((lesson.contents?.length ?? 0) > 0 && lesson.paths.length === 0) {
+    // found by the writing tools it is scoped to (its content is checked once it is a candidate)
+    const writers = lesson.tools.length > 0 ? lesson.tools.map(normalizeTool) : CONTENT_TOOLS;
+    if (writers.some((tool) => tool.includes('*'))) return { literals: [], keys: [], always: true };
+    return { literals: always ? [] : [...literals], keys: writers.map((tool) => `tool:${tool}`), always };
+  }
   if (lesson.commands.length > 0 || lesson.paths.length > 0) {
     return { literals: always ? [] : [...literals], keys: [], always };
   }
@@ -193,6 +201,9 @@ export function lessonKeys(lesson: Pick<Lesson, 'commands' | 'paths' | 'tags' | 
   if (lesson.tools.some((tool) => tool.includes('*'))) return { literals: [], keys: [], always: true };
   return { literals: [], keys: lesson.tools.map((tool) => `tool:${normalizeTool(tool)}`), always: false };
 }
+
+/** The tools whose calls carry written text (normalized: MultiEdit and Codex patches are `edit`). */
+const CONTENT_TOOLS = ['write', 'edit', 'notebookedit'];
 
 /** `tool:pytest` triggers on "pytest" in a command; `lang:python` on a `.py` path. */
 export function tagTriggers(tags: readonly string[]): { domain: LiteralDomain; literal: string }[] {
@@ -207,8 +218,10 @@ export function tagTriggers(tags: readonly string[]): { domain: LiteralDomain; l
 }
 
 /** The strength every tool-call match of a lesson has: see `ManifestLesson.strength`. */
-export function staticStrength(lesson: Pick<Lesson, 'commands' | 'paths' | 'tags'>): number {
-  if (lesson.commands.length > 0 || lesson.paths.length > 0) return 3;
+export function staticStrength(
+  lesson: Pick<Lesson, 'commands' | 'paths' | 'tags'> & { contents?: readonly string[] },
+): number {
+  if (lesson.commands.length > 0 || lesson.paths.length > 0 || (lesson.contents?.length ?? 0) > 0) return 3;
   return lesson.tags.some((tag) => tag.startsWith('tool:') || tag.startsWith('lang:')) ? 2 : 1;
 }
 
@@ -239,6 +252,7 @@ export function manifestEntry(
     commands: lesson.commands,
     paths: lesson.paths,
     pathRegexes: lesson.paths.map(compile),
+    ...(lesson.contents.length > 0 ? { contents: lesson.contents } : {}),
     tags: lesson.tags,
     stack: lesson.stack.map((s) => s.toLowerCase()),
     words: summaryWords(lesson.summary),

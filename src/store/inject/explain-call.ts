@@ -18,6 +18,8 @@ export type ExplainRequest = {
   event?: HookEventName;
   tool?: string;
   command?: string;
+  /** Edit/Write: the text the call would write (for lessons' `contents` patterns). */
+  content?: string;
   /** Relative to `cwd`, or absolute. */
   paths?: readonly string[];
   prompt?: string;
@@ -34,6 +36,8 @@ export type Explanation = {
   event: HookEventName;
   tool: string | null;
   command: string | null;
+  /** The written text content patterns were tested against (capped as the hook caps it). */
+  content: string | null;
   prompt: string | null;
   paths: string[];
   stack: string[];
@@ -75,6 +79,7 @@ export function explainEvent(request: ExplainRequest): HookEvent {
   const cwd = resolve(request.cwd);
   const toolInput: Record<string, unknown> = {};
   if (command !== undefined) toolInput.command = command;
+  if (request.content !== undefined) toolInput.content = request.content;
   if (paths.length > 0) toolInput.paths = paths;
   if (prompt !== undefined && eventName === 'PreToolUse') toolInput.prompt = prompt;
   const payload: Record<string, unknown> = {
@@ -135,6 +140,7 @@ export async function explainCall(
     event: event.event,
     tool: event.tool ?? null,
     command: event.command ?? null,
+    content: event.content ?? null,
     prompt: event.prompt ?? null,
     paths: repoPaths,
     stack: manifest.head.stack,

@@ -78,6 +78,8 @@ function normalizeDraft(draft: LessonDraft): LessonDraft {
     const list = out[key];
     if (list) out[key] = [...new Set(list.map((item) => item.trim()).filter((item) => item !== ''))];
   }
+  // content patterns keep their spaces: `^  print\(` means the indentation
+  if (out.contents) out.contents = [...new Set(out.contents.filter((item) => item !== ''))];
   if (out.summary !== undefined) out.summary = out.summary.trim();
   if (out.body !== undefined && out.body.length > BODY_MAX) throw bodyTooLong(out.body.length);
   return out;
