@@ -7,7 +7,12 @@ import { appendFileSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { INPUT_LIMITS } from '../core/inject/parse-hook-input.js';
 import { utcIso } from '../core/utc-time.js';
-import { createFeedbackStarter, createRebuildStarter, createScanStarter } from './request-rebuild.js';
+import {
+  createFeedbackStarter,
+  createPullStarter,
+  createRebuildStarter,
+  createScanStarter,
+} from './request-rebuild.js';
 import { EMPTY_OUTPUT, runHook } from './run-hook.js';
 import { tempDirectory } from '../store/fs/paths.js';
 
@@ -82,6 +87,7 @@ function main(): void {
         uid: process.getuid?.() ?? 'user',
         requestRebuild: createRebuildStarter(builder, env, nowMs),
         startScan: env.LORE_NO_SCAN === '1' ? undefined : createScanStarter(process.argv[1] ?? '.', env),
+        startPull: env.LORE_NO_PULL === '1' ? undefined : createPullStarter(process.argv[1] ?? '.', env),
         recordFeedback: createFeedbackStarter(process.argv[1] ?? '.', env),
         cwd: process.cwd(),
       });

@@ -109,6 +109,19 @@ export function createScanStarter(
   };
 }
 
+/** `lore pull --background` detached, like the scan (the CLI next to the hook, or nothing). */
+export function createPullStarter(
+  hookFile: string,
+  env: NodeJS.ProcessEnv,
+): (request: { cwd: string }) => boolean {
+  return (request) => {
+    const cli = cliNextTo(hookFile);
+    if (cli === undefined) return false;
+    startDetached([cli, 'pull', '--background'], { env, cwd: request.cwd });
+    return true;
+  };
+}
+
 /**
  * Starts `lore feedback REF --helpful|--not-helpful --session S --source hook` for each marker of a
  * Stop hook, one after another in one detached shell-free chain: the CLI next to the hook when

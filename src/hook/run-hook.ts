@@ -29,6 +29,8 @@ import {
 } from '../store/hook-state/manifest-files.js';
 import { findHookCache, repoRelativePaths } from '../store/fs/paths.js';
 import { openSessionState, wipeSession } from '../store/hook-state/session-state.js';
+import { maybeStartPull } from './background-pull.js';
+import type { PullRequest } from './background-pull.js';
 import { loreCursorHooksFile } from './cursor-hooks-installed.js';
 import { handleStop } from './stop-markers.js';
 import type { FeedbackRequest } from './stop-markers.js';
@@ -60,6 +62,8 @@ export type HookDeps = {
   requestRebuild(request: RebuildRequest): void;
   /** Starts a detached `lore scan --background`; false when the lore CLI cannot be found. */
   startScan?(request: ScanRequest): boolean;
+  /** `lore pull --background` (absent with LORE_NO_PULL=1). */
+  startPull?(request: PullRequest): boolean;
   /** Starts detached `lore feedback --session` runs for a Stop hook's markers. */
   recordFeedback?(request: FeedbackRequest): boolean;
   /** The hook process's working directory (a Stop payload may not carry `cwd`). */
@@ -220,6 +224,8 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   if (event.event === 'SessionStart' && deps.startScan !== undefined) {
     debug.scan = maybeStartScan(deps, cacheDir, projectRoot ?? event.cwd, head.scanIntervalHours ?? 24);
   }
+  if (event.event === 'SessionStart')
+    debug.pull = maybeStartPull(deps.env, deps.nowMs, projectRoot ?? event.cwd, deps.startPull);
   if (event.event === 'SessionStart' && event.source === 'clear')
     wipeSession(deps.tmpdir, event.sessionId, deps.uid);
   const state = openSessionState(deps.tmpdir, event.sessionId, event.agentId, deps.uid);

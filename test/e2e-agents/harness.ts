@@ -85,6 +85,7 @@ export function createWorkspace(): Workspace {
     NODE_EXTRA_CA_CERTS: '',
     // No background transcript scan from SessionStart: it would outlive the run and its temp HOME.
     LORE_NO_SCAN: '1',
+    LORE_NO_PULL: '1',
     GIT_CONFIG_NOSYSTEM: '1',
   };
   mkdirSync(env.TMPDIR!);

@@ -20,8 +20,16 @@ export type HookOptions = { env?: Record<string, string>; args?: readonly string
 export function hookEnv(sandbox: Sandbox, extra: Record<string, string> = {}): Record<string, string> {
   const tmp = join(sandbox.base, 'tmp');
   mkdirSync(tmp, { recursive: true });
-  // LORE_NO_SCAN: SessionStart would start a real background scan that outlives the test.
-  return { ...sandbox.env, TMPDIR: tmp, NODE_EXTRA_CA_CERTS: '', LORE_NO_SCAN: '1', ...extra };
+  // LORE_NO_SCAN, LORE_NO_PULL: SessionStart would start a real background scan (and, with an
+  // organisation remote, a pull) that outlives the test.
+  return {
+    ...sandbox.env,
+    TMPDIR: tmp,
+    NODE_EXTRA_CA_CERTS: '',
+    LORE_NO_SCAN: '1',
+    LORE_NO_PULL: '1',
+    ...extra,
+  };
 }
 
 export function runHookBundle(

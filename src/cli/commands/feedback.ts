@@ -18,7 +18,8 @@ export const command: Command = {
       'Records whether a lesson helped with a task, in lessons/<id>/feedback.jsonl, and moves its confidence:\n' +
       '+0.05 per helpful report (at most 1.0), -0.1 per not-helpful one (at least 0.1). With --session, one\n' +
       'verdict per session counts once (the Stop hook and `lore scan` pass the session of a\n' +
-      '`LEARNING_HELPFUL: <id>` / `LEARNING_NOT_HELPFUL: <id>` marker). `lore show` reports the counts.',
+      '`LEARNING_HELPFUL: <id>` / `LEARNING_NOT_HELPFUL: <id>` marker). `lore show` reports the counts.\n' +
+      "On an organisation lesson the report is kept but its confidence stays the server's.",
     options: {
       helpful: { type: 'boolean', description: 'the lesson helped' },
       'not-helpful': { type: 'boolean', description: 'the lesson did not help (or misled)' },

@@ -25,6 +25,7 @@ function intervalMinutes(env: NodeJS.ProcessEnv): number {
  * child starts, so two sessions starting together pull once), and returns at once.
  */
 export function startBackgroundPull(ctx: CommandContext, forward: string[]) {
+  if (ctx.env.LORE_NO_PULL === '1') return { started: false, reason: 'LORE_NO_PULL=1' };
   const home = resolveLoreHome(ctx.env);
   if (readRemotes(home).length === 0) return { started: false, reason: 'no-remote' };
   const dir = join(tierLayout(orgTierDir(home)).cacheDir, 'pull');
@@ -58,7 +59,7 @@ export const command: Command = {
       'never edits. Only changed lessons are fetched; ones the organisation dropped are removed. The\n' +
       "hooks and every read work from this copy, offline. --project adds that project's lessons.\n" +
       '--background pulls detached, at most once per LORE_PULL_INTERVAL_MINUTES (default 15); each\n' +
-      'session start asks for one when a remote is set up.',
+      'session start asks for one when a remote is set up (LORE_NO_PULL=1: never in the background).',
     options: {
       remote: { type: 'string', value: 'NAME', description: 'the remote (default: the only one)' },
       project: { type: 'string', value: 'NAME', description: "also pull this project's lessons" },

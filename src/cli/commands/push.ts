@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { LoreError } from '../../core/errors.js';
-import { resolveLoreHome } from '../../store/fs/paths.js';
+import { orgTierDir, resolveLoreHome } from '../../store/fs/paths.js';
+import type { VotePushReport } from '../../store/org-client/push-votes.js';
 import { chooseRemote, requireToken } from '../../store/org-client/remote-config.js';
 import { flagOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
@@ -14,7 +15,9 @@ export const command: Command = {
       'included). A project lesson goes only with --from-project (it travels with git otherwise), filed\n' +
       "under --project (default: the repository's folder name). A writer's new lessons wait for a\n" +
       "curator; a curator's are accepted at once. A lesson someone changed on the server since you last\n" +
-      'pulled is refused (conflict): run `lore pull`, then push again. Exit 1 when any lesson was refused.',
+      'pulled is refused (conflict): run `lore pull`, then push again. Votes cast here on organisation\n' +
+      'lessons (lore upvote) go up too, once each; offline they wait for the next push. Exit 1 when any\n' +
+      'lesson was refused or the votes could not all be sent.',
     options: {
       remote: { type: 'string', value: 'NAME', description: 'the remote (default: the only one)' },
       'from-project': { type: 'boolean', description: 'push project lessons too (or the named ones)' },
@@ -31,20 +34,24 @@ export const command: Command = {
     const fromProject = flagOption(args, 'from-project');
     if (stringOption(args, 'project') !== undefined && !fromProject)
       throw new LoreError('usage', '--project applies to --from-project only');
-    const [{ createOrgClient }, { pushOrg }] = await Promise.all([
+    const [{ createOrgClient }, { pushOrg }, { pushPendingVotes }] = await Promise.all([
       import('../../store/org-client/org-client.js'),
       import('../../store/org-client/push-org.js'),
+      import('../../store/org-client/push-votes.js'),
     ]);
     const ws = await openCommandWorkspace(ctx);
     try {
       const project =
         stringOption(args, 'project') ?? (ws.projectRoot ? basename(ws.projectRoot) : undefined);
-      const report = await pushOrg(ws, home, remote, createOrgClient({ url: remote.url, token }), {
+      const client = createOrgClient({ url: remote.url, token });
+      const pushed = await pushOrg(ws, home, remote, client, {
         refs: args.positionals,
         fromProject,
         project,
         nowMs: ctx.now(),
       });
+      const votes = await pushPendingVotes(orgTierDir(home), client);
+      const report = { ...pushed, votes };
       const count = (outcome: string) => report.results.filter((r) => r.outcome === outcome).length;
       const refused = report.results.filter((r) => !['created', 'updated', 'unchanged'].includes(r.outcome));
       const lines = [
@@ -53,14 +60,24 @@ export const command: Command = {
         ...(count('created') > 0 && report.results.some((r) => r.state === 'proposed')
           ? ['new lessons wait for a curator to accept them']
           : []),
+        ...voteLines(votes),
       ];
       return {
         data: report,
         text: lines.join('\n'),
-        ...(refused.length > 0 ? { exitCode: 1 as const } : {}),
+        ...(refused.length > 0 || votes.error !== null ? { exitCode: 1 as const } : {}),
       };
     } finally {
       ws.close();
     }
   },
 };
+
+function voteLines(votes: VotePushReport): string[] {
+  if (votes.sent + votes.dropped.length + votes.pending === 0) return [];
+  return [
+    `organisation votes: ${votes.sent} sent (${votes.added} new on the server), ${votes.dropped.length} dropped, ${votes.pending} still waiting`,
+    ...votes.dropped.map((d) => `  ${d.id}: vote of ${d.model} for ${d.task} dropped: ${d.reason}`),
+    ...(votes.error !== null ? [`  votes not sent: ${votes.error} (they wait for the next push)`] : []),
+  ];
+}

@@ -79,7 +79,12 @@ export async function appendFeedback(ws: Workspace, ref: string, entry: Feedback
       return { recorded: false, confidence: { before: current, after: current } };
     }
     appendLine(feedbackPath(ws, target), line);
-    const confidence = rewriteConfidence(ws, target, (current) => adjustConfidence(current, entry.helpful));
+    // an org lesson's confidence is the server's (its copy here is read-only): the report is kept, the lesson unchanged
+    const kept = { before: target.lesson.confidence, after: target.lesson.confidence };
+    const confidence =
+      target.tier === 'org'
+        ? kept
+        : rewriteConfidence(ws, target, (current) => adjustConfidence(current, entry.helpful));
     return { recorded: true, confidence };
   });
   if (outcome.confidence.after !== outcome.confidence.before) await afterWrite(ws, target.tier, [target]);

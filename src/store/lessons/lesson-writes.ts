@@ -20,6 +20,7 @@ import { commitWrites } from '../fs/journal.js';
 import { lessonLockPath, withLocks } from '../fs/lock.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { afterWrite } from '../workspace/after-write.js';
+import { recordLocalSupersede } from '../org-client/org-local.js';
 
 /** The fields a person (or a tool) sets; everything else lore fills in (src/core/lesson/draft-schema.ts). */
 export { DRAFT_FIELDS } from '../../core/lesson/draft-schema.js';
@@ -373,6 +374,7 @@ export async function supersedeLesson(
   if (old.tier === replacement.tier && old.id === replacement.id) {
     throw new LoreError('usage', 'a lesson cannot supersede itself');
   }
+  if (old.tier === 'org' && replacement.tier === 'org') throw bothOrg(old.id);
   if (old.lesson.supersededBy !== undefined && old.lesson.supersededBy !== replacement.id) {
     throw new LoreError('conflict', `${old.id} is already superseded by ${old.lesson.supersededBy}`, {
       hint: `supersede ${old.lesson.supersededBy} by ${replacement.id} instead`,
@@ -385,6 +387,8 @@ export async function supersedeLesson(
       `${replacement.id} is ${replacement.lesson.status}; only an active lesson can replace another`,
     );
   }
+  if (old.tier === 'org' || replacement.tier === 'org')
+    return supersedeAcrossOrg(ws, old, replacement, nowMs);
   const locks = [lockOf(ws, old), lockOf(ws, replacement)];
   const result = withLocks(locks, () => {
     const oldNext = applyPatch(
@@ -402,6 +406,58 @@ export async function supersedeLesson(
       { path: newNext.path, content: newNext.text },
     ]);
     return { oldLesson: oldNext.lesson, newLesson: newNext.lesson };
+  });
+  await afterWrite(ws, old.tier, [old, replacement]);
+  if (replacement.tier !== old.tier) await afterWrite(ws, replacement.tier, []);
+  return {
+    old: { ...old, lesson: result.oldLesson },
+    replacement: { ...replacement, lesson: result.newLesson },
+  };
+}
+
+function bothOrg(id: string): LoreError {
+  return new LoreError('usage', `both are organisation lessons: the org tier is read-only here`, {
+    hint: `a curator supersedes ${id} on the server (POST /api/org/lessons/${id}/supersede, or the dashboard of \`lore serve --org\`), then \`lore pull\``,
+  });
+}
+
+/**
+ * Supersede where the org tier is involved; lore never writes to the server here. A local lesson
+ * replacing an org lesson: the replacement is marked as usual and the org copy is shown superseded
+ * on this machine only (org/local-supersede.json, shown again over every pull). A local lesson
+ * replaced by an org lesson: only the local one changes (the org copy's `supersedes` stays the
+ * server's). Two org lessons: refused, a curator supersedes on the server.
+ */
+async function supersedeAcrossOrg(
+  ws: Workspace,
+  old: ResolvedLesson,
+  replacement: ResolvedLesson,
+  nowMs: number,
+): Promise<{ old: ResolvedLesson; replacement: ResolvedLesson }> {
+  const result = withLocks([lockOf(ws, old), lockOf(ws, replacement)], () => {
+    const oldNext = applyPatch(
+      ws,
+      old,
+      readForUpdate(ws, old),
+      { status: 'superseded', supersededBy: replacement.id },
+      nowMs,
+    );
+    let newLesson = replacement.lesson;
+    const writes = [{ path: oldNext.path, content: oldNext.text }];
+    if (replacement.tier !== 'org') {
+      const current = readForUpdate(ws, replacement);
+      const supersedes = [...new Set([...current.lesson.supersedes, old.id])];
+      const newNext = applyPatch(ws, replacement, current, { supersedes }, nowMs);
+      newLesson = newNext.lesson;
+      writes.push({ path: newNext.path, content: newNext.text });
+      // the record first: a pull shows it again over the org copy it rewrites
+      recordLocalSupersede(ws.store('org').layout.dir, old.id, {
+        by: replacement.id,
+        at: new Date(nowMs).toISOString(),
+      });
+    }
+    commitWrites(join(ws.cacheDir, 'journal'), writes);
+    return { oldLesson: oldNext.lesson, newLesson };
   });
   await afterWrite(ws, old.tier, [old, replacement]);
   if (replacement.tier !== old.tier) await afterWrite(ws, replacement.tier, []);

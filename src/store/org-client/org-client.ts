@@ -39,6 +39,10 @@ export type OrgClient = {
   index(project?: string): Promise<OrgIndexEntry[]>;
   fetch(ids: readonly string[]): Promise<PulledLesson[]>;
   push(items: readonly PushItem[], project?: string): Promise<PushResult[]>;
+  vote(
+    id: string,
+    vote: { model: string; task: string },
+  ): Promise<{ id: string; added: boolean; votes: number }>;
   createToken(
     user: string,
     role: string,
@@ -115,6 +119,7 @@ export function createOrgClient(options: { url: string; token: string; timeoutMs
       const body = { lessons: items, ...(project ? { project } : {}) };
       return (await call<{ results: PushResult[] }>('POST', '/api/org/lessons', body)).results;
     },
+    vote: (id, vote) => call('POST', `/api/org/lessons/${encodeURIComponent(id)}/votes`, vote),
     createToken: (user, role) => call('POST', '/api/org/tokens', { user, role }),
     revokeToken: (user) => call('DELETE', `/api/org/tokens/${encodeURIComponent(user)}`),
   };

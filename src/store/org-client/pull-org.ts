@@ -16,6 +16,8 @@ import { withLocksAsync } from '../fs/lock.js';
 import { orgTierDir, tierLayout } from '../fs/paths.js';
 import { LESSON_FILE, VOTES_FILE } from '../lessons/tier-store.js';
 import type { OrgClient, PulledLesson } from './org-client.js';
+import { pendingVoteLines, readLocalSupersedes, readPendingVotes } from './org-local.js';
+import type { LocalSupersede, PendingVote } from './org-local.js';
 import { readOrgState, writeOrgState } from './org-state.js';
 
 export const FETCH_BATCH = 1000;
@@ -61,13 +63,18 @@ function writeMirrored(path: string, content: string): void {
   renameSync(temp, path);
 }
 
-function writeLesson(lessonsDir: string, pulled: PulledLesson, lesson: Lesson): void {
+/** What this machine adds to the copy: votes still waiting for a push, a local replacement. */
+type LocalOverlay = { pending: PendingVote[]; superseded: Record<string, LocalSupersede> };
+
+function writeLesson(lessonsDir: string, pulled: PulledLesson, lesson: Lesson, local: LocalOverlay): void {
   const dir = join(lessonsDir, pulled.id);
   mkdirSync(dir, { recursive: true });
-  const votes = votesText(pulled);
-  if (votes === '') rmSync(join(dir, VOTES_FILE), { force: true });
-  else writeMirrored(join(dir, VOTES_FILE), `${votes}\n`);
-  writeMirrored(join(dir, LESSON_FILE), serializeLesson(lesson));
+  const votes = [votesText(pulled), ...pendingVoteLines(local.pending, pulled.id)].filter((v) => v !== '');
+  if (votes.length === 0) rmSync(join(dir, VOTES_FILE), { force: true });
+  else writeMirrored(join(dir, VOTES_FILE), `${votes.join('\n')}\n`);
+  const replaced = local.superseded[pulled.id];
+  const shown: Lesson = replaced ? { ...lesson, status: 'superseded', supersededBy: replaced.by } : lesson;
+  writeMirrored(join(dir, LESSON_FILE), serializeLesson(shown));
 }
 
 /** Whether the copy of a lesson is missing, empty (a crash mid-pull) or older than the server's. */
@@ -93,6 +100,7 @@ export async function pullOrg(
     const state = readOrgState(dir);
     const mine = (state.remotes[remote.name] ??= { pulled: {}, known: {} });
     const index = await client.index(options.project);
+    const local = { pending: readPendingVotes(dir), superseded: readLocalSupersedes(dir) };
     const offered = new Set(index.map((entry) => entry.id));
     const changed = index.filter((entry) => needsFetch(layout.lessonsDir, mine.pulled[entry.id], entry));
     const report: PullReport = {
@@ -113,7 +121,7 @@ export async function pullOrg(
           report.skipped.push({ id: pulled.id, reason: lesson });
           continue;
         }
-        writeLesson(layout.lessonsDir, pulled, lesson);
+        writeLesson(layout.lessonsDir, pulled, lesson, local);
         (mine.pulled[pulled.id] === undefined ? report.added : report.updated).push(pulled.id);
         mine.pulled[pulled.id] = { version: pulled.version, votes: pulled.votes.length };
         mine.known[pulled.id] = pulled.version;

@@ -18,6 +18,7 @@ import { sourcePaths, stampSources } from '../hook-state/manifest-files.js';
 import type { SourceStamp } from '../../core/inject/types.js';
 import { createTierStore } from '../lessons/tier-store.js';
 import type { TierStore } from '../lessons/tier-store.js';
+import { recordPendingVote } from '../org-client/org-local.js';
 import { voteHalfLifeDays } from './vote-half-life.js';
 
 export type WorkspaceOptions = {
@@ -152,7 +153,10 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
   return ws;
 }
 
-/** The org tier as lore's writers see it: every read works, every write is refused before it starts. */
+/**
+ * The org tier as lore's writers see it: every read works, every write but a vote is refused before
+ * it starts.
+ */
 function readOnly(store: TierStore): TierStore {
   const refuse = (): never => {
     throw new LoreError('usage', 'the org tier is read-only here: it mirrors the organisation server', {
@@ -164,7 +168,11 @@ function readOnly(store: TierStore): TierStore {
     createLesson: refuse,
     writeLessonText: refuse,
     createLessonWithId: refuse,
-    appendVote: refuse,
+    // a vote waits in pending-votes.jsonl for `lore push`; the mirror shows it so ranking counts it now
+    appendVote(id, vote) {
+      const fresh = recordPendingVote(store.layout.dir, id, vote);
+      return store.appendVote(id, vote) || fresh;
+    },
   };
 }
 
