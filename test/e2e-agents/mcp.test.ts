@@ -67,7 +67,10 @@ describe('the MCP Inspector CLI against lore mcp', () => {
     const listed = tools.json.tools as { name: string; outputSchema?: object }[];
     expect(listed.map((tool) => tool.name).sort()).toEqual([
       'lore_add',
+      'lore_docs_add',
+      'lore_docs_index',
       'lore_docs_list',
+      'lore_docs_migrate',
       'lore_docs_search',
       'lore_docs_show',
       'lore_feedback',
