@@ -101,15 +101,7 @@ export function intParam(
   name: string,
   range: { min: number; max: number },
 ): number | undefined {
-  if (value === null || value === '') return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < range.min || number > range.max)
-    throw new HttpError(
-      400,
-      'bad-parameter',
-      `${name} must be an integer from ${range.min} to ${range.max}; got "${value}"`,
-    );
-  return number;
+  return rangeParam(value, name, range, 'an integer');
 }
 
 export function numberParam(
@@ -117,13 +109,24 @@ export function numberParam(
   name: string,
   range: { min: number; max: number },
 ): number | undefined {
+  return rangeParam(value, name, range, 'a number');
+}
+
+/** A numeric query parameter within a range, or a 400 that says which numbers it takes. */
+function rangeParam(
+  value: string | null,
+  name: string,
+  range: { min: number; max: number },
+  kind: 'an integer' | 'a number',
+): number | undefined {
   if (value === null || value === '') return undefined;
   const number = Number(value);
-  if (!Number.isFinite(number) || number < range.min || number > range.max)
+  const valid = kind === 'an integer' ? Number.isInteger(number) : Number.isFinite(number);
+  if (!valid || number < range.min || number > range.max)
     throw new HttpError(
       400,
       'bad-parameter',
-      `${name} must be a number from ${range.min} to ${range.max}; got "${value}"`,
+      `${name} must be ${kind} from ${range.min} to ${range.max}; got "${value}"`,
     );
   return number;
 }

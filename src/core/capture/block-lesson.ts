@@ -13,7 +13,7 @@ import { dedupeEvidence } from './detect-episodes.js';
 import type { Episode, EvidenceRef } from './episode.js';
 import type { LessonBlock } from './lesson-block.js';
 import { mergeSignals } from './score.js';
-import { commandTrigger, segmentKey, segments, tokenize } from './shell-command.js';
+import { commandTrigger, segmentKey, segments, stripQuotes, tokenize } from './shell-command.js';
 
 export type BlockTriggers = {
   tools: string[];
@@ -273,7 +273,7 @@ export function blockFits(block: LessonBlock, episode: Episode): boolean {
 /** The words of a command that could be paths: not flags, operators or assignments. */
 function commandPaths(command: string): string[] {
   return tokenize(command)
-    .map((token) => token.replace(/^(["'])(.*)\1$/s, '$2').replace(/^--?[\w-]+=/, ''))
+    .map((token) => stripQuotes(token).replace(/^--?[\w-]+=/, ''))
     .filter((token) => token !== '' && !/^[-;&|<>()]/.test(token) && !/^[A-Za-z_]\w*=/.test(token));
 }
 

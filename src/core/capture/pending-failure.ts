@@ -10,7 +10,15 @@ import { commandOf } from './call-target.js';
 import type { CallTarget } from './call-target.js';
 import type { Attempt } from './episode.js';
 import type { ToolCall, ToolResult } from './events.js';
-import { commandKeys, escapeRegex, segmentKey, segments, sshRemote, tokenize } from './shell-command.js';
+import {
+  commandKeys,
+  escapeRegex,
+  segmentKey,
+  segments,
+  sshRemote,
+  stripQuotes,
+  tokenize,
+} from './shell-command.js';
 
 export type PendingFailure = {
   /** Failed attempts at one target, oldest first (never empty). */
@@ -98,7 +106,7 @@ const NO_SUCH_PROGRAM =
 /** Words of a command that name a file or folder (`E:\EFI\refind.conf`, `src/a.ts`, `notes.md`). */
 function pathOperands(command: string): string[] {
   return tokenize(command)
-    .map((token) => token.replace(/^(["'])(.*)\1$/s, '$2'))
+    .map((token) => stripQuotes(token))
     .filter(
       (token) =>
         token.length >= 5 && !token.startsWith('-') && (/[\\/]/.test(token) || /\.\w{1,5}$/.test(token)),
@@ -118,7 +126,7 @@ function innerCommand(command: string): string {
   const flag = tokens.findIndex((token, i) => i > 0 && /^(-command|-c|\/c|-lc)$/i.test(token));
   if (flag < 0 || !['powershell', 'pwsh', 'cmd', 'bash', 'sh', 'zsh'].includes(program)) return command;
   const rest = tokens.slice(flag + 1);
-  return rest.length === 1 ? (rest[0] ?? '').replace(/^(["'])(.*)\1$/s, '$2') : rest.join(' ');
+  return rest.length === 1 ? stripQuotes(rest[0] ?? '') : rest.join(' ');
 }
 
 /** The program of a successful call that works on a path the missing program was given. */
@@ -233,7 +241,7 @@ export function isEmptySearch(call: ToolCall, result: ToolResult): boolean {
   const command = commandOf(call);
   if (command === undefined) return false;
   const last = lastStage(command);
-  const program = (last?.[0] ?? '').replace(/^(["'])(.*)\1$/s, '$2').toLowerCase();
+  const program = stripQuotes(last?.[0] ?? '').toLowerCase();
   return SEARCHES.has(program) && errorGist(result.text) === 'failed without output';
 }
 

@@ -135,7 +135,8 @@ export function segments(command: string): string[][] {
   return out.filter((segment) => segment.length > 0);
 }
 
-function stripQuotes(token: string): string {
+/** A token without the quotes around it (`"a b"` → `a b`). */
+export function stripQuotes(token: string): string {
   return token.replace(/^(["'])(.*)\1$/s, '$2');
 }
 

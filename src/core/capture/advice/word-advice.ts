@@ -10,7 +10,7 @@ import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
 import { sameInput } from '../pending-failure.js';
-import { commandKeys, tokenize } from '../shell-command.js';
+import { commandKeys, stripQuotes, tokenize } from '../shell-command.js';
 import { nameDifference, sameEffect } from './name-difference.js';
 import type { Difference } from './name-difference.js';
 
@@ -74,9 +74,8 @@ function isFlag(token: string): boolean {
  * is new too: a flag without its value is half the advice.
  */
 export function flagsWithValues(added: readonly string[], failed: string, fixed: string): string[] {
-  const unquote = (token: string) => token.replace(/^(["'])(.*)\1$/s, '$2');
-  const before = new Set(tokenize(failed).map(unquote));
-  const after = tokenize(fixed).map(unquote);
+  const before = new Set(tokenize(failed).map(stripQuotes));
+  const after = tokenize(fixed).map(stripQuotes);
   return added.map((flag) => {
     const next = after[after.indexOf(flag) + 1];
     const takesValue = /^-/.test(flag) && flag !== '--' && next !== undefined && !/^[-;&|<>()]/.test(next);
