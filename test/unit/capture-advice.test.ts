@@ -68,6 +68,14 @@ describe('the error gist', () => {
       'Command: rm x\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 1',
       'failed without output',
     ],
+    [
+      'Chocolatey v2.5.1\n3 validations performed. 2 success(es), 1 warning(s), and 0 error(s).\nansible not installed. The package was not found with the source(s) listed.',
+      'ansible not installed. The package was not found with the source(s) listed.',
+    ],
+    [
+      'Exit code 255\n      0 [main] bash (3) child_copy: cygheap read copy failed, Win32 error 299\n/usr/bin/bash: fork: retry: Resource temporarily unavailable\nssh: Could not resolve hostname h:22: Name or service not known',
+      'ssh: Could not resolve hostname h:22: Name or service not known',
+    ],
   ])('of %j is %j', (text, expected) => {
     expect(errorGist(text)).toBe(expected);
   });

@@ -109,6 +109,18 @@ describe('scoring', () => {
   });
 });
 
+describe('what a command line changed', () => {
+  it.each([
+    ['git commit -m x', 'git commit --no-gpg-sign -m x', [], ['--no-gpg-sign']],
+    ['ssh root@h:2222 "free -m"', 'ssh root@h "free -m"', ['root@h:2222'], ['root@h']],
+    ['ssh root@h "ps aux | grep x"', 'ssh root@h "ps | grep x"', ['aux'], []],
+    ['bash -c "npm run build"', 'bash -c "npm run build --silent"', [], ['--silent']],
+    ['git commit -m "fix the bug"', 'git commit -m "fix a bug"', [], []],
+  ])('%s -> %s drops %j and adds %j', (failed, fixed, removed, added) => {
+    expect(diffCommands(failed, fixed)).toEqual({ removed, added });
+  });
+});
+
 describe('command triggers', () => {
   it('anchors on the executable, requires the dropped argument, refuses the visible fix', () => {
     const source = commandTrigger(

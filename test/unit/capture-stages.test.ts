@@ -75,6 +75,15 @@ describe('call targets', () => {
       { family: 'shell', keys: ['python a.py'] },
     ],
     ['Bash', bash('npm test # all of them'), { family: 'shell', keys: ['npm test'] }],
+    ['Bash', bash('ls -la /etc/x 2>&1 | head -5'), { family: 'shell', keys: ['ls'] }],
+    ['run_shell_command', bash('C:\\Python314\\python.exe --version'), { family: 'shell', keys: ['python'] }],
+    ['Bash', bash('/usr/bin/git push'), { family: 'shell', keys: ['git push'] }],
+    ['Bash', bash('node build.js > out.log 2>&1 && echo ok'), { family: 'shell', keys: ['node build.js'] }],
+    [
+      'Bash',
+      bash('ssh root@h "opkg remove a b" 2>/dev/null'),
+      { family: 'shell', keys: ['ssh opkg remove'] },
+    ],
   ])('%s %j acts on %j', (tool, input, target) => {
     expect(targetOf({ ...session().call(tool, input) })).toEqual(target);
   });
@@ -105,6 +114,9 @@ describe('pending failures: what a call means for them', () => {
     ['pip install requests', false],
     ['ssh root@10.0.0.1 "ls -la /etc/init.d/"', true],
     ['ssh -p 2222 root@10.0.0.1 "opkg remove x"', false],
+    ['ssh root@10.0.0.1 "ls -la /etc/init.d/gl-cloud 2>&1"', true],
+    ['node --version 2>/dev/null', true],
+    ['cat notes.md > /tmp/copy.md 2>&1 && npm test', false],
   ])('%s is a lookup: %s', (command, probe) => {
     expect(isProbe(session().call('Bash', bash(command)))).toBe(probe);
   });
@@ -124,6 +136,26 @@ describe('pending failures: what a call means for them', () => {
     [
       'ssh root@10.0.0.1 "ps | grep openvpn"',
       '** WARNING: connection is not using a post-quantum key exchange algorithm.',
+      true,
+    ],
+    [
+      'ssh root@10.0.0.1:22772 "free -m"',
+      '      0 [main] bash (33480) child_copy: cygheap read copy failed, 0x0, Win32 error 299\n      0 [main] bash 738 dofork: child -1 - forked process 33480 died unexpectedly\n/usr/bin/bash: fork: retry: Resource temporarily unavailable\nssh: Could not resolve hostname 10.0.0.1:22772: Name or service not known',
+      false,
+    ],
+    [
+      'ssh root@example.invalid "free -m"',
+      'ssh: Could not resolve hostname example.invalid: Name or service not known',
+      true,
+    ],
+    [
+      'npm test',
+      'Exit code 1\n      0 [main] bash (1) child_copy: cygheap read copy failed\n/etc/profile: fork: retry: Resource temporarily unavailable\nError: expected 2 to be 3',
+      false,
+    ],
+    [
+      'npm test',
+      'Exit code 254\n      0 [main] bash (1) child_copy: cygheap read copy failed\n/etc/profile: fork: retry: Resource temporarily unavailable',
       true,
     ],
   ])('a failure of %s saying %j is noise: %s', (command, text, noise) => {
@@ -740,7 +772,7 @@ describe('drafting stages', () => {
     ]);
     const facts = episodeFacts(episode);
     const re = new RegExp(draftTriggers(facts).commands[0]!);
-    expect(facts.key).toBe('ssh opkg');
+    expect(facts.key).toBe('ssh opkg install');
     expect(
       [
         'ssh root@10.0.0.1 "opkg install y"',

@@ -193,18 +193,25 @@ const FRAME =
 /** What a harness writes before the output on the same line (Gemini `Output: ...`). */
 const FRAME_PREFIX = /^Output:\s+(?=\S)/i;
 
-/**
- * Lines that say nothing about what went wrong: progress meters (curl's `0 0 0 0 --:--:--`, pip's
- * and npm's bars, percentages), rules and box drawing, banners of `=`/`*`/`#`, curl's header.
- */
 /** What OpenSSH 10 prints on every connection to an older server: a banner, never the error. */
 const SSH_BANNER =
   /^\*\* (WARNING: connection is not using a post-quantum|This session may be vulnerable|The server may need to be upgraded)/;
 
+/**
+ * Cygwin's fork retries (Git Bash on Windows): bash tried again and went on, so what else the
+ * output says is the command's own.
+ */
+export const FORK_RETRY = /child_copy: cygheap|dofork: child|fork: retry: Resource temporarily unavailable/;
+
+/**
+ * Lines that say nothing about what went wrong: progress meters (curl's `0 0 0 0 --:--:--`, pip's
+ * and npm's bars, percentages), rules and box drawing, banners of `=`/`*`/`#`, curl's header,
+ * OpenSSH's banner and Cygwin's fork retries.
+ */
 function isNoiseLine(line: string): boolean {
   if (/--:--:--|^\s*%\s+Total\s+%\s+Received|\bcopyright\b|all rights reserved|^welcome to\b/i.test(line))
     return true;
-  if (SSH_BANNER.test(line)) return true;
+  if (SSH_BANNER.test(line) || FORK_RETRY.test(line)) return true;
   const letters = line.replace(/[^A-Za-z]/g, '').length;
   if (letters < 3) return true;
   // Mostly digits, units and bar characters (`45% ━━━━ 1.2/3.4 MB 5.6 MB/s eta 0:00:01`).
@@ -234,6 +241,13 @@ const EXCEPTION = /^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b(?:
 const ERROR_WORDS =
   /error|\berr!|\bfailed\b|\bfailure\b|not found|not recognized|\bcannot\b|can't|\bunable to\b|could not|couldn't|denied|\binvalid\b|no such|\bunknown\b|\bmissing\b|refused|rejected|timed out|unexpected|exception|does not exist|doesn't exist|not allowed|forbidden|not permitted|\bfatal\b|\bpanic/i;
 
+/** A tally of none ("0 error(s)", "0 failed") reports no error. */
+const NONE_COUNTED = /\b0 (?:errors?|error\(s\)|failures?|failed)\b/gi;
+
+function saysError(line: string): boolean {
+  return ERROR_WORDS.test(line.replace(NONE_COUNTED, ''));
+}
+
 /**
  * The line of an error that says what happened: the harness's frame, progress meters, banners
  * and markup are never it; a program's final exception wins over the traceback above it; else the
@@ -253,7 +267,7 @@ export function errorGist(text: string): string {
       ? exception
       : Math.max(
           0,
-          lines.findIndex((line) => ERROR_WORDS.test(line)),
+          lines.findIndex((line) => saysError(line)),
         );
   const telling = lines[at];
   // "Task failed due to the following issue:" says what follows it.

@@ -5,7 +5,7 @@
  * failure, settled it some other way, or leaves it waiting (perhaps as the step that enables the
  * fix). The detector (`detect-episodes.ts`) applies them to its state.
  */
-import { errorGist, isShellTool } from './classify-result.js';
+import { FORK_RETRY, errorGist, isShellTool } from './classify-result.js';
 import { commandOf } from './call-target.js';
 import type { CallTarget } from './call-target.js';
 import type { Attempt } from './episode.js';
@@ -75,7 +75,24 @@ const BUILDERS =
 
 /** The network or a remote said no: the environment, not the agent's usage. */
 const ENVIRONMENT =
-  /\b(Request timed out|Connection timed out|Connection refused|Network is unreachable|No route to host|Could not resolve host|Name or service not known|Temporary failure in name resolution|status code (403|404|429|5\d\d)|Permission denied \(publickey|Host key verification failed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|cygheap|child_copy|dofork|Command failed: cygpath|no servers could be reached|Could not lock|Could not get lock|Resource temporarily unavailable|has already locked|Unable to acquire the dpkg frontend lock|database is locked)\b/;
+  /\b(Request timed out|Connection timed out|Connection refused|Network is unreachable|No route to host|Could not resolve host|Name or service not known|Temporary failure in name resolution|status code (403|404|429|5\d\d)|Permission denied \(publickey|Host key verification failed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|Command failed: cygpath|no servers could be reached|Could not lock|Could not get lock|Resource temporarily unavailable|has already locked|Unable to acquire the dpkg frontend lock|database is locked)\b/;
+
+/** A host name with the port glued on (`host:2222`): no resolver knows it, `ssh -p` was meant. */
+const HOST_WITH_PORT = /Could not resolve hostname \S+:\d+:/;
+
+/**
+ * Whether the network, a lock or the harness failed rather than the agent's usage. Cygwin's fork
+ * retries are set aside first: bash went on after them, so the rest of the output decides.
+ */
+function isEnvironmentFailure(text: string): boolean {
+  const rest = text
+    .split('\n')
+    .filter((line) => !FORK_RETRY.test(line))
+    .join('\n');
+  if (!/[A-Za-z]/.test(rest.replace(/^(?:Error: )?Exit code:? -?\d+\s*$/gim, '')))
+    return FORK_RETRY.test(text);
+  return ENVIRONMENT.test(rest) && !HOST_WITH_PORT.test(rest);
+}
 
 /** The first failure at a target. */
 export function openFailure(
@@ -262,7 +279,7 @@ export function isNoise(call: ToolCall, result: ToolResult): boolean {
   if (isProbe(call) || isEmptySearch(call, result)) return true;
   const head = result.text.slice(0, 3000);
   if (WEB_TOOLS.has(call.tool.toLowerCase()) && !BAD_WEB_INPUT.test(head)) return true;
-  return ENVIRONMENT.test(head);
+  return isEnvironmentFailure(head);
 }
 
 /**
@@ -271,7 +288,7 @@ export function isNoise(call: ToolCall, result: ToolResult): boolean {
  * replacement program that then works.
  */
 export function isMisfiredProbe(call: ToolCall, result: ToolResult): boolean {
-  return isProbe(call) && !isAnswer(call, result.text) && !ENVIRONMENT.test(result.text.slice(0, 3000));
+  return isProbe(call) && !isAnswer(call, result.text) && !isEnvironmentFailure(result.text.slice(0, 3000));
 }
 
 /** The line of an error that says what went wrong, to tell one failure from another. */

@@ -51,6 +51,13 @@ const MULTIPLEXERS = new Set([
   'winget',
   'choco',
   'code',
+  'opkg',
+  'apk',
+  'dnf',
+  'yum',
+  'zypper',
+  'snap',
+  'flatpak',
 ]);
 
 /** Segments that only feed or wrap the real command. */
@@ -115,9 +122,16 @@ function withoutHeredocBodies(command: string): string {
   return out + command.slice(from);
 }
 
+/** A redirection operator as one word: `2>&1`, `>&2`, `&>`, `2>>`, `<<<`, `<<-`, `<`. */
+const REDIRECT = /^(?:\d*>&\d*-?|&>>?|\d*>>?|\d*<<<|\d*<<-?|\d*<)$/;
+
+/** Operators that duplicate a stream (`2>&1`): they take no file after them. */
+const DUPLICATE = /^\d*>&\d*-?$/;
+
 function words(command: string): string[] {
   const tokens: string[] = [];
-  const pattern = /"(?:[^"\\]|\\.)*"|'[^']*'|&&|\|\||\n|#[^\n]*|[;|&<>()]|[^\s;|&<>()]+/g;
+  const pattern =
+    /"(?:[^"\\]|\\.)*"|'[^']*'|&&|\|\||\n|#[^\n]*|\d*>&\d*-?|&>>?|\d*>>?|\d*<<<|\d*<<-?|\d*<|[;|&()]|[^\s;|&<>()]+/g;
   for (const match of command.matchAll(pattern)) if (!match[0].startsWith('#')) tokens.push(match[0]);
   return tokens;
 }
@@ -126,10 +140,17 @@ export function tokenize(command: string): string[] {
   return lexemes(command).filter((token) => token !== '\n');
 }
 
+/**
+ * The words of each command in a line, split at `&&`, `||`, `;`, `|`, `&`, parentheses and line
+ * breaks. Redirections and their files are left out: `ls x 2>/dev/null` runs `ls x`.
+ */
 export function segments(command: string): string[][] {
   const out: string[][] = [[]];
+  let target = false;
   for (const token of lexemes(command)) {
     if (['&&', '||', ';', '|', '&', '(', ')', '\n'].includes(token)) out.push([]);
+    else if (REDIRECT.test(token)) target = !DUPLICATE.test(token);
+    else if (target) target = false;
     else out[out.length - 1]?.push(token);
   }
   return out.filter((segment) => segment.length > 0);
@@ -160,7 +181,11 @@ export function segmentKey(segment: readonly string[]): string[] | undefined {
   }
   const exe = stripQuotes(segment[i] ?? '');
   if (exe === '' || exe.startsWith('-') || exe.startsWith('>') || exe.startsWith('<')) return undefined;
-  const base = exe.includes('/') && !exe.startsWith('./') ? exe.slice(exe.lastIndexOf('/') + 1) : exe;
+  // A program run by its path is that program (`/usr/bin/ssh`, `C:\Python314\python.exe`).
+  const local = exe.startsWith('./') || exe.startsWith('.\\');
+  const base = local
+    ? exe
+    : exe.slice(Math.max(exe.lastIndexOf('/'), exe.lastIndexOf('\\')) + 1).replace(/\.exe$/i, '');
   if (PLUMBING.has(base)) return undefined;
   if (base === 'ssh') return sshKey(segment.slice(i + 1));
   if (!MULTIPLEXERS.has(base)) return [base];
@@ -230,7 +255,13 @@ export function commandKeys(command: string): string[] {
   const keys: string[] = [];
   for (const segment of segments(command)) {
     const key = segmentKey(segment);
-    if (key) keys.push(key.join(' '));
+    if (key === undefined) continue;
+    // Every command run on the other side is a target (`ssh h "opkg update && opkg install x"`).
+    const at = segment.findIndex((token) => stripQuotes(token).replace(/^.*\//, '') === 'ssh');
+    const remote =
+      key[0] === 'ssh' && key.length > 1 && at >= 0 ? sshRemote(segment.slice(at + 1)) : undefined;
+    if (remote !== undefined) keys.push(...commandKeys(remote).map((inner) => `ssh ${inner}`));
+    else keys.push(key.join(' '));
   }
   if (keys.length === 0) {
     const first = segments(command)[0];
@@ -249,10 +280,33 @@ function isDistinctive(token: string): boolean {
 
 export type CommandDiff = { removed: string[]; added: string[] };
 
+/** The flag after which a shell wrapper takes the command it runs (`bash -c`, `powershell -Command`). */
+const WRAPPER_FLAG = /^(-c|-lc|-Command|\/c)$/i;
+
+/**
+ * A command's words, unquoted, with the command it hands on opened up (`ssh host "opkg remove a"`,
+ * `bash -c "..."`): a diff then sees the words inside, not one quoted blob against another.
+ */
+export function openWords(command: string): string[] {
+  const tokens = tokenize(command);
+  const program = stripQuotes(tokens.find((token) => token !== 'sudo') ?? '')
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.exe$/i, '')
+    .toLowerCase();
+  return tokens.flatMap((token, i) => {
+    const inner = stripQuotes(token);
+    const handsOn =
+      /^["']/.test(token) &&
+      /\s/.test(inner) &&
+      (program === 'ssh' || WRAPPER_FLAG.test(tokens[i - 1] ?? ''));
+    return handsOn ? tokenize(inner).map(stripQuotes) : [inner];
+  });
+}
+
 /** Tokens the failed command had and the fix dropped, and the tokens the fix added. */
 export function diffCommands(failed: string, fixed: string): CommandDiff {
-  const a = tokenize(failed).map(stripQuotes);
-  const b = tokenize(fixed).map(stripQuotes);
+  const a = openWords(failed);
+  const b = openWords(fixed);
   const setA = new Set(a);
   const setB = new Set(b);
   return {

@@ -105,8 +105,8 @@ function commandAdvice(
   const remediation = `Run ${code(diff.fixed, 160)}`;
   const [failed, fixed] = withoutSharedCd(diff.failed, diff.fixed);
   const flagsOnly = added.length + removed.length > 0 && [...added, ...removed].every(isFlag);
-  if (!flagsOnly && flat(fixed).length <= 90)
-    return { advice: `Run ${code(fixed, 90)} instead of ${code(failed, 50)}`, remediation };
+  // Words other than flags changed too: only the two lines side by side say what changed.
+  if (!flagsOnly) return { advice: `Run ${code(fixed, 90)} instead of ${code(failed, 50)}`, remediation };
   const where = code(key ?? failed, 40);
   const adding = flagsWithValues(added.slice(0, 3), failed, fixed).join(' ');
   if (added.length > 0 && removed.length === 0)
