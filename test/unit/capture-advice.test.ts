@@ -442,6 +442,15 @@ describe('heuristic episodes worded as advice', () => {
         drop: undefined,
       },
     ],
+    [
+      'self-diagnosis that names only the failed command again',
+      () =>
+        episodeOf([
+          ...s.fail('Bash', bash('go test ./...')),
+          s.say('The issue is that `go test` failed again.'),
+        ]),
+      { drop: 'fix-repeats-failure' },
+    ],
   ])('%s', (_name, episode, wording) => {
     const e = episode();
     expect(wordEpisode(e, episodeFacts(e))).toMatchObject(wording);

@@ -18,6 +18,7 @@ import {
   wordRetryLoop,
   wordTimeout,
 } from './advice/word-advice.js';
+import { fixEqualsFailure } from './advice/advice-shape.js';
 import type { Advice, AdviceDrop } from './advice/word-advice.js';
 import { commandOf, targetPath } from './call-target.js';
 import { errorGist, hookToolName, isShellTool } from './classify-result.js';
@@ -229,7 +230,12 @@ export function wordEpisode(
   episode: Episode,
   facts: EpisodeFacts,
 ): Wording & { drop: AdviceDrop | undefined } {
-  const { wording, drop } = wordKind(episode, facts);
+  const worded = wordKind(episode, facts);
+  const { wording } = worded;
+  // Whichever kind worded it, a heuristic fix that names only the command that failed teaches
+  // nothing (an agent's own #lesson block keeps its words).
+  const repeats = episode.kind !== 'lesson-block' && fixEqualsFailure(wording.mistake, wording.remediation);
+  const drop = worded.drop ?? (repeats ? 'fix-repeats-failure' : undefined);
   let summary = wording.summary;
   if (episode.userText !== undefined && episode.kind !== 'user-correction') {
     summary += ` (user: "${oneLine(episode.userText, 80)}")`;
