@@ -73,6 +73,7 @@ describe('tool results', () => {
       "mkdir in '/w/Sources/App' was blocked. For security, Claude Code may only create directories in the allowed working directories for this session",
       'rejection',
     ],
+    ['Command rejected because it could not be parsed safely', 'rejection'],
   ])('%s is a %s, not a mistake', (text, kind) => {
     expect(classifyResult({ tool: 'Bash', text, errorFlag: true }).kind).toBe(kind);
   });

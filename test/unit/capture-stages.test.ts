@@ -20,6 +20,7 @@ import {
   pathGlob,
   wordEpisode,
 } from '../../src/core/capture/draft-candidate.js';
+import { writtenFiles } from '../../src/core/capture/shell-command.js';
 import { categoryOf, draftTags, languageOf, severityOf, topicOf } from '../../src/core/capture/draft-tags.js';
 import type { Episode } from '../../src/core/capture/episode.js';
 import type { FailureSignal, ToolCall, ToolResult, TranscriptEvent } from '../../src/core/capture/events.js';
@@ -115,14 +116,18 @@ describe('pending failures: what a call means for them', () => {
     ['ssh root@10.0.0.1 "ls -la /etc/init.d/"', true],
     ['ssh -p 2222 root@10.0.0.1 "opkg remove x"', false],
     ['ssh root@10.0.0.1 "ls -la /etc/init.d/gl-cloud 2>&1"', true],
+    ['winget search "Intel XTU"', true],
+    ['pacman -Ss hunspell', true],
+    ['winget install Intel.XTU', false],
     ['node --version 2>/dev/null', true],
     ['cat notes.md > /tmp/copy.md 2>&1 && npm test', false],
   ])('%s is a lookup: %s', (command, probe) => {
     expect(isProbe(session().call('Bash', bash(command)))).toBe(probe);
   });
 
-  it('a lookup only in a shell: a Read is never one', () => {
+  it('a lookup in a shell or a listing tool: a Read is never one', () => {
     expect(isProbe(session().call('Read', { file_path: 'ls' }))).toBe(false);
+    expect(isProbe(session().call('list_directory', { dir_path: '/r/.github' }))).toBe(true);
   });
 
   it.each([
@@ -247,6 +252,45 @@ describe('pending failures: what a call means for them', () => {
       );
     },
   );
+
+  it.each([
+    [
+      'write_file of the file the here-document wrote',
+      true,
+      target('write_file', { file_path: '/home/me/.local/share/applications/gemini.desktop' }),
+    ],
+    [
+      'write_file of another file',
+      false,
+      target('write_file', { file_path: '/home/me/.local/share/applications/other.desktop' }),
+    ],
+    [
+      'a Read of the file',
+      false,
+      target('read_file', { absolute_path: '/home/me/.local/share/applications/gemini.desktop' }),
+    ],
+  ] as const)(
+    'after a failed `cat <<EOF > ~/.local/share/applications/gemini.desktop`, %s deals with it: %s',
+    (_name, same, [call, callTarget]) => {
+      const pending = pendingOf(
+        'run_shell_command',
+        bash(
+          'mkdir -p ~/.local/share/applications && cat <<EOF > ~/.local/share/applications/gemini.desktop\n[Desktop Entry]\nEOF',
+        ),
+      );
+      expect(touchesSameFile(pending, call, callTarget)).toBe(same);
+    },
+  );
+
+  it.each([
+    ['cat <<EOF > a.desktop\nx\nEOF', ['a.desktop']],
+    ['echo hi >> "notes.md" 2>&1', ['notes.md']],
+    ['make 2> build.log > /dev/null', ['build.log']],
+    ['printf x | sudo tee -a /etc/hosts', ['/etc/hosts']],
+    ['ls -la 2>&1', []],
+  ])('%s writes %j', (command, files) => {
+    expect(writtenFiles(command)).toEqual(files);
+  });
 
   it.each([
     ['WebFetch', 'sizeCalculation return invalid (expect positive integer)', true],

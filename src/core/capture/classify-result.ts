@@ -68,6 +68,8 @@ const REJECTED = [
   // Claude Code's permission checks where no one can approve (background agents, print mode).
   /^This (Bash )?command (requires approval|contains multiple operations\. The following parts? requires? approval)/,
   /\bwas blocked\. For security, Claude Code may only\b/,
+  // Gemini CLI's shell tool, when its own parser cannot vet the command: the harness said no.
+  /^Command rejected because it could not be parsed safely/,
 ];
 
 /** Exit codes written into the text: Claude "Exit code 2", Codex "Process exited with code 1", Gemini "Exit Code: 1". */
@@ -131,7 +133,7 @@ const MAY_TIME_OUT = /timed out|timeouterror|deadline exceeded/i;
 const MAY_STALL =
   /timed out|timeouterror|deadline exceeded|\?|assword|press |\[y\/|\(y\/n\)|continue connecting/i;
 const MAY_BE_REJECTED =
-  /doesn't want to|^user rejected |requested permission|^permission |hook error|hook (blocked|denied)|cancelled by|^aborted by user|rejected by user|requires? approval|was blocked\. for security/i;
+  /doesn't want to|^user rejected |requested permission|^permission |hook error|hook (blocked|denied)|cancelled by|^aborted by user|rejected by user|requires? approval|was blocked\. for security|could not be parsed safely/i;
 /** The ERROR_OUTPUT patterns as one regex (any of them): one scan, mostly from line start to line start. */
 const ANY_ERROR_OUTPUT = new RegExp(ERROR_OUTPUT.map((pattern) => `(?:${pattern.source})`).join('|'));
 

@@ -18,6 +18,7 @@ import {
   sshRemote,
   stripQuotes,
   tokenize,
+  writtenFiles,
 } from './shell-command.js';
 
 export type PendingFailure = {
@@ -161,7 +162,11 @@ export function lastAttempt(pending: PendingFailure): Attempt {
 }
 
 /** A lookup (`which`, `ls`, `tool --version`): asking, not doing. */
+/** File tools that list or search folders: a folder that is not there is their answer, as for `ls`. */
+const LISTING_TOOLS = new Set(['list_directory', 'ls', 'glob', 'grep', 'search_file_content']);
+
 export function isProbe(call: ToolCall): boolean {
+  if (LISTING_TOOLS.has(call.tool.toLowerCase())) return true;
   if (!isShellTool(call.tool)) return false;
   const command = commandOf(call);
   if (command === undefined) return false;
@@ -188,11 +193,12 @@ function isProbeCommand(command: string): boolean {
 }
 
 /**
- * A package manager asked what is installed or who owns a file (`pacman -Qo`, `dpkg -S`, `rpm -qf`,
- * `npm ls`, `pip show`, `brew list`): its "no" is an answer, like `which`.
+ * A package manager asked what is installed, what its repositories hold or who owns a file
+ * (`pacman -Qo`, `pacman -Ss`, `winget search`, `dpkg -S`, `npm ls`, `pip show`): its "no" is an
+ * answer, like `which`.
  */
 const PACKAGE_QUERIES: Record<string, RegExp> = {
-  pacman: /^-Q[a-z]*$/,
+  pacman: /^-(Q[a-z]*|Ss|Si|Sl)$/,
   dpkg: /^(-[lLsS]|--(list|listfiles|status|search))$/,
   'dpkg-query': /^-/,
   rpm: /^-q[a-z]*$/,
@@ -201,12 +207,20 @@ const PACKAGE_QUERIES: Record<string, RegExp> = {
   npm: /^(ls|list|la|ll|view|info|show|v|outdated|why|explain)$/,
   pnpm: /^(ls|list|why|outdated)$/,
   yarn: /^(list|info|why)$/,
-  pip: /^(show|list|freeze)$/,
-  pip3: /^(show|list|freeze)$/,
+  pip: /^(show|list|freeze|search|index)$/,
+  pip3: /^(show|list|freeze|search|index)$/,
   opkg: /^(list|list-installed|list-upgradable|info|status|search|find|files|whatprovides|depends)$/,
   brew: /^(list|ls|info|search|--prefix)$/,
   gem: /^(list|info|which)$/,
   cargo: /^(tree|search)$/,
+  winget: /^(search|list|find)$/,
+  choco: /^(search|list|find)$/,
+  dnf: /^(search|list|provides)$/,
+  yum: /^(search|list|provides)$/,
+  apk: /^(search|list)$/,
+  snap: /^(find|list)$/,
+  flatpak: /^(search|list|remote-ls)$/,
+  zypper: /^(search|se)$/,
 };
 
 function isPackageQuery(program: string, args: readonly string[]): boolean {
@@ -320,8 +334,32 @@ function baseName(path: string): string {
   return parts[parts.length - 1] ?? '';
 }
 
-/** A later successful call that deals with the same file another way (Read, a heredoc, ls). */
+/**
+ * Whether a file tool's path is a file the command wrote: the same path, or the same path below
+ * the home or working folder (`~/.config/x.conf` is `/home/me/.config/x.conf`).
+ */
+function samePathAs(toolPath: string, written: string): boolean {
+  const tail = written.replace(/^~(?=[\\/])|^\.(?=[\\/])/, '').replace(/\\/g, '/');
+  const path = toolPath.replace(/\\/g, '/');
+  if (path === tail) return true;
+  return (
+    (tail.startsWith('/') ? tail.length >= 8 : baseName(tail).length >= 5) &&
+    path.endsWith(tail.startsWith('/') ? tail : `/${tail}`)
+  );
+}
+
+/**
+ * A later successful call that deals with the same file another way: Read, a heredoc or `ls` after
+ * a failed file tool; a file tool writing the file a failed shell command meant to write
+ * (`cat <<EOF > a.desktop` broke in the shell, `write_file a.desktop` worked).
+ */
 export function touchesSameFile(pending: PendingFailure, call: ToolCall, target: CallTarget): boolean {
+  if (pending.family === 'shell') {
+    const written = writtenFiles(commandOf(lastAttempt(pending).call) ?? '');
+    return (
+      target.family === 'edit' && target.keys.some((path) => written.some((file) => samePathAs(path, file)))
+    );
+  }
   if (pending.family !== 'edit' && pending.family !== 'read') return false;
   const path = pending.keys[0];
   if (path === undefined || path === '?') return false;

@@ -156,6 +156,25 @@ export function segments(command: string): string[][] {
   return out.filter((segment) => segment.length > 0);
 }
 
+/** The files a command line writes by redirection or `tee` (`cat <<EOF > a.desktop`), the null device aside. */
+export function writtenFiles(command: string): string[] {
+  const tokens = lexemes(command);
+  const files = tokens.flatMap((token, i) =>
+    /^(?:\d*>>?|&>>?)$/.test(token) ? [stripQuotes(tokens[i + 1] ?? '')] : [],
+  );
+  for (const segment of segments(command)) {
+    const at = segment[0] === 'sudo' ? 1 : 0;
+    if (segment[at] === 'tee')
+      files.push(
+        ...segment
+          .slice(at + 1)
+          .filter((word) => !word.startsWith('-'))
+          .map(stripQuotes),
+      );
+  }
+  return [...new Set(files)].filter((file) => file !== '' && !/^(\/dev\/null|nul|\$null)$/i.test(file));
+}
+
 /** A token without the quotes around it (`"a b"` → `a b`). */
 export function stripQuotes(token: string): string {
   return token.replace(/^(["'])(.*)\1$/s, '$2');
