@@ -22,6 +22,11 @@ describe('user corrections', () => {
     ['No problem, continue', false],
     ['please add a test', false],
     ['install via brew', false],
+    ['the panel bar battery indicator is gone, please restore', true],
+    ['my dock icons have disappeared', true],
+    ['put it back the way it was', true],
+    ['the README is missing a section on install', false],
+    ['restore the database from last night', false],
   ])('%s -> %s', (text, expected) => {
     expect(isCorrection(text)).toBe(expected);
   });

@@ -61,6 +61,9 @@ const CORRECTION = [
   /\b(didn'?t|doesn'?t|does not|did not) work\b/i,
   /^actually,? (no|don'?t|use|it'?s|you)\b/i,
   /^(i said|i told you|as i said)\b/i,
+  // A report that the agent's change took something away ("the battery indicator is gone").
+  /\b(is|are|has|have) (now )?(gone|disappeared|vanished)\b/i,
+  /\bplease (restore|bring back|put back)\b|\b(bring|put) (it|them) back\b/i,
 ];
 
 const CAUSAL =
