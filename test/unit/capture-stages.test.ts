@@ -515,6 +515,39 @@ describe('the detector over short sessions', () => {
       ],
     ],
     [
+      'a program the shell lacks, then the next program run for the same stated purpose: error-fix',
+      () => [
+        ...s.fail(
+          'run_shell_command',
+          {
+            command: 'wmic logicaldisk get name',
+            description: 'List the logical drives to verify drive E exists.',
+          },
+          "wmic : The term 'wmic' is not recognized as the name of a cmdlet",
+        ),
+        ...s.ok('run_shell_command', {
+          command: 'Get-Volume',
+          description: 'List all volumes to verify drive E.',
+        }),
+      ],
+      [{ kind: 'error-fix', attempts: 1, fix: 'Get-Volume', enabler: undefined }],
+    ],
+    [
+      'a program the shell lacks, then a program run for something else: nothing',
+      () => [
+        ...s.fail(
+          'run_shell_command',
+          { command: 'wmic os get osarchitecture', description: 'Verifying the OS architecture.' },
+          "wmic : The term 'wmic' is not recognized as the name of a cmdlet",
+        ),
+        ...s.ok('run_shell_command', {
+          command: 'reg delete HKLM\\X /v Y /f',
+          description: 'Deleting the RealTimeIsUniversal registry value.',
+        }),
+      ],
+      [],
+    ],
+    [
       'a program the shell lacks, then another program works on another file: nothing',
       () => [
         ...s.fail(

@@ -34,6 +34,7 @@ import {
   lastAttempt,
   namedSubstitutes,
   openFailure,
+  nextProgramRun,
   operandRun,
   sameInput,
   substituteRun,
@@ -328,7 +329,9 @@ export function episodeFromPending(
   const first = pending.attempts[0] as Attempt;
   // The enabler explains a fix only when the fix repeated the failed call unchanged.
   const enabler = fix && sameInput(fix, lastAttempt(pending).call) ? pending.enabler : undefined;
-  const replacement = fix ? (substituteRun(pending, targetOf(fix)) ?? operandRun(pending, fix)) : undefined;
+  const replacement = fix
+    ? (substituteRun(pending, targetOf(fix)) ?? operandRun(pending, fix) ?? nextProgramRun(pending, fix))
+    : undefined;
   return {
     ...newEpisode(first.call, kind),
     ...(replacement !== undefined ? { replacement } : {}),

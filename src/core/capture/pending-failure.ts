@@ -39,6 +39,8 @@ export type PendingFailure = {
    * program that then works on one of them is its replacement.
    */
   operands: string[];
+  /** The shell said the failed program does not exist (`wmic : The term 'wmic' is not recognized`). */
+  missingProgram: boolean;
   /**
    * Programs the agent said it would run instead of the failed one ("`curl` is an alias here; I'll
    * use `Invoke-WebRequest`"): a success of one of them is the fix, though its target differs.
@@ -114,6 +116,7 @@ export function openFailure(
     enabler: undefined,
     substitutes: [],
     operands: missingProgramOperands(call, result),
+    missingProgram: !probe && isShellTool(call.tool) && NO_SUCH_PROGRAM.test(result.text.slice(0, 2000)),
   };
 }
 
@@ -145,6 +148,61 @@ function innerCommand(command: string): string {
   if (flag < 0 || !['powershell', 'pwsh', 'cmd', 'bash', 'sh', 'zsh'].includes(program)) return command;
   const rest = tokens.slice(flag + 1);
   return rest.length === 1 ? stripQuotes(rest[0] ?? '') : rest.join(' ');
+}
+
+/** Commands that install something: after "no such program" they enable a retry, not replace it. */
+const INSTALLS = /\b(install|add)\b|^go get\b|^(pacman|yay|paru|scoop|install-module|install-package)\b/i;
+
+/** Words of a call's stated purpose that say what it is for (`drive`, `volume`, `list`). */
+function purposeWords(call: ToolCall): Set<string> {
+  const description = call.input.description;
+  if (typeof description !== 'string') return new Set();
+  return new Set(
+    description
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((word) => word.length >= 4 && !PURPOSE_FILLER.has(word))
+      .map((word) => word.replace(/(ing|es|s)$/, '')),
+  );
+}
+
+const PURPOSE_FILLER = new Set([
+  'with',
+  'from',
+  'that',
+  'this',
+  'into',
+  'using',
+  'their',
+  'there',
+  'which',
+  'current',
+]);
+
+/**
+ * Whether two calls say they are for the same thing: their descriptions (Claude Code's and Gemini
+ * CLI's shell tools carry one) share at least two words that mean something.
+ */
+export function samePurpose(a: ToolCall, b: ToolCall): boolean {
+  const first = purposeWords(a);
+  let shared = 0;
+  for (const word of purposeWords(b)) if (first.has(word)) shared += 1;
+  return shared >= 2;
+}
+
+/**
+ * The program of the first shell success after the shell said the failed program does not exist,
+ * when it says it is for the same thing: the agent's replacement (`wmic logicaldisk` "to list the
+ * drives", then `Get-Volume` "to list all volumes"), unless it installs something or only looks.
+ */
+export function nextProgramRun(pending: PendingFailure, call: ToolCall): string | undefined {
+  if (!pending.missingProgram || pending.enabler !== undefined || !isShellTool(call.tool) || isProbe(call))
+    return undefined;
+  if (!samePurpose(lastAttempt(pending).call, call)) return undefined;
+  const key = commandKeys(innerCommand(commandOf(call) ?? ''))[0];
+  const program = key?.split(' ')[0];
+  if (key === undefined || program === undefined || INSTALLS.test(key)) return undefined;
+  return programs(pending.keys).includes(program.toLowerCase()) ? undefined : program;
 }
 
 /** The program of a successful call that works on a path the missing program was given. */
@@ -479,7 +537,11 @@ export function judgeSuccess(
   }
   if (!relatedTo(pending, target, call.tool)) {
     if (touchesSameFile(pending, call, target)) return { close: true, episode: 'error-fix' };
-    if (isSubstitute(pending, target) || operandRun(pending, call) !== undefined)
+    if (
+      isSubstitute(pending, target) ||
+      operandRun(pending, call) !== undefined ||
+      nextProgramRun(pending, call) !== undefined
+    )
       return { close: true, episode: 'error-fix' };
     return {
       close: false,
