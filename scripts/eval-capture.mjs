@@ -16,6 +16,10 @@
 // backticks, a command, flag or path found in the evidence, and a fix that differs from the
 // failure), over every candidate of the half.
 //
+// Misses are counted by what their lines hold: a failing call, only the user's words, neither
+// (the mistake shows only later, or in output that looked like success), or a line the owner's
+// redaction broke; that says what kind of detector could find them.
+//
 // `--json` prints the figures and the candidates as data; `--half tuning|held-out` limits the
 // listing to one half.
 import { createHash } from 'node:crypto';
@@ -23,6 +27,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { READERS, detectAgent } from '../dist/capture/readers.js';
+import { scanFile } from '../dist/capture/scan-file.js';
 import { scanTranscripts } from '../dist/capture/scan-transcripts.js';
 import { checkAdviceShape } from '../dist/core/capture/advice/advice-shape.js';
 import { draftCandidate } from '../dist/core/capture/draft-candidate.js';
@@ -114,6 +120,75 @@ function matches(episode, labeled) {
   return labeled.filter((l) => l.file === fileOf(episode) && inRange(linesOf(episode), l.lines));
 }
 
+/** Every event the reader makes of one file (the detector sees these). */
+function eventsOf(file) {
+  const path = join(root, file);
+  const reader = READERS[detectAgent(path)];
+  const events = [];
+  const tap = (out) => (events.push(...(out ?? [])), out);
+  const tapped = {
+    ...reader,
+    createParser: (context) => {
+      const parser = reader.createParser(context);
+      return {
+        ...parser,
+        parse: (raw, line) => tap(parser.parse(raw, line)),
+        flush: () => tap(parser.flush()),
+      };
+    },
+    parseDocument: reader.parseDocument
+      ? (text, context) => tap(reader.parseDocument(text, context) ?? [])
+      : undefined,
+  };
+  scanFile({
+    reader: tapped,
+    path,
+    shown: file,
+    previous: undefined,
+    detector: { window: 40 },
+    keep: (e) => e,
+  });
+  return events;
+}
+
+/**
+ * What the lines of a missed episode hold, which says what a detector would need to find it: a
+ * failing call; only the user's words; neither (the mistake shows only in what happened later,
+ * or in output that looked like success); or a first or last line the owner's redaction broke.
+ */
+function missKind(label, events, lines) {
+  const [start, end] = label.lines;
+  const broken = (n) => {
+    try {
+      JSON.parse(lines[n - 1] ?? '');
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  if (label.file.endsWith('.jsonl') && (broken(start) || broken(end))) return 'broken line';
+  const inside = events.filter((e) => e.line >= start && e.line <= end);
+  if (inside.some((e) => e.kind === 'tool-result' && e.ok === false)) return 'failing call';
+  if (inside.some((e) => e.kind === 'user-text')) return 'user words only';
+  return 'no failure shown';
+}
+
+function missKinds(missed) {
+  const counts = {};
+  const byFile = new Map();
+  for (const label of missed) {
+    if (!byFile.has(label.file)) {
+      const text = readFileSync(join(root, label.file), 'utf8');
+      byFile.set(label.file, { events: eventsOf(label.file), lines: text.split('\n') });
+    }
+    const { events, lines } = byFile.get(label.file);
+    const kind = missKind(label, events, lines);
+    label.kind = kind;
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return counts;
+}
+
 /** The figures and the listing of one half. */
 function evaluateHalf(half, scoring, window) {
   const files = Object.keys(labels).filter((file) => labels[file].half === half);
@@ -151,6 +226,7 @@ function evaluateHalf(half, scoring, window) {
     labeled: labeled.length,
     found: found.length,
     missed: labeled.filter((l) => !found.includes(l)),
+    missKinds: missKinds(labeled.filter((l) => !found.includes(l))),
     candidates: listed.length,
     injectable: injectable.length,
     truePositives: injectable.filter((c) => c.labeled).length,
@@ -194,6 +270,9 @@ function printFigures(result) {
   console.log(row('advice-shaped', (h) => `${pct(h.advice)} (${h.adviceShaped}/${h.candidates})`));
   console.log(row('fix equals failure', (h) => String(h.fixEqualsFailure)));
   console.log(row('dropped episodes', (h) => String(h.dropped.length)));
+  console.log('\n  misses by what their lines hold (what a detector would need to see):');
+  for (const kind of ['failing call', 'user words only', 'no failure shown', 'broken line'])
+    console.log(row(`  ${kind}`, (h) => String(h.missKinds[kind] ?? 0)));
 }
 
 function printListing(h) {
@@ -212,7 +291,7 @@ function printListing(h) {
     console.log(
       `\n[dropped: ${d.reason}${d.labeled ? ', labeled' : ''}] ${d.kind}  ${d.evidence}\n  ${d.summary}`,
     );
-  for (const l of h.missed) console.log(`\n[MISSED] ${l.file}:${l.lines.join('-')}  ${l.note}`);
+  for (const l of h.missed) console.log(`\n[MISSED: ${l.kind}] ${l.file}:${l.lines.join('-')}  ${l.note}`);
 }
 
 const result = evaluate();

@@ -21,6 +21,7 @@ import {
   wordEpisode,
 } from '../../src/core/capture/draft-candidate.js';
 import { writtenFiles } from '../../src/core/capture/shell-command.js';
+import { backgroundProgram, checkedNames } from '../../src/core/capture/background-launch.js';
 import { categoryOf, draftTags, languageOf, severityOf, topicOf } from '../../src/core/capture/draft-tags.js';
 import type { Episode } from '../../src/core/capture/episode.js';
 import type { FailureSignal, ToolCall, ToolResult, TranscriptEvent } from '../../src/core/capture/events.js';
@@ -659,6 +660,38 @@ describe('the detector over short sessions', () => {
       [{ kind: 'lesson-block', attempts: 0, fix: undefined, enabler: undefined }],
     ],
     [
+      'a background launch that three checks find dead: a loop',
+      () =>
+        [1, 2, 3].flatMap((n) => [
+          ...s.ok('Bash', bash(n === 3 ? 'DISPLAY=:1 applet-battery &' : 'applet-battery &')),
+          ...s.fail('Bash', bash('ps aux | grep applet-battery | grep -v grep'), ''),
+        ]),
+      [{ kind: 'retry-loop', attempts: 3, fix: undefined, enabler: undefined }],
+    ],
+    [
+      'a background launch found dead, then one a check finds running: error-fix',
+      () => [
+        ...s.ok('Bash', bash('my-server &')),
+        ...s.fail('Bash', bash('pgrep -f my-server'), ''),
+        ...s.ok('Bash', bash('my-server --port 8081 &')),
+        ...s.ok('Bash', bash('pgrep -f my-server'), '4242'),
+      ],
+      [{ kind: 'error-fix', attempts: 1, fix: 'my-server --port 8081 &', enabler: undefined }],
+    ],
+    [
+      'a background launch that a check finds running: nothing',
+      () => [
+        ...s.ok('Bash', bash('my-server &')),
+        ...s.ok('Bash', bash('ps aux | grep my-server'), '42 my-server'),
+      ],
+      [],
+    ],
+    [
+      'a check that looks for another program: nothing',
+      () => [...s.ok('Bash', bash('my-server &')), ...s.fail('Bash', bash('ps aux | grep postgres'), '')],
+      [],
+    ],
+    [
       'a fix after the window has passed is no fix',
       () => [
         ...s.fail('Bash', bash('pytest -x')),
@@ -689,6 +722,29 @@ describe('the detector over short sessions', () => {
     const events = [s.say('1'), s.say('2'), s.say('3'), s.say('4')];
     events.forEach((event) => detector.push(event));
     expect(detector.recent()).toEqual(events.slice(1));
+  });
+});
+
+describe('background launches', () => {
+  const s = session();
+  it.each([
+    ['applet-battery &', 'applet-battery'],
+    ['cd /srv && npm start &', 'npm'],
+    ['export DISPLAY=:1; applet-battery > /tmp/log 2>&1 &', 'applet-battery'],
+    ['applet-battery && echo ok', undefined],
+    ['sleep 1 & wait', undefined],
+  ])('%s starts %s in the background', (command, program) => {
+    expect(backgroundProgram(s.call('Bash', bash(command)))).toBe(program);
+  });
+
+  it.each([
+    ['ps aux | grep applet-battery | grep -v grep', ['applet-battery']],
+    ['pgrep -f my-server', ['my-server']],
+    ["ps -ef | grep '[m]y-server'", ['my-server']],
+    ['grep applet-battery notes.md', []],
+    ['ssh root@h "ps | grep dnsmasq"', ['dnsmasq']],
+  ])('%s checks for %j', (command, names) => {
+    expect(checkedNames(s.call('Bash', bash(command)))).toEqual(names);
   });
 });
 

@@ -22,6 +22,16 @@
  * which applies the pure verdicts of `pending-failure.ts` and builds episodes with the pure
  * builders below; `expireOld` closes what the window has passed.
  */
+import {
+  LAUNCH_WINDOW,
+  backgroundProgram,
+  checkedNames,
+  diedResult,
+  foundNothing,
+  launchKeys,
+  looksFor,
+} from './background-launch.js';
+import type { Launch } from './background-launch.js';
 import { targetOf } from './call-target.js';
 import type { CallTarget } from './call-target.js';
 import type { AssistantText, ToolCall, ToolResult, TranscriptEvent, UserText } from './events.js';
@@ -123,6 +133,8 @@ export type DetectorState = {
   edited: Set<PendingFailure>;
   /** Whether the harness has already refused a path outside the workspace in this stream. */
   toldWorkspace: boolean;
+  /** Programs started in the background that no check has looked for yet, newest last. */
+  launches: Launch[];
 };
 
 /**
@@ -142,6 +154,7 @@ export function createDetectorState(): DetectorState {
     lastAssistantText: undefined,
     edited: new Set(),
     toldWorkspace: false,
+    launches: [],
   };
 }
 
@@ -201,6 +214,13 @@ export function onToolResult(state: DetectorState, result: ToolResult): Episode[
   if (!call) return [];
   state.calls.delete(result.callId);
   state.lastCall = { call, result };
+  const launched = result.ok ? backgroundProgram(call) : undefined;
+  if (launched !== undefined)
+    return onLaunch(state, { program: launched, attempt: { call, result }, index: state.index });
+  if (state.launches.length > 0) {
+    const checked = onLaunchCheck(state, call, result);
+    if (checked !== undefined) return checked;
+  }
   // A success with no failure waiting for its fix changes nothing else (the common case).
   if (result.ok && state.pending.length === 0) return [];
   const target = targetOf(call);
@@ -238,9 +258,57 @@ function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, tar
   }
 }
 
-function onSuccess(state: DetectorState, call: ToolCall, result: ToolResult, target: CallTarget): Episode[] {
+/**
+ * A program started in the background: remembered until a check looks for it. A launch that died
+ * before waits for that check too, rather than counting as its own fix.
+ */
+function onLaunch(state: DetectorState, launch: Launch): Episode[] {
+  state.launches = [...state.launches.filter((l) => state.index - l.index <= LAUNCH_WINDOW), launch].slice(
+    -8,
+  );
+  const keys = launchKeys(launch);
+  const held = new Set(state.pending.filter((p) => p.died && p.keys.some((key) => keys.includes(key))));
+  const { call, result } = launch.attempt;
+  return onSuccess(state, call, result, targetOf(call), held);
+}
+
+/**
+ * A process check (`ps | grep x`, `pgrep x`) after a background launch of `x`: finding nothing
+ * makes the launch a failure; finding it settles a launch that died before. Undefined when the call
+ * checks no launched program.
+ */
+function onLaunchCheck(state: DetectorState, call: ToolCall, result: ToolResult): Episode[] | undefined {
+  const names = checkedNames(call);
+  if (names.length === 0) return undefined;
+  const recent = state.launches.filter((l) => state.index - l.index <= LAUNCH_WINDOW);
+  const launch = recent.reverse().find((l) => looksFor(names, l));
+  if (launch === undefined) return undefined;
+  state.launches = state.launches.filter((l) => l !== launch);
+  const { call: started, result: startedResult } = launch.attempt;
+  if (foundNothing(result)) {
+    const died = onFailure(state, started, diedResult(launch), targetOf(started));
+    const open = state.pending.find((p) => p.attempts.some((a) => a.call === started));
+    if (open !== undefined) open.died = true;
+    return died;
+  }
+  if (!result.ok) return undefined;
+  const keys = launchKeys(launch);
+  const revived = state.pending.find((p) => p.died && p.keys.some((key) => keys.includes(key)));
+  if (revived === undefined) return undefined;
+  state.pending = state.pending.filter((p) => p !== revived);
+  return [episodeFromPending(revived, 'error-fix', started, startedResult)];
+}
+
+function onSuccess(
+  state: DetectorState,
+  call: ToolCall,
+  result: ToolResult,
+  target: CallTarget,
+  held: ReadonlySet<PendingFailure> = new Set(),
+): Episode[] {
   const out: Episode[] = [];
   state.pending = state.pending.filter((p) => {
+    if (held.has(p)) return true;
     const verdict = judgeSuccess(p, call, target, state.edited.has(p));
     if (!verdict.close) {
       if (verdict.enabler) p.enabler = call;

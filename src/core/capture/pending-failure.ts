@@ -41,6 +41,8 @@ export type PendingFailure = {
   operands: string[];
   /** The shell said the failed program does not exist (`wmic : The term 'wmic' is not recognized`). */
   missingProgram: boolean;
+  /** A background launch that a later check found not running (`background-launch.ts`). */
+  died: boolean;
   /**
    * Programs the agent said it would run instead of the failed one ("`curl` is an alias here; I'll
    * use `Invoke-WebRequest`"): a success of one of them is the fix, though its target differs.
@@ -116,6 +118,7 @@ export function openFailure(
     enabler: undefined,
     substitutes: [],
     operands: missingProgramOperands(call, result),
+    died: false,
     missingProgram: !probe && isShellTool(call.tool) && NO_SUCH_PROGRAM.test(result.text.slice(0, 2000)),
   };
 }
