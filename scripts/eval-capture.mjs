@@ -154,7 +154,7 @@ function eventsOf(file) {
 /**
  * What the lines of a missed episode hold, which says what a detector would need to find it: a
  * failing call; only the user's words; neither (the mistake shows only in what happened later,
- * or in output that looked like success); or a first or last line the owner's redaction broke.
+ * or in output that looked like success); or a line in the span the owner's redaction broke.
  */
 function missKind(label, events, lines) {
   const [start, end] = label.lines;
@@ -166,7 +166,8 @@ function missKind(label, events, lines) {
       return true;
     }
   };
-  if (label.file.endsWith('.jsonl') && (broken(start) || broken(end))) return 'broken line';
+  const span = Array.from({ length: end - start + 1 }, (_, i) => start + i);
+  if (label.file.endsWith('.jsonl') && span.some(broken)) return 'broken line';
   const inside = events.filter((e) => e.line >= start && e.line <= end);
   if (inside.some((e) => e.kind === 'tool-result' && e.ok === false)) return 'failing call';
   if (inside.some((e) => e.kind === 'user-text')) return 'user words only';
