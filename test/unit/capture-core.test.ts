@@ -27,6 +27,12 @@ describe('user corrections', () => {
     ['put it back the way it was', true],
     ['the README is missing a section on install', false],
     ['restore the database from last night', false],
+    ["it's still not working", true],
+    ['nothing happened when I clicked it', true],
+    ["I don't see the icon in the panel", true],
+    ['you edited the wrong file', true],
+    ['the wrong version of node is a common problem; explain it', false],
+    ['add a loading spinner while it is not loading', false],
   ])('%s -> %s', (text, expected) => {
     expect(isCorrection(text)).toBe(expected);
   });

@@ -75,6 +75,10 @@ const CORRECTION = [
   // A report that the agent's change took something away ("the battery indicator is gone").
   /\b(is|are|has|have) (now )?(gone|disappeared|vanished)\b/i,
   /\bplease (restore|bring back|put back)\b|\b(bring|put) (it|them) back\b/i,
+  // A report that what the agent did has no effect, or hit the wrong thing.
+  /^(it|this|that|the [\w-]+)('s| is| are) (still )?not (working|showing|loading|starting|running)\b/i,
+  /\bnothing (happened|changed)\b|\bi (still )?(don'?t|do not|can'?t|cannot) see (it|any|the)\b/i,
+  /\b(that'?s|that is|this is|it'?s|you (used|opened|edited|changed)) the wrong\b/i,
 ];
 
 const CAUSAL =
