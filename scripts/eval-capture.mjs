@@ -221,6 +221,17 @@ function evaluateHalf(half, scoring, window) {
   const injectable = listed.filter((c) => c.injectable);
   const found = labeled.filter((l) => injectable.some((c) => c.hits.includes(l)));
   const ratio = (part, whole) => (whole === 0 ? 1 : part / whole);
+  const agentOf = (file) => file.split('/')[0];
+  const byAgent = {};
+  for (const agent of [...new Set(files.map(agentOf))].sort()) {
+    const mine = injectable.filter((c) => agentOf(c.evidence[0] ?? '') === agent);
+    byAgent[agent] = {
+      labeled: labeled.filter((l) => agentOf(l.file) === agent).length,
+      found: found.filter((l) => agentOf(l.file) === agent).length,
+      injectable: mine.length,
+      truePositives: mine.filter((c) => c.labeled).length,
+    };
+  }
   return {
     half,
     files: files.length,
@@ -228,6 +239,7 @@ function evaluateHalf(half, scoring, window) {
     found: found.length,
     missed: labeled.filter((l) => !found.includes(l)),
     missKinds: missKinds(labeled.filter((l) => !found.includes(l))),
+    byAgent,
     candidates: listed.length,
     injectable: injectable.length,
     truePositives: injectable.filter((c) => c.labeled).length,
@@ -271,6 +283,14 @@ function printFigures(result) {
   console.log(row('advice-shaped', (h) => `${pct(h.advice)} (${h.adviceShaped}/${h.candidates})`));
   console.log(row('fix equals failure', (h) => String(h.fixEqualsFailure)));
   console.log(row('dropped episodes', (h) => String(h.dropped.length)));
+  console.log('\n  by agent (found/labeled, true/injectable):');
+  for (const agent of Object.keys({ ...tuning.byAgent, ...held.byAgent }).sort())
+    console.log(
+      row(`  ${agent}`, (h) => {
+        const a = h.byAgent[agent];
+        return a === undefined ? '-' : `${a.found}/${a.labeled}, ${a.truePositives}/${a.injectable}`;
+      }),
+    );
   console.log('\n  misses by what their lines hold (what a detector would need to see):');
   for (const kind of ['failing call', 'user words only', 'no failure shown', 'broken line'])
     console.log(row(`  ${kind}`, (h) => String(h.missKinds[kind] ?? 0)));
