@@ -394,6 +394,57 @@ describe('heuristic episodes worded as advice', () => {
       { drop: 'fix-repeats-failure' },
     ],
     [
+      'the same command with sudo',
+      () =>
+        episodeOf([
+          ...s.fail(
+            'Bash',
+            bash('cp a.conf /boot/a.conf.bak'),
+            "cp: cannot create regular file '/boot/a.conf.bak': Permission denied",
+          ),
+          ...s.ok('Bash', bash('sudo cp a.conf /boot/a.conf.bak')),
+        ]),
+      {
+        summary:
+          'Run `cp` with `sudo`: it failed with "cp: cannot create regular file \'/boot/a.conf.bak\': Permission denied"',
+        remediation: 'Run `sudo cp a.conf /boot/a.conf.bak`',
+        drop: undefined,
+      },
+    ],
+    [
+      'the same words with another program',
+      () =>
+        episodeOf([
+          ...s.fail(
+            'Bash',
+            bash('sc config w32time start= auto'),
+            "Set-Content : A positional parameter cannot be found that accepts argument 'start='.",
+          ),
+          ...s.ok('Bash', bash('sc.exe config w32time start= auto')),
+        ]),
+      {
+        summary:
+          'Use `sc.exe` instead of `sc`: it failed with "Set-Content : A positional parameter cannot be found that accepts argument \'start=\'."',
+        drop: undefined,
+      },
+    ],
+    [
+      "an error line of the failed program itself, below another program's",
+      () =>
+        episodeOf([
+          ...s.fail(
+            'Bash',
+            bash('refreshenv; python --version'),
+            "'wmic' is not recognized as an internal or external command,\nPython was not found; run without arguments to install from the Microsoft Store",
+          ),
+          ...s.ok('Bash', bash('C:\\Python314\\python.exe --version')),
+        ]),
+      {
+        mistake:
+          '`refreshenv; python --version` failed: Python was not found; run without arguments to install from the Microsoft Store',
+      },
+    ],
+    [
       'user-correction',
       () => episodeOf([...s.fail('Bash', bash('npm install x')), s.user('no, use pnpm here')]),
       {

@@ -243,6 +243,23 @@ const EXCEPTION = /^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b(?:
 const ERROR_WORDS =
   /error|\berr!|\bfailed\b|\bfailure\b|not found|not recognized|\bcannot\b|can't|\bunable to\b|could not|couldn't|denied|\binvalid\b|no such|\bunknown\b|\bmissing\b|refused|rejected|timed out|unexpected|exception|does not exist|doesn't exist|not allowed|forbidden|not permitted|\bfatal\b|\bpanic/i;
 
+/**
+ * The first error line that the failed command's own program wrote, by its name at the start
+ * (`Python was not found`, `curl: (6) ...`), when other programs wrote errors above it
+ * (`refreshenv; python --version`, where refreshenv's `wmic` is missing first).
+ */
+function ownErrorLine(lines: readonly string[], programs: readonly string[]): number {
+  const names = programs
+    .filter((name) => /^[\w.-]{2,}$/.test(name))
+    .map((name) => name.replace(/\.exe$/i, ''));
+  if (names.length === 0) return -1;
+  const starts = new RegExp(
+    `^(?:${names.map((name) => name.replace(/[.-]/g, '\\$&')).join('|')})(?:\\.exe)?\\b`,
+    'i',
+  );
+  return lines.findIndex((line) => starts.test(line) && saysError(line));
+}
+
 /** A tally of none ("0 error(s)", "0 failed") reports no error. */
 const NONE_COUNTED = /\b0 (?:errors?|error\(s\)|failures?|failed)\b/gi;
 
@@ -256,7 +273,7 @@ function saysError(line: string): boolean {
  * first line with an error word; else the first line that says anything. A line that ends in a
  * colon brings the next one along.
  */
-export function errorGist(text: string): string {
+export function errorGist(text: string, programs: readonly string[] = []): string {
   const lines = text
     .replace(ANSI, '')
     .replace(/<\/?tool_use_error>/g, '')
@@ -264,13 +281,16 @@ export function errorGist(text: string): string {
     .map((line) => htmlText(line.trim().replace(FRAME_PREFIX, '')).trim())
     .filter((line) => line !== '' && !FRAME.test(line) && !isNoiseLine(line));
   const exception = lines.findLastIndex((line) => EXCEPTION.test(line));
+  const own = ownErrorLine(lines, programs);
   const at =
     exception >= 0
       ? exception
-      : Math.max(
-          0,
-          lines.findIndex((line) => saysError(line)),
-        );
+      : own >= 0
+        ? own
+        : Math.max(
+            0,
+            lines.findIndex((line) => saysError(line)),
+          );
   const telling = lines[at];
   // "Task failed due to the following issue:" says what follows it.
   const said =

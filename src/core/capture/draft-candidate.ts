@@ -170,6 +170,16 @@ export type EpisodeFacts = {
   harness: boolean;
 };
 
+/** The programs a command line runs (`refreshenv; python --version` → refreshenv, python; over ssh, the remote one). */
+function programsOf(command: string | undefined): string[] {
+  if (command === undefined) return [];
+  return commandKeys(command).flatMap((key) => {
+    const words = key.split(' ');
+    const program = words[0] === 'ssh' ? words[1] : words[0];
+    return program === undefined ? [] : [program];
+  });
+}
+
 export function episodeFacts(episode: Episode): EpisodeFacts {
   const first = episode.failures[0];
   const last = episode.failures[episode.failures.length - 1];
@@ -186,7 +196,7 @@ export function episodeFacts(episode: Episode): EpisodeFacts {
     failedCommand,
     fixCommand: episode.fix ? commandOf(episode.fix) : undefined,
     errorText,
-    gist: first ? errorGist(errorText) : '',
+    gist: first ? errorGist(errorText, programsOf(failedCommand)) : '',
     key:
       failedCommand !== undefined
         ? (commandKeys(failedCommand)[0] ?? failedCommand.split(/\s+/)[0] ?? '')

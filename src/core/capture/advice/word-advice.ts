@@ -10,7 +10,7 @@ import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
 import { sameInput } from '../pending-failure.js';
-import { commandKeys, stripQuotes, tokenize } from '../shell-command.js';
+import { commandKeys, openWords, stripQuotes, tokenize } from '../shell-command.js';
 import { nameDifference, sameEffect } from './name-difference.js';
 import type { Difference } from './name-difference.js';
 
@@ -96,6 +96,18 @@ export function withoutSharedCd(a: string, b: string): [string, string] {
   return restA.trim() === '' || restB.trim() === '' ? [a, b] : withoutSharedCd(restA, restB);
 }
 
+/**
+ * The program words of two command lines that differ in nothing else (`sc config x` and
+ * `sc.exe config x`), or undefined.
+ */
+export function swappedProgram(failed: string, fixed: string): [string, string] | undefined {
+  const [a, b] = [openWords(failed), openWords(fixed)];
+  if (a.length !== b.length || a.length === 0) return undefined;
+  const differ = a.flatMap((word, i) => (word === b[i] ? [] : [i]));
+  const at = a.findIndex((word) => word !== 'sudo' && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+  return differ.length === 1 && differ[0] === at ? [a[at] ?? '', b[at] ?? ''] : undefined;
+}
+
 /** The imperative for a changed command line, and the remediation (the fix as written). */
 function commandAdvice(
   diff: Extract<Difference, { kind: 'command' }>,
@@ -105,9 +117,15 @@ function commandAdvice(
   const remediation = `Run ${code(diff.fixed, 160)}`;
   const [failed, fixed] = withoutSharedCd(diff.failed, diff.fixed);
   const flagsOnly = added.length + removed.length > 0 && [...added, ...removed].every(isFlag);
+  const where = code(key ?? failed, 40);
+  // The same command with `sudo`, or with another program for the same words (`sc` → `sc.exe`).
+  if (added.length === 1 && added[0] === 'sudo' && removed.length === 0)
+    return { advice: `Run ${where} with \`sudo\``, remediation };
+  const swapped = swappedProgram(failed, fixed);
+  if (swapped !== undefined)
+    return { advice: `Use ${code(swapped[1], 40)} instead of ${code(swapped[0], 40)}`, remediation };
   // Words other than flags changed too: only the two lines side by side say what changed.
   if (!flagsOnly) return { advice: `Run ${code(fixed, 90)} instead of ${code(failed, 50)}`, remediation };
-  const where = code(key ?? failed, 40);
   const adding = flagsWithValues(added.slice(0, 3), failed, fixed).join(' ');
   if (added.length > 0 && removed.length === 0)
     return { advice: `Add ${code(adding)} to ${where}`, remediation };
