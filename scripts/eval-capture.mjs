@@ -27,8 +27,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { READERS, detectAgent } from '../dist/capture/readers.js';
-import { scanFile } from '../dist/capture/scan-file.js';
+import { fileEvents } from '../dist/capture/file-events.js';
 import { scanTranscripts } from '../dist/capture/scan-transcripts.js';
 import { checkAdviceShape } from '../dist/core/capture/advice/advice-shape.js';
 import { draftCandidate } from '../dist/core/capture/draft-candidate.js';
@@ -120,37 +119,6 @@ function matches(episode, labeled) {
   return labeled.filter((l) => l.file === fileOf(episode) && inRange(linesOf(episode), l.lines));
 }
 
-/** Every event the reader makes of one file (the detector sees these). */
-function eventsOf(file) {
-  const path = join(root, file);
-  const reader = READERS[detectAgent(path)];
-  const events = [];
-  const tap = (out) => (events.push(...(out ?? [])), out);
-  const tapped = {
-    ...reader,
-    createParser: (context) => {
-      const parser = reader.createParser(context);
-      return {
-        ...parser,
-        parse: (raw, line) => tap(parser.parse(raw, line)),
-        flush: () => tap(parser.flush()),
-      };
-    },
-    parseDocument: reader.parseDocument
-      ? (text, context) => tap(reader.parseDocument(text, context) ?? [])
-      : undefined,
-  };
-  scanFile({
-    reader: tapped,
-    path,
-    shown: file,
-    previous: undefined,
-    detector: { window: 40 },
-    keep: (e) => e,
-  });
-  return events;
-}
-
 /**
  * What the lines of a missed episode hold, which says what a detector would need to find it: a
  * failing call; only the user's words; neither (the mistake shows only in what happened later,
@@ -180,7 +148,10 @@ function missKinds(missed) {
   for (const label of missed) {
     if (!byFile.has(label.file)) {
       const text = readFileSync(join(root, label.file), 'utf8');
-      byFile.set(label.file, { events: eventsOf(label.file), lines: text.split('\n') });
+      byFile.set(label.file, {
+        events: fileEvents(join(root, label.file), label.file).events,
+        lines: text.split('\n'),
+      });
     }
     const { events, lines } = byFile.get(label.file);
     const kind = missKind(label, events, lines);

@@ -4,51 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { READERS, detectAgent, walk } from '../../src/capture/readers.js';
-import { scanFile } from '../../src/capture/scan-file.js';
-import type { TranscriptEvent } from '../../src/core/capture/events.js';
+import { fileEvents } from '../../src/capture/file-events.js';
 
 const root = fileURLToPath(new URL('../fixtures/transcripts/', import.meta.url));
 
-function eventsOf(path: string): { events: TranscriptEvent[]; lines: number; broken: number } {
-  const agent = detectAgent(path);
-  const reader = READERS[agent ?? 'claude-code'];
-  const events: TranscriptEvent[] = [];
-  const wrapped = {
-    ...reader,
-    createParser: (context: Parameters<typeof reader.createParser>[0]) => {
-      const parser = reader.createParser(context);
-      return {
-        ...parser,
-        parse: (record: unknown, line: number) => {
-          const out = parser.parse(record, line);
-          events.push(...out);
-          return out;
-        },
-        flush: () => {
-          const out = parser.flush();
-          events.push(...out);
-          return out;
-        },
-      };
-    },
-    parseDocument: reader.parseDocument
-      ? (text: string, context: Parameters<typeof reader.createParser>[0]) => {
-          const out = reader.parseDocument?.(text, context) ?? [];
-          events.push(...out);
-          return out;
-        }
-      : undefined,
-  };
-  const scan = scanFile({
-    reader: wrapped,
-    path,
-    shown: path,
-    previous: undefined,
-    detector: { window: 40 },
-    keep: (e) => e,
-  });
-  return { events, lines: scan.state.line, broken: scan.state.malformed };
-}
+const eventsOf = (path: string) => fileEvents(path);
 
 function parsed(text: string): unknown {
   try {
@@ -179,15 +139,7 @@ describe('Claude Code specifics', () => {
       root,
       'claude-code/M-Thisness__M-Claude__Archives__c10f5964-20bd-4783-aa1a-30b06c8a702a.jsonl',
     );
-    const scan = scanFile({
-      reader: READERS['claude-code'],
-      path: file,
-      shown: file,
-      previous: undefined,
-      detector: { window: 40 },
-      keep: (e) => e,
-    });
-    expect(scan.state.malformed).toBe(5);
+    expect(eventsOf(file).broken).toBe(5);
   });
 });
 

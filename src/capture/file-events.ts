@@ -1,0 +1,49 @@
+/**
+ * Every event a reader makes of one transcript file, in order, read the way `lore scan` reads it
+ * (the same readers and the same line splitting), for the readers' contract tests and the capture
+ * eval's look at what a missed episode's lines hold.
+ */
+import type { TranscriptEvent } from '../core/capture/events.js';
+import { READERS, detectAgent } from './readers.js';
+import type { TranscriptReader } from './reader.js';
+import { scanFile } from './scan-file.js';
+
+export type FileEvents = {
+  events: TranscriptEvent[];
+  /** Lines read. */
+  lines: number;
+  /** Lines that were not valid records, skipped and counted. */
+  broken: number;
+};
+
+export function fileEvents(path: string, shown = path): FileEvents {
+  const reader = READERS[detectAgent(path) ?? 'claude-code'];
+  const events: TranscriptEvent[] = [];
+  const tap = (out: TranscriptEvent[]): TranscriptEvent[] => {
+    events.push(...out);
+    return out;
+  };
+  const tapped: TranscriptReader = {
+    ...reader,
+    createParser: (context) => {
+      const parser = reader.createParser(context);
+      return {
+        ...parser,
+        parse: (record, line) => tap(parser.parse(record, line)),
+        flush: () => tap(parser.flush()),
+      };
+    },
+    parseDocument: reader.parseDocument
+      ? (text, context) => tap(reader.parseDocument?.(text, context) ?? [])
+      : undefined,
+  };
+  const scan = scanFile({
+    reader: tapped,
+    path,
+    shown,
+    previous: undefined,
+    detector: { window: 40 },
+    keep: (event) => event,
+  });
+  return { events, lines: scan.state.line, broken: scan.state.malformed };
+}
