@@ -22,6 +22,7 @@ import {
 } from '../../src/core/capture/draft-candidate.js';
 import { writtenFiles } from '../../src/core/capture/shell-command.js';
 import { backgroundProgram, checkedNames } from '../../src/core/capture/background-launch.js';
+import { downloadedFile, errorPageLine } from '../../src/core/capture/saved-download.js';
 import { categoryOf, draftTags, languageOf, severityOf, topicOf } from '../../src/core/capture/draft-tags.js';
 import type { Episode } from '../../src/core/capture/episode.js';
 import type { FailureSignal, ToolCall, ToolResult, TranscriptEvent } from '../../src/core/capture/events.js';
@@ -692,6 +693,39 @@ describe('the detector over short sessions', () => {
       [],
     ],
     [
+      'a download that saved an error page, then another download of the file: error-fix',
+      () => [
+        ...s.ok('Bash', bash('curl -L https://a.example/icon.svg -o ~/icons/icon.svg')),
+        ...s.ok('Read', { file_path: '/home/me/icons/icon.svg' }, 'File not found: /v1/icon.svg'),
+        ...s.ok('Bash', bash('wget -O ~/icons/icon.svg https://b.example/icon.svg')),
+      ],
+      [
+        {
+          kind: 'error-fix',
+          attempts: 1,
+          fix: 'wget -O ~/icons/icon.svg https://b.example/icon.svg',
+          enabler: undefined,
+        },
+      ],
+    ],
+    [
+      'a download whose file looks fine: nothing',
+      () => [
+        ...s.ok('Bash', bash('curl -L https://a.example/icon.svg -o icon.svg')),
+        ...s.ok('Bash', bash('head -c 200 icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg">'),
+        ...s.ok('Bash', bash('curl -L https://b.example/icon.svg -o icon.svg')),
+      ],
+      [],
+    ],
+    [
+      'a downloaded web page that is a web page: nothing',
+      () => [
+        ...s.ok('Bash', bash('curl -L https://a.example/ -o page.html')),
+        ...s.ok('Bash', bash('cat page.html'), '<!DOCTYPE html><html><body>hi</body></html>'),
+      ],
+      [],
+    ],
+    [
       'a fix after the window has passed is no fix',
       () => [
         ...s.fail('Bash', bash('pytest -x')),
@@ -745,6 +779,49 @@ describe('background launches', () => {
     ['ssh root@h "ps | grep dnsmasq"', ['dnsmasq']],
   ])('%s checks for %j', (command, names) => {
     expect(checkedNames(s.call('Bash', bash(command)))).toEqual(names);
+  });
+});
+
+describe('downloads that saved an error page', () => {
+  const s = session();
+  it.each([
+    ['curl -L https://x.io/a/icon.svg -o ~/icons/icon.svg', '~/icons/icon.svg'],
+    ['curl -LO https://x.io/a/tool.tar.gz', 'tool.tar.gz'],
+    ['curl -sLo out.zip https://x.io/a/tool.zip', 'out.zip'],
+    ['curl -O https://x.io/a/tool.tar.gz', 'tool.tar.gz'],
+    ['wget https://x.io/a/tool.zip', 'tool.zip'],
+    ['wget -O out.bin https://x.io/a/tool.zip', 'out.bin'],
+    ['Invoke-WebRequest -Uri https://x.io/a.zip -OutFile a.zip', 'a.zip'],
+    ['curl -s https://x.io/a.json > a.json', 'a.json'],
+    ['curl -s https://x.io/a.json | jq .', undefined],
+  ])('%s downloads %s', (command, file) => {
+    expect(downloadedFile(s.call('Bash', bash(command)))).toBe(file);
+  });
+
+  it.each([
+    ['icon.svg', 'File not found: /v1/icon.svg', 'File not found: /v1/icon.svg'],
+    ['icon.svg', '<!DOCTYPE html>\n<html><title>404</title>', '<!DOCTYPE html>'],
+    ['icon.svg', 'icon.svg: HTML document, ASCII text', 'icon.svg: HTML document, ASCII text'],
+    ['icon.svg', '<svg viewBox="0 0 24 24"></svg>', undefined],
+    ['page.html', '<!DOCTYPE html>', undefined],
+  ])('a look into %s showing %j finds the error page %j', (file, text, line) => {
+    const [, result] = s.ok('Read', { file_path: file }, text);
+    expect(errorPageLine(file, result)).toBe(line);
+  });
+
+  it('words the curl lesson as the missing -f, and fires on curl without it', () => {
+    const e = detectAll([
+      ...s.ok('Bash', bash('curl -L https://a.example/icon.svg -o icon.svg')),
+      ...s.ok('Bash', bash('cat icon.svg'), '404: Not Found'),
+      ...s.ok('Bash', bash('curl -L https://b.example/icon.svg -o icon.svg')),
+    ])[0]!;
+    const facts = episodeFacts(e);
+    const trigger = new RegExp(draftTriggers(facts).commands[0]!);
+    expect([
+      wordEpisode(e, facts).summary.startsWith('Add `-f` to `curl` downloads'),
+      trigger.test('curl -L https://c.example/x.zip -o x.zip'),
+      trigger.test('curl -fL https://c.example/x.zip -o x.zip'),
+    ]).toEqual([true, true, false]);
   });
 });
 

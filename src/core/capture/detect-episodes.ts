@@ -33,6 +33,15 @@ import {
 } from './background-launch.js';
 import type { Launch } from './background-launch.js';
 import { targetOf } from './call-target.js';
+import {
+  DOWNLOAD_WINDOW,
+  downloadedFile,
+  errorPageLine,
+  sameFile,
+  savedErrorResult,
+  viewedFile,
+} from './saved-download.js';
+import type { Download } from './saved-download.js';
 import type { CallTarget } from './call-target.js';
 import type { AssistantText, ToolCall, ToolResult, TranscriptEvent, UserText } from './events.js';
 import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
@@ -139,6 +148,8 @@ export type DetectorState = {
   toldWorkspace: boolean;
   /** Programs started in the background that no check has looked for yet, newest last. */
   launches: Launch[];
+  /** Downloads whose file the agent has not looked into yet, newest last. */
+  downloads: Download[];
 };
 
 /**
@@ -159,6 +170,7 @@ export function createDetectorState(): DetectorState {
     edited: new Set(),
     toldWorkspace: false,
     launches: [],
+    downloads: [],
   };
 }
 
@@ -224,6 +236,13 @@ export function onToolResult(state: DetectorState, result: ToolResult): Episode[
   if (state.launches.length > 0) {
     const checked = onLaunchCheck(state, call, result);
     if (checked !== undefined) return checked;
+  }
+  const saved = result.ok ? downloadedFile(call) : undefined;
+  if (saved !== undefined)
+    return onDownload(state, { file: saved, attempt: { call, result }, index: state.index });
+  if (result.ok && state.downloads.length > 0) {
+    const looked = onDownloadLook(state, call, result);
+    if (looked !== undefined) return looked;
   }
   // A success with no failure waiting for its fix changes nothing else (the common case).
   if (result.ok && state.pending.length === 0) return [];
@@ -301,6 +320,46 @@ function onLaunchCheck(state: DetectorState, call: ToolCall, result: ToolResult)
   if (revived === undefined) return undefined;
   state.pending = state.pending.filter((p) => p !== revived);
   return [episodeFromPending(revived, 'error-fix', started, startedResult)];
+}
+
+/**
+ * A download: remembered until the agent looks into its file. It is the fix of an earlier
+ * download of the same file that turned out to be an error page, whatever program fetched it.
+ */
+function onDownload(state: DetectorState, download: Download): Episode[] {
+  state.downloads = [
+    ...state.downloads.filter((d) => state.index - d.index <= DOWNLOAD_WINDOW && d.file !== download.file),
+    download,
+  ].slice(-8);
+  const { call, result } = download.attempt;
+  const redone = state.pending.find((p) => p.savedFile !== undefined && sameFile(download.file, p.savedFile));
+  if (redone === undefined) return onSuccess(state, call, result, targetOf(call));
+  state.pending = state.pending.filter((p) => p !== redone);
+  return [
+    episodeFromPending(redone, 'error-fix', call, result),
+    ...onSuccess(state, call, result, targetOf(call)),
+  ];
+}
+
+/**
+ * A look into a file a download wrote (Read, `cat`, `file`): an error page in it makes the
+ * download a failure. Undefined when the call looks at no downloaded file, or finds it fine.
+ */
+function onDownloadLook(state: DetectorState, call: ToolCall, result: ToolResult): Episode[] | undefined {
+  const viewed = viewedFile(call);
+  if (viewed === undefined) return undefined;
+  const download = state.downloads.find(
+    (d) => state.index - d.index <= DOWNLOAD_WINDOW && sameFile(viewed, d.file),
+  );
+  if (download === undefined) return undefined;
+  state.downloads = state.downloads.filter((d) => d !== download);
+  const found = errorPageLine(download.file, result);
+  if (found === undefined) return undefined;
+  const { call: fetched } = download.attempt;
+  const out = onFailure(state, fetched, savedErrorResult(download, found), targetOf(fetched));
+  const open = state.pending.find((p) => p.attempts.some((a) => a.call === fetched));
+  if (open !== undefined) open.savedFile = download.file;
+  return out;
 }
 
 function onSuccess(

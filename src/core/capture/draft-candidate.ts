@@ -29,6 +29,7 @@ import { blockTags, categoryOf, draftTags, severityOf, topicOf } from './draft-t
 import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
 import type { ToolCall } from './events.js';
 import { contentHash } from './hash.js';
+import { curlWithoutFail } from './saved-download.js';
 import { commandKeys, commandTrigger, diffCommands } from './shell-command.js';
 
 export type CandidateDraft = {
@@ -217,8 +218,10 @@ export function draftTriggers(facts: EpisodeFacts): DraftTriggers {
   const { shell, key, failedCommand, fixCommand, glob, harness, tool } = facts;
   const commands: string[] = [];
   if (shell && key !== undefined && key !== '') {
-    const diff =
-      fixCommand !== undefined && failedCommand !== undefined
+    // A curl download that saved an error page: fire on curl without -f, whatever the URL.
+    const diff = curlWithoutFail(failedCommand, facts.errorText)
+      ? { removed: [], added: ['-f'] }
+      : fixCommand !== undefined && failedCommand !== undefined
         ? diffCommands(failedCommand, fixCommand)
         : undefined;
     commands.push(commandTrigger(key, diff));

@@ -43,6 +43,8 @@ export type PendingFailure = {
   missingProgram: boolean;
   /** A background launch that a later check found not running (`background-launch.ts`). */
   died: boolean;
+  /** A download whose file turned out to be an error page: that file (`saved-download.ts`). */
+  savedFile: string | undefined;
   /**
    * Programs the agent said it would run instead of the failed one ("`curl` is an alias here; I'll
    * use `Invoke-WebRequest`"): a success of one of them is the fix, though its target differs.
@@ -119,6 +121,7 @@ export function openFailure(
     substitutes: [],
     operands: missingProgramOperands(call, result),
     died: false,
+    savedFile: undefined,
     missingProgram: !probe && isShellTool(call.tool) && NO_SUCH_PROGRAM.test(result.text.slice(0, 2000)),
   };
 }

@@ -11,6 +11,7 @@ import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
 import { sameInput } from '../pending-failure.js';
 import { commandKeys, openWords, stripQuotes, tokenize } from '../shell-command.js';
+import { curlWithoutFail } from '../saved-download.js';
 import { nameDifference, sameEffect } from './name-difference.js';
 import type { Difference } from './name-difference.js';
 
@@ -231,8 +232,26 @@ function readFirstAdvice(facts: EpisodeFacts, path: string, project: string | un
   };
 }
 
+/** `curl` without `-f` saves a 404 page as the file: the flag is the lesson, the new URL the fix. */
+function curlFailAdvice(facts: EpisodeFacts, fixCommand: string | undefined): Advice | undefined {
+  const failed = facts.failedCommand ?? '';
+  if (!curlWithoutFail(facts.failedCommand, facts.errorText)) return undefined;
+  const then =
+    fixCommand !== undefined ? `, then fetch a URL that serves the file (${code(fixCommand, 100)})` : '';
+  return {
+    wording: {
+      summary: `Add \`-f\` to \`curl\` downloads: ${code(failed, 50)} exited 0 and ${facts.gist.replace(/^The download s/, 's')}`,
+      mistake: mistakeOf(facts, undefined),
+      remediation: `Add \`-f\` so an HTTP error fails the command${then}`,
+    },
+    drop: undefined,
+  };
+}
+
 export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
   const project = episode.project;
+  const curl = curlFailAdvice(facts, episode.fix !== undefined ? commandOf(episode.fix) : undefined);
+  if (curl !== undefined) return curl;
   if (facts.harness && facts.path !== undefined && READ_FIRST.test(facts.gist))
     return readFirstAdvice(facts, facts.path, project);
   // An edit that failed and was settled by reading the same file: reading first is the advice.
