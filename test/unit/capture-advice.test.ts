@@ -394,6 +394,25 @@ describe('heuristic episodes worded as advice', () => {
       { drop: 'fix-repeats-failure' },
     ],
     [
+      'a Read refused for size, then searched',
+      () =>
+        episodeOf([
+          ...s.fail(
+            'Read',
+            { file_path: '/repo/logs/big.log' },
+            'File content (28639 tokens) exceeds maximum allowed tokens (25000). Please use offset and limit parameters',
+            'error-flag',
+          ),
+          ...s.ok('Bash', bash('grep -n ERROR logs/big.log')),
+        ]),
+      {
+        summary:
+          'Read `logs/big.log` in parts (`offset`/`limit`) or search it: it failed with "File content (28639 tokens) exceeds maximum allowed tokens (25000). Please use offset and limit parameters"',
+        remediation: 'Read it in parts, or search it as the fix did: `grep -n ERROR logs/big.log`',
+        drop: undefined,
+      },
+    ],
+    [
       'the same command with sudo',
       () =>
         episodeOf([

@@ -709,6 +709,27 @@ describe('the detector over short sessions', () => {
       ],
     ],
     [
+      'a Read refused for size, then a search of the same data: error-fix',
+      () => [
+        ...s.fail(
+          'Read',
+          { file_path: '/r/big.log' },
+          'File content (28639 tokens) exceeds maximum allowed tokens (25000). Please use offset and limit parameters',
+          'error-flag',
+        ),
+        ...s.ok('Bash', bash('grep -n ERROR /r/big.log | tail -50')),
+      ],
+      [{ kind: 'error-fix', attempts: 1, fix: 'grep -n ERROR /r/big.log | tail -50', enabler: undefined }],
+    ],
+    [
+      'a Read refused for another reason, then a search: nothing',
+      () => [
+        ...s.fail('Read', { file_path: '/r/big.log' }, 'File does not exist.', 'error-flag'),
+        ...s.ok('Bash', bash('grep -rn ERROR /r | tail -50')),
+      ],
+      [],
+    ],
+    [
       'a download whose file looks fine: nothing',
       () => [
         ...s.ok('Bash', bash('curl -L https://a.example/icon.svg -o icon.svg')),

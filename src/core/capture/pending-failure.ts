@@ -438,6 +438,26 @@ export function touchesSameFile(pending: PendingFailure, call: ToolCall, target:
   );
 }
 
+/** A file tool that refused a file for its size (Claude Code's Read over 25,000 tokens). */
+export const TOO_LARGE =
+  /exceeds (the )?maximum allowed tokens|file is too large|too large to (read|display)/i;
+
+export function tooLargeToRead(pending: PendingFailure): boolean {
+  const first = pending.attempts[0];
+  return first !== undefined && pending.family === 'read' && TOO_LARGE.test(first.result.text.slice(0, 400));
+}
+
+/** A call that gets at part of a text: a search tool, or a shell command that searches or cuts. */
+function readsInParts(call: ToolCall): boolean {
+  if (/^(grep|search_file_content)$/i.test(call.tool)) return true;
+  const command = commandOf(call);
+  return (
+    isShellTool(call.tool) &&
+    command !== undefined &&
+    /(^|[|;&("']\s*)(grep|rg|head|tail|sed|awk|jq|select-string)\b/i.test(command)
+  );
+}
+
 /** The first word of each key (`npm install` → `npm`): the program a shell call runs. */
 function programs(keys: readonly string[]): string[] {
   return keys.map((key) => (key.split(' ')[0] ?? '').toLowerCase()).filter((word) => word !== '');
@@ -543,6 +563,7 @@ export function judgeSuccess(
   }
   if (!relatedTo(pending, target, call.tool)) {
     if (touchesSameFile(pending, call, target)) return { close: true, episode: 'error-fix' };
+    if (tooLargeToRead(pending) && readsInParts(call)) return { close: true, episode: 'error-fix' };
     if (
       isSubstitute(pending, target) ||
       operandRun(pending, call) !== undefined ||

@@ -9,7 +9,7 @@ import { commandOf, targetOf, targetPath } from '../call-target.js';
 import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
-import { sameInput } from '../pending-failure.js';
+import { TOO_LARGE, sameInput } from '../pending-failure.js';
 import { commandKeys, openWords, stripQuotes, tokenize } from '../shell-command.js';
 import { curlWithoutFail } from '../saved-download.js';
 import { nameDifference, sameEffect } from './name-difference.js';
@@ -252,6 +252,18 @@ export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
   const project = episode.project;
   const curl = curlFailAdvice(facts, episode.fix !== undefined ? commandOf(episode.fix) : undefined);
   if (curl !== undefined) return curl;
+  if (facts.path !== undefined && TOO_LARGE.test(facts.errorText.slice(0, 400)))
+    return {
+      wording: {
+        summary: `Read ${code(displayPath(facts.path, project))} in parts (\`offset\`/\`limit\`) or search it: it failed with ${quoted(facts.gist)}`,
+        mistake: mistakeOf(facts, project),
+        remediation:
+          episode.fix !== undefined && commandOf(episode.fix) !== undefined
+            ? `Read it in parts, or search it as the fix did: ${code(commandOf(episode.fix) ?? '', 120)}`
+            : 'Read it in parts with `offset` and `limit`, or search it',
+      },
+      drop: undefined,
+    };
   if (facts.harness && facts.path !== undefined && READ_FIRST.test(facts.gist))
     return readFirstAdvice(facts, facts.path, project);
   // An edit that failed and was settled by reading the same file: reading first is the advice.
