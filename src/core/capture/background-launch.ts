@@ -21,7 +21,8 @@ export const LAUNCH_WINDOW = 12;
 export function backgroundProgram(call: ToolCall): string | undefined {
   if (!isShellTool(call.tool)) return undefined;
   const command = commandOf(call);
-  if (command === undefined || !command.includes('&')) return undefined;
+  // Every successful shell call comes through here: only a line that ends in one `&` can qualify.
+  if (command === undefined || !/(^|[^&])&[\s;]*$/.test(command)) return undefined;
   const tokens = tokenize(command).filter((token) => token !== ';');
   if (tokens[tokens.length - 1] !== '&') return undefined;
   const last = segments(command).at(-1);

@@ -17,6 +17,7 @@ export type Download = { file: string; attempt: Attempt; index: number };
 export const DOWNLOAD_WINDOW = 12;
 
 const DOWNLOADERS = new Set(['curl', 'wget', 'invoke-webrequest', 'iwr']);
+const DOWNLOADER_NAME = /curl|wget|invoke-webrequest|iwr/i;
 
 /** The file name a URL would be saved under (`-O`, wget's default): its last path part. */
 function remoteName(url: string | undefined): string | undefined {
@@ -31,7 +32,8 @@ function remoteName(url: string | undefined): string | undefined {
 export function downloadedFile(call: ToolCall): string | undefined {
   if (!isShellTool(call.tool)) return undefined;
   const command = commandOf(call);
-  if (command === undefined) return undefined;
+  // Every successful shell call comes through here: most name no downloader at all.
+  if (command === undefined || !DOWNLOADER_NAME.test(command)) return undefined;
   for (const segment of segments(command)) {
     const words = segment.map(stripQuotes);
     const at = words.findIndex((word) => DOWNLOADERS.has(word.toLowerCase()));
