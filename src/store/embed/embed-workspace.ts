@@ -7,14 +7,19 @@
 import { join } from 'node:path';
 import type { Lesson } from '../../core/lesson/schema.js';
 import { lessonEmbeddingText } from '../../core/search/embedding-text.js';
-import { lessonVectorStatus, loadLessonVectors } from '../index/lesson-vectors.js';
+import { lessonVectorStatus } from '../index/lesson-vectors.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { embedDocs } from './doc-vectors.js';
 import type { DocEmbedReport } from './doc-vectors.js';
 import type { EmbedFailureKind } from './embedding-provider.js';
 import { embeddingModelOf, embeddingsConfig } from './embedding-settings.js';
 import type { EmbeddingSettings } from './embedding-settings.js';
-import { EMBEDDINGS_DB_FILE, embeddingStoreSignature, openEmbeddingStore } from './embedding-store.js';
+import {
+  EMBEDDINGS_DB_FILE,
+  cachedDimension,
+  loadCachedLessonVectors,
+  openEmbeddingStore,
+} from './embedding-store.js';
 
 export type EmbedReport = {
   provider: string;
@@ -41,23 +46,10 @@ export async function reloadLessonVectors(ws: Workspace): Promise<number | undef
   const model = embeddingModelOf(embeddingsConfig(ws));
   if (model === undefined) return undefined;
   const storePath = join(ws.cacheDir, EMBEDDINGS_DB_FILE);
-  const store = openEmbeddingStore(storePath);
-  let dim: number | undefined;
-  try {
-    dim = store.dimensionOf(model);
-  } finally {
-    store.close();
-  }
-  if (dim === undefined) return undefined;
-  const found = dim;
+  const found = cachedDimension(storePath, model);
+  if (found === undefined) return undefined;
   return ws.index.query((ctx) => {
-    loadLessonVectors(
-      ctx.db,
-      storePath,
-      model,
-      found,
-      `${ctx.memo.at ?? ''}|${embeddingStoreSignature(storePath)}`,
-    );
+    loadCachedLessonVectors(ctx, storePath, model, found);
     return lessonVectorStatus(ctx.db, model, found).embedded;
   });
 }
@@ -119,13 +111,7 @@ export async function embedWorkspace(
   const dim = dimensions;
   const lessons = await ws.index.query((ctx) => {
     if (dim === undefined) return { total: rows.length, withVectors: 0 };
-    loadLessonVectors(
-      ctx.db,
-      storePath,
-      provider.model,
-      dim,
-      `${ctx.memo.at ?? ''}|${embeddingStoreSignature(storePath)}`,
-    );
+    loadCachedLessonVectors(ctx, storePath, provider.model, dim);
     const status = lessonVectorStatus(ctx.db, provider.model, dim);
     return { total: status.lessons, withVectors: status.embedded };
   });

@@ -10,6 +10,8 @@
  */
 import { openSqliteCache } from '../sqlite/open-sqlite-cache.js';
 import { fileSignature } from '../fs/file-signature.js';
+import { loadLessonVectors } from '../index/lesson-vectors.js';
+import type { QueryContext } from '../index/reader-memo.js';
 
 export const EMBEDDINGS_DB_FILE = 'embeddings.db';
 
@@ -49,6 +51,24 @@ export type EmbeddingStore = {
 /** Changes whenever the store is written (its file and WAL signatures), for the index's reload check. */
 export function embeddingStoreSignature(path: string): string {
   return `${fileSignature(path)}|${fileSignature(`${path}-wal`)}`;
+}
+
+/** The dimension the cache at `path` holds for `model`, or undefined when it holds none. */
+export function cachedDimension(path: string, model: string): number | undefined {
+  const store = openEmbeddingStore(path);
+  try {
+    return store.dimensionOf(model);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The cache's vectors of `model` loaded into the index a query runs on, unless that index already
+ * has them from this reader and this state of the cache. Returns how many were loaded.
+ */
+export function loadCachedLessonVectors(ctx: QueryContext, path: string, model: string, dim: number): number {
+  return loadLessonVectors(ctx.db, path, model, dim, `${ctx.memo.at ?? ''}|${embeddingStoreSignature(path)}`);
 }
 
 export function openEmbeddingStore(path: string): EmbeddingStore {

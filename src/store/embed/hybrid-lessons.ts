@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { ListFilter, SearchResult } from '../index/lesson-index.js';
 import { searchHybrid } from '../index/hybrid-query.js';
-import { lessonVectorStatus, loadLessonVectors } from '../index/lesson-vectors.js';
+import { lessonVectorStatus } from '../index/lesson-vectors.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { EmbedFailureKind } from './embedding-provider.js';
 import { EMBEDDINGS_OFF, openEmbeddingProvider } from './embedding-settings.js';
-import { EMBEDDINGS_DB_FILE, embeddingStoreSignature, openEmbeddingStore } from './embedding-store.js';
+import { EMBEDDINGS_DB_FILE, cachedDimension, loadCachedLessonVectors } from './embedding-store.js';
 
 export type LessonHit = SearchResult & { scores?: { text: number; semantic: number } };
 
@@ -67,13 +67,7 @@ export async function searchLessonsWith(
   }
   if (settings === undefined) return lexical(EMBEDDINGS_OFF);
   const { provider } = settings;
-  const store = openEmbeddingStore(join(ws.cacheDir, EMBEDDINGS_DB_FILE));
-  let dim: number | undefined;
-  try {
-    dim = store.dimensionOf(provider.model);
-  } finally {
-    store.close();
-  }
+  const dim = cachedDimension(join(ws.cacheDir, EMBEDDINGS_DB_FILE), provider.model);
   if (dim === undefined)
     return lexical(`no lesson is embedded with ${provider.model} yet: run \`lore sync --embed\``);
   const answer = await provider.embed([req.query], settings.timeoutMs);
@@ -88,13 +82,7 @@ export async function searchLessonsWith(
     );
   const storePath = join(ws.cacheDir, EMBEDDINGS_DB_FILE);
   const status = await ws.index.query((ctx) => {
-    loadLessonVectors(
-      ctx.db,
-      storePath,
-      provider.model,
-      dim,
-      `${ctx.memo.at ?? ''}|${embeddingStoreSignature(storePath)}`,
-    );
+    loadCachedLessonVectors(ctx, storePath, provider.model, dim);
     return lessonVectorStatus(ctx.db, provider.model, dim);
   });
   if (status.embedded === 0)

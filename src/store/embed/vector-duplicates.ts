@@ -7,11 +7,16 @@
 import { join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { lessonEmbeddingText } from '../../core/search/embedding-text.js';
-import { loadLessonVectors, nearestLessons, nearestToLesson } from '../index/lesson-vectors.js';
+import { nearestLessons, nearestToLesson } from '../index/lesson-vectors.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { embeddingHash } from './embedding-hash.js';
 import { embeddingModelOf, embeddingsConfig, openEmbeddingProvider } from './embedding-settings.js';
-import { EMBEDDINGS_DB_FILE, embeddingStoreSignature, openEmbeddingStore } from './embedding-store.js';
+import {
+  EMBEDDINGS_DB_FILE,
+  cachedDimension,
+  loadCachedLessonVectors,
+  openEmbeddingStore,
+} from './embedding-store.js';
 
 export type SemanticPair = { a: string; b: string; similarity: number };
 
@@ -24,23 +29,10 @@ export async function findSemanticPairs(ws: Workspace, keys: ReadonlySet<string>
   const model = embeddingModelOf(config);
   if (model === undefined) return [];
   const storePath = join(ws.cacheDir, EMBEDDINGS_DB_FILE);
-  const store = openEmbeddingStore(storePath);
-  let dim: number | undefined;
-  try {
-    dim = store.dimensionOf(model);
-  } finally {
-    store.close();
-  }
-  if (dim === undefined) return [];
-  const found = dim;
+  const found = cachedDimension(storePath, model);
+  if (found === undefined) return [];
   const pairs = await ws.index.query((ctx) => {
-    loadLessonVectors(
-      ctx.db,
-      storePath,
-      model,
-      found,
-      `${ctx.memo.at ?? ''}|${embeddingStoreSignature(storePath)}`,
-    );
+    loadCachedLessonVectors(ctx, storePath, model, found);
     return nearestToLesson(ctx.db, found, NEIGHBOURS);
   });
   const seen = new Set<string>();
@@ -108,13 +100,7 @@ export async function findSemanticNeighbours(
   const query = vector;
   const floor = settings.duplicateSimilarity;
   return ws.index.query((ctx) => {
-    loadLessonVectors(
-      ctx.db,
-      storePath,
-      provider.model,
-      found,
-      `${ctx.memo.at ?? ''}|${embeddingStoreSignature(storePath)}`,
-    );
+    loadCachedLessonVectors(ctx, storePath, provider.model, found);
     const near = nearestLessons(ctx.db, query, NEIGHBOURS).filter((n) => n.similarity >= floor);
     if (near.length === 0) return [];
     const rows = ctx.db.all<{ rowid: number; tier: string; id: string }>(
