@@ -8,7 +8,7 @@
  * - Not JSON, a `version` other than 1, or `hooks` of the wrong shape: refused with the file, the line
  *   and what is wrong; nothing is written.
  */
-import { LoreError } from '../errors.js';
+import { malformedConfig } from './malformed-config.js';
 import { locateJsonError } from './locate-json-error.js';
 
 export type CursorHookEntry = { command: string; matcher?: string; timeout?: number };
@@ -30,13 +30,6 @@ const isObject = (value: unknown): value is Json =>
 const label = (event: string, entry: Json) =>
   typeof entry.matcher === 'string' && entry.matcher !== '' ? `${event} ${entry.matcher}` : event;
 
-function malformed(file: string, line: number | undefined, message: string): LoreError {
-  return new LoreError('invalid', `${file}${line === undefined ? '' : `:${line}`}: ${message}`, {
-    hint: 'lore changed nothing; fix the file (or move it aside) and run the command again',
-    details: { file, line: line ?? null },
-  });
-}
-
 function lineOfKey(text: string, key: string): number | undefined {
   const index = text.indexOf(JSON.stringify(key));
   return index < 0 ? undefined : text.slice(0, index).split('\n').length;
@@ -46,12 +39,12 @@ function parseHooksFile(text: string | undefined, file: string): Json {
   if (text === undefined || text.trim() === '') return {};
   const syntax = locateJsonError(text);
   if (syntax !== undefined) {
-    throw malformed(file, syntax.line, `not valid JSON (column ${syntax.column}: ${syntax.message})`);
+    throw malformedConfig(file, syntax.line, `not valid JSON (column ${syntax.column}: ${syntax.message})`);
   }
   const document: unknown = JSON.parse(text);
-  if (!isObject(document)) throw malformed(file, 1, 'hooks.json must be a JSON object');
+  if (!isObject(document)) throw malformedConfig(file, 1, 'hooks.json must be a JSON object');
   if (document.version !== undefined && document.version !== 1) {
-    throw malformed(
+    throw malformedConfig(
       file,
       lineOfKey(text, 'version'),
       `"version" is ${JSON.stringify(document.version)}; lore writes version 1 hooks only`,
@@ -59,10 +52,10 @@ function parseHooksFile(text: string | undefined, file: string): Json {
   }
   const hooks = document.hooks;
   if (hooks === undefined) return document;
-  if (!isObject(hooks)) throw malformed(file, lineOfKey(text, 'hooks'), '"hooks" must be an object');
+  if (!isObject(hooks)) throw malformedConfig(file, lineOfKey(text, 'hooks'), '"hooks" must be an object');
   for (const [event, entries] of Object.entries(hooks)) {
     if (!Array.isArray(entries) || !entries.every(isObject)) {
-      throw malformed(
+      throw malformedConfig(
         file,
         lineOfKey(text, event),
         `"hooks.${event}" must be a list of {"command": ...} entries`,

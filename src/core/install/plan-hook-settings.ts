@@ -10,7 +10,7 @@
  * - A file that is not valid JSON, or whose `hooks` has the wrong shape, is refused with the
  *   file, the line and what is wrong; nothing is written.
  */
-import { LoreError } from '../errors.js';
+import { malformedConfig } from './malformed-config.js';
 import { locateJsonError } from './locate-json-error.js';
 
 export type HookHandler = { type: 'command'; command: string; timeout?: number };
@@ -42,32 +42,29 @@ function lineOfKey(text: string, key: string): number | undefined {
   return index < 0 ? undefined : text.slice(0, index).split('\n').length;
 }
 
-function malformed(file: string, line: number | undefined, message: string): LoreError {
-  return new LoreError('invalid', `${file}${line === undefined ? '' : `:${line}`}: ${message}`, {
-    hint: 'lore changed nothing; fix the file (or move it aside) and run the command again',
-    details: { file, line: line ?? null },
-  });
-}
-
 /** Parses the settings text and checks the parts lore touches. Empty or missing: `{}`. */
 function parseSettings(text: string | undefined, file: string): Json {
   if (text === undefined || text.trim() === '') return {};
   const syntax = locateJsonError(text);
   if (syntax !== undefined) {
-    throw malformed(file, syntax.line, `not valid JSON (column ${syntax.column}: ${syntax.message})`);
+    throw malformedConfig(file, syntax.line, `not valid JSON (column ${syntax.column}: ${syntax.message})`);
   }
   const document: unknown = JSON.parse(text);
-  if (!isObject(document)) throw malformed(file, 1, 'the settings must be a JSON object');
+  if (!isObject(document)) throw malformedConfig(file, 1, 'the settings must be a JSON object');
   const hooks = document.hooks;
   if (hooks === undefined) return document;
-  if (!isObject(hooks)) throw malformed(file, lineOfKey(text, 'hooks'), '"hooks" must be an object');
+  if (!isObject(hooks)) throw malformedConfig(file, lineOfKey(text, 'hooks'), '"hooks" must be an object');
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) {
-      throw malformed(file, lineOfKey(text, event), `"hooks.${event}" must be a list of matcher groups`);
+      throw malformedConfig(
+        file,
+        lineOfKey(text, event),
+        `"hooks.${event}" must be a list of matcher groups`,
+      );
     }
     groups.forEach((group: unknown, index) => {
       if (!isObject(group) || !Array.isArray(group.hooks)) {
-        throw malformed(
+        throw malformedConfig(
           file,
           lineOfKey(text, event),
           `"hooks.${event}[${index}]" must be an object with a "hooks" list`,

@@ -8,7 +8,7 @@
  * - TOML (Codex `config.toml`): lore's entry, in whatever form the file has it, replaced or
  *   appended as a `[mcp_servers.lore]` table (plan-mcp-toml.ts).
  */
-import { LoreError } from '../errors.js';
+import { malformedConfig } from './malformed-config.js';
 import { locateJsonError } from './locate-json-error.js';
 
 export const MCP_SERVER_NAME = 'lore';
@@ -22,22 +22,15 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function malformed(file: string, line: number | undefined, message: string): LoreError {
-  return new LoreError('invalid', `${file}${line === undefined ? '' : `:${line}`}: ${message}`, {
-    hint: 'lore changed nothing; fix the file (or move it aside) and run the command again',
-    details: { file, line: line ?? null },
-  });
-}
-
 function parseJson(text: string | undefined, file: string): Json {
   if (text === undefined || text.trim() === '') return {};
   const syntax = locateJsonError(text);
   if (syntax !== undefined)
-    throw malformed(file, syntax.line, `not valid JSON (column ${syntax.column}: ${syntax.message})`);
+    throw malformedConfig(file, syntax.line, `not valid JSON (column ${syntax.column}: ${syntax.message})`);
   const document: unknown = JSON.parse(text);
-  if (!isObject(document)) throw malformed(file, 1, 'the file must hold a JSON object');
+  if (!isObject(document)) throw malformedConfig(file, 1, 'the file must hold a JSON object');
   if (document.mcpServers !== undefined && !isObject(document.mcpServers))
-    throw malformed(file, undefined, '"mcpServers" must be an object');
+    throw malformedConfig(file, undefined, '"mcpServers" must be an object');
   return document;
 }
 

@@ -12,6 +12,7 @@
 import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
 import type { AST } from 'toml-eslint-parser';
 import { LoreError } from '../errors.js';
+import { malformedConfig } from './malformed-config.js';
 
 export const TOML_SERVER_NAME = 'lore';
 
@@ -25,19 +26,12 @@ type Span = { start: number; end: number; kind: 'table' | 'key'; prefix: string;
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function malformed(file: string, line: number | undefined, message: string): LoreError {
-  return new LoreError('invalid', `${file}${line === undefined ? '' : `:${line}`}: ${message}`, {
-    hint: 'lore changed nothing; fix the file (or move it aside) and run the command again',
-    details: { file, line: line ?? null },
-  });
-}
-
 function parse(text: string, file: string): AST.TOMLProgram {
   try {
     return parseTOML(text);
   } catch (error) {
     const { lineNumber, message } = error as { lineNumber?: number; message: string };
-    throw malformed(file, lineNumber, `not valid TOML (${message})`);
+    throw malformedConfig(file, lineNumber, `not valid TOML (${message})`);
   }
 }
 
@@ -90,7 +84,7 @@ function loreSpans(text: string, program: AST.TOMLProgram, file: string): Span[]
 function keySpan(text: string, node: AST.TOMLKeyValue, table: readonly string[], file: string): Span {
   const lines = wholeLines(text, node.range[0], node.range[1]);
   if (text.slice(lines.start, node.range[0]).trim() !== '')
-    throw malformed(file, node.loc.start.line, 'lore cannot tell where its entry starts on this line');
+    throw malformedConfig(file, node.loc.start.line, 'lore cannot tell where its entry starts on this line');
   // The key as this place spells it, relative to its table: `mcp_servers.lore` or `lore`.
   const prefix = table.length === 0 ? `mcp_servers.${TOML_SERVER_NAME}` : TOML_SERVER_NAME;
   const comment = text
