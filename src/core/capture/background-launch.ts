@@ -66,16 +66,11 @@ export function looksFor(names: readonly string[], launch: Launch): boolean {
 }
 
 /**
- * The launch as the failure the check showed it to be. The words are the same for every check, so
- * that each launch that died is one more attempt at the same failure.
+ * What the launch's failure says. The words are the same for every check, so that each launch
+ * that died is one more attempt at the same failure.
  */
-export function diedResult(launch: Launch): ToolResult {
-  return {
-    ...launch.attempt.result,
-    ok: false,
-    failure: 'exit-code',
-    text: `${launch.program} was not running soon after it was started in the background`,
-  };
+export function diedText(launch: Launch): string {
+  return `${launch.program} was not running soon after it was started in the background`;
 }
 
 /** The key a launch is pending under, as a failed call of the same command would be. */

@@ -26,7 +26,7 @@ import {
   LAUNCH_WINDOW,
   backgroundProgram,
   checkedNames,
-  diedResult,
+  diedText,
   foundNothing,
   launchKeys,
   looksFor,
@@ -38,7 +38,7 @@ import {
   downloadedFile,
   errorPageLine,
   sameFile,
-  savedErrorResult,
+  savedErrorText,
   viewedFile,
 } from './saved-download.js';
 import type { Download } from './saved-download.js';
@@ -309,10 +309,9 @@ function onLaunchCheck(state: DetectorState, call: ToolCall, result: ToolResult)
   state.launches = state.launches.filter((l) => l !== launch);
   const { call: started, result: startedResult } = launch.attempt;
   if (foundNothing(result)) {
-    const died = onFailure(state, started, diedResult(launch), targetOf(started));
-    const open = state.pending.find((p) => p.attempts.some((a) => a.call === started));
+    const { out, open } = failedAfterAll(state, launch.attempt, diedText(launch));
     if (open !== undefined) open.died = true;
-    return died;
+    return out;
   }
   if (!result.ok) return undefined;
   const keys = launchKeys(launch);
@@ -355,11 +354,24 @@ function onDownloadLook(state: DetectorState, call: ToolCall, result: ToolResult
   state.downloads = state.downloads.filter((d) => d !== download);
   const found = errorPageLine(download.file, result);
   if (found === undefined) return undefined;
-  const { call: fetched } = download.attempt;
-  const out = onFailure(state, fetched, savedErrorResult(download, found), targetOf(fetched));
-  const open = state.pending.find((p) => p.attempts.some((a) => a.call === fetched));
+  const { out, open } = failedAfterAll(state, download.attempt, savedErrorText(download, found));
   if (open !== undefined) open.savedFile = download.file;
   return out;
+}
+
+/**
+ * A call that succeeded, shown by a later look to have failed after all (a background launch
+ * found dead, a download found to be an error page): it enters as the failure it was, saying
+ * `text`. Returns what that settles, and the pending failure it now belongs to.
+ */
+function failedAfterAll(
+  state: DetectorState,
+  attempt: Attempt,
+  text: string,
+): { out: Episode[]; open: PendingFailure | undefined } {
+  const { call, result } = attempt;
+  const out = onFailure(state, call, { ...result, ok: false, failure: 'exit-code', text }, targetOf(call));
+  return { out, open: state.pending.find((p) => p.attempts.some((a) => a.call === call)) };
 }
 
 function onSuccess(

@@ -109,6 +109,7 @@ export function openFailure(
   index: number,
   probe = false,
 ): PendingFailure {
+  const lacking = lacksProgram(call, result);
   return {
     probe,
     attempts: [{ call, result }],
@@ -119,10 +120,10 @@ export function openFailure(
     userText: undefined,
     enabler: undefined,
     substitutes: [],
-    operands: missingProgramOperands(call, result),
+    operands: lacking ? pathOperands(commandOf(call) ?? '') : [],
     died: false,
     savedFile: undefined,
-    missingProgram: !probe && isShellTool(call.tool) && NO_SUCH_PROGRAM.test(result.text.slice(0, 2000)),
+    missingProgram: !probe && lacking,
   };
 }
 
@@ -140,10 +141,9 @@ function pathOperands(command: string): string[] {
     );
 }
 
-function missingProgramOperands(call: ToolCall, result: ToolResult): string[] {
-  if (!isShellTool(call.tool) || !NO_SUCH_PROGRAM.test(result.text.slice(0, 2000))) return [];
-  const command = commandOf(call);
-  return command === undefined ? [] : pathOperands(command);
+/** Whether the shell said it has no such program as the call ran. */
+function lacksProgram(call: ToolCall, result: ToolResult): boolean {
+  return isShellTool(call.tool) && NO_SUCH_PROGRAM.test(result.text.slice(0, 2000));
 }
 
 /** The command a wrapper runs: `powershell -Command "..."`, `cmd /c ...`, `bash -c "..."`. */

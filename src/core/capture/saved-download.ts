@@ -99,14 +99,9 @@ export function errorPageLine(file: string, result: ToolResult): string | undefi
 /** How the failure of such a download reads (its error text starts so). */
 export const SAVED_ERROR_PAGE = /^The download saved an error page/;
 
-/** The download as the failure the look showed it to be. */
-export function savedErrorResult(download: Download, found: string): ToolResult {
-  return {
-    ...download.attempt.result,
-    ok: false,
-    failure: 'exit-code',
-    text: `The download saved an error page, not ${download.file}: ${found}`,
-  };
+/** What the download's failure says (it starts as SAVED_ERROR_PAGE reads). */
+export function savedErrorText(download: Download, found: string): string {
+  return `The download saved an error page, not ${download.file}: ${found}`;
 }
 
 /**
