@@ -409,6 +409,16 @@ async function runCapture() {
   await (await import('./capture.mjs')).runCaptureBench([]);
 }
 
+/** Vector search benchmark (bench/vectors.mjs): hybrid and exact search at each size. */
+async function runVectors(options) {
+  return (await import('./vectors.mjs')).runVectorsBench({
+    dataDir,
+    sizes: options.sizes,
+    dims: options.dims,
+    queries: Math.ceil(options.inProcess / 12),
+  });
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (options.only === 'hook') {
@@ -442,14 +452,7 @@ async function main() {
   }
   if (options.only === 'vectors') {
     mkdirSync(dataDir, { recursive: true });
-    await (
-      await import('./vectors.mjs')
-    ).runVectorsBench({
-      dataDir,
-      sizes: options.sizes,
-      dims: options.dims,
-      queries: Math.ceil(options.inProcess / 12),
-    });
+    await runVectors(options);
     return;
   }
   const started = performance.now();
@@ -630,14 +633,7 @@ async function main() {
     await runCapture();
     results.mcp = await (await import('./mcp.mjs')).runMcpBench({ dataDir });
     results.docs = await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
-    results.vectors = await (
-      await import('./vectors.mjs')
-    ).runVectorsBench({
-      dataDir,
-      sizes: options.sizes,
-      dims: options.dims,
-      queries: Math.ceil(options.inProcess / 12),
-    });
+    results.vectors = await runVectors(options);
     results.org = await (await import('./org.mjs')).runOrgBench({ dataDir });
   }
   results.totalMs = performance.now() - started;

@@ -127,35 +127,24 @@ async function benchSize(dataDir, size, dims, queries, server) {
       await hybrid(i, true);
     }
     const ctx = db;
+    /** Query `i` with its vector, through the ANN index or (`exact`) past it. */
+    const hybridRequest = (i, exact) => ({
+      query: QUERIES[i % QUERIES.length],
+      vector: vectors[i % QUERIES.length],
+      filter,
+      weights,
+      semanticWeight: 0.5,
+      minSimilarity: 0.3,
+      nowMs,
+      halfLifeDays: ws.halfLifeDays,
+      exact,
+    });
     const variants = {
       bm25: sync((i) =>
         searchHybridLexical(ctx, QUERIES[i % QUERIES.length], filter, weights, nowMs, ws.halfLifeDays),
       ),
-      hybridAnn: sync((i) =>
-        searchHybrid(ctx, {
-          query: QUERIES[i % QUERIES.length],
-          vector: vectors[i % QUERIES.length],
-          filter,
-          weights,
-          semanticWeight: 0.5,
-          minSimilarity: 0.3,
-          nowMs,
-          halfLifeDays: ws.halfLifeDays,
-        }),
-      ),
-      hybridExact: sync((i) =>
-        searchHybrid(ctx, {
-          query: QUERIES[i % QUERIES.length],
-          vector: vectors[i % QUERIES.length],
-          filter,
-          weights,
-          semanticWeight: 0.5,
-          minSimilarity: 0.3,
-          nowMs,
-          halfLifeDays: ws.halfLifeDays,
-          exact: true,
-        }),
-      ),
+      hybridAnn: sync((i) => searchHybrid(ctx, hybridRequest(i, false))),
+      hybridExact: sync((i) => searchHybrid(ctx, hybridRequest(i, true))),
       annOnly: sync((i) => nearestLessons(ctx.db, vectors[i % QUERIES.length], 30)),
       exactOnly: sync((i) => nearestLessons(ctx.db, vectors[i % QUERIES.length], 30, true)),
     };
