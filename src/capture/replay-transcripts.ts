@@ -3,10 +3,10 @@
  * or `--path` folders), read whole with the readers `lore scan` uses, each file's tool calls with
  * what became of them (`collectCalls`), and the parts of one session that live in several files
  * (Claude Code's subagent files, a resumed session) merged into one session in time order, each
- * file's own order kept. Nothing is stored. Broken lines, calls without a result, results without
- * a call and clocks going backwards are counted, never fatal.
+ * file's own order kept. Nothing is stored. Broken lines (a truncated last line among them), calls
+ * without a result, results without a call and clocks going backwards are counted, never fatal.
  */
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Agent } from '../core/capture/events.js';
 import { collectCalls } from '../core/outcome/call-outcome.js';
@@ -31,6 +31,24 @@ export type ReplayReadOptions = {
 };
 
 type Found = { path: string; shown: string };
+
+/**
+ * Whether a JSONL file ends in a line without its newline: the scan's reader leaves such a line
+ * for later (it may still be being written), so for a replay it is a truncated line, skipped.
+ */
+export function endsUnterminated(path: string): boolean {
+  if (!path.endsWith('.jsonl')) return false;
+  const size = statSync(path).size;
+  if (size === 0) return false;
+  const fd = openSync(path, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function findTranscripts(roots: readonly ScanRoot[], options: ReplayReadOptions): Found[] {
   const found = new Map<string, Found>();
@@ -142,7 +160,7 @@ export function readReplayTranscripts(
       brokenLines += 1; // unreadable file: counted as one broken line, never fatal
       return;
     }
-    brokenLines += read.broken;
+    brokenLines += read.broken + (endsUnterminated(file.path) ? 1 : 0);
     const collected = collectCalls(read.events);
     for (const key of Object.keys(counts) as (keyof CallCounts)[]) counts[key] += collected.counts[key];
     for (const session of collected.sessions) {
