@@ -34,7 +34,12 @@ export type ReplayOptions = {
   onProgress?: (done: number, total: number) => void;
 };
 
-export type ReplayRun = { report: ReplayReport; sessions: SessionReplay[] };
+export type ReplayRun = {
+  report: ReplayReport;
+  sessions: SessionReplay[];
+  /** `--as-of`: the first call index of a session at which a lesson existed. */
+  existsFrom?: (session: SessionCalls, lesson: string) => number;
+};
 
 /** Scoped by tool alone: no command, path or content pattern, so every call of its tools matches. */
 export function isToolOnly(lesson: Pick<Lesson, 'tools' | 'commands' | 'paths' | 'contents'>): boolean {
@@ -131,7 +136,7 @@ export function replayWithManifest(
     calls: source.counts,
     ...(existsFrom === undefined ? {} : { existsFrom }),
   });
-  return { report, sessions };
+  return { report, sessions, ...(existsFrom === undefined ? {} : { existsFrom }) };
 }
 
 /** `existsFromIndex` memoized per session and lesson (the manifest reader asks on every read). */
