@@ -268,7 +268,7 @@ function printFigures(halves) {
   if (tuning.labeledRepeats + held.labeledRepeats === 0) {
     row('prevention (--as-of)', () => 'no repeats labeled');
   } else {
-    row('repeats labeled (with a lesson)', (h) => `${h.labeledRepeats} (${h.repeatsWithLesson})`);
+    row('repeats labeled (with lesson)', (h) => `${h.labeledRepeats} (${h.repeatsWithLesson})`);
     for (const form of FORMS) row(`prevention: ${form}`, (h) => pct(h.prevention[form]), 'reported');
   }
   row(
