@@ -230,6 +230,28 @@ describe('lesson existence (--as-of)', () => {
 });
 
 describe('suggestReplay', () => {
+  it('says a trigger cannot narrow what goes out at session start', () => {
+    const early: LessonReplay = {
+      id: 'lesson0001',
+      summary: 's',
+      type: 'hint',
+      toolOnly: false,
+      fires: 6,
+      hits: 1,
+      misses: 0,
+      noise: 5,
+      prevented: 1,
+      precision: 0.17,
+      byForm: { 'before-call': { fires: 5, hits: 0, misses: 0, noise: 5, prevented: 0 } },
+      recurrences: 0,
+    };
+    const [suggestion] = suggestReplay([early], new Map(), 10);
+    expect(suggestion?.kind).toBe('narrow');
+    expect(suggestion?.text).toContain('context at session start or with a prompt');
+    const [late] = suggestReplay([{ ...early, byForm: {} }], new Map(), 10);
+    expect(late?.text).not.toContain('session start');
+  });
+
   const figures = (over: Partial<LessonReplay>): LessonReplay => ({
     id: 'lesson0001',
     summary: 's',

@@ -174,6 +174,10 @@ export function formatReplay(report: ReplayReport, file: string): string {
     [c.subagentCalls, 'subagent call(s)'],
   ].filter(([n]) => (n as number) > 0);
   if (odd.length > 0) lines.push(odd.map(([n, what]) => `${n} ${what}`).join(', '));
+  if (c.files === 0)
+    lines.push(
+      `no transcripts found in ${report.options.paths.join(', ') || 'the default folders'}: pass --path DIR (a folder of Claude Code, Codex or Gemini CLI transcripts), or another --source`,
+    );
   if (report.lessons.length === 0) {
     lines.push(
       '',

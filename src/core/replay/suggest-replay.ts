@@ -80,6 +80,10 @@ export function suggestReplay(
       const scope = lesson.toolOnly
         ? ' It is scoped by tool alone, so it matches every call of its tools.'
         : '';
+      const early = (lesson.byForm['before-call']?.fires ?? 0) * 2 > lesson.fires;
+      const opening = early
+        ? ' Most of its fires are context at session start or with a prompt, which a trigger does not narrow: lower its priority, or keep it in the user tier (sessions open with the top project lessons).'
+        : '';
       const proposal =
         trigger === undefined
           ? lesson.hits === 0
@@ -89,7 +93,7 @@ export function suggestReplay(
       out.push({
         lesson: lesson.id,
         kind: 'narrow',
-        text: `fired ${lesson.fires} time(s), ${lesson.hits} at its mistake (precision ${percent(lesson.precision)}), ${lesson.noise} noise.${scope}${proposal}`,
+        text: `fired ${lesson.fires} time(s), ${lesson.hits} at its mistake (precision ${percent(lesson.precision)}), ${lesson.noise} noise.${scope}${proposal}${opening}`,
         ...(trigger === undefined ? {} : { trigger }),
       });
     }
