@@ -122,6 +122,54 @@ describe('lore replay', () => {
     });
   });
 
+  it('replays the real Codex and Gemini CLI fixtures through their hosts', () => {
+    const sandbox = createSandbox();
+    sandbox.run(['init']);
+    const real = fileURLToPath(new URL('../fixtures/transcripts/', import.meta.url));
+    cpSync(join(real, 'codex'), sandbox.inRepo('codex'), { recursive: true });
+    cpSync(join(real, 'gemini'), sandbox.inRepo('gemini'), { recursive: true });
+    const ls = sandbox.add([
+      '--tier',
+      'user',
+      '--summary',
+      'That folder does not exist here',
+      '--tool',
+      'Bash',
+      '--command',
+      '^ls /definitely',
+      '--mistake',
+      'ls: cannot access: No such file or directory',
+    ]);
+    const tasklist = sandbox.add([
+      '--tier',
+      'user',
+      '--summary',
+      'tasklist is Windows only',
+      '--tool',
+      'Bash',
+      '--command',
+      '^tasklist',
+    ]);
+    const codex = sandbox.run(['replay', '--source', 'codex', '--path', 'codex', '--json']);
+    expect(codex.code, codex.stderr).toBe(0);
+    const c = codex.json<ReplayReport>();
+    expect(c.counts).toMatchObject({ files: 4, sessions: 3 });
+    expect(c.calls).toBe(24);
+    // exec_command replayed as Bash: the lesson comes with the first failing ls, before its repeat
+    expect(c.lessons.find((l) => l.id === ls)).toMatchObject({ fires: 1, hits: 1, prevented: 1, misses: 0 });
+    expect(c.lessons.find((l) => l.id === ls)?.byForm['after-call']).toMatchObject({ fires: 1 });
+
+    const gemini = sandbox.run(['replay', '--path', 'gemini', '--json']);
+    expect(gemini.code, gemini.stderr).toBe(0);
+    const g = gemini.json<ReplayReport>();
+    expect(g.counts.sessions).toBeGreaterThan(50);
+    expect(g.counts.unknownTools).toBeGreaterThan(0);
+    // run_shell_command through the Gemini adapter: advice in the AfterTool half
+    const t = g.lessons.find((l) => l.id === tasklist);
+    expect(t?.byForm['after-call']?.fires).toBeGreaterThan(0);
+    expect(t?.hits).toBeGreaterThan(0);
+  });
+
   it('says how to use it, and refuses bad flags with exit 2', () => {
     const sandbox = createSandbox();
     const help = sandbox.run(['replay', '--help']);
