@@ -11,12 +11,14 @@ import { resolve } from 'node:path';
 import type { Agent } from '../core/capture/events.js';
 import { collectCalls } from '../core/outcome/call-outcome.js';
 import type { CallCounts, ReplayCall, SessionCalls } from '../core/outcome/call-outcome.js';
+import type { ReplaySessionCalls } from '../core/replay/replay-calls.js';
+import type { TranscriptEvent } from '../core/capture/events.js';
 import { fileEvents } from './file-events.js';
 import { READERS, detectAgent, walk } from './readers.js';
 import type { ScanRoot } from './scan-transcripts.js';
 
 export type ReplayTranscripts = {
-  sessions: SessionCalls[];
+  sessions: ReplaySessionCalls[];
   files: number;
   /** Lines that were not valid records. */
   brokenLines: number;
@@ -73,7 +75,7 @@ function findTranscripts(roots: readonly ScanRoot[], options: ReplayReadOptions)
 }
 
 /** A session part without the calls and prompts before `since`. */
-function after(part: SessionCalls, since: string | undefined): SessionCalls {
+function after(part: ReplaySessionCalls, since: string | undefined): ReplaySessionCalls {
   if (since === undefined) return part;
   const kept: ReplayCall[] = [];
   const newIndex: number[] = [];
@@ -88,14 +90,32 @@ function after(part: SessionCalls, since: string | undefined): SessionCalls {
     prompts: part.prompts
       .filter((prompt) => prompt.time === undefined || prompt.time >= since)
       .map((prompt) => ({ ...prompt, beforeCall: newIndex[prompt.beforeCall] ?? kept.length })),
+    ...(part.compactions === undefined
+      ? {}
+      : { compactions: part.compactions.map((at) => newIndex[at] ?? kept.length) }),
   };
+}
+
+/** Where each session of a file's events was compacted: the number of its calls before each compaction. */
+export function compactionsOf(events: readonly TranscriptEvent[]): Map<string, number[]> {
+  const calls = new Map<string, number>();
+  const out = new Map<string, number[]>();
+  for (const event of events) {
+    if (event.kind === 'tool-call') calls.set(event.session, (calls.get(event.session) ?? 0) + 1);
+    else if (event.kind === 'compaction') {
+      const list = out.get(event.session) ?? [];
+      list.push(calls.get(event.session) ?? 0);
+      out.set(event.session, list);
+    }
+  }
+  return out;
 }
 
 /**
  * The parts of one session merged: calls interleaved by time (a call without one keeps its
  * file's last time), each part's own order kept; prompts stay before the call they preceded.
  */
-export function mergeParts(parts: readonly SessionCalls[]): SessionCalls {
+export function mergeParts(parts: readonly ReplaySessionCalls[]): ReplaySessionCalls {
   const [first] = parts;
   if (first === undefined) throw new Error('mergeParts needs a part');
   if (parts.length === 1) return first;
@@ -116,7 +136,7 @@ export function mergeParts(parts: readonly SessionCalls[]): SessionCalls {
       }
     });
     if (pick < 0) break;
-    const part = parts[pick] as SessionCalls;
+    const part = parts[pick] as ReplaySessionCalls;
     const local = next[pick] as number;
     const call = part.calls[local] as ReplayCall;
     (globalIndex[pick] as number[])[local] = calls.length;
@@ -134,7 +154,15 @@ export function mergeParts(parts: readonly SessionCalls[]): SessionCalls {
       }),
     )
     .sort((a, b) => a.beforeCall - b.beforeCall);
+  const globalAt = (k: number, local: number) => {
+    const mine = globalIndex[k] as number[];
+    return local < mine.length ? (mine[local] as number) : (mine.at(-1) ?? -1) + 1;
+  };
+  const compactions = parts
+    .flatMap((part, k) => (part.compactions ?? []).map((at) => globalAt(k, at)))
+    .sort((a, b) => a - b);
   return {
+    ...(compactions.length > 0 ? { compactions } : {}),
     agent: first.agent,
     session: first.session,
     project: parts.find((part) => part.project !== undefined)?.project,
@@ -148,7 +176,7 @@ export function readReplayTranscripts(
   options: ReplayReadOptions = {},
 ): ReplayTranscripts {
   const files = findTranscripts(roots, options);
-  const parts = new Map<string, SessionCalls[]>();
+  const parts = new Map<string, ReplaySessionCalls[]>();
   const counts: CallCounts = { calls: 0, failed: 0, missingResults: 0, orphanResults: 0, clockBackwards: 0 };
   let brokenLines = 0;
   files.forEach((file, i) => {
@@ -162,11 +190,13 @@ export function readReplayTranscripts(
     }
     brokenLines += read.broken + (endsUnterminated(file.path) ? 1 : 0);
     const collected = collectCalls(read.events);
+    const compactions = compactionsOf(read.events);
     for (const key of Object.keys(counts) as (keyof CallCounts)[]) counts[key] += collected.counts[key];
     for (const session of collected.sessions) {
       const key = `${session.agent}\u0000${session.session}`;
       const list = parts.get(key) ?? [];
-      list.push(after(session, options.since));
+      const at = compactions.get(session.session);
+      list.push(after(at === undefined ? session : { ...session, compactions: at }, options.since));
       parts.set(key, list);
     }
   });

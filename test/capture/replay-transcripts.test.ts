@@ -48,6 +48,7 @@ describe('readReplayTranscripts', () => {
         call(2, 't1', 'python a.py'),
         result(3, 't1', 'bash: python: command not found', true),
         result(4, 'nobody', 'a result whose call is not here', false),
+        JSON.stringify({ ...base(9), type: 'system', subtype: 'compact_boundary' }),
         call(10, 't3', 'python3 a.py'),
         result(11, 't3', 'ok', false),
         call(5, 't4', 'ls'), // the clock goes backwards
@@ -73,6 +74,8 @@ describe('readReplayTranscripts', () => {
       ['git push', false, 'no-result'],
     ]);
     expect(session.prompts.map((p) => [p.text, p.beforeCall])).toEqual([['run the script', 0]]);
+    // compacted after the subagent's call: before the third call of the merged session
+    expect(session.compactions).toEqual([2]);
   });
 
   it('--since drops older calls and prompts, keeping the prompts before the calls they preceded', () => {

@@ -485,6 +485,25 @@ describe('replaySession', () => {
     expect(r.unknownTools).toBe(1);
   });
 
+  it('after a compaction an important lesson may go out again, as the hook forgets it', () => {
+    const important = lesson({ ...python, id: undefined, priority: 8 });
+    const manifest = manifestOf([important, python], { settings: { startupLessons: 0 } });
+    const list: Parameters<typeof events>[1] = [
+      ['Bash', { command: 'python a.py' }, false],
+      ['Bash', { command: 'python b.py' }, false],
+    ];
+    const session = collectCalls(events('claude-code', list)).sessions[0] as SessionCalls;
+    const input = { manifest, ...manifestReaders(manifest), hosts: HOSTS, types: new Map<string, string>() };
+    const plain = replaySession(session, input);
+    expect(plain.injections.map((i) => i.at)).toEqual([0, 0]);
+    const compacted = replaySession({ ...session, compactions: [1] }, input);
+    expect(compacted.injections.map((i) => [i.lesson, i.at])).toEqual([
+      [important.id, 0],
+      [python.id, 0],
+      [important.id, 1],
+    ]);
+  });
+
   it('a subagent has its own context, but what one agent was shown is not shown to another', () => {
     const r = replay(
       'claude-code',

@@ -138,8 +138,9 @@ function createPlanner(session: SessionCalls, input: ReplayInput) {
   const settings = { ...head.settings, maxChars: Math.min(head.settings.maxChars, adapter.maxChars) };
   const root = sessionCwd(session.project);
   const seen = new Map<string, Set<string>>();
-  const claimed = new Set<string>();
-  const planner = { position: 0, select };
+  /** id -> priority of everything shown in the session, any agent (the hook's claims file). */
+  const claimed = new Map<string, number>();
+  const planner = { position: 0, select, forgetAfterCompaction };
   const readLesson: LessonReader =
     input.existsFrom === undefined
       ? input.readLesson
@@ -164,12 +165,20 @@ function createPlanner(session: SessionCalls, input: ReplayInput) {
       state: { seen: mine, seenElsewhere: elsewhere, shownCount: mine.size, stateAvailable: true },
       settings,
     });
-    return applyClaims(selection.decision.plan, (id) => {
+    return applyClaims(selection.decision.plan, (id, priority) => {
       if (claimed.has(id)) return false;
-      claimed.add(id);
+      claimed.set(id, priority);
       mine.add(id);
       return true;
     });
+  }
+  /** A compaction, as the hook's SessionStart `compact` handles it: important lessons may go out again. */
+  function forgetAfterCompaction(): void {
+    for (const [id, priority] of [...claimed]) {
+      if (priority < settings.compactForgetPriority) continue;
+      claimed.delete(id);
+      for (const ids of seen.values()) ids.delete(id);
+    }
   }
   return planner;
 }
@@ -199,8 +208,14 @@ function lessonsOf(item: Included, matched: ReadonlySet<string>): string[] {
   return item.skill === undefined ? [item.id] : item.skill.lessons.filter((id) => matched.has(id));
 }
 
+/**
+ * A session to replay: its calls and prompts, and where its context was compacted (the index of
+ * the first call after each compaction), which the hook sees as a SessionStart with source `compact`.
+ */
+export type ReplaySessionCalls = SessionCalls & { compactions?: readonly number[] };
+
 /** Replays one session (calls in the order they were made). */
-export function replaySession(session: SessionCalls, input: ReplayInput): SessionReplay {
+export function replaySession(session: ReplaySessionCalls, input: ReplayInput): SessionReplay {
   const { head } = input.manifest;
   const adapter = input.hosts[session.agent];
   const root = sessionCwd(session.project);
@@ -292,8 +307,21 @@ export function replaySession(session: SessionCalls, input: ReplayInput): Sessio
   const start = parseFor(adapter, sessionStartPayload(session.agent, session.session, session.project));
   if (start !== undefined) beforeCall(start, 0, calls.length, firstPlace);
   const prompts = [...session.prompts].sort((a, b) => a.beforeCall - b.beforeCall);
+  const compactions = [...(session.compactions ?? [])].sort((a, b) => a - b);
   let p = 0;
+  let k = 0;
   for (let i = 0; i <= calls.length; i += 1) {
+    while (k < compactions.length && (compactions[k] ?? 0) <= i) {
+      k += 1;
+      planner.forgetAfterCompaction();
+      const compact = parseFor(adapter, {
+        ...sessionStartPayload(session.agent, session.session, session.project),
+        source: 'compact',
+      });
+      const at = calls[Math.min(i, calls.length - 1)];
+      const place = { file: at?.file ?? firstPlace.file, line: at?.line ?? 0 };
+      if (compact !== undefined) beforeCall(compact, i, calls.length, place);
+    }
     while (p < prompts.length && (prompts[p]?.beforeCall ?? 0) <= i) {
       const prompt = prompts[p] as (typeof prompts)[number];
       p += 1;
