@@ -48,7 +48,7 @@ function parseArgs(argv) {
     else if (flag === '--dims') options.dims = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: node bench/run.mjs [--only store|hook|hosts|capture|mcp|docs|vectors|org] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
+        'usage: node bench/run.mjs [--only store|hook|hosts|capture|replay|mcp|docs|vectors|org] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
           '                          [--hook-sizes 100,1000,10000] [--hook-runs 200] [--dims 768]',
       );
       process.exit(0);
@@ -59,9 +59,9 @@ function parseArgs(argv) {
   options.inProcess = Math.max(200, options.inProcess);
   if (
     options.only !== undefined &&
-    !['store', 'hook', 'hosts', 'capture', 'mcp', 'docs', 'vectors', 'org'].includes(options.only)
+    !['store', 'hook', 'hosts', 'capture', 'replay', 'mcp', 'docs', 'vectors', 'org'].includes(options.only)
   )
-    throw new Error('--only: store, hook, hosts, capture, mcp, docs, vectors or org');
+    throw new Error('--only: store, hook, hosts, capture, replay, mcp, docs, vectors or org');
   return options;
 }
 
@@ -435,6 +435,10 @@ async function main() {
     await runCapture();
     return;
   }
+  if (options.only === 'replay') {
+    await (await import('./replay.mjs')).runReplayBench({ dataDir });
+    return;
+  }
   if (options.only === 'mcp') {
     mkdirSync(dataDir, { recursive: true });
     await (await import('./mcp.mjs')).runMcpBench({ dataDir });
@@ -631,6 +635,7 @@ async function main() {
     results.hook = await runHookBench({ dataDir, sizes: options.hookSizes, runs: options.hookRuns });
     results.hosts = await (await import('./hosts.mjs')).runHostsBench({ dataDir, runs: options.hookRuns });
     await runCapture();
+    results.replay = await (await import('./replay.mjs')).runReplayBench({ dataDir });
     results.mcp = await (await import('./mcp.mjs')).runMcpBench({ dataDir });
     results.docs = await (await import('./docs.mjs')).runDocsBench({ dataDir, runs: options.runs });
     results.vectors = await runVectors(options);

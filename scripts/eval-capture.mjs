@@ -4,9 +4,9 @@
 // prints recall, precision and the share of advice-shaped candidates for the tuning half and the
 // held-out half, then every candidate, so anyone can read what a reviewer would get.
 //
-// The split: labels.json records each file's half, assigned once by a rule (the first byte of the
-// SHA-256 of the file's key: even is tuning). The script refuses a file whose recorded half
-// differs from the rule. Tune on the tuning half only; the held-out half is for reporting.
+// The split (scripts/eval-candidates.mjs): labels.json records each file's half, assigned once by
+// a rule; the script refuses a file whose recorded half differs from it. Tune on the tuning half
+// only; the held-out half is for reporting.
 //
 // Recall: labeled episodes matched by a candidate at or above the confidence floor (an episode of
 // the candidate in the same file with an evidence line inside the labeled range). Precision:
@@ -22,39 +22,14 @@
 //
 // `--json` prints the figures and the candidates as data; `--half tuning|held-out` limits the
 // listing to one half.
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { fileEvents } from '../dist/capture/file-events.js';
-import { scanTranscripts } from '../dist/capture/scan-transcripts.js';
 import { checkAdviceShape } from '../dist/core/capture/advice/advice-shape.js';
-import { draftCandidate } from '../dist/core/capture/draft-candidate.js';
-import { draftHashes, mergeCandidate } from '../dist/core/capture/merge-candidate.js';
-import { redactDeep } from '../dist/core/capture/redact.js';
 import { defaultConfig } from '../dist/core/lesson/schema.js';
+import { checkSplit, fileOf, HALVES, labels, linesOf, matches, root, scanHalf } from './eval-candidates.mjs';
 
-const root = fileURLToPath(new URL('../test/fixtures/transcripts/', import.meta.url));
-const labels = JSON.parse(readFileSync(join(root, 'labels.json'), 'utf8')).files;
-const HALVES = ['tuning', 'held-out'];
 const TARGETS = { recall: 0.85, precision: 0.85, advice: 0.9 };
-
-/** The half the split rule puts a file in. */
-function halfOf(file) {
-  return createHash('sha256').update(file).digest()[0] % 2 === 0 ? 'tuning' : 'held-out';
-}
-
-function checkSplit() {
-  const wrong = Object.entries(labels).filter(([file, entry]) => entry.half !== halfOf(file));
-  for (const [file, entry] of wrong)
-    console.error(
-      entry.half === undefined
-        ? `labels.json: ${file} has no half: add "half": "${halfOf(file)}" (the split rule's)`
-        : `labels.json: ${file} is recorded in "${entry.half}", the split rule says "${halfOf(file)}"`,
-    );
-  if (wrong.length > 0) process.exit(1);
-}
 
 /** Every string a call or result carries: what a summary may name from the evidence. */
 function textsOf(value) {
@@ -70,53 +45,6 @@ function evidenceTexts(episode) {
     ...(episode.enabler ? textsOf(episode.enabler.input) : []),
     ...(episode.userText ? [episode.userText] : []),
   ];
-}
-
-/** Scan one half, draft and merge like `lore scan`; the candidates and the dropped episodes. */
-function scanHalf(files, scoring, window) {
-  const temp = mkdtempSync(join(tmpdir(), 'lore-eval-'));
-  try {
-    const report = scanTranscripts({
-      roots: files.map((file) => ({ path: join(root, file), shownAs: file })),
-      statePath: join(temp, 'state.json'),
-      detector: { window },
-      redact: { names: [] },
-    });
-    const byHash = new Map();
-    const dropped = [];
-    report.episodes.forEach((raw, index) => {
-      const episode = redactDeep(raw);
-      const draft = draftCandidate(episode);
-      if (draft.drop !== undefined) {
-        dropped.push({ draft, episode });
-        return;
-      }
-      // As `lore scan` does: a #lesson block joined with the heuristic find of its episode (the
-      // scan joins them) merges into a candidate stored under either hash.
-      const hashes = draftHashes(draft);
-      const entry = hashes.map((hash) => byHash.get(hash)).find((found) => found !== undefined);
-      const merged = mergeCandidate(draft, entry?.record, {
-        id: entry?.record.id ?? `c${String(index).padStart(3, '0')}`,
-        nowIso: '2026-01-01T00:00:00.000Z',
-        tier: 'project',
-        scoring,
-      });
-      const next = { record: merged.record, episodes: [...(entry?.episodes ?? []), { episode, draft }] };
-      for (const [hash, value] of byHash) if (value === entry) byHash.set(hash, next);
-      for (const hash of [...hashes, merged.record.contentHash]) byHash.set(hash, next);
-    });
-    return { candidates: [...new Set(byHash.values())], dropped };
-  } finally {
-    rmSync(temp, { recursive: true, force: true });
-  }
-}
-
-const inRange = (lines, [start, end]) => lines.some((line) => line >= start && line <= end);
-const linesOf = (episode) => episode.evidence.map((ref) => ref.line);
-const fileOf = (episode) => episode.evidence[0]?.file;
-
-function matches(episode, labeled) {
-  return labeled.filter((l) => l.file === fileOf(episode) && inRange(linesOf(episode), l.lines));
 }
 
 /**

@@ -106,6 +106,10 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'how often agents follow the #lesson protocol: blocks per session, malformed blocks',
     load: () => import('./commands/protocol.js'),
   },
+  replay: {
+    summary: 'replay transcripts through the hook: per lesson, fires, hits, misses, noise, what it prevented',
+    load: () => import('./commands/replay.js'),
+  },
   candidates: {
     summary: 'list, show, approve or reject lesson candidates found by scan',
     load: () => import('./commands/candidates.js'),
