@@ -20,7 +20,8 @@
 //   (delivered on an earlier call). Without repeats labeled it says so.
 // - volume: bytes injected per 10 tool calls. Target under 1 KB.
 //
-// `--json` prints the figures as data.
+// `--json` prints the figures as data; `--half tuning|held-out` lists that half's unfaithful lessons
+// and the injections that landed at no labeled mistake (episodes and their labeled repeats).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +85,26 @@ function callIndex(sessions) {
   return byFile;
 }
 
+const cut = (text, n = 140) => (text.length <= n ? text : `${text.slice(0, n - 1)}…`);
+const callText = (call) => cut(call.command ?? call.keys.join(' '));
+
+function triggerOf(lessons, id) {
+  const lesson = lessons.find((l) => l.id === id);
+  if (lesson === undefined) return id;
+  const scope = [
+    ...lesson.tools.map((t) => `tool:${t}`),
+    ...lesson.commands.map((c) => `command:${c}`),
+    ...lesson.paths.map((p) => `path:${p}`),
+  ];
+  return `${id} [${scope.join(' ')}] ${cut(lesson.summary, 100)}`;
+}
+
+function describeInjection(injection, replay) {
+  const call = replay.session.calls[injection.at];
+  const where = call === undefined ? replay.session.session : `${call.file}:${call.line} ${callText(call)}`;
+  return `${injection.form} ${injection.lesson} at ${where}`;
+}
+
 /** The first failed call inside a file's line range. */
 function failingCall(byFile, file, [start, end]) {
   return (byFile.get(file) ?? []).find(
@@ -105,6 +126,15 @@ function landsAtMistake(injection, replay, labeled) {
 async function evaluateHalf(half, scoring, window) {
   const files = filesOf(half);
   const labeled = files.flatMap((file) => labels[file].episodes.map((e) => ({ file, ...e })));
+  // Where a mistake was made: the labeled episodes, and the later lines where one came back
+  // (`repeats`, labeled in either half), for the files of this half.
+  const inHalf = new Set(files);
+  const mistakes = [
+    ...labeled,
+    ...Object.entries(labels).flatMap(([, entry]) =>
+      entry.episodes.flatMap((e) => (e.repeats ?? []).filter((r) => inHalf.has(r.file))),
+    ),
+  ];
   const { candidates } = scanHalf(files, scoring, window);
   const { ws, lessonOf, done } = await approvedWorkspace(candidates, scoring.floor);
   try {
@@ -122,11 +152,13 @@ async function evaluateHalf(half, scoring, window) {
     const asOf = run(true);
 
     // precision
+    const noiseList = [];
     const byForm = Object.fromEntries(FORMS.map((form) => [form, { injections: 0, atMistake: 0 }]));
     for (const replay of plain.sessions)
       for (const injection of replay.injections) {
         byForm[injection.form].injections += 1;
-        if (landsAtMistake(injection, replay, labeled)) byForm[injection.form].atMistake += 1;
+        if (landsAtMistake(injection, replay, mistakes)) byForm[injection.form].atMistake += 1;
+        else noiseList.push(describeInjection(injection, replay));
       }
     const injections = FORMS.reduce((n, f) => n + byForm[f].injections, 0);
     const atMistake = FORMS.reduce((n, f) => n + byForm[f].atMistake, 0);
@@ -224,6 +256,22 @@ async function evaluateHalf(half, scoring, window) {
       bytes: plain.report.bytes,
       bytesPer10Calls: calls === 0 ? 0 : (plain.report.bytes / calls) * 10,
       unfaithful: captured.filter((c) => !c.matches).map((c) => `${c.label.file}:${c.label.lines.join('-')}`),
+      details: {
+        unfaithful: captured
+          .filter((c) => !c.matches)
+          .map((c) => ({
+            label: `${c.label.file}:${c.label.lines.join('-')}`,
+            lessons: c.lessons.map((id) => triggerOf(lessons, id)),
+            failing: (byFile.get(c.label.file) ?? [])
+              .filter(
+                ({ call }) =>
+                  call.line >= c.label.lines[0] && call.line <= c.label.lines[1] && call.outcome === 'failed',
+              )
+              .slice(0, 3)
+              .map(({ call }) => `${call.line} ${call.tool} ${callText(call)}`),
+          })),
+        noise: noiseList,
+      },
     };
   } finally {
     done();
@@ -276,11 +324,6 @@ function printFigures(halves) {
     (h) => `${Math.round(h.bytesPer10Calls)} B`,
     `< 1 KB   ${verdict(held.bytesPer10Calls < TARGETS.bytesPer10Calls)}`,
   );
-  for (const h of halves)
-    if (h.unfaithful.length > 0)
-      console.log(
-        `\n  ${h.half}: lessons whose trigger misses the mistake they came from: ${h.unfaithful.join('  ')}`,
-      );
 }
 
 checkSplit();
@@ -288,5 +331,18 @@ const config = defaultConfig().capture;
 const scoring = { floor: config.confidenceFloor, confidence: config.confidence, priority: config.priority };
 const halves = [];
 for (const half of HALVES) halves.push(await evaluateHalf(half, scoring, config.window));
+const listed = process.argv.includes('--half') ? process.argv[process.argv.indexOf('--half') + 1] : undefined;
 if (process.argv.includes('--json')) console.log(JSON.stringify({ targets: TARGETS, halves }, null, 2));
-else printFigures(halves);
+else {
+  printFigures(halves);
+  for (const h of halves.filter((x) => x.half === listed)) {
+    console.log(`\n${h.half}: lessons whose trigger misses their own mistake`);
+    for (const u of h.details.unfaithful) {
+      console.log(`  ${u.label}`);
+      for (const l of u.lessons) console.log(`    lesson  ${l}`);
+      for (const f of u.failing) console.log(`    failing ${f}`);
+    }
+    console.log(`\n${h.half}: injections not at a labeled mistake`);
+    for (const n of h.details.noise) console.log(`  ${n}`);
+  }
+}

@@ -11,6 +11,7 @@ import {
 } from '../../src/core/capture/score.js';
 import { noSignals } from '../../src/core/capture/episode.js';
 import { commandTrigger, diffCommands } from '../../src/core/capture/shell-command.js';
+import { findBacktrackingRisk } from '../../src/core/match/regex-safety.js';
 
 describe('user corrections', () => {
   it.each([
@@ -144,6 +145,42 @@ describe('command triggers', () => {
     expect(regex.test('cd x && pytest -q')).toBe(true);
     expect(regex.test('CI=1 pytest tests/')).toBe(false);
     expect(regex.test('mypytest tests/')).toBe(false);
+  });
+
+  it.each([
+    // the executable by path or with .exe
+    ['powershell', undefined, 'powershell.exe -Command "Get-Date"', true],
+    ['powershell', undefined, 'C:\\Windows\\System32\\powershell.exe -NoProfile', true],
+    ['python3', undefined, '/usr/bin/python3 -m venv .venv', true],
+    ['python3', undefined, 'python3.11 -m venv .venv', false],
+    ['powershell', undefined, 'mypowershell.exe -x', false],
+    // the dropped argument, bare or quoted
+    [
+      'op',
+      diffCommands('op item get "id_x" --fields k', 'op item get yp65 --fields k'),
+      'op item get "id_x" --fields k',
+      true,
+    ],
+    [
+      'op',
+      diffCommands('op item get id_x --fields k', 'op item get yp65 --fields k'),
+      'op item get yp65 --fields k',
+      false,
+    ],
+    // a flag fix is refused in its own command only
+    [
+      'dig',
+      diffCommands('dig a.org +short', 'dig a.org +short -4'),
+      'dig a.org +short && ssh h "ls -4"',
+      true,
+    ],
+    ['dig', diffCommands('dig a.org +short', 'dig a.org +short -4'), 'dig -4 a.org +short', false],
+    // an environment assignment is refused anywhere before it
+    ['pytest', diffCommands('pytest', 'CI=1 pytest'), 'CI=1 pytest -q', false],
+  ] as const)('%s (%j) on %s: %s', (key, diff, command, fires) => {
+    const source = commandTrigger(key, diff);
+    expect(findBacktrackingRisk(source), source).toBeUndefined();
+    expect(new RegExp(source).test(command)).toBe(fires);
   });
 });
 

@@ -1,5 +1,6 @@
 // The replay's judge, suggestions and session replay, on hand-made sessions: each figure per
 // delivery form as issue #17 defines it, --as-of, and the hook's dedup and denials replayed.
+import { commandTrigger } from '../../src/core/capture/shell-command.js';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeAdapter } from '../../src/adapters/claude-code/hook-adapter.js';
 import { codexAdapter } from '../../src/adapters/codex/hook-adapter.js';
@@ -283,7 +284,7 @@ describe('suggestReplay', () => {
       { fires: 6, hits: 1, noise: 5, precision: 0.17, toolOnly: true },
       { hits: [calls[0] as ReplayCall], noise: [calls[1], calls[2], calls[3]] as ReplayCall[] },
       'narrow',
-      { commands: ['(^|[;&|(]\\s*|\\s)python(?=\\s|["\']|$)'] },
+      { commands: [commandTrigger('python', undefined)] },
     ],
     [
       'a noisy lesson that never hit has nothing to narrow to',

@@ -339,21 +339,30 @@ export function escapeRegex(text: string): string {
 }
 
 /**
- * The trigger regex of a command lesson: anchored on the executable (at the start of the command
- * or after a separator), requiring the argument that made the difference when the failed command
- * had one the fix dropped, and refusing commands that already carry the fix.
+ * The trigger regex of a command lesson: anchored on the executable (at the start of the command,
+ * after a separator, or at the end of a path: `C:\Windows\...\powershell.exe`, `/usr/bin/python3`,
+ * with or without `.exe`), requiring the argument that made the difference when the failed command
+ * had one the fix dropped (bare or quoted), and refusing commands that already carry the fix: a
+ * flag only within the same command (`dig x && ssh h "ls -la"` still matches a `dig` lesson whose
+ * fix is `-la`), an environment assignment anywhere before it.
  */
 export function commandTrigger(key: string, diff: CommandDiff | undefined): string {
-  const words = key.split(' ').map(escapeRegex);
+  const [program = '', ...rest] = key.split(' ').map(escapeRegex);
+  const exe = /\\.exe$/i.test(program) ? program : `${program}(?:\\.exe)?`;
   // The end is a lookahead so that the required argument may follow the key directly.
   // A later word may open a quoted argument (`ssh host "opkg remove x"`).
-  let source = `(^|[;&|(]\\s*|\\s)${words.join(`\\s+(?:\\S+\\s+)*?["']?`)}(?=\\s|["']|$)`;
+  let source = `(^|[;&|(]\\s*|\\s|[\\\\/])${[exe, ...rest].join(`\\s+(?:\\S+\\s+)*?["']?`)}(?=\\s|["']|$)`;
   const removed = diff?.removed.find((token) => !key.split(' ').includes(token));
   const added =
     diff?.added.find((token) => !key.split(' ').includes(token) && /^(-|[A-Z_]+=)/.test(token)) ??
     diff?.added[0];
-  if (removed !== undefined) source += `(?=.*(^|\\s)${escapeRegex(removed)}(\\s|$))`;
-  if (added !== undefined && !key.split(' ').includes(added))
-    source = `^(?!.*${escapeRegex(added)})(?:.*?)${source}`;
+  if (removed !== undefined) source += `(?=.*(^|[\\s"'=])${escapeRegex(removed)}(["'\\s]|$))`;
+  if (added !== undefined && !key.split(' ').includes(added)) {
+    // A one-letter flag may come in a cluster (`-f` in `curl -fL`).
+    const flag = /^-[A-Za-z]$/.test(added) ? `-[A-Za-z]*${added.slice(1)}[A-Za-z]*` : escapeRegex(added);
+    source = added.startsWith('-')
+      ? `${source}(?![^;&|\\n]*(^|\\s)${flag}(?=\\s|["'=]|$))`
+      : `^(?!.*${escapeRegex(added)})(?:.*?)${source}`;
+  }
   return source;
 }
