@@ -29,7 +29,9 @@ export function formatLessonMeasures(measures: LessonMeasures): string[] {
   } else if (lastReplayAt) {
     lines.push(`replay: not in the last replay (${day(lastReplayAt)}); run \`lore replay\` to measure it`);
   } else {
-    lines.push('replay: none yet; run `lore replay` to see how often it would have fired, hit and been noise');
+    lines.push(
+      'replay: none yet; run `lore replay` to see how often it would have fired, hit and been noise',
+    );
   }
   if (outcomes) {
     const last = outcomes.last

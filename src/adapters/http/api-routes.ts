@@ -515,7 +515,8 @@ const lastReplay: Route['handler'] = async (ctx) => {
   const { last, problems } = readLastReplay(ws);
   if (last === null) {
     const broken = problems[0];
-    if (broken) throw new HttpError(422, 'bad-replay', `${broken.file}: ${broken.message}`, { hint: REPLAY_HINT });
+    if (broken)
+      throw new HttpError(422, 'bad-replay', `${broken.file}: ${broken.message}`, { hint: REPLAY_HINT });
     throw new HttpError(404, 'no-replay', 'no replay yet', { hint: REPLAY_HINT });
   }
   return { body: { ...last.report, file: last.file, problems } satisfies LastReplayJson };

@@ -48,7 +48,13 @@ const COUNTS = [
 ] as const;
 
 function readFigures(v: Obj): FormFigures {
-  return { fires: count(v.fires), hits: count(v.hits), misses: count(v.misses), noise: count(v.noise), prevented: count(v.prevented) };
+  return {
+    fires: count(v.fires),
+    hits: count(v.hits),
+    misses: count(v.misses),
+    noise: count(v.noise),
+    prevented: count(v.prevented),
+  };
 }
 
 function readLesson(v: unknown, index: number): LessonReplay | string {
@@ -78,7 +84,10 @@ function readLesson(v: unknown, index: number): LessonReplay | string {
     recurrences: count(v.recurrences),
   };
   if (isObj(v.asCheckpoint))
-    lesson.asCheckpoint = { denials: count(v.asCheckpoint.denials), prevented: count(v.asCheckpoint.prevented) };
+    lesson.asCheckpoint = {
+      denials: count(v.asCheckpoint.denials),
+      prevented: count(v.asCheckpoint.prevented),
+    };
   return lesson;
 }
 
@@ -103,7 +112,8 @@ export function parseReplayReport(text: string): ParsedReplay {
     return { ok: false, message: `not JSON (${(error as Error).message})` };
   }
   if (!isObj(value)) return { ok: false, message: 'not a replay report (expected a JSON object)' };
-  if (value.version !== 1) return { ok: false, message: `replay report version ${String(value.version)}, expected 1` };
+  if (value.version !== 1)
+    return { ok: false, message: `replay report version ${String(value.version)}, expected 1` };
   if (typeof value.at !== 'string' || !Number.isFinite(Date.parse(value.at)))
     return { ok: false, message: 'the replay report has no valid `at` time' };
   const missing = TOTALS.find((key) => !isCount(value[key]));

@@ -64,7 +64,10 @@ export function parseOutcomeLine(line: string): OutcomeRecord | null {
     judgedAt: v.judgedAt as string,
     form: v.form as DeliveryForm,
     verdict: v.verdict as OutcomeVerdict,
-    linkedBy: typeof v.linkedBy === 'string' && LINKS.has(v.linkedBy) ? (v.linkedBy as OutcomeRecord['linkedBy']) : 'none',
+    linkedBy:
+      typeof v.linkedBy === 'string' && LINKS.has(v.linkedBy)
+        ? (v.linkedBy as OutcomeRecord['linkedBy'])
+        : 'none',
   };
   const evidence = v.evidence as { file?: unknown; line?: unknown } | undefined;
   if (typeof evidence?.file === 'string' && typeof evidence.line === 'number')
@@ -126,7 +129,7 @@ export function summarizeLessonOutcomes(records: readonly OutcomeRecord[]): Map<
 /** The ISO 8601 week of a UTC day (days since 1970-01-01): its label and its Monday. */
 export function isoWeekOf(day: number): { week: string; monday: number } {
   // 1970-01-01 was a Thursday: (day + 3) mod 7 is 0 on Mondays
-  const monday = day - (((day + 3) % 7) + 7) % 7;
+  const monday = day - ((((day + 3) % 7) + 7) % 7);
   const thursday = monday + 3;
   // the week belongs to the year of its Thursday; week 1 holds that year's first Thursday
   const year = new Date(thursday * DAY_MS).getUTCFullYear();

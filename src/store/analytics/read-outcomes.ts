@@ -55,7 +55,9 @@ export function readOutcomesIn(
         file: displayPath(path),
         ...(truncated ? {} : { line: parsed.malformedAt[0] }),
         message: `${parsed.malformed} line(s) that are not outcome records were skipped${
-          truncated ? '' : ` (line ${parsed.malformedAt.join(', ')}${parsed.malformed > parsed.malformedAt.length ? ', ...' : ''})`
+          truncated
+            ? ''
+            : ` (line ${parsed.malformedAt.join(', ')}${parsed.malformed > parsed.malformedAt.length ? ', ...' : ''})`
         }`,
         severity: 'warning',
       });

@@ -40,7 +40,10 @@ export type LessonMeasures = {
   problems: Problem[];
 };
 
-export function readLessonMeasures(ws: Workspace, target: Pick<ResolvedLesson, 'tier' | 'id'>): LessonMeasures {
+export function readLessonMeasures(
+  ws: Workspace,
+  target: Pick<ResolvedLesson, 'tier' | 'id'>,
+): LessonMeasures {
   const { last, problems } = readLastReplay(ws);
   const outcomesRead = readOutcomes(ws);
   const line = last?.report.lessons.find((lesson) => lesson.id === target.id);
@@ -55,8 +58,12 @@ export function readLessonMeasures(ws: Workspace, target: Pick<ResolvedLesson, '
         }
       : null;
   // the feedback source is a plain string on disk: 'outcome' is compared as one, whatever the union holds
-  const automatic = readFeedback(ws, target).filter((item) => (item.source as string | undefined) === 'outcome');
-  const judged = summarizeLessonOutcomes(outcomesRead.records.filter((r) => r.lesson === target.id)).get(target.id);
+  const automatic = readFeedback(ws, target).filter(
+    (item) => (item.source as string | undefined) === 'outcome',
+  );
+  const judged = summarizeLessonOutcomes(outcomesRead.records.filter((r) => r.lesson === target.id)).get(
+    target.id,
+  );
   const feedback = {
     helpful: automatic.filter((item) => item.helpful).length,
     notHelpful: automatic.filter((item) => !item.helpful).length,
@@ -65,7 +72,15 @@ export function readLessonMeasures(ws: Workspace, target: Pick<ResolvedLesson, '
     judged === undefined && automatic.length === 0
       ? null
       : {
-          ...(judged ?? { prevented: 0, repeated: 0, noise: 0, unlinked: 0, total: 0, byForm: {}, last: null }),
+          ...(judged ?? {
+            prevented: 0,
+            repeated: 0,
+            noise: 0,
+            unlinked: 0,
+            total: 0,
+            byForm: {},
+            last: null,
+          }),
           feedback,
         };
   return {

@@ -21,7 +21,8 @@ export type LastReplay = {
 export type LastReplayRead = { last: LastReplay | null; problems: Problem[] };
 
 /** What to run when there is no replay (or a broken one): the one sentence every surface shows. */
-export const REPLAY_HINT = 'run `lore replay` to replay your agents’ transcripts through the hook and measure each lesson';
+export const REPLAY_HINT =
+  'run `lore replay` to replay your agents’ transcripts through the hook and measure each lesson';
 
 /** The cache directories of the workspace's own tiers, the workspace's own (the hook's) first. */
 export function ownCacheDirs(ws: Pick<Workspace, 'cacheDir' | 'tiers'>): string[] {
@@ -61,7 +62,8 @@ export function readLastReplayIn(
       });
       continue;
     }
-    if (last === null || parsed.report.at > last.report.at) last = { report: parsed.report, file: displayPath(path) };
+    if (last === null || parsed.report.at > last.report.at)
+      last = { report: parsed.report, file: displayPath(path) };
   }
   return { last, problems };
 }
