@@ -48,7 +48,7 @@ export function readLastReplayIn(
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       problems.push({
         file: displayPath(path),
-        message: `the last replay cannot be read (${(error as Error).message}); ${REPLAY_HINT}`,
+        message: `the last replay cannot be read (${(error as Error).message}); run \`lore replay\` again to rewrite it`,
         severity: 'error',
       });
       continue;
@@ -57,7 +57,7 @@ export function readLastReplayIn(
     if (!parsed.ok) {
       problems.push({
         file: displayPath(path),
-        message: `the last replay is broken: ${parsed.message}; ${REPLAY_HINT} again to rewrite it`,
+        message: `the last replay is broken: ${parsed.message}; run \`lore replay\` again to rewrite it`,
         severity: 'error',
       });
       continue;
