@@ -53,7 +53,7 @@ function outcomesColumns(analytics: Analytics): HTMLElement {
     {},
     h(
       'div',
-      { class: 'columns' },
+      { class: 'columns even' },
       weekly(
         'prevented',
         'prevented-chart',
