@@ -41,27 +41,32 @@ describe('HTTP API: the last replay and outcome feedback', () => {
     expect(found.json()).toEqual({ ...report, file: '.lore/cache/replay/last.json', problems: [] });
   });
 
-  it('GET /api/replay: the newer of the project’s and the user tier’s, and a broken one named', async () => {
+  it('GET /api/replay: the project’s, else the user tier’s, and a broken one named', async () => {
     const sandbox = createAppSandbox();
     const ws = await sandbox.open();
     const userCache = ws.user.layout.cacheDir;
     ws.close();
-    writeLastReplay(
-      join(sandbox.repo, '.lore', 'cache'),
-      replayReport([], { at: '2026-11-20T00:00:00.000Z' }),
-    );
+    const projectCache = join(sandbox.repo, '.lore', 'cache');
     writeLastReplay(userCache, replayReport([], { at: '2026-11-21T00:00:00.000Z', calls: 7 }));
-    expect((await sandbox.app.request('/api/replay')).json<{ calls: number }>().calls).toBe(7);
+    expect((await sandbox.app.request('/api/replay')).json<{ calls: number; file: string }>()).toMatchObject({
+      calls: 7,
+      file: '~/.lore/cache/replay/last.json',
+    });
+    // the project's own, even when the user tier's is newer
+    writeLastReplay(projectCache, replayReport([], { at: '2026-11-20T00:00:00.000Z', calls: 5 }));
+    expect((await sandbox.app.request('/api/replay')).json<{ calls: number }>().calls).toBe(5);
 
-    writeLastReplay(userCache, '{"version": 1');
+    // a broken project replay is named, and the user tier's shows
+    writeLastReplay(projectCache, '{"version": 1');
     const withBroken = (await sandbox.app.request('/api/replay')).json<{
-      at: string;
+      calls: number;
       problems: { file: string }[];
     }>();
-    expect(withBroken.at).toBe('2026-11-20T00:00:00.000Z');
-    expect(withBroken.problems.map((p) => p.file)).toEqual(['~/.lore/cache/replay/last.json']);
+    expect(withBroken.calls).toBe(7);
+    expect(withBroken.problems.map((p) => p.file)).toEqual(['.lore/cache/replay/last.json']);
 
-    writeLastReplay(join(sandbox.repo, '.lore', 'cache'), JSON.stringify({ version: 3 }));
+    writeLastReplay(projectCache, JSON.stringify({ version: 3 }));
+    writeLastReplay(userCache, 'null');
     const broken = await sandbox.app.request('/api/replay');
     expect(broken.status).toBe(422);
     expect(broken.json<ErrorBody>().error).toMatchObject({ code: 'bad-replay' });

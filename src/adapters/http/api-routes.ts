@@ -23,7 +23,7 @@ import type { ExplainRequest } from '../../store/inject/explain-call.js';
 import { appendFeedback, readFeedback } from '../../store/lessons/feedback.js';
 import { readLessonCommits } from '../../store/lessons/read-lesson-commits.js';
 import { readLessonMeasures } from '../../store/lessons/lesson-measures.js';
-import { readOutcomes } from '../../store/analytics/read-outcomes.js';
+import { readOutcomesIn } from '../../store/analytics/read-outcomes.js';
 import { readLastReplay, REPLAY_HINT } from '../../store/replay/read-last-replay.js';
 import { initTier } from '../../store/workspace/init-tier.js';
 import type { ListedLesson } from '../../store/index/lesson-index.js';
@@ -499,7 +499,8 @@ const analytics: Route['handler'] = async (ctx) => {
     days,
   });
   // outcome-linked feedback (`lore scan`): "mistakes prevented" and "injections that were noise" per week
-  const outcomes = readOutcomes(ws);
+  // the outcomes judged from this workspace's audit log (the one the numbers above come from)
+  const outcomes = readOutcomesIn([ws.cacheDir], (path) => ws.displayPath(path));
   return {
     body: {
       ...usage,

@@ -1,8 +1,8 @@
 /**
  * The last replay, read back for `lore show`, `GET /api/replay`, the lesson page and the Replay
- * page: `<cache>/replay/last.json` of the project tier or of the user tier (`lore replay` writes
- * it), the newer of the two when both exist. Missing is no replay yet (null); a file that cannot
- * be read or is not a replay report is a `Problem` naming it, never a crash.
+ * page: `<cache>/replay/last.json` of the workspace's own cache (the project's inside a project,
+ * where `lore replay` writes it), else the user tier's. Missing is no replay yet (null); a file
+ * that cannot be read or is not a replay report is a `Problem` naming it, never a crash.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,13 +32,12 @@ export function ownCacheDirs(ws: Pick<Workspace, 'cacheDir' | 'tiers'>): string[
   return dirs;
 }
 
-/** The newest valid last replay of `cacheDirs`, with a problem for each file that is broken. */
+/** The first valid last replay of `cacheDirs`, with a problem for each broken file before it. */
 export function readLastReplayIn(
   cacheDirs: readonly string[],
   displayPath: (path: string) => string = (path) => path,
 ): LastReplayRead {
   const problems: Problem[] = [];
-  let last: LastReplay | null = null;
   for (const dir of cacheDirs) {
     const path = join(dir, LAST_REPLAY_FILE);
     let text: string;
@@ -62,10 +61,9 @@ export function readLastReplayIn(
       });
       continue;
     }
-    if (last === null || parsed.report.at > last.report.at)
-      last = { report: parsed.report, file: displayPath(path) };
+    return { last: { report: parsed.report, file: displayPath(path) }, problems };
   }
-  return { last, problems };
+  return { last: null, problems };
 }
 
 export function readLastReplay(ws: Workspace): LastReplayRead {
