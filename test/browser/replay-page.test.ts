@@ -148,6 +148,10 @@ async function measuredSandbox(): Promise<{ sandbox: AppSandbox; ids: string[] }
 describe('what lore measured, in chromium', () => {
   it('says to run `lore replay` when there is no replay yet', async () => {
     const sandbox = createAppSandbox();
+    const id = await sandbox.add({
+      summary: 'pytest hangs on a TTY: run CI=1 pytest',
+      commands: ['\\bpytest\\b'],
+    });
     const url = await serve(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/replay`);
@@ -155,6 +159,14 @@ describe('what lore measured, in chromium', () => {
     await page.locator('.replay-empty', { hasText: 'No replay yet.' }).waitFor();
     expect(await page.locator('.replay-empty').innerText()).toContain('Run lore replay');
     expect(await page.locator('nav a.active').innerText()).toBe('Replay');
+    await page.goto(`${url}#/lessons/${id}`);
+    await page.locator('#lesson-summary', { hasText: 'pytest hangs' }).waitFor();
+    expect(await page.locator('#lesson-measures .replay-empty').innerText()).toMatch(
+      /^No replay yet\. Run lore replay to see/,
+    );
+    expect(await page.locator('#lesson-measures .outcomes-empty').innerText()).toMatch(
+      /^No injection judged yet/,
+    );
     expect(errors).toEqual([]);
   });
 

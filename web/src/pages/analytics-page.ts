@@ -71,7 +71,9 @@ function outcomesColumns(analytics: Analytics): HTMLElement {
       ? h(
           'p',
           { class: 'muted outcomes-note' },
-          `No injection judged in the last ${analytics.weeks} weeks: \`lore scan\` judges each injection by the calls after it.`,
+          `No injection judged in the last ${analytics.weeks} weeks: `,
+          h('code', {}, 'lore scan'),
+          ' judges each injection by the calls after it.',
         )
       : null,
     analytics.outcomeProblems.map((p) => h('p', { class: 'notice inline' }, `${p.file}: ${p.message}`)),

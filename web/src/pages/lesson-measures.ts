@@ -20,8 +20,16 @@ function replayPart(detail: LessonDetail): HTMLElement {
       'p',
       { class: 'muted replay-empty' },
       detail.lastReplayAt
-        ? `Not in the last replay (${formatDate(detail.lastReplayAt)}). Run \`lore replay\` to measure it.`
-        : 'No replay yet. Run `lore replay` to see how often this lesson would have fired, hit its mistake, or been noise.',
+        ? [
+            `Not in the last replay (${formatDate(detail.lastReplayAt)}). Run `,
+            h('code', {}, 'lore replay'),
+            ' to measure it.',
+          ]
+        : [
+            'No replay yet. Run ',
+            h('code', {}, 'lore replay'),
+            ' to see how often this lesson would have fired, hit its mistake, or been noise.',
+          ],
     );
   const forms = FORMS.filter((form) => r.byForm[form] !== undefined);
   return h(
@@ -96,7 +104,9 @@ function outcomesPart(detail: LessonDetail): HTMLElement {
     return h(
       'p',
       { class: 'muted outcomes-empty' },
-      'No injection judged yet: `lore scan` judges each injection by the calls after it.',
+      'No injection judged yet: ',
+      h('code', {}, 'lore scan'),
+      ' judges each injection by the calls after it.',
     );
   return h(
     'div',
