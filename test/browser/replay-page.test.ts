@@ -75,7 +75,8 @@ async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const errors: string[] = [];
   page.on('console', (message) => {
     // the Replay page's empty state is a 404 from /api/replay, which the browser logs as a failed load
-    if (message.type() === 'error' && !message.text().includes('404')) errors.push(message.text());
+    if (message.type() === 'error' && !message.text().includes('the server responded with a status of 404'))
+      errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, errors };
