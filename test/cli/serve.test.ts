@@ -74,8 +74,22 @@ describe('lore serve and lore up', () => {
     expect(status.notice).toMatch(/^Sample data/);
     const queue = (await (await fetch(`${url}api/candidates`)).json()) as { candidates: unknown[] };
     expect(queue.candidates.length).toBeGreaterThan(5);
-    const usage = (await (await fetch(`${url}api/analytics`)).json()) as { totals: { injections: number } };
+    const usage = (await (await fetch(`${url}api/analytics`)).json()) as {
+      totals: { injections: number };
+      outcomesPerWeek: { prevented: number; noise: number }[];
+    };
     expect(usage.totals.injections).toBeGreaterThan(5);
+    // the sample's hand-made last replay and outcomes: the Replay page and the weekly charts are not empty
+    expect(usage.outcomesPerWeek.reduce((sum, w) => sum + w.prevented, 0)).toBeGreaterThan(0);
+    expect(usage.outcomesPerWeek.reduce((sum, w) => sum + w.noise, 0)).toBeGreaterThan(0);
+    const replay = (await (await fetch(`${url}api/replay`)).json()) as {
+      options: { sources: string[] };
+      lessons: unknown[];
+      suggestions: { kind: string }[];
+    };
+    expect(replay.options.sources).toEqual(['sample']);
+    expect(replay.lessons).toHaveLength(6);
+    expect(replay.suggestions.map((s) => s.kind).sort()).toEqual(['narrow', 'retire']);
     expect(existsSync(status.projectRoot)).toBe(true);
     child.kill('SIGTERM');
     expect((await exited(child)).code).toBe(0);

@@ -5,6 +5,7 @@ import { lessonPage } from './pages/lesson-page.js';
 import { lessonsPage } from './pages/lessons-page.js';
 import { newLessonPage } from './pages/new-lesson-page.js';
 import { orgPage } from './pages/org-page.js';
+import { replayPage } from './pages/replay-page.js';
 import { reviewPage } from './pages/review-page.js';
 import type { PageContext } from './page-context.js';
 
@@ -25,6 +26,7 @@ export function createRouter(main: HTMLElement): () => Promise<void> {
     else if (page === 'review') await reviewPage(ctx);
     else if (page === 'explain') await explainPage(ctx);
     else if (page === 'analytics') await analyticsPage(ctx);
+    else if (page === 'replay') await replayPage(ctx);
     else if (page === 'org') await orgPage(ctx);
     else await lessonsPage(ctx);
     // The browser tests wait for this: the page has its data.

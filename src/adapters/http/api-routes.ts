@@ -4,6 +4,7 @@
  * result into JSON, and nothing more.
  */
 import { lessonSource, summarizeUsage } from '../../core/analytics/summarize-usage.js';
+import { outcomesPerWeek } from '../../core/analytics/summarize-outcomes.js';
 import { listedCandidateJson } from '../../core/capture/candidate-json.js';
 import { distillComparison } from '../../core/distill/distill-comparison.js';
 import { OWN_TIERS, STATUSES, TIERS } from '../../core/lesson/constants.js';
@@ -21,6 +22,9 @@ import { explainCall } from '../../store/inject/explain-call.js';
 import type { ExplainRequest } from '../../store/inject/explain-call.js';
 import { appendFeedback, readFeedback } from '../../store/lessons/feedback.js';
 import { readLessonCommits } from '../../store/lessons/read-lesson-commits.js';
+import { readLessonMeasures } from '../../store/lessons/lesson-measures.js';
+import { readOutcomesIn } from '../../store/analytics/read-outcomes.js';
+import { readLastReplay, REPLAY_HINT } from '../../store/replay/read-last-replay.js';
 import { initTier } from '../../store/workspace/init-tier.js';
 import type { ListedLesson } from '../../store/index/lesson-index.js';
 import {
@@ -47,6 +51,7 @@ import {
 import type { AppRequest } from './app-types.js';
 // What the dashboard reads (web/src imports these types): each body below must satisfy its type.
 import type {
+  Analytics,
   ApprovedCandidate,
   CandidateList,
   CreatedLesson,
@@ -55,8 +60,8 @@ import type {
   LessonList,
   LessonStats,
   RelatedLesson,
+  LastReplayJson,
   ServerStatus,
-  Usage,
 } from './api-types.js';
 
 export type RouteContext = {
@@ -236,6 +241,7 @@ const showLesson: Route['handler'] = async (ctx) => {
       };
     });
   const lesson = target.lesson;
+  const measures = readLessonMeasures(ws, target);
   const history: { at: string; kind: string; detail: string }[] = [
     {
       at: lesson.createdAt,
@@ -290,6 +296,10 @@ const showLesson: Route['handler'] = async (ctx) => {
       history,
       supersededBy: lesson.supersededBy ? ((await related([lesson.supersededBy]))[0] ?? null) : null,
       supersedes: await related(lesson.supersedes),
+      replay: measures.replay,
+      lastReplayAt: measures.lastReplayAt,
+      outcomes: measures.outcomes,
+      problems: measures.problems,
     } satisfies LessonDetail,
   };
 };
@@ -461,6 +471,7 @@ const reject: Route['handler'] = async (ctx) => {
 
 const analytics: Route['handler'] = async (ctx) => {
   const days = intParam(ctx.request.query.get('days'), 'days', { min: 1, max: 366 }) ?? 30;
+  const weeks = intParam(ctx.request.query.get('weeks'), 'weeks', { min: 1, max: 104 }) ?? 12;
   const ws = await ctx.workspace();
   const lessons = await ws.index.list({ status: 'any' }, ctx.nowMs, ws.halfLifeDays);
   const feedbackItems = lessons.flatMap((item) =>
@@ -487,7 +498,29 @@ const analytics: Route['handler'] = async (ctx) => {
     nowMs: ctx.nowMs,
     days,
   });
-  return { body: usage satisfies Usage };
+  // outcome-linked feedback (`lore scan`): "mistakes prevented" and "injections that were noise" per week
+  // the outcomes judged from this workspace's audit log (the one the numbers above come from)
+  const outcomes = readOutcomesIn([ws.cacheDir], (path) => ws.displayPath(path));
+  return {
+    body: {
+      ...usage,
+      weeks,
+      outcomesPerWeek: outcomesPerWeek(outcomes.records, { nowMs: ctx.nowMs, weeks }),
+      outcomeProblems: outcomes.problems,
+    } satisfies Analytics,
+  };
+};
+
+const lastReplay: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  const { last, problems } = readLastReplay(ws);
+  if (last === null) {
+    const broken = problems[0];
+    if (broken)
+      throw new HttpError(422, 'bad-replay', `${broken.file}: ${broken.message}`, { hint: REPLAY_HINT });
+    throw new HttpError(404, 'no-replay', 'no replay yet', { hint: REPLAY_HINT });
+  }
+  return { body: { ...last.report, file: last.file, problems } satisfies LastReplayJson };
 };
 
 const explain: Route['handler'] = async (ctx) => {
@@ -562,7 +595,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/api/candidates/:id', query: [], handler: showCandidate },
   { method: 'POST', path: '/api/candidates/:id/approve', query: [], handler: approve },
   { method: 'POST', path: '/api/candidates/:id/reject', query: [], handler: reject },
-  { method: 'GET', path: '/api/analytics', query: ['days'], handler: analytics },
+  { method: 'GET', path: '/api/analytics', query: ['days', 'weeks'], handler: analytics },
+  { method: 'GET', path: '/api/replay', query: [], handler: lastReplay },
   {
     method: 'GET',
     path: '/api/explain',

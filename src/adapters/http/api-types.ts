@@ -5,6 +5,10 @@
  * record breaks the dashboard's typecheck instead of its pages, and esbuild erases them.
  */
 import type { lessonSource, Usage } from '../../core/analytics/summarize-usage.js';
+import type { WeeklyOutcomes } from '../../core/analytics/summarize-outcomes.js';
+import type { Problem } from '../../core/errors.js';
+import type { ReplayReport } from '../../core/replay/replay-report.js';
+import type { LessonMeasures } from '../../store/lessons/lesson-measures.js';
 import type { ListedCandidateJson } from '../../core/capture/candidate-json.js';
 import type { CaptureInfo } from '../../core/capture/merge-candidate.js';
 import type { DistillComparison } from '../../core/distill/distill-comparison.js';
@@ -77,6 +81,13 @@ export type LessonDetail = {
   history: LessonEvent[];
   supersededBy: RelatedLesson | null;
   supersedes: RelatedLesson[];
+  /** Its line of the last replay (`lore replay`), with the replay's date; null when none has it. */
+  replay: LessonMeasures['replay'];
+  lastReplayAt: LessonMeasures['lastReplayAt'];
+  /** What outcome feedback (`lore scan`) concluded about its injections; null before any. */
+  outcomes: LessonMeasures['outcomes'];
+  /** A broken last replay or outcome records file, named. */
+  problems: Problem[];
 };
 
 /** POST /api/lessons (201) */
@@ -111,8 +122,20 @@ export type ApprovedCandidate = CreatedLesson & { approved: ListedCandidateJson[
 /** GET /api/explain: what the hook would do with one call, and why. */
 export type Explanation = Awaited<ReturnType<typeof explainCall>>;
 
-/** GET /api/analytics */
-export type { Usage };
+/** GET /api/analytics: the audit log's numbers, and outcome feedback per ISO week. */
+export type Analytics = Usage & {
+  /** How many weeks `outcomesPerWeek` covers (`weeks=`, default 12). */
+  weeks: number;
+  /** Oldest first, zeros included: prevented (mistakes prevented), noise, repeated, unlinked. */
+  outcomesPerWeek: WeeklyOutcomes[];
+  /** Malformed lines skipped in outcomes.jsonl, per file. */
+  outcomeProblems: Problem[];
+};
+export type { Usage, WeeklyOutcomes };
+
+/** GET /api/replay: the last replay (`lore replay`), the file it was read from, broken files named. */
+export type LastReplayJson = ReplayReport & { file: string; problems: Problem[] };
+export type { LessonReplay, ReplaySuggestion } from '../../core/replay/replay-report.js';
 
 /** A lesson record as stored (the `lesson` of GET /api/lessons/:id). */
 export type { Lesson };

@@ -72,7 +72,7 @@ const DOCUMENT = {
     title: 'lore API',
     version: '1',
     description:
-      'Lessons, candidates, explain and analytics of one lore workspace. Loopback needs no token; other addresses need `Authorization: Bearer <LORE_TOKEN>`. Mutating requests must send JSON and, from a browser, come from the same origin.',
+      'Lessons, candidates, explain, analytics and the last replay of one lore workspace. Loopback needs no token; other addresses need `Authorization: Bearer <LORE_TOKEN>`. Mutating requests must send JSON and, from a browser, come from the same origin.',
   },
   security: [{}, { bearer: [] }],
   paths: {
@@ -133,7 +133,8 @@ const DOCUMENT = {
     '/api/lessons/{id}': {
       parameters: [id],
       get: {
-        summary: 'one lesson with votes, feedback, firings from the audit log and history',
+        summary:
+          'one lesson with votes, feedback, firings from the audit log, history, its figures in the last replay (replay) and outcome feedback (outcomes)',
         responses: { 200: ok('the lesson'), 404: error, 409: error },
       },
       patch: {
@@ -223,9 +224,19 @@ const DOCUMENT = {
     '/api/analytics': {
       get: {
         summary:
-          'injections per day, top lessons, helpful ratio, fire counts, lessons and candidates by source',
-        parameters: [query('days', '1-366, default 30', { type: 'integer' })],
+          'injections per day, top lessons, helpful ratio, fire counts, lessons and candidates by source; outcome feedback per ISO week (prevented, noise, repeated, unlinked)',
+        parameters: [
+          query('days', '1-366, default 30', { type: 'integer' }),
+          query('weeks', 'weeks of outcomesPerWeek, 1-104, default 12', { type: 'integer' }),
+        ],
         responses: { 200: ok('analytics') },
+      },
+    },
+    '/api/replay': {
+      get: {
+        summary:
+          'the last replay (lore replay): overall figures, per-lesson fires, hits, misses, noise, prevented, precision by delivery form, and suggestions',
+        responses: { 200: ok('the replay report, with the file it was read from'), 404: error, 422: error },
       },
     },
     '/api/explain': {

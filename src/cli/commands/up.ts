@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { flagOption, numberOption, stringOption } from '../command.js';
 import type { Command, CommandContext } from '../command.js';
 import { DEMO_LESSONS } from '../demo-lessons.js';
+import { writeSampleMeasures } from '../sample-measures.js';
 import { startDashboard } from '../start-dashboard.js';
 import { DEFAULT_PORT } from './serve.js';
 import { appendAudit } from '../../store/hook-state/audit-log.js';
@@ -16,6 +17,7 @@ import { addLesson, upvoteLesson } from '../../store/lessons/lesson-writes.js';
 import { tierLayout } from '../../store/fs/paths.js';
 import { openWorkspace } from '../../store/workspace/workspace.js';
 import type { Workspace } from '../../store/workspace/workspace.js';
+import type { Lesson } from '../../core/lesson/schema.js';
 import { listCandidates } from '../../store/candidates/candidate-actions.js';
 
 /** The sample corpus shipped with lore (samples/transcripts/, beside dist/). */
@@ -75,9 +77,11 @@ async function sampleWorkspace(
   try {
     const now = ctx.now();
     const ids: string[] = [];
+    const lessons: Lesson[] = [];
     for (const draft of DEMO_LESSONS) {
       const added = await addLesson(ws, draft, { tier: 'project', nowMs: now - 20 * 86_400_000 });
       ids.push(added.id);
+      lessons.push(added.lesson);
     }
     await upvoteLesson(ws, ids[0] ?? '', {
       model: 'claude-sonnet-4-5',
@@ -112,6 +116,8 @@ async function sampleWorkspace(
         });
       }
     }
+    // a hand-made last replay and the sample injections' outcomes: the Replay page and the weekly charts
+    writeSampleMeasures(ws.cacheDir, lessons, now);
     for (const [i, id] of ids.slice(0, 4).entries()) {
       await appendFeedback(ws, id, {
         helpful: i !== 2,

@@ -1,6 +1,10 @@
-/** Analytics (GET /api/analytics): the last 30 days of the hook's audit log, as numbers and charts. */
+/**
+ * Analytics (GET /api/analytics): the last 30 days of the hook's audit log, as numbers and charts,
+ * and what outcome feedback (`lore scan`) concluded per ISO week: mistakes prevented, injections
+ * that were noise.
+ */
 import { api } from '../api.js';
-import type { Usage } from '../api-types.js';
+import type { Analytics, Usage } from '../api-types.js';
 import { barChart, rankChart, ratioRing } from '../charts.js';
 import { h, mount } from '../dom.js';
 import type { PageContext } from '../page-context.js';
@@ -22,6 +26,57 @@ function injectionsCard(usage: Usage): HTMLElement {
       })),
       { label: 'lessons injected (and calls denied, darker) per day' },
     ),
+  );
+}
+
+function outcomesColumns(analytics: Analytics): HTMLElement {
+  const weekly = (key: 'prevented' | 'noise', id: string, title: string, label: string) =>
+    h(
+      'section',
+      { class: 'card', id },
+      h('h2', {}, title),
+      barChart(
+        analytics.outcomesPerWeek.map((w) => ({
+          label: w.week.slice(5),
+          value: w[key],
+          title: `${w.week} (from ${w.start}): ${w[key]} ${key}, ${w.repeated} repeated, ${w.unlinked} unlinked`,
+        })),
+        { label, height: 150 },
+      ),
+    );
+  const judged = analytics.outcomesPerWeek.reduce(
+    (sum, w) => sum + w.prevented + w.noise + w.repeated + w.unlinked,
+    0,
+  );
+  return h(
+    'div',
+    {},
+    h(
+      'div',
+      { class: 'columns even' },
+      weekly(
+        'prevented',
+        'prevented-chart',
+        'Mistakes prevented per week',
+        'injections after which the mistake did not repeat',
+      ),
+      weekly(
+        'noise',
+        'noise-chart',
+        'Injections that were noise per week',
+        'injections where nothing of the kind went wrong',
+      ),
+    ),
+    judged === 0
+      ? h(
+          'p',
+          { class: 'muted outcomes-note' },
+          `No injection judged in the last ${analytics.weeks} weeks: `,
+          h('code', {}, 'lore scan'),
+          ' judges each injection by the calls after it.',
+        )
+      : null,
+    analytics.outcomeProblems.map((p) => h('p', { class: 'notice inline' }, `${p.file}: ${p.message}`)),
   );
 }
 
@@ -99,9 +154,9 @@ function sourcesColumns(usage: Usage): HTMLElement {
 }
 
 export async function analyticsPage(ctx: PageContext): Promise<void> {
-  let usage: Usage;
+  let usage: Analytics;
   try {
-    usage = await api<Usage>('/api/analytics?days=30');
+    usage = await api<Analytics>('/api/analytics?days=30&weeks=12');
   } catch (error) {
     fail(error);
     return;
@@ -127,6 +182,7 @@ export async function analyticsPage(ctx: PageContext): Promise<void> {
       ]),
     ),
     injectionsCard(usage),
+    outcomesColumns(usage),
     lessonsColumns(usage),
     sourcesColumns(usage),
   );

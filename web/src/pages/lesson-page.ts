@@ -1,6 +1,7 @@
 /**
- * A lesson's page (GET /api/lessons/:id): its content and scope, where it fired, votes and feedback,
- * supersede, history; edit, archive and restore. Every action re-renders the page from the API.
+ * A lesson's page (GET /api/lessons/:id): its content and scope, what replay and outcome feedback
+ * measured, where it fired, votes and feedback, supersede, history; edit, archive and restore.
+ * Every action re-renders the page from the API.
  */
 import { api } from '../api.js';
 import type { Lesson, LessonDetail } from '../api-types.js';
@@ -13,6 +14,7 @@ import { scopeRow } from '../ui/scope-row.js';
 import { fail, toast } from '../ui/toast.js';
 import { lessonExamples } from './lesson-examples.js';
 import { lessonForm } from './lesson-form.js';
+import { lessonMeasures } from './lesson-measures.js';
 
 type LessonActions = {
   /** Calls the API; on success toasts `message` and re-renders the page, else toasts the error. */
@@ -232,7 +234,7 @@ export async function lessonPage(ctx: PageContext, id: string): Promise<void> {
     h(
       'div',
       { class: 'columns' },
-      h('div', {}, contentCard(l), scopeCard(l), lessonExamples(detail)),
+      h('div', {}, contentCard(l), scopeCard(l), lessonMeasures(detail), lessonExamples(detail)),
       h('div', {}, votesCard(detail, actions), supersedeCard(detail, actions), historyCard(detail)),
     ),
   );
