@@ -6,12 +6,14 @@
 // the held-out half):
 //
 // - precision: the share of injections that land at a labeled mistake: a call it came with (or
-//   denied) inside a labeled episode's line range of that file; before-call context lands when a
-//   call of its turn does. Target >= 90%.
+//   denied) inside the line range of a labeled episode or of a labeled repeat of one in that file;
+//   before-call context lands when a call of its turn does. Target >= 90%.
 // - trigger fidelity: of the labeled mistakes a lesson was captured from (an episode of its
 //   candidate matches the label), the share whose failing call the lesson's trigger matches (the
-//   failed calls of its own evidence inside the range; without one, the range's first failed call). Target >= 80%. Beside it: the share the replayed lesson
-//   actually reached (delivered on or before that call in the session).
+//   calls of its own evidence inside the range, whatever their result: a background launch or a
+//   saved error page looked like success; without one, the range's first failed call). Target
+//   >= 80%. Beside it: the share the replayed lesson actually reached (delivered on or before
+//   that call in the session).
 // - prevention (--as-of, lessons exist from the failure they were captured from): of the labeled
 //   repeats (`repeats` of a labeled episode: later lines where the same mistake came back) whose
 //   mistake has a lesson, the share each delivery form stops: a guard (its trigger matches the
@@ -172,17 +174,19 @@ async function evaluateHalf(half, scoring, window) {
       );
       if (mine.length === 0) continue;
       const lessonIds = mine.map(([, id]) => id);
-      // the failing calls of its own evidence inside the labeled range, else the range's first
       const evidenceLines = new Set(
         mine.flatMap(([candidate]) =>
           candidate.episodes.flatMap(({ episode }) => episode.failures.map((attempt) => attempt.call.line)),
         ),
       );
+      // Its own evidence whatever the call's result (a background launch or a saved error page
+      // looked like success to the call), else the range's first failed call.
       const inRange = (byFile.get(label.file) ?? []).filter(
-        ({ call }) => call.line >= label.lines[0] && call.line <= label.lines[1] && call.outcome === 'failed',
+        ({ call }) => call.line >= label.lines[0] && call.line <= label.lines[1],
       );
       const own = inRange.filter(({ call }) => evidenceLines.has(call.line));
-      const failing = own.length > 0 ? own : inRange.slice(0, 1);
+      const failing =
+        own.length > 0 ? own : inRange.filter(({ call }) => call.outcome === 'failed').slice(0, 1);
       const matchedBy = ({ replay, index }) =>
         lessonIds.some((id) => replay.matched.get(index)?.has(id) === true);
       const reachedBy = ({ replay, index }) =>

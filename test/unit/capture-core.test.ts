@@ -154,6 +154,13 @@ describe('command triggers', () => {
     ['python3', undefined, '/usr/bin/python3 -m venv .venv', true],
     ['python3', undefined, 'python3.11 -m venv .venv', false],
     ['powershell', undefined, 'mypowershell.exe -x', false],
+    [
+      'refreshenv',
+      diffCommands('refreshenv; python --version', 'py --version'),
+      'refreshenv; python -V',
+      true,
+    ],
+    ['refreshenv', undefined, 'x && refreshenv&& y', true],
     // the dropped argument, bare or quoted
     [
       'op',

@@ -349,9 +349,10 @@ export function escapeRegex(text: string): string {
 export function commandTrigger(key: string, diff: CommandDiff | undefined): string {
   const [program = '', ...rest] = key.split(' ').map(escapeRegex);
   const exe = /\\.exe$/i.test(program) ? program : `${program}(?:\\.exe)?`;
-  // The end is a lookahead so that the required argument may follow the key directly.
+  // The end is a lookahead so that the required argument may follow the key directly, and the
+  // next command may follow it without a space (`refreshenv; python`).
   // A later word may open a quoted argument (`ssh host "opkg remove x"`).
-  let source = `(^|[;&|(]\\s*|\\s|[\\\\/])${[exe, ...rest].join(`\\s+(?:\\S+\\s+)*?["']?`)}(?=\\s|["']|$)`;
+  let source = `(^|[;&|(]\\s*|\\s|[\\\\/])${[exe, ...rest].join(`\\s+(?:\\S+\\s+)*?["']?`)}(?=[\\s"';&|)]|$)`;
   const removed = diff?.removed.find((token) => !key.split(' ').includes(token));
   const added =
     diff?.added.find((token) => !key.split(' ').includes(token) && /^(-|[A-Z_]+=)/.test(token)) ??
@@ -362,7 +363,7 @@ export function commandTrigger(key: string, diff: CommandDiff | undefined): stri
     const flag = /^-[A-Za-z]$/.test(added) ? `-[A-Za-z]*${added.slice(1)}[A-Za-z]*` : escapeRegex(added);
     source = added.startsWith('-')
       ? `${source}(?![^;&|\\n]*(^|\\s)${flag}(?=\\s|["'=]|$))`
-      : `^(?!.*${escapeRegex(added)})(?:.*?)${source}`;
+      : `^(?!.*(^|[\\s"'])${escapeRegex(added)}(?=[\\s"';&|)]|$))(?:.*?)${source}`;
   }
   return source;
 }
