@@ -111,8 +111,15 @@ function renderExplanation(
   ];
   if (explained.disabled)
     lines.push('note: lore is disabled in this project (`lore enable` turns it back on): the hook prints {}');
-  if (explained.denied.length > 0)
-    lines.push('denied by guard:', ...explained.denied.map((d) => row(d.id, 'deny', d.matched_by)));
+  const guards = explained.denied.filter((d) => d.kind !== 'checkpoint');
+  const checkpoints = explained.denied.filter((d) => d.kind === 'checkpoint');
+  if (guards.length > 0)
+    lines.push('denied by guard:', ...guards.map((d) => row(d.id, 'deny', d.matched_by)));
+  if (checkpoints.length > 0)
+    lines.push(
+      'denied by checkpoint (first call of a session only; the same call again runs):',
+      ...checkpoints.map((d) => row(d.id, 'deny once', d.matched_by)),
+    );
   if (explained.included.length > 0)
     lines.push(
       'injected:',
