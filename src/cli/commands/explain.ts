@@ -182,7 +182,7 @@ async function explainForHost(
     halves.push({ ...explained, host, hostEvent, phase: phase ?? null, output });
     if (phase !== undefined)
       lines.push(
-        `=== ${host} ${hostEvent}: ${phase === 'before' ? 'before the call (guards only: no context enters here)' : 'after the call (beside its result)'} ===`,
+        `=== ${host} ${hostEvent}: ${phase === 'before' ? 'before the call (guards and checkpoints only: no context enters here)' : 'after the call (beside its result)'} ===`,
       );
     lines.push(
       ...renderExplanation(explained, summaries),

@@ -19,6 +19,7 @@ import type {
   ManifestText,
   Match,
   Skip,
+  SkipReason,
 } from './types.js';
 
 export type PlanState = {
@@ -81,6 +82,13 @@ function isTrigger(reason: string): boolean {
   return reason.startsWith('command:') || reason.startsWith('path:') || reason.startsWith('content:');
 }
 
+/** Why the session state holds a lesson back (it cannot be recorded, or was shown), if it does. */
+function heldBack(state: PlanState, id: string): SkipReason | undefined {
+  if (!state.stateAvailable) return 'state-unavailable';
+  if (state.seen.has(id)) return 'already-shown';
+  return state.seenElsewhere?.has(id) === true ? 'shown-to-other-agent' : undefined;
+}
+
 export function planInjection(
   ranked: Iterable<Match>,
   state: PlanState,
@@ -104,9 +112,8 @@ export function planInjection(
     const guardDenies = lesson.guard && settings.guards && trigger;
     // A checkpoint denies the session's first matching call only: never twice, never unrecorded.
     const checkpoint = lesson.checkpoint === true && trigger;
-    const checkpointSpent =
-      !state.stateAvailable || state.seen.has(lesson.id) || state.seenElsewhere?.has(lesson.id) === true;
-    const denies = guardDenies || (checkpoint && !checkpointSpent);
+    const held = heldBack(state, lesson.id);
+    const denies = guardDenies || (checkpoint && held === undefined);
     // A rank-ordered stream brings the guards and checkpoints that can deny first: past them, a
     // denied call or a full plan is settled (a spent checkpoint among them does not settle it).
     if (options.stopWhenFull === true) {
@@ -155,31 +162,13 @@ export function planInjection(
       } else skip('over-budget');
       continue;
     }
-    if (checkpoint && options.allowAdvice === false) {
-      // a spent checkpoint in a call's before half: say why it did not deny
-      skip(
-        !state.stateAvailable
-          ? 'state-unavailable'
-          : state.seen.has(lesson.id)
-            ? 'already-shown'
-            : 'shown-to-other-agent',
-      );
-      continue;
-    }
+    // a spent checkpoint in a call's before half says why it did not deny
     if (options.allowAdvice === false) {
-      skip('after-call');
+      skip(checkpoint && held !== undefined ? held : 'after-call');
       continue;
     }
-    if (!state.stateAvailable) {
-      skip('state-unavailable');
-      continue;
-    }
-    if (state.seen.has(lesson.id)) {
-      skip('already-shown');
-      continue;
-    }
-    if (state.seenElsewhere?.has(lesson.id) === true) {
-      skip('shown-to-other-agent');
+    if (held !== undefined) {
+      skip(held);
       continue;
     }
     const skillName = lesson.skill !== undefined && options.skills?.[lesson.skill] ? lesson.skill : undefined;
