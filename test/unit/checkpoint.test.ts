@@ -50,7 +50,7 @@ const louder = [1, 2, 3, 4].map((i) =>
   lesson({ summary: `pytest advice number ${i}`, tools: ['Bash'], commands: ['pytest'], priority: 10 }),
 );
 
-type Call = { command: string; phase?: CallPhase; agent?: string };
+type Call = { command: string; phase?: CallPhase; agent?: string; prompt?: boolean };
 
 /** One session: each call runs as the hook runs it, over the same claims file. */
 function session(
@@ -61,21 +61,25 @@ function session(
   const id = `s${sessions}`;
   const manifest = manifestOf(lessons, { settings: options.settings });
   return (call: Call | string): HookDecision => {
-    const { command, phase, agent } = typeof call === 'string' ? { command: call } : call;
-    const event: HookEvent = {
-      event: 'PreToolUse',
-      sessionId: id,
-      agentId: agent ?? 'main',
-      cwd: '/repo',
-      tool: 'Bash',
-      command,
-      ...(phase === undefined ? {} : { phase }),
-    };
+    const { command, phase, agent, prompt } = typeof call === 'string' ? { command: call } : call;
+    const event: HookEvent =
+      prompt === true
+        ? { event: 'UserPromptSubmit', sessionId: id, agentId: 'main', cwd: '/repo', prompt: command }
+        : {
+            event: 'PreToolUse',
+            sessionId: id,
+            agentId: agent ?? 'main',
+            cwd: '/repo',
+            tool: 'Bash',
+            command,
+            ...(phase === undefined ? {} : { phase }),
+          };
     const state = openSessionState(options.stateDir ?? tmp, id, event.agentId, 'test');
     const selection = selectLessons({
       event,
       head: manifest.head,
       ...manifestReaders(manifest),
+      words: manifest.words,
       repoPaths: [],
       state: {
         seen: state.seen,
@@ -88,7 +92,7 @@ function session(
     const plan = applyClaims(selection.decision.plan, (lessonId, priority) =>
       state.claim(lessonId, priority),
     );
-    return formatDecision('PreToolUse', plan);
+    return formatDecision(event.event, plan);
   };
 }
 
@@ -170,6 +174,12 @@ describe('checkpoint lessons', () => {
           { [cp]: 'already-shown', [guard.id]: 'deny' },
           { [cp]: 'already-shown', [guard.id]: 'deny' },
         ],
+      ],
+      [
+        'a prompt that mentions the command brings it before the model acts; then it does not deny',
+        [checkpoint],
+        [{ command: 'please run `pytest -q`', prompt: true }, 'pytest -q'],
+        [{ [cp]: 'inject' }, { [cp]: 'already-shown' }],
       ],
       [
         'a checkpoint shown to another agent of the session does not deny this one',
