@@ -5,7 +5,14 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LoreError } from '../core/errors.js';
-import { BODY_MAX, CATEGORIES, EVIDENCE_KINDS, LESSON_TYPES, SEVERITIES } from '../core/lesson/constants.js';
+import {
+  BODY_MAX,
+  CATEGORIES,
+  EVIDENCE_KINDS,
+  LESSON_TYPE_HELP,
+  LESSON_TYPES,
+  SEVERITIES,
+} from '../core/lesson/constants.js';
 import type { LessonDraft } from '../core/lesson/draft-schema.js';
 import type { Evidence } from '../core/lesson/schema.js';
 import { bodyTooLong, FieldError } from '../store/lessons/lesson-writes.js';
@@ -55,8 +62,8 @@ export const LESSON_OPTIONS: Record<string, OptionSpec> = {
   confidence: { type: 'string', value: 'X', description: 'confidence 0-1' },
   type: {
     type: 'string',
-    value: 'hint|guard',
-    description: 'hint: advice; guard: blocks a matching tool call',
+    value: LESSON_TYPES.join('|'),
+    description: LESSON_TYPE_HELP,
   },
   evidence: {
     type: 'string',

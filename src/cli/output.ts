@@ -11,7 +11,7 @@ export function truncate(text: string, width: number): string {
 export function formatLessonRow(lesson: Lesson, extra = ''): string {
   const flags = [
     lesson.status !== 'active' ? lesson.status : '',
-    lesson.type === 'guard' ? 'guard' : '',
+    lesson.type === 'hint' ? '' : lesson.type,
     lesson.needsReview ? 'needs-review' : '',
     lesson.universal === true && lesson.tier === 'user' ? 'universal' : '',
   ]

@@ -6,7 +6,7 @@ import type { CheckJson } from '../helpers/cli.js';
 type ExplainJson = {
   event: string;
   included: { id: string; form: string; matched_by: string[] }[];
-  denied: { id: string; matched_by: string[] }[];
+  denied: { id: string; matched_by: string[]; kind?: string }[];
   dropped: { id: string; reason: string; matched_by: string[] }[];
   additionalContext: string | null;
   permissionDecisionReason: string | null;
@@ -79,6 +79,29 @@ describe('lore explain', () => {
     const text = sandbox.run(['explain', '--tool', 'Bash', '--command', 'pytest']).stdout;
     expect(text).toContain('needs-review');
     expect(text).toContain('--- the agent would receive (additionalContext');
+  });
+
+  it('shows a checkpoint as denying the first call of a session, apart from guards', () => {
+    const { sandbox } = sandboxWithLessons();
+    const checkpoint = sandbox.add([
+      '--summary',
+      'publishing needs the changelog entry first',
+      '--type',
+      'checkpoint',
+      '--command',
+      'npm\\s+publish',
+    ]);
+    const data = sandbox
+      .run(['explain', '--tool', 'Bash', '--command', 'npm publish', '--json'])
+      .json<ExplainJson>();
+    expect([data.denied, data.permissionDecisionReason]).toEqual([
+      [{ id: checkpoint, matched_by: ['command:npm\\s+publish'], kind: 'checkpoint' }],
+      expect.stringContaining(`lore checkpoint ${checkpoint}: read this lesson before this call runs.`),
+    ]);
+    const text = sandbox.run(['explain', '--tool', 'Bash', '--command', 'npm publish']).stdout;
+    expect(text).toContain('denied by checkpoint (first call of a session only; the same call again runs):');
+    expect(text).toContain(`${checkpoint}  deny once`);
+    expect(text).not.toContain('denied by guard');
   });
 
   it('paths are relative to the working directory; prompts and session start work too', () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, lessonDirs, listIds, seedLessons } from '../helpers/cli.js';
-import type { ErrorJson, ListJson, Sandbox, SearchJson, ShowJson } from '../helpers/cli.js';
+import type { CheckJson, ErrorJson, ListJson, Sandbox, SearchJson, ShowJson } from '../helpers/cli.js';
 
 function show(sandbox: Sandbox, ref: string): ShowJson {
   const run = sandbox.run(['show', ref, '--json']);
@@ -582,5 +582,29 @@ describe('lore sync and lore check on a healthy store', () => {
     const sync = sandbox.run(['sync', '--json']);
     expect(sync.code).toBe(0);
     expect(sync.json<{ lessons: number; errors: number }>()).toMatchObject({ lessons: 2, errors: 0 });
+  });
+
+  it('check accepts a checkpoint, and warns about one that has nothing to deny on', () => {
+    const sandbox = createSandbox();
+    sandbox.add([
+      '--summary',
+      'publish needs the changelog',
+      '--type',
+      'checkpoint',
+      '--command',
+      'npm publish',
+    ]);
+    const loose = sandbox.add(['--summary', 'every Bash call', '--type', 'checkpoint', '--tool', 'Bash']);
+    const check = sandbox.run(['check', '--json']);
+    expect(check.code).toBe(0);
+    const data = check.json<CheckJson>();
+    expect([data.ok, data.lessons, data.errors, data.warnings]).toEqual([true, 2, 0, 1]);
+    expect(data.problems).toEqual([
+      expect.objectContaining({
+        file: expect.stringContaining(loose),
+        field: 'type',
+        message: expect.stringContaining('a checkpoint without commands, paths or contents never denies'),
+      }),
+    ]);
   });
 });

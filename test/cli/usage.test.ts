@@ -166,7 +166,10 @@ describe('bad option values exit 2 and say what is allowed', () => {
       args: ['add', '--summary', 'x', '--severity', 'huge'],
       message: /--severity must be one of low, medium, high, critical/,
     },
-    { args: ['add', '--summary', 'x', '--type', 'wall'], message: /--type must be one of hint, guard/ },
+    {
+      args: ['add', '--summary', 'x', '--type', 'wall'],
+      message: /--type must be one of hint, guard, checkpoint/,
+    },
     { args: ['add', '--summary', 'x', '--tier', 'team'], message: /--tier must be one of project, user/ },
     {
       args: ['add', '--summary', 'x', '--body', 'b', '--body-file', 'f'],

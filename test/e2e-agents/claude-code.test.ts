@@ -11,7 +11,15 @@ import {
   runClaude,
   turn,
 } from './harness.js';
-import { addBuildGuard, addPytestLesson, addTopLessons, GUARD_MARKER, PYTEST_MARKER } from './lessons.js';
+import {
+  addBuildGuard,
+  addPytestCheckpoint,
+  addPytestLesson,
+  addTopLessons,
+  CHECKPOINT_MARKER,
+  GUARD_MARKER,
+  PYTEST_MARKER,
+} from './lessons.js';
 import { startModelServer } from './model-server.js';
 import type { ModelServer, Step } from './model-server.js';
 
@@ -19,16 +27,31 @@ const serve = (steps: readonly Step[]) => startModelServer({ steps });
 
 /** The tool results of the agent's request after its `n`-th tool call: error flag, guard markers. */
 function toolResults(server: ModelServer, n: number): { isError: boolean; guard: number }[] {
+  return resultBlocks(server, n).map((block) => ({
+    isError: block.is_error === true,
+    guard: occurrences(JSON.stringify(block), GUARD_MARKER),
+  }));
+}
+
+/** The same for a checkpoint: its marker, and whether the command ran (the fake pytest's output). */
+function checkpointResults(
+  server: ModelServer,
+  n: number,
+): { isError: boolean; marker: number; ran: boolean }[] {
+  return resultBlocks(server, n).map((block) => ({
+    isError: block.is_error === true,
+    marker: occurrences(JSON.stringify(block), CHECKPOINT_MARKER),
+    ran: JSON.stringify(block).includes('1 passed'),
+  }));
+}
+
+function resultBlocks(server: ModelServer, n: number): { type?: string; is_error?: boolean }[] {
   const body = server.agentTurns().find((request) => request.toolResults === n)?.body as {
     messages: { content: unknown }[];
   };
   return body.messages
     .flatMap((message) => (Array.isArray(message.content) ? (message.content as { type?: string }[]) : []))
-    .filter((block) => block.type === 'tool_result')
-    .map((block) => ({
-      isError: (block as { is_error?: boolean }).is_error === true,
-      guard: occurrences(JSON.stringify(block), GUARD_MARKER),
-    }));
+    .filter((block) => block.type === 'tool_result');
 }
 
 const WITH_PLUGIN = ['--plugin-dir', PLUGIN_DIR];
@@ -88,6 +111,25 @@ describe('Claude Code with the plugin (--plugin-dir)', () => {
     expect(toolResults(server, 2)).toEqual([
       { isError: true, guard: 1 },
       { isError: false, guard: 0 },
+    ]);
+    expect(JSON.parse(exit.stdout).permission_denials).toHaveLength(1);
+  });
+
+  it('a checkpoint denies the first `pytest` with the lesson as the reason; the unchanged retry runs', async () => {
+    const ws = createWorkspace();
+    addTopLessons(ws);
+    addPytestCheckpoint(ws);
+    const server = await serve([{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }]);
+    const exit = await runClaude(ws, server, 'run the tests', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    // not at session start: a checkpoint acts at its call
+    expect(occurrences(turn(server, 0), CHECKPOINT_MARKER)).toBe(0);
+    expect(checkpointResults(server, 1)).toEqual([{ isError: true, marker: 1, ran: false }]);
+    expect(checkpointResults(server, 2)).toEqual([
+      { isError: true, marker: 1, ran: false },
+      { isError: false, marker: 0, ran: true },
     ]);
     expect(JSON.parse(exit.stdout).permission_denials).toHaveLength(1);
   });

@@ -1,7 +1,13 @@
 // Codex CLI 0.169.0, driven offline by the scripted model server (Responses API), with lore's hooks.
 import { describe, expect, it } from 'vitest';
 import { codex, codexEnv, copyMarketplace, createWorkspace, occurrences, runCodex, turn } from './harness.js';
-import { addPytestLesson, addTopLessons, PYTEST_MARKER } from './lessons.js';
+import {
+  addPytestCheckpoint,
+  addPytestLesson,
+  addTopLessons,
+  CHECKPOINT_MARKER,
+  PYTEST_MARKER,
+} from './lessons.js';
 import { startModelServer } from './model-server.js';
 
 describe('Codex', () => {
@@ -23,6 +29,27 @@ describe('Codex', () => {
     expect(occurrences(turn(server, 0), PYTEST_MARKER)).toBe(0);
     expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
     expect(occurrences(turn(server, 2), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('a checkpoint denies the first `pytest` with the lesson as the reason; the unchanged retry runs', async () => {
+    const ws = createWorkspace();
+    addPytestCheckpoint(ws);
+    const server = await startModelServer({
+      steps: [{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }],
+    });
+    const env = codexEnv(ws, server);
+    ws.lore(['install', 'codex']);
+    const exit = await runCodex(ws, env, 'run the tests');
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 0), CHECKPOINT_MARKER)).toBe(0);
+    // the denial is the first call's output: the lesson, and no test run
+    expect(occurrences(turn(server, 1), CHECKPOINT_MARKER)).toBe(1);
+    expect(occurrences(turn(server, 1), '1 passed')).toBe(0);
+    // the retry ran, and the lesson was not sent again
+    expect(occurrences(turn(server, 2), CHECKPOINT_MARKER)).toBe(1);
+    expect(occurrences(turn(server, 2), '1 passed')).toBeGreaterThan(0);
   });
 
   it('lore install codex ($CODEX_HOME/hooks.json): the lesson arrives and the protocol is there from the start', async () => {

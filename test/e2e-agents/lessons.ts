@@ -53,3 +53,24 @@ export function addBuildGuard(ws: Workspace): string {
     '3',
   ]);
 }
+
+export const CHECKPOINT_MARKER = 'LORE-E2E-3C8 pytest checkpoint';
+
+/**
+ * Checkpoint: the first `pytest` of a session is denied with this lesson as the reason; the same
+ * command run again goes through.
+ */
+export function addPytestCheckpoint(ws: Workspace): string {
+  return ws.addLesson([
+    '--type',
+    'checkpoint',
+    '--summary',
+    `${CHECKPOINT_MARKER}: the tests here need the fake database; pytest starts it itself`,
+    '--tool',
+    'Bash',
+    '--command',
+    '(^|\\s)pytest\\b',
+    '--priority',
+    '3',
+  ]);
+}

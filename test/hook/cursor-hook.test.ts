@@ -112,6 +112,27 @@ describe('Cursor hooks (--host cursor)', () => {
     expect(run(sandbox, shell).stdout).toBe('{}');
   });
 
+  it('beforeShellExecution denies a checkpoint once; the retry passes both halves', () => {
+    const { sandbox } = lessonSandbox();
+    const checkpoint = sandbox.add([
+      '--summary',
+      'publishing needs the changelog entry first',
+      '--type',
+      'checkpoint',
+      '--command',
+      'npm\\s+publish',
+    ]);
+    const before = () =>
+      run(sandbox, cursor(sandbox, 'beforeShellExecution', undefined, { command: 'npm publish' }));
+    expect(before().out).toEqual({
+      permission: 'deny',
+      agent_message: expect.stringContaining('publishing needs the changelog entry first'),
+      user_message: `lore checkpoint ${checkpoint}: read this lesson before this call runs.`,
+    });
+    const after = cursor(sandbox, 'postToolUse', 'Shell', { tool_input: { command: 'npm publish' } });
+    expect([before().stdout, run(sandbox, after).stdout]).toEqual(['{}', '{}']);
+  });
+
   it('preToolUse denies a guarded file read; postToolUse on a file tool carries path lessons', () => {
     const { sandbox, migrations, migrationGuard } = lessonSandbox();
     expect(run(sandbox, cursor(sandbox, 'preToolUse', 'Read')).out).toMatchObject({

@@ -196,6 +196,86 @@ describe('guards', () => {
   });
 });
 
+describe('checkpoints', () => {
+  function checkpointSandbox() {
+    const sandbox = createSandbox();
+    const id = sandbox.add([
+      '--summary',
+      'the tests need the fake database: run make db first',
+      '--type',
+      'checkpoint',
+      '--tool',
+      'Bash',
+      '--command',
+      '(^|\\s)pytest\\b',
+    ]);
+    return { sandbox, id };
+  }
+
+  it('denies the first matching call of a session with the lesson; the unchanged retry runs', () => {
+    const { sandbox, id } = checkpointSandbox();
+    expect(output(runHookBundle(sandbox, bash(sandbox, 'pytest -q'))).hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringContaining(
+        `lore checkpoint ${id}: read this lesson before this call runs.\n[lore ${id}] the tests need the fake database`,
+      ),
+    });
+    expect(runHookBundle(sandbox, bash(sandbox, 'pytest -q')).stdout.trim()).toBe('{}');
+    // another session reads it again, once
+    const other = runHookBundle(sandbox, bash(sandbox, 'pytest -q', { session_id: 'other' }));
+    expect(output(other).hookSpecificOutput?.permissionDecision).toBe('deny');
+    const audit = readFileSync(join(sandbox.repo, '.lore', 'cache', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { denied: unknown[] });
+    expect(audit.map((record) => record.denied)).toEqual([
+      [{ id, matched_by: ['command:(^|\\s)pytest\\b'], kind: 'checkpoint' }],
+      [{ id, matched_by: ['command:(^|\\s)pytest\\b'], kind: 'checkpoint' }],
+    ]);
+  });
+
+  it('without session state it never denies (the hook cannot record that it did); a guard still does', () => {
+    const { sandbox } = checkpointSandbox();
+    sandbox.add(['--summary', 'no rm -rf build', '--type', 'guard', '--command', 'rm\\s+-rf\\s+build']);
+    const file = join(sandbox.base, 'a-file');
+    writeFileSync(file, '');
+    const noState = { env: { TMPDIR: file } };
+    for (let i = 0; i < 2; i += 1)
+      expect(runHookBundle(sandbox, bash(sandbox, 'pytest -q'), noState).stdout.trim()).toBe('{}');
+    const guarded = output(runHookBundle(sandbox, bash(sandbox, 'rm -rf build'), noState));
+    expect(guarded.hookSpecificOutput?.permissionDecision).toBe('deny');
+  });
+
+  it('Gemini CLI: BeforeTool denies once; the retry passes BeforeTool and AfterTool', () => {
+    const { sandbox, id } = checkpointSandbox();
+    const gemini = (event: 'BeforeTool' | 'AfterTool') =>
+      runHookBundle(
+        sandbox,
+        inRepo(sandbox, payload('gemini', event), {
+          session_id: 'g-checkpoint',
+          tool_input: { command: 'pytest -q', description: 'run it' },
+        }),
+        { args: ['--host', 'gemini'] },
+      ).stdout.trim();
+    expect(JSON.parse(gemini('BeforeTool'))).toEqual({
+      decision: 'deny',
+      reason: expect.stringContaining(`lore checkpoint ${id}`),
+    });
+    expect([gemini('BeforeTool'), gemini('AfterTool')]).toEqual(['{}', '{}']);
+  });
+
+  it('lore update --type turns a hint into a checkpoint and back', () => {
+    const { sandbox, id } = pytestSandbox();
+    expect(sandbox.run(['update', id, '--type', 'checkpoint']).code).toBe(0);
+    const denied = output(runHookBundle(sandbox, bash(sandbox, 'pytest -q', { session_id: 'u1' })));
+    expect(denied.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(sandbox.run(['update', id, '--type', 'hint']).code).toBe(0);
+    const advised = output(runHookBundle(sandbox, bash(sandbox, 'pytest -q', { session_id: 'u2' })));
+    expect(advised.hookSpecificOutput?.additionalContext).toContain(id);
+  });
+});
+
 describe('SessionStart', () => {
   function sessionSandbox() {
     const sandbox = createSandbox();

@@ -180,6 +180,30 @@ describe.each(CASES)('$format', (c) => {
   });
 });
 
+describe('lessons-learned: a checkpoint (a type lessons-learned does not have)', () => {
+  const format = formatOf('lessons-learned');
+  const [rich] = richLessons();
+  const checkpoint: ExportLesson = { ...(rich as ExportLesson), type: 'checkpoint' };
+
+  it('goes out as its closest type, a hint, with loreType, and comes back a checkpoint', () => {
+    const rendered = format.render([checkpoint], RENDER);
+    const record = (JSON.parse(rendered.files[0]?.text ?? '{}') as { lessons: Record<string, unknown>[] })
+      .lessons[0];
+    expect([record?.type, record?.loreType]).toEqual(['hint', 'checkpoint']);
+    const back = format.parse(rendered.files, { nowIso: NOW }).lessons[0]?.lesson;
+    expect(back?.type).toBe('checkpoint');
+    expect(back?.origin?.fields?.extra).toBeUndefined();
+  });
+
+  it('an imported lesson made a checkpoint in lore keeps its source keys and gains loreType', () => {
+    const read = sources('lessons-learned/good');
+    const first = format.parse(read.files, { nowIso: NOW, fileDates: read.fileDates }).lessons;
+    const exported = asExport(first.map((entry) => ({ ...entry.lesson, type: 'checkpoint' as const })));
+    const again = format.parse(format.render(exported, RENDER).files, { nowIso: NOW }).lessons;
+    expect(again.map((entry) => entry.lesson.type)).toEqual(first.map(() => 'checkpoint'));
+  });
+});
+
 /** Source files an export of their own import gives back as they were (same data, any layout). */
 const SAME_FILES: [InteropFormatName, string, string, string][] = [
   ['lessons-learned', 'lessons-learned/good', 'data/lessons.json', 'lessons.json'],

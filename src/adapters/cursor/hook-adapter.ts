@@ -6,7 +6,7 @@
  *   model beside the result of the call that just ran);
  * - `preToolUse` and `beforeShellExecution` can only allow or deny: `{"permission": "deny",
  *   "agent_message", "user_message"}`; no context enters there, so a call is planned twice, guards
- *   before it and advice after it, as for Gemini;
+ *   and checkpoints before it and advice after it, as for Gemini;
  * - `beforeSubmitPrompt` cannot add context: lore does not handle it.
  * Tools: `Shell` (a command) and `Read`, `Write`, `Edit`, `Delete`, `Grep`, `Glob` (paths), named as
  * Claude Code's tools for lore's matcher; MCP tools (`MCP:<name>`), `Task` and the rest are not matched.
@@ -113,7 +113,7 @@ export function normalizeCursorPayload(raw: unknown): unknown {
   return { ...base, hook_event_name: 'PreToolUse', tool_name: mapped.tool, tool_input: mapped.input };
 }
 
-/** The first line of a guard's reason, for Cursor's own UI. */
+/** The first line of a guard's or checkpoint's reason, for Cursor's own UI. */
 function firstLine(text: string): string {
   const line = text.split('\n', 1)[0] ?? text;
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;

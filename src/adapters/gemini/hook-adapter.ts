@@ -3,7 +3,7 @@
  * `transcript_path`, `hook_event_name`) under other event and tool names, and its answers differ:
  * - SessionStart and BeforeAgent (the prompt) take `hookSpecificOutput.additionalContext`;
  * - BeforeTool cannot add context: it denies (`decision: "deny"`, `reason`, which the model gets as
- *   the tool's error) or says nothing; so a tool call is planned twice, guards only before it
+ *   the tool's error) or says nothing; so a tool call is planned twice, guards and checkpoints only before it
  *   (`phase: 'before'`) and advice only after it (`phase: 'after'`): AfterTool's
  *   `additionalContext` is appended to the tool's output, which the model reads before its next step;
  * - tools are `run_shell_command` (a command) and `read_file`, `write_file`, `replace`,

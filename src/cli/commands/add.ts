@@ -36,6 +36,7 @@ export const command: Command = {
     examples: [
       'lore add --summary "Run pytest with -p no:cacheprovider in CI" --command "^pytest\\b" --tag lang:python',
       'lore add --summary "Never edit generated files" --path "src/gen/**" --severity high --type guard',
+      'lore add --summary "Publishing needs the changelog entry first" --command "npm\\s+publish" --type checkpoint',
       'lore add --summary "Write the failing test first" --universal --category process',
     ],
   },

@@ -42,6 +42,18 @@ export const command: Command = {
             severity: 'warning',
           });
         }
+        if (
+          lesson.type === 'checkpoint' &&
+          lesson.commands.length + lesson.paths.length + lesson.contents.length === 0
+        ) {
+          problems.push({
+            file: shown,
+            field: 'type',
+            message:
+              'a checkpoint without commands, paths or contents never denies a call (it is advice instead): add a trigger (lore update --command, --path or --content) or make it a hint',
+            severity: 'warning',
+          });
+        }
         for (const old of lesson.supersedes) {
           if (!byId.has(old))
             problems.push({

@@ -111,8 +111,15 @@ function renderExplanation(
   ];
   if (explained.disabled)
     lines.push('note: lore is disabled in this project (`lore enable` turns it back on): the hook prints {}');
-  if (explained.denied.length > 0)
-    lines.push('denied by guard:', ...explained.denied.map((d) => row(d.id, 'deny', d.matched_by)));
+  const guards = explained.denied.filter((d) => d.kind !== 'checkpoint');
+  const checkpoints = explained.denied.filter((d) => d.kind === 'checkpoint');
+  if (guards.length > 0)
+    lines.push('denied by guard:', ...guards.map((d) => row(d.id, 'deny', d.matched_by)));
+  if (checkpoints.length > 0)
+    lines.push(
+      'denied by checkpoint (first call of a session only; the same call again runs):',
+      ...checkpoints.map((d) => row(d.id, 'deny once', d.matched_by)),
+    );
   if (explained.included.length > 0)
     lines.push(
       'injected:',
@@ -175,7 +182,7 @@ async function explainForHost(
     halves.push({ ...explained, host, hostEvent, phase: phase ?? null, output });
     if (phase !== undefined)
       lines.push(
-        `=== ${host} ${hostEvent}: ${phase === 'before' ? 'before the call (guards only: no context enters here)' : 'after the call (beside its result)'} ===`,
+        `=== ${host} ${hostEvent}: ${phase === 'before' ? 'before the call (guards and checkpoints only: no context enters here)' : 'after the call (beside its result)'} ===`,
       );
     lines.push(
       ...renderExplanation(explained, summaries),

@@ -1,7 +1,10 @@
 /**
  * Stage 5, plan: which ranked lessons go out, in what form, and why each other one does not.
  * Relevance gates (needs-review, low confidence), then guards (a matching guard denies the call,
- * every time; at most `maxLessons` reasons; a denied call gets no advice), then dedup (already shown in this session: to this agent, or to another one), the
+ * every time; at most `maxLessons` reasons; a denied call gets no advice) and checkpoints (a
+ * matching checkpoint denies the call when it was not shown in the session yet and the session
+ * state works: `applyClaims` then claims it, so it denies once; shown, it is a lesson like any
+ * other), then dedup (already shown in this session: to this agent, or to another one), the
  * per-context cap, the per-call count and the character budget. The first lesson always fits: its summary stands in
  * when the full text is too long, and is cut when even that is. A lesson held by an aggregated tool
  * skill goes out as one pointer to the skill instead (guards still deny).
@@ -16,6 +19,7 @@ import type {
   ManifestText,
   Match,
   Skip,
+  SkipReason,
 } from './types.js';
 
 export type PlanState = {
@@ -78,6 +82,13 @@ function isTrigger(reason: string): boolean {
   return reason.startsWith('command:') || reason.startsWith('path:') || reason.startsWith('content:');
 }
 
+/** Why the session state holds a lesson back (it cannot be recorded, or was shown), if it does. */
+function heldBack(state: PlanState, id: string): SkipReason | undefined {
+  if (!state.stateAvailable) return 'state-unavailable';
+  if (state.seen.has(id)) return 'already-shown';
+  return state.seenElsewhere?.has(id) === true ? 'shown-to-other-agent' : undefined;
+}
+
 export function planInjection(
   ranked: Iterable<Match>,
   state: PlanState,
@@ -97,13 +108,18 @@ export function planInjection(
 
   for (const match of ranked) {
     const { lesson, matchedBy } = match;
-    const denies = lesson.guard && settings.guards && options.allowDeny && matchedBy.some(isTrigger);
-    // A rank-ordered stream brings the guards that can deny first: past them, a denied call or a
-    // full plan is settled.
+    const trigger = options.allowDeny && matchedBy.some(isTrigger);
+    const guardDenies = lesson.guard && settings.guards && trigger;
+    // A checkpoint denies the session's first matching call only: never twice, never unrecorded.
+    const checkpoint = lesson.checkpoint === true && trigger;
+    const held = heldBack(state, lesson.id);
+    const denies = guardDenies || (checkpoint && held === undefined);
+    // A rank-ordered stream brings the guards and checkpoints that can deny first: past them, a
+    // denied call or a full plan is settled (a spent checkpoint among them does not settle it).
     if (options.stopWhenFull === true) {
       if (denied.length >= maxLessons) break;
-      if (!denies && options.allowAdvice === false) break;
-      if (!denies && (denied.length > 0 || adviceFull())) break;
+      if (!denies && !checkpoint && options.allowAdvice === false) break;
+      if (!denies && !checkpoint && (denied.length > 0 || adviceFull())) break;
     }
     const skip = (reason: Skip['reason'], skill?: string) =>
       skipped.push({ id: lesson.id, reason, matchedBy, ...(skill === undefined ? {} : { skill }) });
@@ -140,25 +156,19 @@ export function planInjection(
           text,
           form: text === reason ? 'full' : 'truncated',
           priority: lesson.priority,
+          ...(guardDenies ? {} : { kind: 'checkpoint' as const }),
         });
         denyUsed += text.length + (denied.length > 1 ? SEPARATOR.length : 0);
       } else skip('over-budget');
       continue;
     }
+    // a spent checkpoint in a call's before half says why it did not deny
     if (options.allowAdvice === false) {
-      skip('after-call');
+      skip(checkpoint && held !== undefined ? held : 'after-call');
       continue;
     }
-    if (!state.stateAvailable) {
-      skip('state-unavailable');
-      continue;
-    }
-    if (state.seen.has(lesson.id)) {
-      skip('already-shown');
-      continue;
-    }
-    if (state.seenElsewhere?.has(lesson.id) === true) {
-      skip('shown-to-other-agent');
+    if (held !== undefined) {
+      skip(held);
       continue;
     }
     const skillName = lesson.skill !== undefined && options.skills?.[lesson.skill] ? lesson.skill : undefined;

@@ -14,12 +14,20 @@ export function rankMatches(matches: readonly Match[]): Match[] {
   );
 }
 
-/** A guard that can deny a call: it has commands, paths or contents. These come first in the rank order. */
+/**
+ * A guard or checkpoint that can deny a call: it has commands, paths or contents. These come first
+ * in the rank order.
+ */
 export function deniesCalls(lesson: ManifestLesson): boolean {
-  return lesson.guard && lesson.strength === 3;
+  return (lesson.guard || lesson.checkpoint === true) && lesson.strength === 3;
 }
 
-/** The rank order of the manifest: guards that can deny first, then strength, score, id. */
+/** A checkpoint that can deny a call (the first of a session its commands, paths or contents match). */
+export function checkpointDenies(lesson: ManifestLesson): boolean {
+  return lesson.checkpoint === true && lesson.strength === 3;
+}
+
+/** The rank order of the manifest: guards and checkpoints that can deny first, then strength, score, id. */
 export function compareEntries(a: ManifestLesson, b: ManifestLesson): number {
   return (
     Number(deniesCalls(b)) - Number(deniesCalls(a)) ||

@@ -10,7 +10,7 @@ import { attachTexts, candidateOrdinals, createLessonCursor } from './candidate-
 import { createMatcher, isPromptEvent } from './create-matcher.js';
 import { planInjection } from './plan-injection.js';
 import type { PlanState } from './plan-injection.js';
-import { deniesCalls, rankMatches } from './rank-matches.js';
+import { checkpointDenies, deniesCalls, rankMatches } from './rank-matches.js';
 import { LESSON_PROTOCOL } from './session-protocol.js';
 import type {
   HookDecision,
@@ -217,10 +217,17 @@ export function selectLessons(input: SelectInput): Selection {
       yield* mergeRange(ordinals, head.guards, head.ranked, at, match, rest);
     })();
   } else {
-    // Guards are advice: rank them with the rest (all of them are matched).
+    // Guards are advice: rank them with the rest (all of them are matched). Checkpoints still
+    // deny, so they come first.
     const guards = [...mergeRange(ordinals, 0, head.guards, at, match, [])];
-    const eager = [...guards, ...overflow].sort(compareMatches);
-    stream = mergeRange(ordinals, head.guards, head.ranked, at, match, eager);
+    const checkpoints = [...guards, ...overflow]
+      .filter((m) => checkpointDenies(m.lesson))
+      .sort(compareMatches);
+    const eager = [...guards, ...overflow].filter((m) => !checkpointDenies(m.lesson)).sort(compareMatches);
+    stream = (function* () {
+      yield* checkpoints;
+      yield* mergeRange(ordinals, head.guards, head.ranked, at, match, eager);
+    })();
   }
   const plan = planInjection(record(stream), input.state, { ...options, stopWhenFull: true });
   plan.skipped.push(...skipped);
@@ -240,7 +247,10 @@ export function preambleFor(event: HookEvent['event']): string | undefined {
 
 /**
  * Keeps the lessons this process managed to claim (its claim came first in the session's file); the
- * others were taken by a parallel hook in the same context and become `already-shown`.
+ * others were taken by a parallel hook in the same context and become `already-shown`. A
+ * checkpoint's denial is claimed the same way: one that cannot be claimed (a parallel hook of the
+ * session claimed it first, or the session state failed) does not deny, so a checkpoint never
+ * denies twice nor without a record. Advice the plan dropped for the denied call stays dropped.
  */
 export function applyClaims(
   plan: InjectionPlan,
@@ -248,6 +258,12 @@ export function applyClaims(
 ): InjectionPlan {
   const included = [];
   const skipped = [...plan.skipped];
+  const denied = plan.denied.filter((item) => {
+    // claimed at priority 0: a compaction never forgets it, so it never denies a second time
+    if (item.kind !== 'checkpoint' || claim(item.id, 0)) return true;
+    skipped.push({ id: item.id, reason: 'already-shown', matchedBy: item.matchedBy });
+    return false;
+  });
   for (const item of plan.included) {
     if (claim(item.id, item.priority)) included.push(item);
     else if (item.skill === undefined)
@@ -258,5 +274,5 @@ export function applyClaims(
         skipped.push({ id, reason: 'in-skill', matchedBy: item.matchedBy, skill: item.skill.name });
     }
   }
-  return { ...plan, included, skipped };
+  return { ...plan, included, denied, skipped };
 }

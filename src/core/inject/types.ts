@@ -83,6 +83,11 @@ export type ManifestLesson = {
   confidence: number;
   needsReview: boolean;
   guard: boolean;
+  /**
+   * A checkpoint lesson (absent: not one): it denies the first call of a session its commands,
+   * paths or contents match, with the lesson as the reason, and is then shown like any lesson.
+   */
+  checkpoint?: boolean;
   /** Tool names (lowercase; `*` wildcards allowed), empty = any tool. */
   tools: string[];
   /** Command regex sources, as written. */
@@ -125,7 +130,7 @@ export type ManifestText = {
   /** Full injection text and the one-line stand-in. */
   text: string;
   summary: string;
-  /** The guard's deny reason (guards only). */
+  /** The deny reason (guards and checkpoints only). */
   reason?: string;
   /** lesson.yaml's signature when built (mtime µs, size, inode), to notice an edited lesson. */
   sig: string;
@@ -149,8 +154,8 @@ export type ManifestHead = {
   blockSize: number;
   lessonCount: number;
   /**
-   * The rank order: ordinals [0, guards) are the guards that can deny (they have commands or
-   * paths), [guards, ranked) every other lesson, each region sorted by strength, score and id, so
+   * The rank order: ordinals [0, guards) are the guards and checkpoints that can deny (they have
+   * commands, paths or contents), [guards, ranked) every other lesson, each region sorted by strength, score and id, so
    * the hook can stop reading once the top lessons are settled. [ranked, lessonCount) is the
    * overflow: lessons added or changed by writes since the last full build, in no order (always
    * matched in full). Holes (archived since) are `null` in their block.
@@ -239,11 +244,13 @@ export type Included = {
   priority: number;
   /** A pointer to an aggregated tool skill (its `id` is the skill's name), standing in for these lessons. */
   skill?: { name: string; path: string; lessons: string[] };
+  /** A denial by a checkpoint (once per session, claimed like advice); absent: a guard's, or advice. */
+  kind?: 'checkpoint';
 };
 
 export type InjectionPlan = {
   included: Included[];
-  /** Guard lessons denying this call. */
+  /** Guard lessons denying this call, and checkpoints denying it as the session's first (`kind`). */
   denied: Included[];
   skipped: Skip[];
 };

@@ -11,6 +11,9 @@
  *   sourceSessionIds, occurrenceCount, contentHash   sourceSessions, occurrences, contentHash
  *   status candidate|reviewed|active|disabled|archived   active (+needsReview) | archived
  *   type hint|guard|directive|protocol           hint | guard (directive, protocol: hint)
+ *   type hint + loreType checkpoint              checkpoint (lessons-learned has no such type: a
+ *                                                checkpoint goes out as its closest, a hint, and
+ *                                                `loreType` brings it back on import)
  *   id (ULID), slug                              origin.id + aliases, slug
  * Every other key (injection, scope, requires, ...) is kept in origin.fields, with
  * the key order, so an export back gives the same record.
@@ -67,6 +70,7 @@ const MAPPED_KEYS = new Set<string>([
   'updatedAt',
   'status',
   'type',
+  'loreType',
 ]);
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -181,7 +185,12 @@ function toImported(
       ...(typeof entry.needsReview === 'boolean' ? { needsReview: entry.needsReview } : {}),
       ...(status === 'candidate' || status === 'reviewed' ? { needsReview: true } : {}),
       status: status === 'archived' || status === 'disabled' ? 'archived' : 'active',
-      type: type === 'guard' ? 'guard' : 'hint',
+      type:
+        type === 'guard'
+          ? 'guard'
+          : type === 'hint' && entry.loreType === 'checkpoint'
+            ? 'checkpoint'
+            : 'hint',
       ...(text('contentHash') === undefined ? {} : { contentHash: text('contentHash') }),
       ...(text('createdAt') === undefined ? {} : { createdAt: text('createdAt') }),
       ...(text('updatedAt') === undefined ? {} : { updatedAt: text('updatedAt') }),
@@ -234,7 +243,9 @@ function toRecord(lesson: ExportLesson): Record<string, unknown> {
     createdAt: lesson.createdAt,
     updatedAt: lesson.updatedAt,
     status: fields.status ?? (lesson.status === 'active' ? 'active' : 'archived'),
-    type: fields.type ?? lesson.type,
+    ...(lesson.type === 'checkpoint'
+      ? { type: 'hint', loreType: 'checkpoint' }
+      : { type: fields.type ?? lesson.type }),
   };
   if (flat) Object.assign(values, triggerValues);
   else {
@@ -255,6 +266,8 @@ function toRecord(lesson: ExportLesson): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const key of keys) if (key in all) record[key] = all[key];
   if (flat && lesson.contents.length > 0) record.contentPatterns = lesson.contents;
+  // a checkpoint made in lore goes out as a hint with its lore type, even where the source had none
+  if (lesson.type === 'checkpoint') Object.assign(record, { type: 'hint', loreType: 'checkpoint' });
   return record;
 }
 

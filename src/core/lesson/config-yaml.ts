@@ -215,7 +215,7 @@ export function renderConfigTemplate(): string {
 #   compactForgetPriority: 7  # after a compaction, lessons with this priority or more may come back
 #   startupLessons: 3    # top lessons shown at session start
 #   startupChars: 1500
-#   guards: true         # false: guard lessons advise instead of denying the call
+#   guards: true         # false: guard lessons advise instead of denying the call (checkpoints still deny once)
 # docs:                  # the docs knowledge base (\`lore docs\`, \`lore search --kind doc\`)
 #   roots: [docs]        # directories of Markdown docs; * matches one path segment
 #   hybridWeight: 0.5    # weight of the body-level score in \`lore search --kind doc --hybrid\`

@@ -30,8 +30,15 @@ export type Status = (typeof STATUSES)[number];
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type LessonSeverity = (typeof SEVERITIES)[number];
 
-export const LESSON_TYPES = ['hint', 'guard'] as const;
+/**
+ * hint: advice; guard: denies every matching tool call; checkpoint: denies the first matching tool
+ * call of a session with the lesson as the reason, then lets the calls after it through.
+ */
+export const LESSON_TYPES = ['hint', 'guard', 'checkpoint'] as const;
 export type LessonType = (typeof LESSON_TYPES)[number];
+/** What the `type` values mean, for --help, the schemas and the MCP tool descriptions. */
+export const LESSON_TYPE_HELP =
+  'hint: advice; guard: blocks every matching tool call; checkpoint: blocks the first matching call of a session, with the lesson as the reason';
 
 export const CATEGORIES = [
   'technical',

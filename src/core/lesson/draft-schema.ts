@@ -9,7 +9,7 @@
  * background rebuilder bundles schema.ts and not this file.
  */
 import { z } from 'zod';
-import { CATEGORIES, LESSON_TYPES, SEVERITIES, SUMMARY_MAX } from './constants.js';
+import { CATEGORIES, LESSON_TYPE_HELP, LESSON_TYPES, SEVERITIES, SUMMARY_MAX } from './constants.js';
 import { ConfidenceSchema, EvidenceSchema, PrioritySchema } from './field-schemas.js';
 
 const list = (what: string) => z.array(z.string()).describe(what);
@@ -41,7 +41,7 @@ export const LessonDraftSchema = z
     stack: list('languages or frameworks'),
     category: z.enum(CATEGORIES),
     severity: z.enum(SEVERITIES),
-    type: z.enum(LESSON_TYPES).describe('hint: advice; guard: blocks a matching tool call'),
+    type: z.enum(LESSON_TYPES).describe(LESSON_TYPE_HELP),
     priority: PrioritySchema,
     confidence: ConfidenceSchema.describe(
       'how sure the lesson is, 0-1; below inject.minConfidence it is never injected',

@@ -16,6 +16,7 @@ import {
   EMBEDDING_DEFAULTS,
   EMBEDDING_PROVIDERS,
   ID_PATTERN,
+  LESSON_TYPE_HELP,
   LESSON_TYPES,
   SCHEMA_VERSION,
   SEVERITIES,
@@ -131,7 +132,7 @@ export const LessonSchema = z.looseObject({
   symbols: z.array(z.string().min(1)).default([]).describe('Reserved: code symbols.'),
   category: z.enum(CATEGORIES).default('technical'),
   severity: z.enum(SEVERITIES).default('medium'),
-  type: z.enum(LESSON_TYPES).default('hint').describe('hint: advice; guard: blocks a matching tool call.'),
+  type: z.enum(LESSON_TYPES).default('hint').describe(`${LESSON_TYPE_HELP}.`),
   tier: z.enum(TIERS).default('project').describe('Where the lesson lives; the directory decides.'),
   universal: z
     .boolean()
@@ -355,7 +356,12 @@ export const ConfigSchema = z.looseObject({
         .max(10_000)
         .default(1500)
         .describe('Character budget of the session-start lessons.'),
-      guards: z.boolean().default(true).describe('false: guard lessons advise instead of denying the call.'),
+      guards: z
+        .boolean()
+        .default(true)
+        .describe(
+          "false: guard lessons advise instead of denying the call (checkpoints still deny a session's first matching call).",
+        ),
     })
     .default({
       maxLessons: 3,

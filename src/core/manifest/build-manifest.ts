@@ -248,6 +248,7 @@ export function manifestEntry(
     confidence: lesson.confidence,
     needsReview: lesson.needsReview,
     guard: lesson.type === 'guard',
+    ...(lesson.type === 'checkpoint' ? { checkpoint: true } : {}),
     tools: lesson.tools.map(normalizeTool),
     commands: lesson.commands,
     paths: lesson.paths,
@@ -264,15 +265,25 @@ export function manifestEntry(
     text: rendered.text,
     summary: rendered.summary,
     ...(lesson.type === 'guard' ? { reason: rendered.reason } : {}),
+    ...(lesson.type === 'checkpoint' ? { reason: rendered.checkpointReason } : {}),
     sig,
     file,
   };
   return { lesson: entry, text, ...lessonKeys(lesson) };
 }
 
-/** Whether a lesson opens sessions (SessionStart): project tier, reviewed, not a guard, not a doc. */
+/**
+ * Whether a lesson opens sessions (SessionStart): project tier, reviewed, not a doc, not a guard
+ * and not a checkpoint (those act at their call; a checkpoint shown at the start would be spent).
+ */
 export function startsSessions(lesson: ManifestLesson): boolean {
-  return lesson.tier === 'project' && !lesson.needsReview && !lesson.guard && !isDocId(lesson.id);
+  return (
+    lesson.tier === 'project' &&
+    !lesson.needsReview &&
+    !lesson.guard &&
+    lesson.checkpoint !== true &&
+    !isDocId(lesson.id)
+  );
 }
 
 export const STARTUP_LESSONS = 20;

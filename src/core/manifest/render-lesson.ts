@@ -1,7 +1,7 @@
 /**
  * The text a lesson is injected as, rendered once when the manifest is built: the full form
  * (summary, mistake, fix, the start of the body), a one-line summary that stands in when the
- * full form does not fit, and, for guards, the reason a denied call shows the agent.
+ * full form does not fit, and, for guards and checkpoints, the reason a denied call shows the agent.
  */
 import type { Lesson } from '../lesson/schema.js';
 
@@ -12,7 +12,16 @@ function clip(text: string, max: number): string {
   return clean.length <= max ? clean : `${clean.slice(0, max - 1).trimEnd()}…`;
 }
 
-export function renderLesson(lesson: Lesson): { text: string; summary: string; reason: string } {
+export type RenderedLesson = {
+  text: string;
+  summary: string;
+  /** A guard's deny reason. */
+  reason: string;
+  /** A checkpoint's deny reason: the whole lesson, and that the unchanged call may follow. */
+  checkpointReason: string;
+};
+
+export function renderLesson(lesson: Lesson): RenderedLesson {
   const fix = lesson.remediation ?? lesson.action;
   const mistake = lesson.mistake ?? lesson.observation;
   const lines = [`[lore ${lesson.id}] ${lesson.summary}`];
@@ -24,5 +33,15 @@ export function renderLesson(lesson: Lesson): { text: string; summary: string; r
     ...(fix !== undefined ? [`Fix: ${clip(fix, 600)}`] : []),
     'Run the corrected command instead (a call that follows the fix is not blocked).',
   ].join('\n');
-  return { text: lines.join('\n'), summary: `[lore ${lesson.id}] ${lesson.summary}`, reason };
+  const checkpointReason = [
+    `lore checkpoint ${lesson.id}: read this lesson before this call runs.`,
+    ...lines,
+    'If the call is right as it is, run it again unchanged: lore stops it only once per session.',
+  ].join('\n');
+  return {
+    text: lines.join('\n'),
+    summary: `[lore ${lesson.id}] ${lesson.summary}`,
+    reason,
+    checkpointReason,
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * The audit log of the hook: one JSON line per injection or guard denial, appended (O_APPEND) to
+ * The audit log of the hook: one JSON line per injection or denial (guard or checkpoint), appended (O_APPEND) to
  * `<cache>/audit.jsonl` of the project (or of the user tier outside a project). Feedback,
  * confidence and analytics read it later. Node built-ins only: the hook imports this.
  */
@@ -23,7 +23,8 @@ export type AuditRecord = {
   phase?: 'before' | 'after';
   /** `covers`: an aggregated tool skill's pointer (`id` is the skill's name) and the lessons it stood in for. */
   lessons: { id: string; matched_by: string[]; form: string; covers?: string[] }[];
-  denied: { id: string; matched_by: string[] }[];
+  /** `kind: 'checkpoint'`: a checkpoint's once-per-session denial (absent: a guard's). */
+  denied: { id: string; matched_by: string[]; kind?: 'checkpoint' }[];
   bytes: number;
   /** The first DROPPED_LISTED of what was dropped, best first; `dropped_count` has them all. */
   dropped: { id: string; reason: string }[];
@@ -55,7 +56,11 @@ export function auditRecord(
       form: item.form,
       ...(item.skill === undefined ? {} : { covers: item.skill.lessons }),
     })),
-    denied: decision.plan.denied.map((item) => ({ id: item.id, matched_by: item.matchedBy })),
+    denied: decision.plan.denied.map((item) => ({
+      id: item.id,
+      matched_by: item.matchedBy,
+      ...(item.kind === undefined ? {} : { kind: item.kind }),
+    })),
     bytes,
     dropped: decision.plan.skipped
       .slice(0, DROPPED_LISTED)

@@ -1,6 +1,7 @@
 /**
  * The dry run behind `lore explain` and `GET /api/explain`: one made-up call through the hook's
- * own pipeline (`selectLessons` over this workspace's manifest), with no session state and no log.
+ * own pipeline (`selectLessons` over this workspace's manifest), with no session state and no log:
+ * as the first call of a session (so a checkpoint that matches denies).
  * Returns data; each surface formats it.
  */
 import { existsSync } from 'node:fs';
@@ -53,7 +54,11 @@ export type Explanation = {
     chars: number;
     skill?: { name: string; path: string; lessons: string[] };
   }[];
-  denied: { id: string; matched_by: string[] }[];
+  /**
+   * `kind: 'checkpoint'`: a checkpoint lesson, which denies only the first matching call of a
+   * session (a dry run has no session: it shows that first call).
+   */
+  denied: { id: string; matched_by: string[]; kind?: 'checkpoint' }[];
   /** `skill`: for `in-skill`, the aggregated skill that covers the lesson. */
   dropped: { id: string; reason: string; matched_by: string[]; skill?: string }[];
   additionalContext: string | null;
@@ -155,7 +160,11 @@ export async function explainCall(
       chars: i.text.length,
       ...(i.skill === undefined ? {} : { skill: i.skill }),
     })),
-    denied: plan.denied.map((d) => ({ id: d.id, matched_by: d.matchedBy })),
+    denied: plan.denied.map((d) => ({
+      id: d.id,
+      matched_by: d.matchedBy,
+      ...(d.kind === undefined ? {} : { kind: d.kind }),
+    })),
     dropped: plan.skipped.map((s) => ({
       id: s.id,
       reason: s.reason,

@@ -58,7 +58,7 @@ function lessonFields(initial: LessonFields): HTMLElement[] {
         'Severity',
         choice('severity', ['low', 'medium', 'high', 'critical'], initial.severity ?? 'medium'),
       ),
-      field('Type', choice('type', ['hint', 'guard'], initial.type ?? 'hint')),
+      field('Type', choice('type', ['hint', 'guard', 'checkpoint'], initial.type ?? 'hint')),
       field(
         'Priority (1-10)',
         text('priority', String(initial.priority ?? 5), { type: 'number', min: '1', max: '10' }),
