@@ -51,7 +51,9 @@ function lessonSandbox() {
     '--remediation',
     'add a new migration instead',
   ]);
-  return { sandbox, pytest, guard, migrations, migrationGuard };
+  // no call brings it: the kind of lesson a session opens with
+  const general = sandbox.add(['--summary', 'this project formats with black', '--tag', 'lang:python']);
+  return { sandbox, pytest, guard, migrations, migrationGuard, general };
 }
 
 type Out = {
@@ -78,12 +80,13 @@ function run(sandbox: Sandbox, stdin: object | string, options: HookOptions = CU
 }
 
 describe('Cursor hooks (--host cursor)', () => {
-  it('sessionStart: the #lesson protocol and the top lessons as additional_context', () => {
-    const { sandbox, pytest } = lessonSandbox();
+  it('sessionStart: the #lesson protocol and the top lessons no call brings as additional_context', () => {
+    const { sandbox, pytest, general } = lessonSandbox();
     const result = run(sandbox, cursor(sandbox, 'sessionStart', undefined));
     expect(result.code).toBe(0);
     expect(result.out.additional_context).toContain('#lesson');
-    expect(result.out.additional_context).toContain(pytest);
+    expect(result.out.additional_context).toContain(general);
+    expect(result.out.additional_context).not.toContain(pytest);
   });
 
   it('preToolUse and beforeShellExecution say nothing for advice; postToolUse carries it, once per conversation', () => {

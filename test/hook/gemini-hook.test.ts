@@ -12,7 +12,13 @@ import type { HookOptions } from '../helpers/hook.js';
 const PYTEST = 'pytest prints a header that floods agent logs: run pytest --no-header -q';
 const GEMINI = { args: ['--host', 'gemini'] } as const;
 
-function lessonSandbox(): { sandbox: Sandbox; pytest: string; guard: string; migrations: string } {
+function lessonSandbox(): {
+  sandbox: Sandbox;
+  pytest: string;
+  guard: string;
+  migrations: string;
+  general: string;
+} {
   const sandbox = createSandbox();
   const pytest = sandbox.add([
     '--summary',
@@ -42,7 +48,9 @@ function lessonSandbox(): { sandbox: Sandbox; pytest: string; guard: string; mig
     '--path',
     'db/migrations/',
   ]);
-  return { sandbox, pytest, guard, migrations };
+  // no call brings it: the kind of lesson a session opens with
+  const general = sandbox.add(['--summary', 'this project formats with black', '--tag', 'lang:python']);
+  return { sandbox, pytest, guard, migrations, general };
 }
 
 type Out = {
@@ -73,15 +81,16 @@ function tool(sandbox: Sandbox, name: string, input: Record<string, unknown>, se
 }
 
 describe('Gemini CLI hooks', () => {
-  it('SessionStart: the #lesson protocol and the top lessons, as SessionStart additionalContext', () => {
-    const { sandbox, pytest } = lessonSandbox();
+  it('SessionStart: the #lesson protocol and the top lessons no call brings, as SessionStart additionalContext', () => {
+    const { sandbox, pytest, general } = lessonSandbox();
     const result = run(sandbox, inRepo(sandbox, payload('gemini', 'SessionStart')));
     expect(result.code).toBe(0);
     expect(result.out.hookSpecificOutput).toEqual({
       hookEventName: 'SessionStart',
       additionalContext: expect.stringContaining('#lesson'),
     });
-    expect(result.out.hookSpecificOutput?.additionalContext).toContain(pytest);
+    expect(result.out.hookSpecificOutput?.additionalContext).toContain(general);
+    expect(result.out.hookSpecificOutput?.additionalContext).not.toContain(pytest);
   });
 
   it('BeforeAgent: lessons matching the prompt, without matching the <hook_context> Gemini prepends', () => {
@@ -147,12 +156,12 @@ describe('Gemini CLI hooks', () => {
   });
 
   it('the host is recognised without --host: Gemini-only events, or GEMINI_SESSION_ID', () => {
-    const { sandbox, pytest, guard } = lessonSandbox();
+    const { sandbox, general, guard } = lessonSandbox();
     expect(run(sandbox, shell(sandbox, 'BeforeTool', 'rm -rf build'), {}).out.reason).toContain(guard);
     const start = run(sandbox, inRepo(sandbox, payload('gemini', 'SessionStart'), { session_id: 'e1' }), {
       env: { GEMINI_SESSION_ID: 'e1' },
     });
-    expect(start.out.hookSpecificOutput?.additionalContext).toContain(pytest);
+    expect(start.out.hookSpecificOutput?.additionalContext).toContain(general);
   });
 
   it('logs injections and denials with host gemini and the phase of the call', () => {

@@ -295,6 +295,23 @@ describe('SessionStart', () => {
       '--priority',
       '3',
     ]);
+    // lessons no call brings (tags only): the ones a session opens with
+    const opening = sandbox.add([
+      '--summary',
+      'high priority lesson for every session',
+      '--tag',
+      'lang:python',
+      '--priority',
+      '9',
+    ]);
+    const minor = sandbox.add([
+      '--summary',
+      'minor lesson for every session',
+      '--tag',
+      'lang:go',
+      '--priority',
+      '3',
+    ]);
     const start = (source: string) =>
       runHookBundle(
         sandbox,
@@ -302,11 +319,11 @@ describe('SessionStart', () => {
       );
     const call = (command: string) =>
       runHookBundle(sandbox, bash(sandbox, command, { session_id: 's-start' }));
-    return { sandbox, high, low, start, call };
+    return { sandbox, high, low, opening, minor, start, call };
   }
 
-  it('startup: the #lesson protocol and the top lessons', () => {
-    const { start, high, low } = sessionSandbox();
+  it('startup: the #lesson protocol and the top lessons no call brings', () => {
+    const { start, high, low, opening, minor } = sessionSandbox();
     const context = output(start('startup')).hookSpecificOutput?.additionalContext ?? '';
     expect(context.split('\n').slice(3, 10)).toEqual([
       '#lesson',
@@ -317,18 +334,26 @@ describe('SessionStart', () => {
       expect.stringMatching(/^tags: /),
       '#/lesson',
     ]);
-    expect(context.indexOf(high)).toBeLessThan(context.indexOf(low));
+    expect(context.indexOf(opening)).toBeGreaterThan(0);
+    expect(context.indexOf(opening)).toBeLessThan(context.indexOf(minor));
+    // lessons with a trigger wait for their call
+    expect([context.includes(high), context.includes(low)]).toEqual([false, false]);
   });
 
   it('compact forgets high-priority lessons so they come back; clear forgets everything', () => {
-    const { start, call, high, low } = sessionSandbox();
+    const { start, call, high, low, opening, minor } = sessionSandbox();
+    const started = start('startup').stdout;
+    expect([started.includes(opening), started.includes(minor)]).toEqual([true, true]);
     expect(call('pytest').stdout).toContain(high);
     expect(call('make').stdout).toContain(low);
     const compacted = start('compact').stdout;
-    expect([compacted.includes(high), compacted.includes(low)]).toEqual([true, false]);
-    expect(call('pytest').stdout.trim()).toBe('{}');
+    expect([compacted.includes(opening), compacted.includes(minor)]).toEqual([true, false]);
+    // the important triggered lesson comes back at its next call, the minor one does not
+    expect(call('pytest').stdout).toContain(high);
+    expect(call('make').stdout.trim()).toBe('{}');
     const cleared = start('clear').stdout;
-    expect([cleared.includes(high), cleared.includes(low)]).toEqual([true, true]);
+    expect([cleared.includes(opening), cleared.includes(minor)]).toEqual([true, true]);
+    expect(call('make').stdout).toContain(low);
   });
 });
 

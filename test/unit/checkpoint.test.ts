@@ -301,9 +301,11 @@ describe('checkpoint lessons', () => {
   });
 
   it('a checkpoint does not open sessions: shown at the start it would be spent before its call', () => {
-    const manifest = manifestOf([checkpoint, hint]);
-    expect(manifest.head.startup).toHaveLength(1);
-    const first = manifest.blocks.flat().find((l) => l?.n === manifest.head.startup[0]);
-    expect(first?.id).toBe(hint.id);
+    const general = lesson({ summary: 'this repository formats with prettier', tags: ['tool:prettier'] });
+    const trigger = { ...checkpoint, tools: [], commands: [], paths: [], tags: ['tool:pytest'] };
+    const manifest = manifestOf([checkpoint, hint, general, trigger]);
+    const opening = manifest.head.startup.map((n) => manifest.blocks.flat().find((l) => l?.n === n)?.id);
+    // the hint waits for its call; a checkpoint never opens a session, even one with no trigger
+    expect(opening).toEqual([general.id]);
   });
 });

@@ -514,7 +514,8 @@ describe('select: the whole pipeline', () => {
   const top = lesson({ summary: 'the most important lesson', priority: 9, paths: ['src/**'] });
   const user = lesson({ summary: 'a user lesson', priority: 10, tier: 'user', paths: ['src/**'] });
   const review = lesson({ summary: 'unreviewed', priority: 10, needsReview: true, paths: ['src/**'] });
-  const manifest = manifestOf([top, user, review]);
+  const general = lesson({ summary: 'a lesson no call brings', priority: 5, tags: ['lang:python'] });
+  const manifest = manifestOf([top, user, review, general]);
   const state = { seen: new Set<string>(), shownCount: 0, stateAvailable: true };
   const run = (ev: HookEvent) =>
     selectLessons({
@@ -527,11 +528,11 @@ describe('select: the whole pipeline', () => {
       settings: manifest.head.settings,
     }).decision;
 
-  it('SessionStart: the protocol and the top project lessons', () => {
+  it('SessionStart: the protocol and the top project lessons no call brings (a triggered one waits for its call)', () => {
     const decision = run(event({ event: 'SessionStart', source: 'startup' }));
     expect(decision.context).toContain('#lesson\ntool: Bash\ntrigger:');
     expect(decision.context).toContain('#/lesson');
-    expect(decision.plan.included.map((i) => i.id)).toEqual([top.id]);
+    expect(decision.plan.included.map((i) => i.id)).toEqual([general.id]);
   });
 
   it('SubagentStart: the protocol only', () => {

@@ -375,15 +375,10 @@ function events(
 
 const HOSTS = { 'claude-code': claudeCodeAdapter, codex: codexAdapter, gemini: geminiAdapter };
 
-function replay(
-  agent: Agent,
-  list: Parameters<typeof events>[1],
-  lessons: ReturnType<typeof lesson>[],
-  types = new Map<string, string>(),
-) {
+function replay(agent: Agent, list: Parameters<typeof events>[1], lessons: ReturnType<typeof lesson>[]) {
   const manifest = manifestOf(lessons, { settings: { startupLessons: 0 } });
   const session = collectCalls(events(agent, list)).sessions[0] as SessionCalls;
-  return replaySession(session, { manifest, ...manifestReaders(manifest), hosts: HOSTS, types });
+  return replaySession(session, { manifest, ...manifestReaders(manifest), hosts: HOSTS });
 }
 
 describe('replaySession', () => {
@@ -429,7 +424,8 @@ describe('replaySession', () => {
       ['guard', 1],
     ]);
     expect(g.guardDenials).toBe(2);
-    const c = replay('claude-code', calls, [python], new Map([[python.id, 'checkpoint']]));
+    const checkpoint = { ...python, type: 'checkpoint' as const };
+    const c = replay('claude-code', calls, [checkpoint]);
     expect(forms(c)).toEqual([['python', 'checkpoint', 0]]);
     expect(c.checkpointDenials).toBe(1);
   });
@@ -494,7 +490,7 @@ describe('replaySession', () => {
       ['Bash', { command: 'python b.py' }, false],
     ];
     const session = collectCalls(events('claude-code', list)).sessions[0] as SessionCalls;
-    const input = { manifest, ...manifestReaders(manifest), hosts: HOSTS, types: new Map<string, string>() };
+    const input = { manifest, ...manifestReaders(manifest), hosts: HOSTS };
     const plain = replaySession(session, input);
     expect(plain.injections.map((i) => i.at)).toEqual([0, 0]);
     const compacted = replaySession({ ...session, compactions: [1] }, input);

@@ -273,8 +273,11 @@ export function manifestEntry(
 }
 
 /**
- * Whether a lesson opens sessions (SessionStart): project tier, reviewed, not a doc, not a guard
- * and not a checkpoint (those act at their call; a checkpoint shown at the start would be spent).
+ * Whether a lesson opens sessions (SessionStart): project tier, reviewed, not a doc, and no tool
+ * call can bring it: no tools, commands, paths or contents. A lesson with a trigger is shown at
+ * the call it is about, where it earns its place; shown at the start as well, it would cost
+ * context in every session and then be held back at that call as already shown. (Guards and
+ * checkpoints act at their call by definition.)
  */
 export function startsSessions(lesson: ManifestLesson): boolean {
   return (
@@ -282,6 +285,10 @@ export function startsSessions(lesson: ManifestLesson): boolean {
     !lesson.needsReview &&
     !lesson.guard &&
     lesson.checkpoint !== true &&
+    lesson.tools.length === 0 &&
+    lesson.commands.length === 0 &&
+    lesson.paths.length === 0 &&
+    (lesson.contents ?? []).length === 0 &&
     !isDocId(lesson.id)
   );
 }

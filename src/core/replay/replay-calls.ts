@@ -75,8 +75,6 @@ export type ReplayInput = {
   readLesson: LessonReader;
   readText: TextReader;
   hosts: ReplayHosts;
-  /** Lesson types by id (`checkpoint` lessons deny once per session); absent = as the manifest says. */
-  types: ReadonlyMap<string, string>;
   /**
    * `--as-of`: the first call index of a session at which each lesson existed (a lesson fires only
    * from there on); absent lessons existed all along.
@@ -183,24 +181,12 @@ function createPlanner(session: SessionCalls, input: ReplayInput) {
   return planner;
 }
 
-/** A tool call's plan after the checkpoint rule: a checkpoint lesson denies once per session. */
-function withCheckpoints(
-  plan: InjectionPlan,
-  types: ReadonlyMap<string, string>,
-  checkpointed: Set<string>,
-): { plan: InjectionPlan; checkpoints: Included[] } {
-  const checkpoints: Included[] = [];
-  const keep = (item: Included) => {
-    if (types.get(item.id) !== 'checkpoint') return true;
-    if (!checkpointed.has(item.id)) {
-      checkpointed.add(item.id);
-      checkpoints.push(item);
-    }
-    return false;
+/** A denied call's denials by form: the pipeline marks a checkpoint's (`kind`), the rest are guards'. */
+function splitDenials(plan: InjectionPlan): { checkpoints: Included[]; guards: Included[] } {
+  return {
+    checkpoints: plan.denied.filter((item) => item.kind === 'checkpoint'),
+    guards: plan.denied.filter((item) => item.kind !== 'checkpoint'),
   };
-  const denied = plan.denied.filter(keep);
-  const included = plan.included.filter(keep);
-  return { plan: { ...plan, denied, included }, checkpoints };
 }
 
 /** The lessons an included item stands for (an aggregated skill's pointer: its matched lessons). */
@@ -219,7 +205,6 @@ export function replaySession(session: ReplaySessionCalls, input: ReplayInput): 
   const { head } = input.manifest;
   const adapter = input.hosts[session.agent];
   const root = sessionCwd(session.project);
-  const checkpointed = new Set<string>();
   const planner = createPlanner(session, input);
   const out: SessionReplay = {
     session,
@@ -281,14 +266,14 @@ export function replaySession(session: ReplaySessionCalls, input: ReplayInput): 
     const place = { file: call.file, line: call.line };
     let injected = false;
     for (const event of events) {
-      const { plan, checkpoints } = withCheckpoints(planner.select(event, scope), input.types, checkpointed);
-      if (checkpoints.length > 0 || plan.denied.length > 0) {
-        const text = [...checkpoints, ...plan.denied].map((item) => item.text).join('\n\n');
-        out.bytes += utf8Length(text);
+      const plan = planner.select(event, scope);
+      if (plan.denied.length > 0) {
+        const { checkpoints, guards } = splitDenials(plan);
+        out.bytes += utf8Length(plan.denied.map((item) => item.text).join('\n\n'));
         for (const item of checkpoints) record(item.id, 'checkpoint', index, index + 1, place, item.text);
-        for (const item of plan.denied) record(item.id, 'guard', index, index + 1, place, item.text);
+        for (const item of guards) record(item.id, 'guard', index, index + 1, place, item.text);
         if (checkpoints.length > 0) out.checkpointDenials += 1;
-        if (plan.denied.length > 0) out.guardDenials += 1;
+        if (guards.length > 0) out.guardDenials += 1;
         injected = true;
         break; // a denied call runs no further half
       }

@@ -80,7 +80,6 @@ export function replayWithManifest(
   run: ReplayOptions,
 ): ReplayRun {
   const readers = manifestReaders(manifest);
-  const types = new Map(lessons.map((lesson) => [lesson.id, String(lesson.type)]));
   const judged = lessons.map(judgedLesson);
   let existsFrom: ((session: SessionCalls, lesson: string) => number) | undefined;
   if (run.options.asOf) {
@@ -119,7 +118,6 @@ export function replayWithManifest(
         manifest,
         ...readers,
         hosts: run.hosts,
-        types,
         ...(existsFrom === undefined ? {} : { existsFrom }),
       }),
     );
