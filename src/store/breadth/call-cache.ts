@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CALL_OUTCOMES } from '../../core/outcome/call-outcome.js';
+import { mergeCachedCalls } from '../../core/breadth/cached-call.js';
 import type { CachedCall } from '../../core/breadth/cached-call.js';
 import { writeFileAtomic } from '../fs/fs-atomic.js';
 
@@ -17,18 +18,37 @@ export type CallCacheRead =
   | { status: 'ok'; calls: CachedCall[]; skipped: number }
   | { status: 'missing' | 'damaged'; calls: []; skipped: 0 };
 
-type StoredCallCache = { version: 1; calls: readonly unknown[] };
+/**
+ * On disk the calls are grouped by session, which each call then need not repeat (a third of the
+ * size), and a call's keys are left out when they are just its tool (`todowrite`).
+ */
+type StoredCall = Omit<CachedCall, 'session' | 'agent' | 'project' | 'keys'> & { keys?: string[] };
+type StoredSession = { session: string; agent: CachedCall['agent']; project?: string; calls: StoredCall[] };
+type StoredCallCache = { version: 1; sessions: StoredSession[] };
 
-function isCachedCall(value: unknown): value is CachedCall {
+function isStoredCall(value: unknown): value is StoredCall {
   if (value === null || typeof value !== 'object') return false;
   const call = value as Record<string, unknown>;
   return (
     typeof call.id === 'string' &&
-    typeof call.session === 'string' &&
     typeof call.tool === 'string' &&
-    Array.isArray(call.keys) &&
+    (call.keys === undefined || Array.isArray(call.keys)) &&
     (CALL_OUTCOMES as readonly unknown[]).includes(call.outcome)
   );
+}
+
+function storedForm(calls: readonly CachedCall[]): StoredCallCache {
+  const sessions = new Map<string, StoredSession>();
+  for (const { session, agent, project, keys, ...rest } of calls) {
+    let stored = sessions.get(session);
+    if (stored === undefined) {
+      stored = { session, agent, ...(project !== undefined ? { project } : {}), calls: [] };
+      sessions.set(session, stored);
+    }
+    const plain = keys.length === 1 && keys[0] === rest.tool.toLowerCase();
+    stored.calls.push({ ...rest, ...(plain ? {} : { keys }) });
+  }
+  return { version: 1, sessions: [...sessions.values()] };
 }
 
 export function callCachePath(cacheDir: string): string {
@@ -45,10 +65,36 @@ export function readCallCache(path: string): CallCacheRead {
   }
   try {
     const parsed = JSON.parse(text) as Partial<StoredCallCache>;
-    if (parsed.version !== 1 || !Array.isArray(parsed.calls))
+    if (parsed.version !== 1 || !Array.isArray(parsed.sessions))
       return { status: 'damaged', calls: [], skipped: 0 };
-    const calls = parsed.calls.filter(isCachedCall);
-    return { status: 'ok', calls, skipped: parsed.calls.length - calls.length };
+    const calls: CachedCall[] = [];
+    let skipped = 0;
+    for (const stored of parsed.sessions as unknown[]) {
+      const s = stored as Partial<StoredSession> | null;
+      if (
+        s === null ||
+        typeof s.session !== 'string' ||
+        typeof s.agent !== 'string' ||
+        !Array.isArray(s.calls)
+      ) {
+        skipped += 1;
+        continue;
+      }
+      for (const call of s.calls as unknown[]) {
+        if (!isStoredCall(call)) {
+          skipped += 1;
+          continue;
+        }
+        calls.push({
+          ...call,
+          session: s.session,
+          agent: s.agent,
+          ...(typeof s.project === 'string' ? { project: s.project } : {}),
+          keys: call.keys ?? [call.tool.toLowerCase()],
+        });
+      }
+    }
+    return { status: 'ok', calls: mergeCachedCalls([], calls, Number.POSITIVE_INFINITY), skipped };
   } catch {
     return { status: 'damaged', calls: [], skipped: 0 };
   }
@@ -56,5 +102,5 @@ export function readCallCache(path: string): CallCacheRead {
 
 export function writeCallCache(path: string, calls: readonly CachedCall[]): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, JSON.stringify({ version: 1, calls } satisfies StoredCallCache));
+  writeFileAtomic(path, JSON.stringify(storedForm(calls)));
 }
