@@ -12,6 +12,7 @@ import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { importLessons } from '../../store/lessons/lore-json.js';
 import { importInterop } from '../../store/interop/import-interop.js';
 import type { InteropImportReport } from '../../store/interop/import-interop.js';
+import type { BroadImport } from '../../store/breadth/check-draft.js';
 
 const FROM = ['lore', ...INTEROP_FORMATS] as const;
 
@@ -128,6 +129,7 @@ async function importLoreJson(ctx: CommandContext, args: Parameters<Command['run
       tier: choiceOption(args, 'tier', TIERS),
       replace: flagOption(args, 'replace'),
       dryRun: flagOption(args, 'dry-run'),
+      force: flagOption(args, 'force'),
     });
     const verb = flagOption(args, 'dry-run') ? 'would import' : 'imported';
     const lines = [
@@ -137,6 +139,7 @@ async function importLoreJson(ctx: CommandContext, args: Parameters<Command['run
     ];
     if (report.conflicts.length > 0)
       lines.push(`conflicts (kept as they are; --replace overwrites): ${report.conflicts.join(', ')}`);
+    lines.push(...breadthLines(report, flagOption(args, 'dry-run')));
     return {
       data: report,
       text: lines.join('\n'),
@@ -157,18 +160,7 @@ function formatReport(report: InteropImportReport, dryRun: boolean): string {
       `(from ${report.format})`,
   ];
   for (const ref of report.added) lines.push(`  ${dryRun ? 'new' : ref.id}  ${ref.from}  (${ref.tier})`);
-  const held = report.broad.filter((item) => item.held);
-  if (report.broad.length > 0)
-    lines.push(`breadth check: ${report.broad.length} lesson(s) with a broad trigger:`);
-  for (const item of report.broad)
-    lines.push(
-      `  ${dryRun ? item.from : item.id}  ${item.from}  ${item.breadth.message}${item.breadth.broad ? (item.held ? '; marked needsReview' : '; imported as is (--force)') : ''}`,
-    );
-  if (held.length > 0)
-    lines.push(
-      `the ${held.length} marked needsReview are not injected until reviewed: narrow one with \`lore update ID --command ...\`, keep one as it is with \`lore update ID --unset needsReview\` or the dashboard's Review page, or import with --force`,
-    );
-  if (report.breadthNote !== undefined) lines.push(report.breadthNote);
+  lines.push(...breadthLines(report, dryRun));
   if (report.conflicts.length > 0) {
     lines.push(
       `conflicts (kept as they are; --replace overwrites): ${report.conflicts.map((ref) => `${ref.from} (${ref.id})`).join(', ')}`,
@@ -191,4 +183,22 @@ function formatReport(report: InteropImportReport, dryRun: boolean): string {
     }
   }
   return lines.join('\n');
+}
+
+/** The lessons the breadth check found broad (or scoped by tool alone), with their figures. */
+function breadthLines(report: { broad: BroadImport[]; breadthNote?: string }, dryRun: boolean): string[] {
+  const lines: string[] = [];
+  const held = report.broad.filter((item) => item.held);
+  if (report.broad.length > 0)
+    lines.push(`breadth check: ${report.broad.length} lesson(s) with a broad trigger:`);
+  for (const item of report.broad)
+    lines.push(
+      `  ${dryRun ? item.from : item.id}  ${item.from}  ${item.breadth.message}${item.breadth.broad ? (item.held ? '; marked needsReview' : '; imported as is (--force)') : ''}`,
+    );
+  if (held.length > 0)
+    lines.push(
+      `the ${held.length} marked needsReview are not injected until reviewed: narrow one with \`lore update ID --command ...\`, keep one as it is with \`lore update ID --unset needsReview\` or the dashboard's Review page, or import with --force`,
+    );
+  if (report.breadthNote !== undefined) lines.push(report.breadthNote);
+  return lines;
 }

@@ -6,6 +6,7 @@
 import { LoreError } from '../../core/errors.js';
 import { createBreadthCheck } from '../../core/breadth/check-breadth.js';
 import type { Breadth, BreadthTrigger } from '../../core/breadth/check-breadth.js';
+import type { Tier } from '../../core/lesson/schema.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { callCachePath, readCallCache } from './call-cache.js';
 
@@ -42,3 +43,6 @@ export function tooBroadError(breadth: Breadth, retry: string): LoreError {
     },
   );
 }
+
+/** A lesson `lore import` found broad (or scoped by tool alone), and whether it was held for review. */
+export type BroadImport = { id: string; tier: Tier; from: string; breadth: Breadth; held: boolean };

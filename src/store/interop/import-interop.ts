@@ -29,8 +29,8 @@ import type { Workspace } from '../workspace/workspace.js';
 import { readSources } from './read-sources.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
-import type { Breadth } from '../../core/breadth/check-breadth.js';
 import { openBreadthChecker } from '../breadth/check-draft.js';
+import type { BroadImport } from '../breadth/check-draft.js';
 
 export type InteropImportOptions = {
   from: InteropFormatName | undefined;
@@ -58,7 +58,7 @@ export type InteropImportReport = {
    * Lessons whose trigger the breadth check finds too broad (and tool-only ones), with their
    * figures; `held`: marked needsReview (not with --force).
    */
-  broad: (ImportedRef & { breadth: Breadth; held: boolean })[];
+  broad: BroadImport[];
   /** The breadth check's line when there is no call cache to check against. */
   breadthNote?: string;
   votesAdded: number;
