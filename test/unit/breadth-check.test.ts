@@ -153,7 +153,9 @@ describe('no call cache', () => {
     const b = checkBreadth({ tools: ['Bash'] }, undefined, why);
     expect(b).toMatchObject({ noCache: true, broad: false, calls: 0, fires: 0, toolOnly: true });
     expect(b.message).toContain(words);
+    expect(b.message).toContain('scoped by tool alone');
     expect(b.message).not.toContain('\n');
+    expect(checkBreadth({ commands: ['^git'] }, undefined, why).message).not.toContain('tool alone');
   });
 });
 

@@ -125,10 +125,14 @@ function count(n: number): string {
 export type NoCache = 'missing' | 'damaged';
 
 export function breadthMessage(b: Omit<Breadth, 'message'>, why: NoCache = 'missing'): string {
-  if (b.noCache)
-    return why === 'damaged'
-      ? 'breadth not checked: the call cache could not be read (treated as empty; the next `lore scan` writes it again)'
-      : 'breadth not checked: no call cache yet (`lore scan` keeps one of your recent tool calls)';
+  if (b.noCache) {
+    const head =
+      why === 'damaged'
+        ? 'breadth not checked: the call cache could not be read (treated as empty; the next `lore scan` writes it again)'
+        : 'breadth not checked: no call cache yet (`lore scan` keeps one of your recent tool calls)';
+    // Scoped by tool alone is broad whatever the history says.
+    return b.toolOnly ? `${head}; scoped by tool alone, it will fire on every call of that tool` : head;
+  }
   const head = `would have fired on ${count(b.fires)} of your last ${count(b.calls)} calls, ${count(b.atMistake)} of them at this mistake`;
   const notes = [
     ...(b.toolOnly ? ['scoped by tool alone, so it fires on every call of that tool'] : []),

@@ -165,9 +165,8 @@ function candidateDetail(queue: Queue, c: CandidateJson, actions: ReviewActions)
       ? h(
           'p',
           { class: 'breadth-warning', role: 'alert' },
-          h('b', {}, 'Broad trigger: '),
           queue.broad.message,
-          '. Narrow its commands or paths with `lore candidates approve`, or approve it anyway.',
+          '. Narrow its commands or paths with `lore candidates approve ID --command ...`, or approve it anyway.',
         )
       : null,
     h(
