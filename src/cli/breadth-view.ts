@@ -14,8 +14,8 @@ export const BREADTH_DESCRIPTION =
   'The breadth check counts the calls the trigger would have fired on among the recent ones `lore scan`\n' +
   'cached: more than 1% of them with fewer than a third at its mistake is too broad, and is saved only with --force.';
 
-/** One line for after the write: the figures, and what was overridden. */
-export function breadthLine(breadth: Breadth): string {
+/** One line for after the write: the figures, and what overrode the check (`--force`). */
+export function breadthLine(breadth: Breadth, forcedBy = 'because of --force'): string {
   if (breadth.noCache) return breadth.message;
-  return `breadth: ${breadth.message}${breadth.broad ? '; broad, saved because of --force' : ''}`;
+  return `breadth: ${breadth.message}${breadth.broad ? `; broad, saved ${forcedBy}` : ''}`;
 }

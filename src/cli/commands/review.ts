@@ -74,7 +74,7 @@ export const command: Command = {
             env: ctx.env,
           });
           process.stdout.write(
-            `approved as lesson ${added.id} (${added.tier}${added.placement.universal ? ', universal' : ''}); ${breadthLine(breadth)}\n`,
+            `approved as lesson ${added.id} (${added.tier}${added.placement.universal ? ', universal' : ''}); ${breadthLine(breadth, 'as you confirmed')}\n`,
           );
           tally.approved += 1;
         } else if (answer === 'r') {
