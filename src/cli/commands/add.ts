@@ -13,7 +13,7 @@ import { BREADTH_DESCRIPTION, FORCE_OPTION, breadthLine } from '../breadth-view.
 export const command: Command = {
   spec: {
     usage:
-      'lore add --summary TEXT [--body TEXT | --body-file F] [--tool T]... [--command REGEX]... [--path GLOB]... [--tag T]... [options]',
+      'lore add --summary TEXT [--body TEXT | --body-file F] [--tool T]... [--command REGEX]... [--path GLOB]... [--tag T]... [--force] [options]',
     description:
       'Adds a lesson to the project tier (.lore/lessons/<id>/lesson.yaml) or, with --tier user, to $LORE_HOME.\n' +
       'Prints the new id. Scope axes (tools, commands, paths, tags, stack) are ORed: any one can match.\n' +

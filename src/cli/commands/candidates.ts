@@ -23,7 +23,8 @@ const ACTIONS = ['list', 'show', 'approve', 'reject'] as const;
 
 export const command: Command = {
   spec: {
-    usage: 'lore candidates list [--json] | show ID | approve ID [lesson flags] [--tier T] | reject ID',
+    usage:
+      'lore candidates list [--json] | show ID | approve ID [lesson flags] [--tier T] [--force] | reject ID',
     description:
       'Lesson candidates found by `lore scan`, waiting for review. `list` puts repeated and user-corrected\n' +
       'ones first; `approve` turns one into a lesson (flags such as --summary or --tag edit it on the way);\n' +

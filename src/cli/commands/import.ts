@@ -18,7 +18,8 @@ const FROM = ['lore', ...INTEROP_FORMATS] as const;
 
 export const command: Command = {
   spec: {
-    usage: 'lore import PATH [--from FORMAT] [--tier T] [--replace] [--rewrite-source] [--dry-run] [--json]',
+    usage:
+      'lore import PATH [--from FORMAT] [--tier T] [--replace] [--rewrite-source] [--dry-run] [--force] [--json]',
     description:
       "Adds lessons from PATH (a file, a folder such as .orbit/, .add/ or .cursor/rules/, or - for lore's JSON\n" +
       "on stdin). The format is detected by name and shape unless --from names it: lore (lore's own export,\n" +

@@ -12,7 +12,8 @@ import { updateLesson } from '../../store/lessons/lesson-writes.js';
 
 export const command: Command = {
   spec: {
-    usage: 'lore update ID [--summary TEXT] [--tag T]... [any lore add flag] [--unset FIELD]... [--json]',
+    usage:
+      'lore update ID [--summary TEXT] [--tag T]... [any lore add flag] [--unset FIELD]... [--force] [--json]',
     description:
       'Changes the given fields of a lesson; every other field, comments and unknown fields in the file stay.\n' +
       'A list flag (--tag, --path, ...) replaces that whole list. --unset FIELD removes a field or empties a list.\n' +
