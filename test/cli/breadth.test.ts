@@ -204,4 +204,20 @@ describe('the breadth check at authoring', () => {
       { held: false, breadth: { fires: 200, broad: true } },
     ]);
   });
+
+  it("lore import of lore's own JSON holds a broad lesson too", () => {
+    const source = createSandbox();
+    source.add(['--summary', 'Every shell call', '--tool', 'Bash']);
+    source.add(['--summary', 'pytest deps', '--command', '^pytest\\b']);
+    const exported = source.run(['export', '--json']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const sandbox = scanned();
+    const run = sandbox.run(['import', '-', '--json'], { input: exported.stdout });
+    expect(run.code, run.stderr).toBe(0);
+    const report = run.json<{ added: string[]; broad: { id: string; held: boolean; breadth: Breadth }[] }>();
+    expect(report.added).toHaveLength(2);
+    expect(report.broad).toMatchObject([{ held: true, breadth: { fires: 200, toolOnly: true } }]);
+    const shown = sandbox.run(['show', report.broad[0]?.id ?? '', '--json']);
+    expect(shown.json<{ lesson: { needsReview: boolean } }>().lesson.needsReview).toBe(true);
+  });
 });
