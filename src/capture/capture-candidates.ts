@@ -16,6 +16,7 @@ import type { Config } from '../core/lesson/schema.js';
 import type { OwnTier } from '../core/lesson/constants.js';
 import type { CandidateStore, StoredCandidate } from '../store/candidates/candidate-store.js';
 import { withLocks } from '../store/fs/lock.js';
+import { callCachePath } from '../store/breadth/call-cache.js';
 import type { TierLayout } from '../store/fs/paths.js';
 import type { Workspace } from '../store/workspace/workspace.js';
 import { countChanges, scanTranscripts } from './scan-transcripts.js';
@@ -59,6 +60,7 @@ function scanWhere(target: CaptureTarget, options: CaptureOptions) {
     ...(options.source ? { source: options.source } : {}),
     ...(options.since ? { since: options.since } : {}),
     statePath: resolve(target.cacheDir, 'capture', 'scan-state.json'),
+    callCachePath: callCachePath(target.cacheDir),
   };
 }
 

@@ -16,6 +16,9 @@ import { createEpisodeDetector } from '../core/capture/detect-episodes.js';
 import { findFeedbackMarkers, MARKER_PREFIX } from '../core/feedback/feedback-markers.js';
 import type { FeedbackMarker } from '../core/feedback/feedback-markers.js';
 import type { DetectorOptions, EpisodeDetector } from '../core/capture/detect-episodes.js';
+import type { CachedCall } from '../core/breadth/cached-call.js';
+import type { RedactOptions } from '../core/capture/redact.js';
+import { createCallCollector } from './collect-recent-calls.js';
 import { decodeLine } from './compact-line.js';
 import { readLinesFrom, readZstdLinesFrom } from './read-lines.js';
 import type { ParserCarry, TranscriptReader } from './reader.js';
@@ -51,6 +54,8 @@ export type FileScan = {
   markers: MarkerHit[];
   /** Whether the file was read from the start (new, shrunk, replaced). */
   restarted: boolean;
+  /** The tool calls read, for the call cache (only when asked for: `collectCalls`). */
+  calls?: CachedCall[];
 };
 
 /** A feedback marker an agent wrote, with the session it belongs to (feedback counts once per session). */
@@ -68,6 +73,8 @@ export type ScanFileOptions = {
   since?: string;
   /** Shortens and scrubs event text before it is kept in the state file. */
   keep: (event: TranscriptEvent) => TranscriptEvent;
+  /** Also return the tool calls read, redacted so, for the call cache. */
+  collectCalls?: RedactOptions;
 };
 
 export function signatureMatches(
@@ -121,7 +128,12 @@ export function scanFile(options: ScanFileOptions): FileScan {
   // The find of the last scan comes first: replaying the kept events may find it again, and the
   // join takes the nearest, so either serves.
   if (start?.lastFind !== undefined) found.push(start.lastFind);
-  for (const event of start?.recent ?? []) found.push(...detector.push(event));
+  const calls = options.collectCalls ? createCallCollector() : undefined;
+  // The kept events go to the call cache again: a call whose result comes in this scan gets it.
+  for (const event of start?.recent ?? []) {
+    calls?.push(event);
+    found.push(...detector.push(event));
+  }
 
   let events = 0;
   const malformed: Problem[] = [];
@@ -131,6 +143,7 @@ export function scanFile(options: ScanFileOptions): FileScan {
     for (const event of batch) {
       if (since !== undefined && event.timestamp !== undefined && event.timestamp < since) continue;
       events += 1;
+      calls?.push(event);
       if (event.kind === 'assistant-text' && event.text.includes(MARKER_PREFIX)) {
         for (const marker of findFeedbackMarkers(event.text))
           markers.push({ ...marker, session: event.session, file: event.file, line: event.line });
@@ -226,6 +239,7 @@ export function scanFile(options: ScanFileOptions): FileScan {
     episodes,
     markers,
     restarted: restart,
+    ...(calls && options.collectCalls ? { calls: calls.finish(options.collectCalls) } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export type ScanJob = {
   detector: DetectorOptions;
   since?: string;
   redact: RedactOptions;
+  /** Also collect the tool calls read, for the call cache. */
+  collectCalls?: boolean;
   /** Bytes this scan will read, about (for deciding whether workers are worth starting). */
   bytes: number;
 };
@@ -31,5 +33,6 @@ export function runScanJob(job: ScanJob): FileScan {
     detector: job.detector,
     ...(job.since !== undefined ? { since: job.since } : {}),
     keep: (event) => keepEvent(event, job.redact),
+    ...(job.collectCalls === true ? { collectCalls: job.redact } : {}),
   });
 }

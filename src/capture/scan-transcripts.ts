@@ -17,6 +17,9 @@ import type { Episode } from '../core/capture/episode.js';
 import type { DetectorOptions } from '../core/capture/detect-episodes.js';
 import type { RedactOptions } from '../core/capture/redact.js';
 import { writeFileAtomic } from '../store/fs/fs-atomic.js';
+import { readCallCache, writeCallCache } from '../store/breadth/call-cache.js';
+import { CALL_CACHE_LIMIT, mergeCachedCalls } from '../core/breadth/cached-call.js';
+import type { CachedCall } from '../core/breadth/cached-call.js';
 import { READERS, detectAgent, walk } from './readers.js';
 import { signatureMatches } from './scan-file.js';
 import type { FileScan, FileState, MarkerHit } from './scan-file.js';
@@ -41,6 +44,11 @@ export type ScanOptions = {
    * (whenever the compiled worker script is there; for tests).
    */
   threads?: 'auto' | 'never' | 'always';
+  /**
+   * The call cache to update (core/breadth/cached-call.ts): the calls of the files read are merged
+   * into it, one write per scan. Absent: no calls are collected.
+   */
+  callCachePath?: string;
   /** Takes each file's episodes as they are found; they are then not kept in the report. */
   onEpisodes?: (episodes: Episode[]) => void;
 };
@@ -60,6 +68,8 @@ export type ScanReport = {
   markers: MarkerHit[];
   /** Worker threads that scanned files (0: all in this thread). */
   workers: number;
+  /** The call cache after this scan (with `callCachePath`): calls kept, and whether the old one was damaged. */
+  callCache?: { calls: number; added: number; damaged: boolean };
 };
 
 /** What every scan reads: where each file was left. */
@@ -199,11 +209,13 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
       detector: options.detector,
       ...(options.since !== undefined ? { since: options.since } : {}),
       redact: options.redact,
+      ...(options.callCachePath !== undefined ? { collectCalls: true } : {}),
       bytes: Math.max(0, stat.size - (previous?.offset ?? 0)),
     });
   });
 
   let dirty = false;
+  const newCalls: CachedCall[] = [];
   const consume = (at: number, scan: FileScan) => {
     const job = jobs[at] as ScanJob & { file: number };
     const previous = job.previous;
@@ -225,6 +237,12 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     else report.episodes.push(...scan.episodes);
     report.episodeCount += scan.episodes.length;
     report.markers.push(...scan.markers);
+    if (scan.calls !== undefined) {
+      newCalls.push(...scan.calls);
+      // Keep the memory bounded on a first scan of a long history: only the newest are kept.
+      if (newCalls.length > CALL_CACHE_LIMIT * 2)
+        newCalls.splice(0, newCalls.length, ...mergeCachedCalls([], newCalls));
+    }
     options.onProgress?.({ done: job.file + 1, total: files.length, bytes: report.bytes });
   };
   // A large scan runs on worker threads; a small one (and what the workers leave) runs here.
@@ -243,6 +261,12 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     const stored: StoredDetails = { version: 2, generation, files: detailsOf() };
     writeFileAtomic(detailPath, JSON.stringify(stored));
     writeFileAtomic(options.statePath, JSON.stringify({ ...state, generation }));
+  }
+  if (options.callCachePath !== undefined && (dirty || newCalls.length > 0)) {
+    const old = readCallCache(options.callCachePath);
+    const calls = mergeCachedCalls(old.calls, newCalls);
+    writeCallCache(options.callCachePath, calls);
+    report.callCache = { calls: calls.length, added: newCalls.length, damaged: old.status === 'damaged' };
   }
   return report;
 }

@@ -22,10 +22,12 @@ async function scan(threads: 'never' | 'always') {
     detector: { window: 40 },
     redact: { names: [] },
     threads,
+    callCachePath: join(dir, `${threads}-calls.json`),
   });
   const state = JSON.parse(readFileSync(statePath, 'utf8')) as { files: unknown };
   const detail = JSON.parse(readFileSync(detailPathOf(statePath), 'utf8')) as { files: unknown };
-  return { report, files: state.files, detail: detail.files };
+  const calls = readFileSync(join(dir, `${threads}-calls.json`), 'utf8');
+  return { report, files: state.files, detail: detail.files, calls };
 }
 
 describe('scanning on worker threads', () => {
@@ -38,5 +40,8 @@ describe('scanning on worker threads', () => {
     expect({ ...workers.report, workers: 0 }).toEqual(one.report);
     expect(workers.files).toEqual(one.files);
     expect(workers.detail).toEqual(one.detail);
+    // The call cache, collected per file on the workers, is the same too.
+    expect(one.report.callCache?.calls).toBeGreaterThan(1000);
+    expect(workers.calls).toBe(one.calls);
   });
 });

@@ -4,11 +4,13 @@
 // stores: one candidate became a lesson, one was rejected, the rest are still waiting.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, LORE_BIN } from '../helpers/cli.js';
+import type { Sandbox } from '../helpers/cli.js';
+import { writeCandidate } from '../helpers/distill-candidate.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/transcripts/', import.meta.url));
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux');
@@ -49,6 +51,33 @@ function watchTerminal(child: ChildProcess) {
 }
 
 const shellQuote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+function startReview(sandbox: Sandbox) {
+  const command = [process.execPath, LORE_BIN, 'review'].map(shellQuote).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: sandbox.repo,
+    env: { ...sandbox.env, TERM: 'dumb' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  return { child, terminal: watchTerminal(child) };
+}
+
+/** A transcript of 100 Bash calls that all worked: every fifth a `git push origin main`. */
+function pushHistory(): string {
+  const base = { sessionId: 's-push', cwd: '/work/app' };
+  return Array.from({ length: 100 }, (_, i) => {
+    const command = i % 5 === 0 ? 'git push origin main' : 'ls -la';
+    const use = { type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command } };
+    const result = { type: 'tool_result', tool_use_id: `t${i}`, is_error: false, content: 'ok' };
+    return [
+      { ...base, type: 'assistant', message: { role: 'assistant', content: [use] } },
+      { ...base, type: 'user', message: { role: 'user', content: [result] } },
+    ];
+  })
+    .flat()
+    .map((line) => `${JSON.stringify(line)}\n`)
+    .join('');
+}
 
 describe.skipIf(!hasScript)('lore review on a pseudo-terminal', () => {
   it('approves one candidate, rejects one, quits; the stores reflect it', async () => {
@@ -94,5 +123,36 @@ describe.skipIf(!hasScript)('lore review on a pseudo-terminal', () => {
       .split('\n')
       .map((line) => (JSON.parse(line) as { decision: string }).decision);
     expect(decisions).toEqual(['approved', 'rejected']);
+  }, 60_000);
+
+  it('asks once more before approving a too-broad trigger', async () => {
+    const sandbox = createSandbox();
+    const dir = join(sandbox.base, 'transcripts');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'push.jsonl'), pushHistory());
+    expect(sandbox.run(['scan', '--path', dir]).code).toBe(0);
+    writeCandidate(sandbox.repo, '0000000001', 'git push origin main');
+
+    const no = startReview(sandbox);
+    await no.terminal.until(PROMPT);
+    no.child.stdin?.write('a\n');
+    await no.terminal.until('approve it anyway? [y/N] > ');
+    expect(no.terminal.screen()).toContain(
+      'broad trigger: it would have fired on 20 of your last 100 calls, 0 of them at this mistake',
+    );
+    no.child.stdin?.write('n\n');
+    await no.terminal.until('reviewed: 0 approved, 0 rejected, 1 skipped');
+    expect(await no.terminal.exit).toBe(0);
+    no.child.stdin?.end();
+
+    const yes = startReview(sandbox);
+    await yes.terminal.until(PROMPT);
+    yes.child.stdin?.write('a\n');
+    await yes.terminal.until('approve it anyway? [y/N] > ');
+    yes.child.stdin?.write('y\n');
+    await yes.terminal.until('reviewed: 1 approved, 0 rejected, 0 skipped');
+    expect(yes.terminal.screen()).toContain('broad, saved as you confirmed');
+    yes.child.stdin?.end();
+    expect(sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates).toEqual([]);
   }, 60_000);
 });

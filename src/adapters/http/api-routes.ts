@@ -12,8 +12,12 @@ import { HOOK_EVENTS } from '../../core/inject/types.js';
 import { toRepoPath } from '../../core/match/repo-path.js';
 import { summarizeVotes } from '../../core/rank/votes.js';
 import { readAuditLog } from '../../store/lessons/audit-read.js';
+import { listHeldLessons, keepLesson } from '../../store/lessons/held-lessons.js';
+import { openBreadthChecker, tooBroadError } from '../../store/breadth/check-draft.js';
+import type { Breadth, BreadthTrigger } from '../../core/breadth/check-breadth.js';
 import {
   approveCandidate,
+  draftOf,
   findCandidate,
   listCandidates,
   rejectCandidate,
@@ -55,6 +59,7 @@ import type {
   ApprovedCandidate,
   CandidateList,
   CreatedLesson,
+  HeldLessonList,
   LessonDetail,
   LessonJson,
   LessonList,
@@ -304,11 +309,35 @@ const showLesson: Route['handler'] = async (ctx) => {
   };
 };
 
+/** `force: true` in a body: save a trigger the breadth check finds too broad. */
+function forceOf(input: Record<string, unknown>): boolean {
+  const force = input.force;
+  if (force !== undefined && typeof force !== 'boolean')
+    throw new HttpError(400, 'bad-field', 'force must be true or false');
+  return force === true;
+}
+
+/** The breadth check of a trigger about to be saved: a too-broad one is a 409 `too-broad` unless forced. */
+function checkTrigger(ws: Workspace, trigger: BreadthTrigger, force: boolean): Breadth {
+  const breadth = openBreadthChecker(ws)(trigger);
+  if (breadth.broad && !force) {
+    const error = tooBroadError(breadth, 'send the same request with "force": true');
+    throw new HttpError(409, 'too-broad', error.message, {
+      ...(error.hint ? { hint: error.hint } : {}),
+      details: { breadth },
+    });
+  }
+  return breadth;
+}
+
+const TRIGGER_FIELDS = ['tools', 'commands', 'paths', 'contents', 'tags', 'mistake'] as const;
+
 const createLesson: Route['handler'] = async (ctx) => {
   const input = fromCoiaBody(body(ctx));
   const ws = await ctx.workspace();
   const tier = choiceParam(stringField(input, 'tier'), 'tier', TIERS) ?? (ws.project ? 'project' : 'user');
-  const draft = draftFromBody(input, ['tier']);
+  const draft = draftFromBody(input, ['tier', 'force']);
+  const breadth = checkTrigger(ws, draft, forceOf(input));
   if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);
   const added = await addLesson(ws, draft, { tier, nowMs: ctx.nowMs, createdBy: author(ctx.env) });
   await settle(ws);
@@ -320,6 +349,7 @@ const createLesson: Route['handler'] = async (ctx) => {
       tier,
       file: ws.displayPath(added.file),
       lesson: added.lesson,
+      breadth,
     } satisfies CreatedLesson,
   };
 };
@@ -332,16 +362,46 @@ const patchLesson: Route['handler'] = async (ctx) => {
   const unset = input.unset;
   if (unset !== undefined && (!Array.isArray(unset) || !unset.every((f) => typeof f === 'string')))
     throw new HttpError(400, 'bad-field', 'unset must be a list of field names');
-  const draft = draftFromBody(input, ['status', 'unset']);
+  const draft = draftFromBody(input, ['status', 'unset', 'force']);
   let result = await resolveLesson(ws, id);
+  const unsetFields = (unset as string[] | undefined) ?? [];
+  let breadth: Breadth | undefined;
+  if (TRIGGER_FIELDS.some((field) => draft[field] !== undefined || unsetFields.includes(field))) {
+    const current = result.lesson;
+    const trigger = Object.fromEntries(
+      TRIGGER_FIELDS.map((field) => [
+        field,
+        unsetFields.includes(field) ? undefined : (draft[field] ?? current[field]),
+      ]),
+    );
+    breadth = checkTrigger(ws, trigger, forceOf(input));
+  }
   if (Object.keys(draft).length > 0 || (unset as string[] | undefined)?.length) {
     result = await updateLesson(ws, id, draft, { nowMs: ctx.nowMs, unset: (unset as string[]) ?? [] });
   }
   if (status !== undefined) result = await setStatus(ws, result.id, status, ctx.nowMs);
   await settle(ws);
   return {
-    body: { id: result.id, tier: result.tier, file: ws.displayPath(result.file), lesson: result.lesson },
+    body: {
+      id: result.id,
+      tier: result.tier,
+      file: ws.displayPath(result.file),
+      lesson: result.lesson,
+      ...(breadth ? { breadth } : {}),
+    },
   };
+};
+
+const heldLessons: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  return { body: (await listHeldLessons(ws, ctx.nowMs)) satisfies HeldLessonList };
+};
+
+const keep: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  const result = await keepLesson(ws, ctx.params.id ?? '', ctx.nowMs);
+  await settle(ws);
+  return { body: { id: result.id, tier: result.tier, lesson: result.lesson } };
 };
 
 const archiveLesson: Route['handler'] = async (ctx) => {
@@ -440,9 +500,10 @@ const showCandidate: Route['handler'] = async (ctx) => {
 const approve: Route['handler'] = async (ctx) => {
   const input = body(ctx);
   const tier = choiceParam(stringField(input, 'tier'), 'tier', OWN_TIERS);
-  const edits = draftFromBody(input, ['tier']);
+  const edits = draftFromBody(input, ['tier', 'force']);
   const ws = await ctx.workspace();
   const found = findCandidate(ws, ctx.params.id ?? '');
+  const breadth = checkTrigger(ws, draftOf(found.record, edits), forceOf(input));
   const added = await approveCandidate(ws, found, edits, {
     ...(tier ? { tier } : {}),
     nowMs: ctx.nowMs,
@@ -458,6 +519,7 @@ const approve: Route['handler'] = async (ctx) => {
       tier: added.tier,
       file: ws.displayPath(added.file),
       lesson: added.lesson,
+      breadth,
     } satisfies ApprovedCandidate,
   };
 };
@@ -585,6 +647,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/api/lessons/:id/supersede', query: [], handler: supersede },
   { method: 'POST', path: '/api/lessons/:id/feedback', query: [], handler: feedback },
   { method: 'POST', path: '/api/lessons/:id/upvote', query: [], handler: upvote },
+  { method: 'POST', path: '/api/lessons/:id/keep', query: [], handler: keep },
+  { method: 'GET', path: '/api/review/held', query: [], handler: heldLessons },
   {
     method: 'GET',
     path: '/api/search',

@@ -19,6 +19,8 @@ import type { LessonIndex, ListedLesson } from '../../store/index/lesson-index.j
 import type { explainCall } from '../../store/inject/explain-call.js';
 import type { Feedback } from '../../store/lessons/feedback.js';
 import type { ResolvedLesson } from '../../store/lessons/lesson-writes.js';
+import type { HeldLesson, HeldLessons } from '../../store/lessons/held-lessons.js';
+import type { Breadth } from '../../core/breadth/check-breadth.js';
 
 /** GET /api/status */
 export type ServerStatus = {
@@ -97,7 +99,13 @@ export type CreatedLesson = {
   tier: Tier;
   file: string;
   lesson: Lesson;
+  /** The breadth check of its trigger over the call cache (a too-broad one is a 409 `too-broad` unless `force`). */
+  breadth: Breadth;
 };
+
+/** GET /api/review/held: lessons held for review (needsReview), with their outcomes' evidence. */
+export type HeldLessonList = HeldLessons;
+export type { HeldLesson, Breadth };
 
 /** A candidate in the review queue: the listed shape plus what the reviewer reads and edits. */
 export type CandidateJson = ListedCandidateJson & {

@@ -125,9 +125,15 @@ const DOCUMENT = {
             source_task_id: { type: 'string' },
             source_outcome_id: { type: 'string' },
             source_discovery_id: { type: 'string' },
+            force: { type: 'boolean', description: 'save a trigger the breadth check finds too broad' },
           }),
         ),
-        responses: { 201: ok('the new lesson'), 400: error, 422: error },
+        responses: {
+          201: ok('the new lesson, with `breadth`: the calls its trigger would have fired on'),
+          400: error,
+          409: error,
+          422: error,
+        },
       },
     },
     '/api/lessons/{id}': {
@@ -143,9 +149,16 @@ const DOCUMENT = {
           draftBody({
             status: { enum: ['active', 'archived'] },
             unset: { type: 'array', items: { type: 'string' } },
+            force: { type: 'boolean', description: 'save a trigger the breadth check finds too broad' },
           }),
         ),
-        responses: { 200: ok('the changed lesson'), 400: error, 404: error, 422: error },
+        responses: {
+          200: ok('the changed lesson (with `breadth` when the trigger changed)'),
+          400: error,
+          404: error,
+          409: error,
+          422: error,
+        },
       },
       delete: {
         summary: 'archive the lesson (as lore archive)',
@@ -184,6 +197,20 @@ const DOCUMENT = {
         responses: { 200: ok('whether it was recorded, and the vote summary'), 400: error, 404: error },
       },
     },
+    '/api/lessons/{id}/keep': {
+      parameters: [id],
+      post: {
+        summary: 'keep a lesson held for review as it is: clears needsReview, so the hook injects it again',
+        responses: { 200: ok('the lesson'), 404: error },
+      },
+    },
+    '/api/review/held': {
+      get: {
+        summary:
+          'lessons held for review (needsReview), with their judged outcomes, the transcript lines where their mistake repeated, and the breadth of their trigger',
+        responses: { 200: ok('{lessons, skippedOutcomes}') },
+      },
+    },
     '/api/search': {
       get: {
         summary: 'ranked full-text search (as lore search)',
@@ -210,8 +237,19 @@ const DOCUMENT = {
       parameters: [id],
       post: {
         summary: 'make the candidate a lesson; body fields edit it on the way (as lore candidates approve)',
-        requestBody: jsonBody(draftBody({ tier }), false),
-        responses: { 201: ok('the new lesson'), 404: error, 422: error },
+        requestBody: jsonBody(
+          draftBody({
+            tier,
+            force: { type: 'boolean', description: 'save a trigger the breadth check finds too broad' },
+          }),
+          false,
+        ),
+        responses: {
+          201: ok('the new lesson, with `breadth`'),
+          404: error,
+          409: error,
+          422: error,
+        },
       },
     },
     '/api/candidates/{id}/reject': {

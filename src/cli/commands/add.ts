@@ -7,16 +7,19 @@ import { NO_DUPLICATE_OPTION, noteDuplicates, refuseDuplicates } from '../duplic
 import { addLesson, author } from '../../store/lessons/lesson-writes.js';
 import { findDuplicates } from '../../store/curate/find-duplicates.js';
 import { initTier } from '../../store/workspace/init-tier.js';
+import { requireNarrowTrigger } from '../../store/breadth/check-draft.js';
+import { BREADTH_DESCRIPTION, FORCE_OPTION, breadthLine } from '../breadth-view.js';
 
 export const command: Command = {
   spec: {
     usage:
-      'lore add --summary TEXT [--body TEXT | --body-file F] [--tool T]... [--command REGEX]... [--path GLOB]... [--tag T]... [options]',
+      'lore add --summary TEXT [--body TEXT | --body-file F] [--tool T]... [--command REGEX]... [--path GLOB]... [--tag T]... [--force] [options]',
     description:
       'Adds a lesson to the project tier (.lore/lessons/<id>/lesson.yaml) or, with --tier user, to $LORE_HOME.\n' +
       'Prints the new id. Scope axes (tools, commands, paths, tags, stack) are ORed: any one can match.\n' +
       'Near-duplicates already in the store are named on stderr (--json: "duplicates"), with the suggestion\n' +
-      'to upvote them instead; the lesson is still added unless --no-duplicate is given.',
+      'to upvote them instead; the lesson is still added unless --no-duplicate is given.\n' +
+      BREADTH_DESCRIPTION,
     options: {
       ...LESSON_OPTIONS,
       tier: {
@@ -29,6 +32,7 @@ export const command: Command = {
         description: 'a user-tier lesson meant to be shared beyond this machine (implies --tier user)',
       },
       'no-duplicate': NO_DUPLICATE_OPTION,
+      force: FORCE_OPTION,
       quiet: { type: 'boolean', short: 'q', description: 'print only the id' },
     },
     positionals: { min: 0, max: 0, names: '' },
@@ -59,6 +63,12 @@ export const command: Command = {
               { threshold: ws.config.duplicates.threshold, nowMs: ctx.now(), env: ctx.env },
             );
       if (duplicates.length > 0 && flagOption(args, 'no-duplicate')) refuseDuplicates(duplicates);
+      const breadth = requireNarrowTrigger(
+        ws,
+        draft,
+        flagOption(args, 'force'),
+        'add --force to the same command',
+      );
       if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);
       const added = await addLesson(ws, draft, {
         tier,
@@ -70,9 +80,17 @@ export const command: Command = {
       const file = ws.displayPath(added.file);
       const text = flagOption(args, 'quiet')
         ? added.id
-        : `${added.id}\nadded ${added.lesson.slug} (${universal ? 'user, universal' : tier}) in ${file}\nsee it with: lore show ${added.id}`;
+        : `${added.id}\nadded ${added.lesson.slug} (${universal ? 'user, universal' : tier}) in ${file}\n${breadthLine(breadth)}\nsee it with: lore show ${added.id}`;
       return {
-        data: { id: added.id, slug: added.lesson.slug, tier, file, lesson: added.lesson, duplicates },
+        data: {
+          id: added.id,
+          slug: added.lesson.slug,
+          tier,
+          file,
+          lesson: added.lesson,
+          duplicates,
+          breadth,
+        },
         text,
       };
     } catch (error) {

@@ -15,20 +15,24 @@ import {
 import { findDuplicates } from '../../store/curate/find-duplicates.js';
 import { SCOPE_CLASSES } from '../../core/lesson/constants.js';
 import { distillComparison } from '../../core/distill/distill-comparison.js';
+import { requireNarrowTrigger } from '../../store/breadth/check-draft.js';
+import { BREADTH_DESCRIPTION, FORCE_OPTION, breadthLine } from '../breadth-view.js';
 import { NO_DUPLICATE_OPTION, noteDuplicates, refuseDuplicates } from '../duplicate-note.js';
 
 const ACTIONS = ['list', 'show', 'approve', 'reject'] as const;
 
 export const command: Command = {
   spec: {
-    usage: 'lore candidates list [--json] | show ID | approve ID [lesson flags] [--tier T] | reject ID',
+    usage:
+      'lore candidates list [--json] | show ID | approve ID [lesson flags] [--tier T] [--force] | reject ID',
     description:
       'Lesson candidates found by `lore scan`, waiting for review. `list` puts repeated and user-corrected\n' +
       'ones first; `approve` turns one into a lesson (flags such as --summary or --tag edit it on the way);\n' +
       '`reject` drops it and its pattern is never proposed again. Candidates are never injected.\n' +
       'Approval writes the lesson where capture classified it: project files, schemas, config -> project;\n' +
       'a library or framework -> user tier; a process or method -> user tier, universal; unclear -> project\n' +
-      '(`show` says which and why; --tier overrides). Near-duplicates already in the store are named on stderr.',
+      '(`show` says which and why; --tier overrides). Near-duplicates already in the store are named on stderr.\n' +
+      BREADTH_DESCRIPTION,
     options: {
       ...LESSON_OPTIONS,
       tier: {
@@ -37,6 +41,7 @@ export const command: Command = {
         description: 'approve into this tier (default: where capture classified it)',
       },
       'no-duplicate': NO_DUPLICATE_OPTION,
+      force: FORCE_OPTION,
     },
     positionals: { min: 1, max: 2, names: 'list | show ID | approve ID | reject ID' },
     json: true,
@@ -61,7 +66,10 @@ export const command: Command = {
     const edits = await draftFromArgs(ctx, args);
     if (
       action !== 'approve' &&
-      (Object.keys(edits).length > 0 || tier !== undefined || flagOption(args, 'no-duplicate'))
+      (Object.keys(edits).length > 0 ||
+        tier !== undefined ||
+        flagOption(args, 'no-duplicate') ||
+        flagOption(args, 'force'))
     ) {
       throw new LoreError('usage', `lore candidates ${action} takes no lesson flags`, {
         hint: 'field edits go with approve: lore candidates approve ID --summary "..."',
@@ -101,9 +109,16 @@ export const command: Command = {
           text: `rejected ${found.id}; its pattern will not be proposed again`,
         };
       }
+      const draft = draftOf(found.record, edits);
+      const breadth = requireNarrowTrigger(
+        ws,
+        draft,
+        flagOption(args, 'force'),
+        `lore candidates approve ${found.id} --force (with the same flags)`,
+      );
       const duplicates = await findDuplicates(
         ws,
-        { ...draftOf(found.record, edits), summary: edits.summary ?? found.record.summary },
+        { ...draft, summary: edits.summary ?? found.record.summary },
         {
           threshold: ws.config.duplicates.threshold,
           nowMs: ctx.now(),
@@ -131,10 +146,11 @@ export const command: Command = {
           lesson: added.lesson,
           placement: added.placement,
           duplicates,
+          breadth,
         },
         text: flagOption(args, 'quiet')
           ? added.id
-          : `approved ${found.id} as lesson ${added.id} (${added.tier}${added.placement.universal ? ', universal' : ''}) in ${file}${added.placement.reason ? `\nwhy there: ${added.placement.reason}` : ''}\nsee it with: lore show ${added.id}`,
+          : `approved ${found.id} as lesson ${added.id} (${added.tier}${added.placement.universal ? ', universal' : ''}) in ${file}${added.placement.reason ? `\nwhy there: ${added.placement.reason}` : ''}\n${breadthLine(breadth)}\nsee it with: lore show ${added.id}`,
       };
     } finally {
       ws.close();

@@ -12,12 +12,14 @@ import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { importLessons } from '../../store/lessons/lore-json.js';
 import { importInterop } from '../../store/interop/import-interop.js';
 import type { InteropImportReport } from '../../store/interop/import-interop.js';
+import type { BroadImport } from '../../store/breadth/check-draft.js';
 
 const FROM = ['lore', ...INTEROP_FORMATS] as const;
 
 export const command: Command = {
   spec: {
-    usage: 'lore import PATH [--from FORMAT] [--tier T] [--replace] [--rewrite-source] [--dry-run] [--json]',
+    usage:
+      'lore import PATH [--from FORMAT] [--tier T] [--replace] [--rewrite-source] [--dry-run] [--force] [--json]',
     description:
       "Adds lessons from PATH (a file, a folder such as .orbit/, .add/ or .cursor/rules/, or - for lore's JSON\n" +
       "on stdin). The format is detected by name and shape unless --from names it: lore (lore's own export,\n" +
@@ -27,7 +29,9 @@ export const command: Command = {
       'coia (JSON export or SQLite database), cursor (.mdc rules). Imported lessons get lore ids and keep their\n' +
       'own as aliases (`lore show L-001`). Importing the same source again adds nothing; a lesson changed since\n' +
       'is reported as a conflict (--replace overwrites it). Entries lore cannot read are reported with file,\n' +
-      'entry and reason, and skipped whole; exit status 1 if there were any.',
+      'entry and reason, and skipped whole; exit status 1 if there were any. The breadth check of `lore add`\n' +
+      'runs on every imported lesson: too-broad ones are listed with their figures and marked needsReview\n' +
+      '(held from injection until `lore review` or the dashboard keeps them) unless --force.',
     options: {
       from: {
         type: 'string',
@@ -41,6 +45,10 @@ export const command: Command = {
       },
       replace: { type: 'boolean', description: 'overwrite lessons whose id exists with different content' },
       'dry-run': { type: 'boolean', description: 'report what would change, write nothing' },
+      force: {
+        type: 'boolean',
+        description: 'import lessons the breadth check finds too broad without marking them needsReview',
+      },
       'rewrite-source': {
         type: 'boolean',
         description: "ADD learnings.md: replace it with ADD's generated view (the original kept as .bak)",
@@ -70,6 +78,7 @@ export const command: Command = {
         dryRun: flagOption(args, 'dry-run'),
         nowMs: ctx.now(),
         rewriteSource: flagOption(args, 'rewrite-source'),
+        force: flagOption(args, 'force'),
       });
       return {
         data: report,
@@ -121,6 +130,7 @@ async function importLoreJson(ctx: CommandContext, args: Parameters<Command['run
       tier: choiceOption(args, 'tier', TIERS),
       replace: flagOption(args, 'replace'),
       dryRun: flagOption(args, 'dry-run'),
+      force: flagOption(args, 'force'),
     });
     const verb = flagOption(args, 'dry-run') ? 'would import' : 'imported';
     const lines = [
@@ -130,6 +140,7 @@ async function importLoreJson(ctx: CommandContext, args: Parameters<Command['run
     ];
     if (report.conflicts.length > 0)
       lines.push(`conflicts (kept as they are; --replace overwrites): ${report.conflicts.join(', ')}`);
+    lines.push(...breadthLines(report, flagOption(args, 'dry-run')));
     return {
       data: report,
       text: lines.join('\n'),
@@ -150,6 +161,7 @@ function formatReport(report: InteropImportReport, dryRun: boolean): string {
       `(from ${report.format})`,
   ];
   for (const ref of report.added) lines.push(`  ${dryRun ? 'new' : ref.id}  ${ref.from}  (${ref.tier})`);
+  lines.push(...breadthLines(report, dryRun));
   if (report.conflicts.length > 0) {
     lines.push(
       `conflicts (kept as they are; --replace overwrites): ${report.conflicts.map((ref) => `${ref.from} (${ref.id})`).join(', ')}`,
@@ -172,4 +184,22 @@ function formatReport(report: InteropImportReport, dryRun: boolean): string {
     }
   }
   return lines.join('\n');
+}
+
+/** The lessons the breadth check found broad (or scoped by tool alone), with their figures. */
+function breadthLines(report: { broad: BroadImport[]; breadthNote?: string }, dryRun: boolean): string[] {
+  const lines: string[] = [];
+  const held = report.broad.filter((item) => item.held);
+  if (report.broad.length > 0)
+    lines.push(`breadth check: ${report.broad.length} lesson(s) with a broad trigger:`);
+  for (const item of report.broad)
+    lines.push(
+      `  ${dryRun ? item.from : item.id}  ${item.from}  ${item.breadth.message}${item.breadth.broad ? (item.held ? '; marked needsReview' : '; imported as is (--force)') : ''}`,
+    );
+  if (held.length > 0)
+    lines.push(
+      `the ${held.length} marked needsReview are not injected until reviewed: narrow one with \`lore update ID --command ...\`, keep one as it is with \`lore update ID --unset needsReview\` or the dashboard's Review page, or import with --force`,
+    );
+  if (report.breadthNote !== undefined) lines.push(report.breadthNote);
+  return lines;
 }

@@ -3,8 +3,11 @@ import { LoreError } from '../../core/errors.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { formatCandidateDetail } from '../candidate-view.js';
+import { openBreadthChecker } from '../../store/breadth/check-draft.js';
+import { breadthLine } from '../breadth-view.js';
 import {
   approveCandidate,
+  draftOf,
   listCandidates,
   rejectCandidate,
 } from '../../store/candidates/candidate-actions.js';
@@ -18,7 +21,8 @@ export const command: Command = {
     usage: 'lore review',
     description:
       'Walks through the candidates (repeated and user-corrected first): [a]pprove, [e]dit the summary and\n' +
-      'approve, [r]eject, [s]kip, [q]uit. Needs a terminal; use `lore candidates` in scripts.',
+      'approve, [r]eject, [s]kip, [q]uit. Needs a terminal; use `lore candidates` in scripts. A trigger the\n' +
+      'breadth check finds too broad (see `lore add --help`) asks once more before it is approved.',
     options: {},
     positionals: { min: 0, max: 0, names: '' },
     json: false,
@@ -42,6 +46,7 @@ export const command: Command = {
       const candidates = listCandidates(ws);
       if (candidates.length === 0)
         return { data: tally, text: 'no candidates to review; run `lore scan` first' };
+      const breadthOf = openBreadthChecker(ws);
       let index = 0;
       for (const found of candidates) {
         index += 1;
@@ -52,12 +57,24 @@ export const command: Command = {
         if (answer === undefined || answer === 'q') break;
         if (answer === 'a' || answer === 'e') {
           const summary = answer === 'e' ? await ask('summary > ') : undefined;
-          const added = await approveCandidate(ws, found, summary ? { summary } : {}, {
+          const edits = summary ? { summary } : {};
+          // The breadth check: a too-broad trigger is approved only on a second yes.
+          const breadth = breadthOf(draftOf(found.record, edits));
+          if (breadth.broad) {
+            process.stdout.write(`broad trigger: it ${breadth.message}\n`);
+            const sure = (await ask('approve it anyway? [y/N] > '))?.toLowerCase();
+            if (sure !== 'y') {
+              process.stdout.write('skipped (narrow it with `lore candidates approve ID --command ...`)\n');
+              tally.skipped += 1;
+              continue;
+            }
+          }
+          const added = await approveCandidate(ws, found, edits, {
             nowMs: ctx.now(),
             env: ctx.env,
           });
           process.stdout.write(
-            `approved as lesson ${added.id} (${added.tier}${added.placement.universal ? ', universal' : ''})\n`,
+            `approved as lesson ${added.id} (${added.tier}${added.placement.universal ? ', universal' : ''}); ${breadthLine(breadth, 'as you confirmed')}\n`,
           );
           tally.approved += 1;
         } else if (answer === 'r') {

@@ -214,6 +214,8 @@ export const command: Command = {
         candidates,
         capped: result.capped,
         feedback,
+        // The recent tool calls kept for the breadth check (null: nothing new was read).
+        callCache: report.callCache ?? null,
         ...(distilled ? { distill: distilled.run } : {}),
       };
       for (const problem of report.problems.slice(0, 5))

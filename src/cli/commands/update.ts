@@ -1,4 +1,10 @@
-import { listOption } from '../command.js';
+import { flagOption, listOption } from '../command.js';
+import { requireNarrowTrigger } from '../../store/breadth/check-draft.js';
+import { resolveLesson } from '../../store/lessons/lesson-writes.js';
+import { FORCE_OPTION, breadthLine } from '../breadth-view.js';
+
+/** The fields that decide where a lesson fires (and what its mistake is). */
+const TRIGGER_FIELDS = ['tools', 'commands', 'paths', 'contents', 'tags', 'mistake'] as const;
 import type { Command } from '../command.js';
 import { LESSON_OPTIONS, draftFromArgs, inFlagTerms } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
@@ -6,10 +12,12 @@ import { updateLesson } from '../../store/lessons/lesson-writes.js';
 
 export const command: Command = {
   spec: {
-    usage: 'lore update ID [--summary TEXT] [--tag T]... [any lore add flag] [--unset FIELD]... [--json]',
+    usage:
+      'lore update ID [--summary TEXT] [--tag T]... [any lore add flag] [--unset FIELD]... [--force] [--json]',
     description:
       'Changes the given fields of a lesson; every other field, comments and unknown fields in the file stay.\n' +
-      'A list flag (--tag, --path, ...) replaces that whole list. --unset FIELD removes a field or empties a list.',
+      'A list flag (--tag, --path, ...) replaces that whole list. --unset FIELD removes a field or empties a list.\n' +
+      'A change of the trigger (tools, commands, paths, contents, tags, mistake) runs the breadth check of `lore add`.',
     options: {
       ...LESSON_OPTIONS,
       unset: {
@@ -18,6 +26,7 @@ export const command: Command = {
         value: 'FIELD',
         description: 'remove a field (body, tags, paths, ...); repeatable',
       },
+      force: FORCE_OPTION,
     },
     positionals: { min: 1, max: 1, names: 'ID' },
     json: true,
@@ -30,13 +39,29 @@ export const command: Command = {
     const draft = await draftFromArgs(ctx, args);
     const ws = await openCommandWorkspace(ctx);
     try {
-      const updated = await updateLesson(ws, args.positionals[0] ?? '', draft, {
-        nowMs: ctx.now(),
-        unset: listOption(args, 'unset'),
-      });
+      const ref = args.positionals[0] ?? '';
+      const unset = listOption(args, 'unset') ?? [];
+      const touched = TRIGGER_FIELDS.filter((field) => draft[field] !== undefined || unset.includes(field));
+      let breadth;
+      if (touched.length > 0) {
+        const current = await resolveLesson(ws, ref);
+        const trigger = Object.fromEntries(
+          TRIGGER_FIELDS.map((field) => [
+            field,
+            unset.includes(field) ? undefined : (draft[field] ?? current.lesson[field]),
+          ]),
+        );
+        breadth = requireNarrowTrigger(
+          ws,
+          trigger,
+          flagOption(args, 'force'),
+          'add --force to the same command',
+        );
+      }
+      const updated = await updateLesson(ws, ref, draft, { nowMs: ctx.now(), unset });
       return {
-        data: { id: updated.id, tier: updated.tier, lesson: updated.lesson },
-        text: `updated ${updated.id} (${updated.lesson.slug})`,
+        data: { id: updated.id, tier: updated.tier, lesson: updated.lesson, ...(breadth ? { breadth } : {}) },
+        text: `updated ${updated.id} (${updated.lesson.slug})${breadth ? `\n${breadthLine(breadth)}` : ''}`,
       };
     } catch (error) {
       throw inFlagTerms(error);

@@ -29,6 +29,8 @@ import type { Workspace } from '../workspace/workspace.js';
 import { readSources } from './read-sources.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
+import { openBreadthChecker } from '../breadth/check-draft.js';
+import type { BroadImport } from '../breadth/check-draft.js';
 
 export type InteropImportOptions = {
   from: InteropFormatName | undefined;
@@ -38,6 +40,8 @@ export type InteropImportOptions = {
   nowMs: number;
   /** ADD Markdown: replace the source file with ADD's generated view (only on request). */
   rewriteSource?: boolean;
+  /** Import too-broad triggers as they are (else they are marked needsReview). */
+  force?: boolean;
 };
 
 export type ImportedRef = { id: string; tier: Tier; from: string };
@@ -50,6 +54,13 @@ export type InteropImportReport = {
   conflicts: ImportedRef[];
   /** Entries that were reported and skipped. */
   invalid: number;
+  /**
+   * Lessons whose trigger the breadth check finds too broad (and tool-only ones), with their
+   * figures; `held`: marked needsReview (not with --force).
+   */
+  broad: BroadImport[];
+  /** The breadth check's line when there is no call cache to check against. */
+  breadthNote?: string;
   votesAdded: number;
   problems: Problem[];
   /** ADD Markdown files: the backup written and whether the rendered view read back the same. */
@@ -133,6 +144,7 @@ export async function importInterop(
     unchanged: [],
     conflicts: [],
     invalid: parsed.problems.filter((problem) => problem.severity === 'error').length,
+    broad: [],
     votesAdded: 0,
     problems: parsed.problems.map((problem) => ({ ...problem, file: display(problem.file) })),
     markdown: [],
@@ -195,9 +207,24 @@ export async function importInterop(
     }
   }
 
+  // The breadth check over the call cache: a too-broad trigger is held for review unless forced.
+  const breadthOf = openBreadthChecker(ws);
   const touched = new Set<Tier>();
   for (const [index, plan] of planned.entries()) {
-    const lesson = records[index] as Lesson;
+    let lesson = records[index] as Lesson;
+    const breadth = breadthOf(lesson);
+    if (breadth.noCache) report.breadthNote = breadth.message;
+    if (breadth.broad || breadth.toolOnly) {
+      const held = breadth.broad && options.force !== true;
+      report.broad.push({
+        id: plan.id,
+        tier: plan.tier,
+        from: plan.entry.lesson.origin?.id ?? plan.entry.where,
+        breadth,
+        held,
+      });
+      if (held) lesson = { ...lesson, needsReview: true };
+    }
     const store = ws.store(plan.tier);
     const ref: ImportedRef = {
       id: plan.id,

@@ -9,6 +9,8 @@ import { LessonSchema } from '../../core/lesson/schema.js';
 import type { Lesson, Tier } from '../../core/lesson/schema.js';
 import { parseVotes, voteKey } from '../../core/rank/votes.js';
 import type { Vote } from '../../core/rank/votes.js';
+import { openBreadthChecker } from '../breadth/check-draft.js';
+import type { BroadImport } from '../breadth/check-draft.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
@@ -24,13 +26,17 @@ export type ImportReport = {
   invalid: number;
   votesAdded: number;
   problems: Problem[];
+  /** Lessons with a broad trigger (see import-interop.ts); `held`: marked needsReview (not with force). */
+  broad: BroadImport[];
+  /** The breadth check's line when there is no call cache to check against. */
+  breadthNote?: string;
 };
 
 export async function importLessons(
   ws: Workspace,
   text: string,
   source: string,
-  options: { tier: Tier | undefined; replace: boolean; dryRun: boolean },
+  options: { tier: Tier | undefined; replace: boolean; dryRun: boolean; force?: boolean },
 ): Promise<ImportReport> {
   const touched = new Set<Tier>();
   let document: unknown;
@@ -64,7 +70,9 @@ export async function importLessons(
     invalid: 0,
     votesAdded: 0,
     problems: [],
+    broad: [],
   };
+  const breadthOf = openBreadthChecker(ws);
   entries.forEach((entry, index) => {
     const where = `lessons[${index}]`;
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
@@ -92,7 +100,14 @@ export async function importLessons(
       return;
     }
     const tier = options.tier ?? parsed.data.tier;
-    const lesson: Lesson = { ...parsed.data, tier };
+    let lesson: Lesson = { ...parsed.data, tier };
+    const breadth = breadthOf(lesson);
+    if (breadth.noCache) report.breadthNote = breadth.message;
+    if (breadth.broad || breadth.toolOnly) {
+      const held = breadth.broad && options.force !== true;
+      report.broad.push({ id: lesson.id, tier, from: lesson.id, breadth, held });
+      if (held) lesson = { ...lesson, needsReview: true };
+    }
     const store = ws.store(tier);
     touched.add(tier);
     const votes = parseVotes(

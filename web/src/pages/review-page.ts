@@ -1,9 +1,22 @@
 /**
  * The review queue (GET /api/candidates): one candidate at a time, approved (with the summary and
- * tags as edited) or rejected from the keyboard: j/k move, a approve, e edit, r reject.
+ * tags as edited) or rejected from the keyboard: j/k move, a approve, e edit, r reject. Approving
+ * says how often the trigger would have fired on the recent calls; a trigger the breadth check
+ * finds too broad (409 `too-broad`) is saved only on a second click, "Approve anyway".
+ *
+ * Below the queue, the lessons held for review (GET /api/review/held): lessons marked needsReview
+ * because their mistake kept repeating after they were injected (the transcript lines where it
+ * did), or because an import found their trigger too broad; each can be kept (clears the mark) or
+ * archived.
  */
-import { api } from '../api.js';
-import type { ApprovedCandidate, CandidateJson, CandidateList } from '../api-types.js';
+import { api, ApiError } from '../api.js';
+import type {
+  ApprovedCandidate,
+  CandidateJson,
+  CandidateList,
+  HeldLesson,
+  HeldLessonList,
+} from '../api-types.js';
 import { h, mount } from '../dom.js';
 import type { Child } from '../dom.js';
 import type { PageContext } from '../page-context.js';
@@ -13,7 +26,12 @@ import { scopeRow } from '../ui/scope-row.js';
 import { splitList } from '../ui/split-list.js';
 import { fail, toast } from '../ui/toast.js';
 
-type Queue = { candidates: CandidateJson[]; index: number };
+type Queue = {
+  candidates: CandidateJson[];
+  index: number;
+  /** The candidate whose approval the breadth check refused, and why: the next approve forces it. */
+  broad?: { id: string; message: string };
+};
 type ReviewActions = {
   decide(approve: boolean): Promise<void>;
   select(index: number): void;
@@ -38,14 +56,19 @@ function queueItems(queue: Queue, actions: ReviewActions): HTMLElement[] {
   );
 }
 
-function candidateButtons(actions: ReviewActions): HTMLElement {
+function candidateButtons(actions: ReviewActions, broad: boolean): HTMLElement {
   return h(
     'div',
     { class: 'actions' },
     h(
       'button',
-      { type: 'button', class: 'primary', name: 'approve', onclick: () => void actions.decide(true) },
-      'Approve (a)',
+      {
+        type: 'button',
+        class: broad ? 'danger' : 'primary',
+        name: broad ? 'approve-anyway' : 'approve',
+        onclick: () => void actions.decide(true),
+      },
+      broad ? 'Approve anyway (a)' : 'Approve (a)',
     ),
     h('button', { type: 'button', onclick: () => actions.focusSummary() }, 'Edit (e)'),
     h(
@@ -138,6 +161,14 @@ function candidateDetail(queue: Queue, c: CandidateJson, actions: ReviewActions)
     distillComparison(c),
     scopeRow('failed', c.distill.evidence.commands),
     scopeRow('failed on', c.distill.evidence.paths),
+    queue.broad?.id === c.id
+      ? h(
+          'p',
+          { class: 'breadth-warning', role: 'alert' },
+          queue.broad.message,
+          '. Narrow its commands or paths with `lore candidates approve ID --command ...`, or approve it anyway.',
+        )
+      : null,
     h(
       'details',
       {},
@@ -148,7 +179,83 @@ function candidateDetail(queue: Queue, c: CandidateJson, actions: ReviewActions)
         c.evidence.slice(0, 10).map((e) => h('li', {}, h('code', {}, `${e.file}:${e.line}`))),
       ),
     ),
-    candidateButtons(actions),
+    candidateButtons(actions, queue.broad?.id === c.id),
+  ];
+}
+
+type HeldActions = { keep(id: string): Promise<void>; archive(id: string): Promise<void> };
+
+function heldCard(lesson: HeldLesson, actions: HeldActions): HTMLElement {
+  const o = lesson.outcomes;
+  return h(
+    'li',
+    { class: 'card held-lesson', 'data-id': lesson.id },
+    h('div', {}, h('a', { href: `#/lessons/${lesson.id}` }, lesson.summary)),
+    h(
+      'div',
+      { class: 'meta' },
+      pill(lesson.id),
+      pill(`tier ${lesson.tier}`),
+      pill(`confidence ${lesson.confidence.toFixed(2)}`),
+      o.repeated > 0 ? pill(`repeated ${o.repeated}`, 'warn') : null,
+      o.prevented > 0 ? pill(`prevented ${o.prevented}`) : null,
+      o.noise > 0 ? pill(`noise ${o.noise}`) : null,
+      lesson.breadth.broad ? pill('broad trigger', 'warn') : null,
+    ),
+    lesson.mistake ? h('p', {}, h('b', {}, 'Mistake: '), lesson.mistake) : null,
+    h('p', { class: 'muted breadth' }, `Trigger: ${lesson.breadth.message}`),
+    lesson.repeated.length > 0
+      ? h(
+          'div',
+          {},
+          h('b', {}, 'Repeated after it was injected:'),
+          h(
+            'ul',
+            { class: 'evidence' },
+            lesson.repeated.map((r) =>
+              h('li', {}, h('code', {}, `${r.file}:${r.line}`), ` (${r.form}, ${r.at.slice(0, 10)})`),
+            ),
+          ),
+        )
+      : null,
+    h(
+      'div',
+      { class: 'actions' },
+      h(
+        'button',
+        { type: 'button', class: 'primary', name: 'keep', onclick: () => void actions.keep(lesson.id) },
+        'Keep',
+      ),
+      h(
+        'button',
+        { type: 'button', class: 'danger', name: 'archive', onclick: () => void actions.archive(lesson.id) },
+        'Archive',
+      ),
+    ),
+  );
+}
+
+function heldSection(held: HeldLessonList, actions: HeldActions): Child[] {
+  return [
+    h('h2', {}, `Lessons held for review (${held.lessons.length})`),
+    held.lessons.length === 0
+      ? h(
+          'p',
+          { class: 'empty' },
+          'None. A lesson is held here when its mistake keeps repeating after it was injected, or when an import finds its trigger too broad.',
+        )
+      : h(
+          'ul',
+          { class: 'held-list' },
+          held.lessons.map((lesson) => heldCard(lesson, actions)),
+        ),
+    held.skippedOutcomes > 0
+      ? h(
+          'p',
+          { class: 'muted' },
+          `${held.skippedOutcomes} unreadable line(s) in outcomes.jsonl were skipped.`,
+        )
+      : null,
   ];
 }
 
@@ -178,6 +285,7 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
   const queue: Queue = { candidates: [], index: 0 };
   const listHost = h('ol', { class: 'queue' });
   const detailHost = h('div', { class: 'card candidate' });
+  const heldHost = h('section', { class: 'held', id: 'held' });
   const field = (name: string) => detailHost.querySelector(`[name=${name}]`) as HTMLInputElement | null;
   mount(
     ctx.main,
@@ -188,6 +296,7 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
       h('p', { class: 'muted keys' }, 'keys: j/k move · a approve · e edit · r reject'),
     ),
     h('div', { class: 'review' }, listHost, detailHost),
+    heldHost,
   );
   const render = () => {
     mount(listHost, queueItems(queue, actions));
@@ -203,8 +312,32 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
           ),
     );
   };
+  const heldActions: HeldActions = {
+    keep: async (id) => {
+      try {
+        await api(`/api/lessons/${id}/keep`, { method: 'POST' });
+        toast(`kept ${id}: it is injected again`);
+        await loadHeld();
+      } catch (error) {
+        fail(error);
+      }
+    },
+    archive: async (id) => {
+      try {
+        await api(`/api/lessons/${id}`, { method: 'DELETE' });
+        toast(`archived ${id}`);
+        await loadHeld();
+      } catch (error) {
+        fail(error);
+      }
+    },
+  };
+  const loadHeld = async () => {
+    mount(heldHost, heldSection(await api<HeldLessonList>('/api/review/held'), heldActions));
+  };
   const load = async () => {
-    queue.candidates = (await api<CandidateList>('/api/candidates')).candidates;
+    const [list] = await Promise.all([api<CandidateList>('/api/candidates'), loadHeld()]);
+    queue.candidates = list.candidates;
     queue.index = Math.min(queue.index, Math.max(0, queue.candidates.length - 1));
     render();
     void refreshReviewCount();
@@ -212,6 +345,7 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
   const actions: ReviewActions = {
     select: (index) => {
       queue.index = index;
+      queue.broad = undefined;
       render();
     },
     focusSummary: () => field('summary')?.focus(),
@@ -222,20 +356,29 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
         if (approve) {
           const summary = field('summary')?.value.trim();
           const tags = splitList(field('tags')?.value ?? '');
+          // The second click on a broad trigger's approval saves it anyway.
+          const force = queue.broad?.id === c.id;
           const added = await api<ApprovedCandidate>(`/api/candidates/${c.id}/approve`, {
             method: 'POST',
             body: {
               ...(summary && summary !== c.summary ? { summary } : {}),
               ...(tags.length > 0 ? { tags } : {}),
+              ...(force ? { force: true } : {}),
             },
           });
-          toast(`approved as lesson ${added.id}`);
+          queue.broad = undefined;
+          toast(`approved as lesson ${added.id}; ${added.breadth.message}`);
         } else {
           await api(`/api/candidates/${c.id}/reject`, { method: 'POST' });
           toast('rejected: this pattern will not be proposed again');
         }
         await load();
       } catch (error) {
+        if (approve && error instanceof ApiError && error.code === 'too-broad') {
+          queue.broad = { id: c.id, message: error.message };
+          render();
+          return;
+        }
         fail(error);
       }
     },

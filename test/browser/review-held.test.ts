@@ -1,0 +1,156 @@
+/// <reference lib="dom" />
+/**
+ * The review page in a real browser (chromium through playwright-core, the built dashboard served
+ * by the real node:http server): approving a candidate whose trigger the breadth check finds too
+ * broad shows the figures and saves only on a second click; lessons held for review are listed
+ * with the transcript lines where their mistake repeated, and kept or archived from there.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
+import { createApp } from '../../src/adapters/http/create-app.js';
+import type { CachedCall } from '../../src/core/breadth/cached-call.js';
+import type { OutcomeRecord } from '../../src/core/feedback/outcome-record.js';
+import { callCachePath, writeCallCache } from '../../src/store/breadth/call-cache.js';
+import { findOrInstallChromium } from '../helpers/chromium.js';
+import { writeCandidate } from '../helpers/distill-candidate.js';
+import { createAppSandbox, NOW } from '../helpers/http.js';
+import type { AppSandbox } from '../helpers/http.js';
+
+const WEB = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+const SHOTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
+
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: findOrInstallChromium(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function serve(sandbox: AppSandbox): Promise<string> {
+  const app = createApp({
+    cwd: sandbox.repo,
+    env: sandbox.env,
+    policy: { token: undefined },
+    assetsDir: WEB,
+    now: () => NOW,
+  });
+  const server: Server = createHttpServer(app);
+  const port = await listen(server, 0, '127.0.0.1');
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${port}/`;
+}
+
+async function openPage(): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+  onTestFinished(() => context.close());
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().includes('409')) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors };
+}
+
+/** 100 recent calls: 20 `git push origin main` that all worked, 80 `ls`. */
+function recentCalls(): CachedCall[] {
+  return Array.from({ length: 100 }, (_, i) => ({
+    id: `t${i}`,
+    time: new Date(NOW - (100 - i) * 60_000).toISOString(),
+    agent: 'claude-code' as const,
+    session: 's1',
+    project: '/work/app',
+    tool: 'Bash',
+    command: i % 5 === 0 ? 'git push origin main' : 'ls -la',
+    keys: [i % 5 === 0 ? 'git push' : 'ls'],
+    outcome: 'ok' as const,
+  }));
+}
+
+describe('review page', () => {
+  it('asks a second click to approve a broad trigger, showing its figures', async () => {
+    const sandbox = createAppSandbox();
+    writeCandidate(sandbox.repo, '0000000001', 'git push origin main');
+    writeCallCache(callCachePath(join(sandbox.repo, '.lore', 'cache')), recentCalls());
+    const url = await serve(sandbox);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}#/review`);
+    await page.locator('.queue li[data-id="0000000001"]').waitFor();
+    await page.locator('.candidate button[name=approve]').click();
+    const warning = page.locator('.breadth-warning');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain(
+      'would have fired on 20 of your last 100 calls, 0 of them at this mistake',
+    );
+    // Not saved: the candidate is still queued, and the button now says what a second click does.
+    expect(await page.locator('.queue li').count()).toBe(1);
+    await page.screenshot({ path: `${SHOTS}review-broad-trigger.png`, fullPage: true });
+    await page.locator('.candidate button[name=approve-anyway]').click();
+    await page.locator('.toast', { hasText: 'would have fired on 20 of your last 100 calls' }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.queue li').length === 0);
+    expect(errors).toEqual([]);
+  });
+
+  it('lists lessons held for review with their repeats, and keeps or archives them', async () => {
+    const sandbox = createAppSandbox();
+    const held = await sandbox.add({ summary: 'Install deps before pytest', needsReview: true });
+    const broad = await sandbox.add({ summary: 'Every shell call', tools: ['Bash'], needsReview: true });
+    const repeated = (line: number): OutcomeRecord => ({
+      injection: `s1/2026-11-0${line}T00:00:00Z/${held}`,
+      lesson: held,
+      session: 's1',
+      injectedAt: `2026-11-0${line}T00:00:00Z`,
+      judgedAt: '2026-11-10T00:00:00Z',
+      form: 'after-call',
+      verdict: 'repeated',
+      linkedBy: 'call-id',
+      evidence: { file: 'sessions/s1.jsonl', line: line * 10 },
+    });
+    writeFileSync(
+      join(sandbox.repo, '.lore', 'cache', 'outcomes.jsonl'),
+      [repeated(1), repeated(2), repeated(3)].map((r) => `${JSON.stringify(r)}\n`).join(''),
+    );
+    const url = await serve(sandbox);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}#/review`);
+    const card = page.locator(`#held .held-lesson[data-id="${held}"]`);
+    await card.waitFor();
+    expect(await card.locator('.evidence li').allTextContents()).toEqual([
+      'sessions/s1.jsonl:30 (after-call, 2026-11-03)',
+      'sessions/s1.jsonl:20 (after-call, 2026-11-02)',
+      'sessions/s1.jsonl:10 (after-call, 2026-11-01)',
+    ]);
+    await card.locator('.pill', { hasText: 'repeated 3' }).waitFor();
+    const other = page.locator(`#held .held-lesson[data-id="${broad}"]`);
+    expect(await other.locator('.breadth').textContent()).toContain('no call cache yet');
+    await page.screenshot({ path: `${SHOTS}review-held-lessons.png`, fullPage: true });
+
+    await card.locator('button[name=keep]').click();
+    await page.locator('.toast', { hasText: `kept ${held}` }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('#held .held-lesson').length === 1);
+    await other.locator('button[name=archive]').click();
+    await page.locator('.toast', { hasText: `archived ${broad}` }).waitFor();
+    await page.locator('#held .empty').waitFor();
+    expect(errors).toEqual([]);
+  });
+});
