@@ -396,8 +396,20 @@ const upvote: Route['handler'] = async (ctx) => {
   return { body: { id: target.id, recorded, votes: summary } };
 };
 
+/** A lesson held by its outcomes, kept by a person (as `lore review --keep`): injected again. */
+const keepLesson: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  const { keepHeldLesson } = await import('../../store/feedback/held-lessons.js');
+  const kept = await keepHeldLesson(ws, ctx.params.id ?? '', ctx.nowMs);
+  await settle(ws);
+  return { body: kept };
+};
+
 const candidates: Route['handler'] = async (ctx) => {
   const ws = await ctx.workspace();
+  const { heldLessons, proposedGuards } = await import('../../store/feedback/held-lessons.js');
+  const held = await heldLessons(ws, ctx.nowMs);
+  const guardProposals = await proposedGuards(ws, ctx.nowMs);
   return {
     body: {
       candidates: listCandidates(ws).map((c) => ({
@@ -412,6 +424,8 @@ const candidates: Route['handler'] = async (ctx) => {
         lastSeen: c.record.capture.lastSeen,
         distill: distillComparison(c.record),
       })),
+      held,
+      guardProposals,
     } satisfies CandidateList,
   };
 };
@@ -552,6 +566,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/api/lessons/:id/supersede', query: [], handler: supersede },
   { method: 'POST', path: '/api/lessons/:id/feedback', query: [], handler: feedback },
   { method: 'POST', path: '/api/lessons/:id/upvote', query: [], handler: upvote },
+  { method: 'POST', path: '/api/lessons/:id/keep', query: [], handler: keepLesson },
   {
     method: 'GET',
     path: '/api/search',

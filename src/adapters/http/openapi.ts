@@ -171,6 +171,13 @@ const DOCUMENT = {
         responses: { 201: ok('counts after the report'), 400: error, 404: error },
       },
     },
+    '/api/lessons/{id}/keep': {
+      parameters: [id],
+      post: {
+        summary: 'keep a lesson held by its outcomes: injected again (as lore review --keep)',
+        responses: { 200: ok('id, tier, wasHeld'), 404: error },
+      },
+    },
     '/api/lessons/{id}/upvote': {
       parameters: [id],
       post: {
@@ -197,8 +204,9 @@ const DOCUMENT = {
     },
     '/api/candidates': {
       get: {
-        summary: 'the review queue, repeated and user-corrected first',
-        responses: { 200: ok('candidates') },
+        summary:
+          'the review queue, repeated and user-corrected first; held: lessons held by their outcomes, with the repeats; guardProposals',
+        responses: { 200: ok('candidates, held, guardProposals') },
       },
     },
     '/api/candidates/{id}': {

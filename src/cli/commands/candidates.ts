@@ -4,6 +4,7 @@ import { LoreError } from '../../core/errors.js';
 import { LESSON_OPTIONS, draftFromArgs, inFlagTerms } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { formatCandidateDetail, formatCandidateRow, listedCandidateJson } from '../candidate-view.js';
+import { formatOutcomeQueue } from '../held-view.js';
 import {
   approveCandidate,
   draftOf,
@@ -28,7 +29,9 @@ export const command: Command = {
       '`reject` drops it and its pattern is never proposed again. Candidates are never injected.\n' +
       'Approval writes the lesson where capture classified it: project files, schemas, config -> project;\n' +
       'a library or framework -> user tier; a process or method -> user tier, universal; unclear -> project\n' +
-      '(`show` says which and why; --tier overrides). Near-duplicates already in the store are named on stderr.',
+      '(`show` says which and why; --tier overrides). Near-duplicates already in the store are named on stderr.\n' +
+      '`list` also shows the lessons held by their outcomes (their mistake kept coming back after they were shown;\n' +
+      'keep one with `lore review --keep ID`, or `lore archive ID`) and the lessons proposed as guards.',
     options: {
       ...LESSON_OPTIONS,
       tier: {
@@ -73,13 +76,18 @@ export const command: Command = {
         const candidates = listCandidates(ws).map((c) =>
           listedCandidateJson(c.record, c.tier, ws.displayPath(c.file)),
         );
-        const text =
+        const { heldLessons, proposedGuards } = await import('../../store/feedback/held-lessons.js');
+        const held = await heldLessons(ws, ctx.now());
+        const guardProposals = await proposedGuards(ws, ctx.now());
+        const text = [
           candidates.length === 0
             ? 'no candidates; run `lore scan` to look for some'
             : ['id          store    tier prio conf  summary', ...candidates.map(formatCandidateRow)].join(
                 '\n',
-              );
-        return { data: { candidates }, text };
+              ),
+          ...formatOutcomeQueue(held, guardProposals),
+        ].join('\n');
+        return { data: { candidates, held, guardProposals }, text };
       }
       const found = findCandidate(ws, ref ?? '');
       if (action === 'show') {
