@@ -157,7 +157,10 @@ export const command: Command = {
       'Mines agent transcripts for mistake -> fix episodes and #lesson blocks, and stores them as candidates\n' +
       'for review (.lore/candidates/, kept out of git, or the user tier for transcripts of other projects). Only bytes added\n' +
       'since the last scan are read. Default folders: $CLAUDE_CONFIG_DIR/projects (~/.claude/projects),\n' +
-      '$CODEX_HOME/sessions (~/.codex/sessions), ~/.gemini/tmp. Secrets are redacted before anything is written.',
+      '$CODEX_HOME/sessions (~/.codex/sessions), ~/.gemini/tmp. Secrets are redacted before anything is written.\n' +
+      "Then judges what came of lore's injections (the audit log) in the sessions read: a repeat of the lesson's\n" +
+      'mistake is an automatic not-helpful (-0.05), a prevented one an automatic helpful (+0.02), once per injection\n' +
+      '(<cache>/outcomes.jsonl); lessons whose mistake keeps coming back are held for review (`lore review`).',
     options: {
       source: { type: 'string', value: AGENTS.join('|'), description: "only this agent's transcripts" },
       path: {
