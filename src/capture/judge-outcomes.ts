@@ -142,8 +142,7 @@ function readSession(session: string, files: readonly string[], nowMs: number): 
     const stat = statSync(file, { throwIfNoEntry: false });
     if (stat === undefined) continue;
     const collected = collectCalls(fileEvents(file).events);
-    const mine = collected.sessions.filter((s) => s.session === session);
-    const chosen = mine.length > 0 ? mine : collected.sessions.length === 1 ? collected.sessions : [];
+    const chosen = collected.sessions.filter((s) => s.session === session);
     if (chosen.length === 0) continue;
     found = true;
     newest = Math.max(newest, stat.mtimeMs);
@@ -155,15 +154,29 @@ function readSession(session: string, files: readonly string[], nowMs: number): 
   return { calls, settled: nowMs - newest > SETTLE_MS };
 }
 
+const SESSION_IN_NAME = /[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|-([0-9a-f]{8})\.jsonl?$/gi;
+
+/**
+ * The known transcripts by the session ids their names carry: Claude Code `<session>.jsonl`, Codex
+ * `rollout-<time>-<session>.jsonl`, Gemini `session-<time>-<first 8 of the session>.json(l)`.
+ */
+function filesBySession(known: readonly { path: string }[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { path } of known) {
+    for (const match of basename(path).matchAll(SESSION_IN_NAME)) {
+      const key = (match[1] ?? match[0]).toLowerCase();
+      const list = out.get(key) ?? [];
+      list.push(path);
+      out.set(key, list);
+    }
+  }
+  return out;
+}
+
 /** The files that may hold a session: the hook's `transcript_path`, and known files named after it. */
-function sessionFiles(session: string, injections: readonly Injection[], known: readonly { path: string }[]) {
-  const short = session.slice(0, 8);
-  const named = known
-    .map((file) => file.path)
-    .filter((path) => {
-      const name = basename(path);
-      return name.includes(session) || (short.length === 8 && name.includes(`-${short}.`));
-    });
+function sessionFiles(session: string, injections: readonly Injection[], byName: Map<string, string[]>) {
+  const lower = session.toLowerCase();
+  const named = byName.get(lower) ?? byName.get(lower.slice(0, 8)) ?? [];
   const told = injections.flatMap((injection) =>
     injection.transcript === undefined ? [] : [injection.transcript],
   );
@@ -204,7 +217,7 @@ export async function judgeOutcomes(ws: Workspace, options: JudgeOptions): Promi
     };
     return lessons;
   };
-  const known = knownTranscripts(options.statePath);
+  const byName = filesBySession(knownTranscripts(options.statePath));
 
   for (const dir of ownCacheDirs(ws)) {
     const audit = readAuditInjections(dir);
@@ -222,7 +235,7 @@ export async function judgeOutcomes(ws: Workspace, options: JudgeOptions): Promi
     const { facts } = await lessonFacts();
     const judged: Judged[] = [];
     for (const [session, injections] of bySession) {
-      const transcript = readSession(session, sessionFiles(session, injections, known), options.nowMs);
+      const transcript = readSession(session, sessionFiles(session, injections, byName), options.nowMs);
       if (transcript === undefined) {
         report.sessionsWithoutTranscript += 1;
         continue;

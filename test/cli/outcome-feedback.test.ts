@@ -195,4 +195,22 @@ describe('outcome-linked feedback', () => {
     expect(explain().included.map((item) => item.id)).toContain(id);
     expect(sandbox.run(['candidates', 'list', '--json']).json<{ held: unknown[] }>().held).toEqual([]);
   });
+
+  it('two scans at once count an injection once', async () => {
+    const sandbox = createSandbox();
+    const id = pytestLesson(sandbox);
+    const dir = join(sandbox.base, 'transcripts');
+    mkdirSync(dir);
+    injectOn(sandbox, 'sess-x', writeSession(sandbox, dir, 'sess-x'), id);
+    const runs = await Promise.all([
+      sandbox.runAsync(['scan', '--path', dir, '--json']),
+      sandbox.runAsync(['scan', '--path', dir, '--json']),
+    ]);
+    expect(runs.map((run) => run.code)).toEqual([0, 0]);
+    expect(runs.map((run) => run.json<{ outcomes: Outcomes }>().outcomes.judged).sort()).toEqual([0, 1]);
+    const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').length;
+    expect(lines(sandbox.inRepo('.lore', 'cache', 'outcomes.jsonl'))).toBe(1);
+    expect(lines(sandbox.inRepo('.lore', 'lessons', id, 'feedback.jsonl'))).toBe(1);
+    expect(show(sandbox, id).lesson.confidence).toBe(0.85);
+  });
 });
