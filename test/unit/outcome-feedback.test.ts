@@ -14,6 +14,14 @@ import { belowOutcomeFloor, guardProposals, tallyOutcomes } from '../../src/core
 import { injectionId } from '../../src/core/feedback/outcome-record.js';
 import { collectCalls } from '../../src/core/outcome/call-outcome.js';
 import type { ReplayCall } from '../../src/core/outcome/call-outcome.js';
+import { claudeCodeAdapter } from '../../src/adapters/claude-code/hook-adapter.js';
+import { codexAdapter } from '../../src/adapters/codex/hook-adapter.js';
+import { cursorAdapter } from '../../src/adapters/cursor/hook-adapter.js';
+import { geminiAdapter } from '../../src/adapters/gemini/hook-adapter.js';
+import { auditRecord } from '../../src/store/hook-state/audit-log.js';
+import { parseHookPayload } from '../../src/core/inject/parse-hook-input.js';
+import type { HookDecision } from '../../src/core/inject/types.js';
+import { payload } from '../helpers/hook-payloads.js';
 
 /** One step of a session: a shell command and its result (`ok`, or the error text), a second apart. */
 type Step = [id: string, command: string, result: string];
@@ -424,5 +432,42 @@ describe('guardProposals', () => {
       { lesson: 'D', repeats: 3 },
       { lesson: 'A', repeats: 2 },
     ]);
+  });
+});
+
+describe('the audit line of a recorded tool call keeps what finds the call again', () => {
+  const decision: HookDecision = {
+    event: 'PreToolUse',
+    plan: {
+      included: [],
+      denied: [],
+      skipped: [],
+    },
+  } as unknown as HookDecision;
+  it.each([
+    ['Claude Code', claudeCodeAdapter, payload('claude', 'PreToolUse', 'Bash'), 'toolu_d1'],
+    ['Codex', codexAdapter, payload('codex', 'PreToolUse', 'Bash'), 'call_1'],
+    ['Cursor', cursorAdapter, payload('cursor', 'preToolUse', 'Shell'), 'call_1'],
+    [
+      'Gemini CLI (no call id: tool, command and time)',
+      geminiAdapter,
+      payload('gemini', 'BeforeTool'),
+      undefined,
+    ],
+  ] as const)('%s', (_host, adapter, raw, callId) => {
+    const event = parseHookPayload(adapter.normalizeInput(raw));
+    const line = auditRecord(event!, decision, adapter.host, T0, 0);
+    expect(line.call_id).toBe(callId);
+    expect(line.command).toEqual(expect.any(String));
+    expect(line.transcript).toBe(raw.transcript_path);
+  });
+
+  it('cuts the command it keeps', () => {
+    const raw = {
+      ...payload('claude', 'PreToolUse', 'Bash'),
+      tool_input: { command: `echo ${'x'.repeat(5000)}` },
+    };
+    const line = auditRecord(parseHookPayload(raw)!, decision, 'claude-code', T0, 0);
+    expect(line.command).toHaveLength(300);
   });
 });
