@@ -47,6 +47,8 @@ import {
 
 /** A transcript untouched this long is a finished session: what it cannot decide is judged as is. */
 export const SETTLE_MS = 30 * 60_000;
+/** Injections older than this are left alone: their transcripts are read no more (a first scan after an upgrade would read them all). */
+export const OUTCOME_HORIZON_MS = 30 * 86_400_000;
 
 export type OutcomeReport = {
   judged: number;
@@ -224,7 +226,9 @@ export async function judgeOutcomes(ws: Workspace, options: JudgeOptions): Promi
     report.malformedAuditLines += audit.malformed;
     const done = new Set(readOutcomes(dir).map((record) => record.injection));
     const open = new Map<string, Injection>();
-    for (const injection of audit.injections) if (!done.has(injection.id)) open.set(injection.id, injection);
+    const since = options.nowMs - OUTCOME_HORIZON_MS;
+    for (const injection of audit.injections)
+      if (!done.has(injection.id) && Date.parse(injection.time) >= since) open.set(injection.id, injection);
     if (open.size === 0) continue;
     const bySession = new Map<string, Injection[]>();
     for (const injection of open.values()) {
