@@ -82,6 +82,7 @@ describe('lore scan and candidates', () => {
       'candidates',
       'capped',
       'feedback',
+      'outcomes',
     ]);
     expect(data.new).toBe(data.candidates.length);
     expect(data.episodes).toBeGreaterThanOrEqual(data.new + data.merged + data.dropped + data.capped);
