@@ -11,7 +11,7 @@ const REPEATS_SHOWN = 5;
 export function formatHeldLesson(held: HeldLesson): string {
   const repeats = held.repeats
     .slice(0, REPEATS_SHOWN)
-    .map((repeat) => `    repeated after ${repeat.form} delivery: ${repeat.file}:${repeat.line}`);
+    .map((repeat) => `    its mistake again (${repeat.form}): ${repeat.file}:${repeat.line}`);
   const more =
     held.repeats.length > REPEATS_SHOWN ? [`    ... and ${held.repeats.length - REPEATS_SHOWN} more`] : [];
   return [
