@@ -144,6 +144,13 @@ describe('outcome-linked feedback', () => {
       lesson: { confidence: 0.85 },
       feedback: { outcomeNotHelpful: 1 },
     });
+
+    // the agent's own verdict in the same session is explicit feedback: counted beside the automatic one
+    sandbox.run(['feedback', id, '--not-helpful', '--session', 'sess-1', '--source', 'hook']);
+    expect(show(sandbox, id)).toMatchObject({
+      lesson: { confidence: 0.75 },
+      feedback: { notHelpful: 2, outcomeNotHelpful: 1 },
+    });
   });
 
   it('three repeats hold the lesson for review until a person keeps it; it is proposed as a guard', () => {

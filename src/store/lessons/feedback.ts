@@ -87,7 +87,10 @@ export async function appendFeedback(ws: Workspace, ref: string, entry: Feedback
     const counted = (item: Feedback) =>
       entry.source === 'outcome'
         ? item.source === 'outcome' && item.task === task
-        : session !== undefined && item.session === session && item.helpful === entry.helpful;
+        : item.source !== 'outcome' &&
+          session !== undefined &&
+          item.session === session &&
+          item.helpful === entry.helpful;
     if ((session !== undefined || entry.source === 'outcome') && readFeedback(ws, target).some(counted)) {
       const current = target.lesson.confidence;
       return { recorded: false, confidence: { before: current, after: current } };
