@@ -13,7 +13,7 @@
  * whole by the next one. Then the floor: a lesson it holds gets `needsReview` (the hook skips it).
  */
 import { statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join, sep } from 'node:path';
 import { LoreError } from '../core/errors.js';
 import type { Injection } from '../core/feedback/audit-injections.js';
 import { judgeSession } from '../core/feedback/judge-injections.js';
@@ -160,12 +160,15 @@ const SESSION_IN_NAME = /[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|-([0-9a-f]{
 
 /**
  * The known transcripts by the session ids their names carry: Claude Code `<session>.jsonl`, Codex
- * `rollout-<time>-<session>.jsonl`, Gemini `session-<time>-<first 8 of the session>.json(l)`.
+ * `rollout-<time>-<session>.jsonl` (and their subagents' files under `<session>/subagents/`),
+ * Gemini `session-<time>-<first 8 of the session>.json(l)`.
  */
 function filesBySession(known: readonly { path: string }[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const { path } of known) {
-    for (const match of basename(path).matchAll(SESSION_IN_NAME)) {
+    // Claude Code 2.1 keeps a session's subagents under `<session>/subagents/`
+    const name = path.split(sep).slice(-3).join('/');
+    for (const match of name.matchAll(SESSION_IN_NAME)) {
       const key = (match[1] ?? match[0]).toLowerCase();
       const list = out.get(key) ?? [];
       list.push(path);

@@ -4,7 +4,7 @@
  * judges it `repeated`, records it once (however often it runs), moves confidence by the outcome
  * step, and after three repeats holds the lesson for review, where a person can keep it.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
@@ -41,9 +41,9 @@ function pytestLesson(sandbox: Sandbox): string {
 }
 
 /** A Claude Code transcript: the call the lesson was attached to, then the next attempt, both failing. */
-function writeSession(sandbox: Sandbox, dir: string, session: string): string {
+function writeSession(sandbox: Sandbox, dir: string, session: string, startMs = Date.now()): string {
   const file = join(dir, `${session}.jsonl`);
-  const at = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+  const at = (seconds: number) => new Date(startMs + seconds * 1000).toISOString();
   const base = { sessionId: session, cwd: sandbox.repo };
   const lines = [
     ['toolu_1', 'pytest -q', 1],
@@ -219,5 +219,53 @@ describe('outcome-linked feedback', () => {
     expect(lines(sandbox.inRepo('.lore', 'cache', 'outcomes.jsonl'))).toBe(1);
     expect(lines(sandbox.inRepo('.lore', 'lessons', id, 'feedback.jsonl'))).toBe(1);
     expect(show(sandbox, id).lesson.confidence).toBe(0.85);
+  });
+
+  it('an audit log from an older lore is linked by tool and time, and says what it could not link', () => {
+    // found by the session id in its file name, as Claude Code names its transcripts
+    const OLD_SESSION = 'a1d5e551-0000-4000-8000-000000000001';
+    const sandbox = createSandbox();
+    const id = pytestLesson(sandbox);
+    const dir = join(sandbox.base, 'transcripts');
+    mkdirSync(dir);
+    const start = Date.now() - 3 * 3_600_000;
+    const transcript = writeSession(sandbox, dir, OLD_SESSION, start);
+    // the session ended two hours ago: what it cannot decide is judged as it is
+    utimesSync(transcript, new Date(start + 3_600_000), new Date(start + 3_600_000));
+    const line = (seconds: number) =>
+      JSON.stringify({
+        time: new Date(start + seconds * 1000).toISOString(),
+        host: 'claude-code',
+        session: OLD_SESSION,
+        agent: 'main',
+        event: 'PreToolUse',
+        tool: 'Bash',
+        source: null,
+        lessons: [{ id, matched_by: ['command:^pytest\\b'], form: 'full' }],
+        denied: [],
+        bytes: 120,
+        dropped: [],
+        dropped_count: 0,
+      });
+    mkdirSync(sandbox.inRepo('.lore', 'cache'), { recursive: true });
+    // the first precedes the session's first call; no call follows the second
+    appendFileSync(sandbox.inRepo('.lore', 'cache', 'audit.jsonl'), `${line(0)}\n${line(1000)}\n`);
+
+    expect(sandbox.run(['scan', '--path', dir]).stdout).toContain(
+      'outcomes: judged 2 injection(s): 0 prevented, 1 repeated, 0 noise, 1 unlinked (call not found in its transcript)',
+    );
+    const outcomes = readFileSync(sandbox.inRepo('.lore', 'cache', 'outcomes.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as Record<string, unknown>);
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        verdict: 'repeated',
+        linkedBy: 'call-match',
+        evidence: { file: transcript, line: 3 },
+      }),
+      expect.objectContaining({ verdict: 'unlinked', linkedBy: 'none' }),
+    ]);
+    expect(scan(sandbox, dir)).toMatchObject({ judged: 0, unlinked: 0, malformedAuditLines: 0 });
   });
 });
