@@ -32,12 +32,13 @@ async function keep(ctx: CommandContext, ref: string) {
 }
 
 type Ask = (question: string) => Promise<string | undefined>;
+type Tally = { approved: number; rejected: number; skipped: number; kept: number; archived: number };
 
 /**
  * The lessons held by their outcomes, one decision each, and the guard proposals (shown, with the
  * command). False when the person quit.
  */
-async function reviewHeld(ctx: CommandContext, ws: Workspace, ask: Ask, tally: Record<string, number>) {
+async function reviewHeld(ctx: CommandContext, ws: Workspace, ask: Ask, tally: Tally) {
   const { heldLessons, keepHeldLesson, proposedGuards } =
     await import('../../store/feedback/held-lessons.js');
   const held = await heldLessons(ws, ctx.now());
@@ -52,11 +53,11 @@ async function reviewHeld(ctx: CommandContext, ws: Workspace, ask: Ask, tally: R
     if (answer === 'k') {
       await keepHeldLesson(ws, lesson.id, ctx.now());
       process.stdout.write('kept: injected again\n');
-      tally.kept = (tally.kept ?? 0) + 1;
+      tally.kept += 1;
     } else if (answer === 'a') {
       await setStatus(ws, lesson.id, 'archived', ctx.now());
       process.stdout.write('archived\n');
-      tally.archived = (tally.archived ?? 0) + 1;
+      tally.archived += 1;
     }
   }
   const guards = await proposedGuards(ws, ctx.now());
@@ -104,12 +105,14 @@ export const command: Command = {
       const next = await lines.next();
       return next.done ? undefined : String(next.value).trim();
     };
-    const tally: Record<string, number> = { approved: 0, rejected: 0, skipped: 0 };
+    const tally: Tally = { approved: 0, rejected: 0, skipped: 0, kept: 0, archived: 0 };
     try {
       if (!(await reviewHeld(ctx, ws, ask, tally))) return { data: tally, text: '\nreview stopped' };
       const candidates = listCandidates(ws);
-      if (candidates.length === 0)
+      if (candidates.length === 0) {
+        if (tally.kept + tally.archived > 0) await settleIndex(ws).catch(() => undefined);
         return { data: tally, text: 'no candidates to review; run `lore scan` first' };
+      }
       let index = 0;
       for (const found of candidates) {
         index += 1;
@@ -127,18 +130,17 @@ export const command: Command = {
           process.stdout.write(
             `approved as lesson ${added.id} (${added.tier}${added.placement.universal ? ', universal' : ''})\n`,
           );
-          tally.approved = (tally.approved ?? 0) + 1;
+          tally.approved += 1;
         } else if (answer === 'r') {
           rejectCandidate(found, ctx.now());
           process.stdout.write('rejected\n');
-          tally.rejected = (tally.rejected ?? 0) + 1;
-        } else tally.skipped = (tally.skipped ?? 0) + 1;
+          tally.rejected += 1;
+        } else tally.skipped += 1;
       }
-      if ((tally.approved ?? 0) + (tally.kept ?? 0) + (tally.archived ?? 0) > 0)
-        await settleIndex(ws).catch(() => undefined);
+      if (tally.approved + tally.kept + tally.archived > 0) await settleIndex(ws).catch(() => undefined);
       const outcomes =
-        tally.kept || tally.archived
-          ? `; held lessons: ${tally.kept ?? 0} kept, ${tally.archived ?? 0} archived`
+        tally.kept + tally.archived > 0
+          ? `; held lessons: ${tally.kept} kept, ${tally.archived} archived`
           : '';
       return {
         data: tally,
