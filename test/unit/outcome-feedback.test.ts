@@ -286,6 +286,16 @@ describe('linkInjection', () => {
       { index: undefined, by: 'none' },
     ],
     ['a prompt: the first call after it', injection('before-call', 15), { index: 1, by: 'call-match' }],
+    [
+      'a line written after the call ran (Gemini AfterTool): the latest such call before it',
+      injection('after-call', 300, { command: 'pytest -x', phase: 'after' }),
+      { index: 2, by: 'call-match' },
+    ],
+    [
+      'after the call, never the attempt that follows it',
+      injection('after-call', 15, { command: 'pytest -x', phase: 'after' }),
+      { index: 0, by: 'call-match' },
+    ],
     ['a prompt after the last call', injection('before-call', 99), { index: undefined, by: 'none' }],
   ] as const)('%s', (_name, inj, expected) => {
     expect(linkInjection(inj, calls)).toEqual(expected);

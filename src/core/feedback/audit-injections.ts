@@ -25,6 +25,8 @@ export type Injection = {
   command?: string;
   paths?: string[];
   transcript?: string;
+  /** `after`: the line was written after the call ran (Gemini AfterTool, Cursor postToolUse). */
+  phase?: 'before' | 'after';
 };
 
 const PROMPT_EVENTS = new Set(['UserPromptSubmit', 'SessionStart', 'SubagentStart']);
@@ -70,6 +72,8 @@ export function auditInjections(line: unknown): Injection[] | undefined {
   const paths = Array.isArray(line.paths)
     ? line.paths.filter((path): path is string => typeof path === 'string')
     : [];
+  const phase: Injection['phase'] =
+    line.phase === 'after' || line.phase === 'before' ? line.phase : undefined;
   const about = {
     session,
     time,
@@ -79,6 +83,7 @@ export function auditInjections(line: unknown): Injection[] | undefined {
     ...(command === undefined ? {} : { command }),
     ...(paths.length === 0 ? {} : { paths }),
     ...(transcript === undefined ? {} : { transcript }),
+    ...(phase === undefined ? {} : { phase }),
   };
   const form = deliveryFormOf({ host: line.host, event, phase: line.phase });
   return [

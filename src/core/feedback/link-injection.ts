@@ -1,7 +1,8 @@
 /**
  * Which transcript call an injection preceded. A tool call's injection is found by the host's call
  * id when the audit line has one; else (older audit lines, hosts without ids) by the same kind of
- * call (tool family, and command or path) nearest its time. A prompt's or session start's
+ * call (tool family, and command or path) nearest its time: at or after it for a hook that runs
+ * before the call, at or before it for one that runs after the call (Gemini AfterTool). A prompt's or session start's
  * injection precedes the first call made at or after its time. Pure.
  */
 import type { ReplayCall } from '../outcome/call-outcome.js';
@@ -72,9 +73,17 @@ export function linkInjection(injection: Injection, calls: readonly ReplayCall[]
   let best: { index: number; distance: number } | undefined;
   calls.forEach((call, index) => {
     const ms = msOf(call.time);
-    if (ms === undefined || ms < at - LINK_SKEW_MS || !describesCall(injection, call)) return;
-    // a call at or after the injection is preferred to one written just before it
-    const distance = ms >= at ? ms - at : (at - ms) * 2;
+    if (ms === undefined || !describesCall(injection, call)) return;
+    let distance: number;
+    if (injection.phase === 'after') {
+      // written once the call had run, however long it ran: the latest such call before it
+      if (ms > at + LINK_SKEW_MS) return;
+      distance = ms <= at ? at - ms : (ms - at) * 2;
+    } else {
+      if (ms < at - LINK_SKEW_MS) return;
+      // a call at or after the injection is preferred to one written just before it
+      distance = ms >= at ? ms - at : (at - ms) * 2;
+    }
     if (best === undefined || distance < best.distance) best = { index, distance };
   });
   return best === undefined ? { index: undefined, by: 'none' } : { index: best.index, by: 'call-match' };
