@@ -110,6 +110,14 @@ function loadDetails(path: string, generation: string): Record<string, Detail> {
   return {};
 }
 
+/** Every transcript file a scan has read (from its state file), with its agent. */
+export function knownTranscripts(statePath: string): { path: string; agent: Agent }[] {
+  return Object.entries(loadSignatures(statePath).files).map(([path, signature]) => ({
+    path,
+    agent: signature.agent,
+  }));
+}
+
 /** The default folders of every reader (or of one), from the environment. */
 export function defaultRoots(env: NodeJS.ProcessEnv, home: string, source?: Agent): ScanRoot[] {
   const agents = source ? [source] : (Object.keys(READERS) as Agent[]);

@@ -155,4 +155,45 @@ describe.skipIf(!hasScript)('lore review on a pseudo-terminal', () => {
     yes.child.stdin?.end();
     expect(sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates).toEqual([]);
   }, 60_000);
+
+  it('shows a lesson held by its outcomes with the lines of its repeats; keeping it puts it back to work', async () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add([
+      '--summary',
+      'pytest is not on PATH here: run python -m pytest',
+      '--command',
+      '^pytest',
+    ]);
+    expect(sandbox.run(['update', id, '--needs-review']).code).toBe(0);
+    const cache = join(sandbox.repo, '.lore', 'cache');
+    mkdirSync(cache, { recursive: true });
+    const at = '2026-11-20T10:00:00.000Z';
+    writeFileSync(
+      join(cache, 'outcomes.jsonl'),
+      `${JSON.stringify({ injection: `s1/${at}/${id}`, lesson: id, session: 's1', injectedAt: at, judgedAt: at, form: 'after-call', verdict: 'repeated', linkedBy: 'call-id', evidence: { file: '/t/s1.jsonl', line: 9 } })}\n`,
+    );
+    writeFileSync(
+      join(cache, 'outcome-holds.jsonl'),
+      `${JSON.stringify({ lesson: id, action: 'held', at, helpful: 0, notHelpful: 3 })}\n`,
+    );
+
+    const command = [process.execPath, LORE_BIN, 'review'].map(shellQuote).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: sandbox.repo,
+      env: { ...sandbox.env, TERM: 'dumb' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const terminal = watchTerminal(child);
+    await terminal.until('[k]eep  [a]rchive  [s]kip  [q]uit > ');
+    expect(terminal.screen()).toContain('lessons held by their outcomes');
+    expect(terminal.screen()).toContain('its mistake again (after-call): /t/s1.jsonl:9');
+    child.stdin?.write('k\n');
+    await terminal.until('kept: injected again');
+    await terminal.until('no candidates to review');
+    expect(await terminal.exit).toBe(0);
+    child.stdin?.end();
+    expect(
+      sandbox.run(['show', id, '--json']).json<{ lesson: { needsReview: boolean } }>().lesson.needsReview,
+    ).toBe(false);
+  }, 60_000);
 });

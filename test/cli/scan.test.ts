@@ -83,6 +83,7 @@ describe('lore scan and candidates', () => {
       'capped',
       'feedback',
       'callCache',
+      'outcomes',
     ]);
     expect(data.new).toBe(data.candidates.length);
     expect(data.episodes).toBeGreaterThanOrEqual(data.new + data.merged + data.dropped + data.capped);

@@ -191,6 +191,9 @@ describe('guards', () => {
         bytes: expect.any(Number),
         dropped: [],
         dropped_count: 0,
+        // what finds the call again for outcome feedback
+        call_id: 'toolu_d1',
+        command: 'rm -rf build',
       }),
     ]);
   });

@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReplayReport } from '../../src/core/replay/replay-report.js';
-import { lastReplayPath, readLastReplay, writeLastReplay } from '../../src/store/replay/last-replay.js';
+import { lastReplayPath, writeLastReplay } from '../../src/store/replay/last-replay.js';
+import { readLastReplayIn } from '../../src/store/replay/read-last-replay.js';
+
+const readLastReplay = (dir: string) => readLastReplayIn([dir]).last?.report;
 
 const cache = mkdtempSync(join(tmpdir(), 'lore-last-replay-'));
 afterAll(() => rmSync(cache, { recursive: true, force: true }));
@@ -49,6 +52,7 @@ describe('last replay', () => {
     (text) => {
       writeFileSync(lastReplayPath(cache), text);
       expect(readLastReplay(cache)).toBeUndefined();
+      expect(readLastReplayIn([cache]).problems).toHaveLength(1);
     },
   );
 });

@@ -110,7 +110,13 @@ export function normalizeCursorPayload(raw: unknown): unknown {
   const input = isObject(raw.tool_input) ? raw.tool_input : {};
   const mapped = typeof raw.tool_name === 'string' ? toClaudeTool(raw.tool_name, input) : undefined;
   if (mapped === undefined) return { ...base, hook_event_name: 'cursor:unknown-tool' };
-  return { ...base, hook_event_name: 'PreToolUse', tool_name: mapped.tool, tool_input: mapped.input };
+  return {
+    ...base,
+    hook_event_name: 'PreToolUse',
+    tool_name: mapped.tool,
+    tool_input: mapped.input,
+    ...(typeof raw.tool_use_id === 'string' ? { tool_use_id: raw.tool_use_id } : {}),
+  };
 }
 
 /** The first line of a guard's or checkpoint's reason, for Cursor's own UI. */

@@ -12,7 +12,7 @@ import { HOOK_EVENTS } from '../../core/inject/types.js';
 import { toRepoPath } from '../../core/match/repo-path.js';
 import { summarizeVotes } from '../../core/rank/votes.js';
 import { readAuditLog } from '../../store/lessons/audit-read.js';
-import { listHeldLessons, keepLesson } from '../../store/lessons/held-lessons.js';
+import { listHeldLessons } from '../../store/lessons/held-lessons.js';
 import { openBreadthChecker, tooBroadError } from '../../store/breadth/check-draft.js';
 import type { Breadth, BreadthTrigger } from '../../core/breadth/check-breadth.js';
 import {
@@ -397,13 +397,6 @@ const heldLessons: Route['handler'] = async (ctx) => {
   return { body: (await listHeldLessons(ws, ctx.nowMs)) satisfies HeldLessonList };
 };
 
-const keep: Route['handler'] = async (ctx) => {
-  const ws = await ctx.workspace();
-  const result = await keepLesson(ws, ctx.params.id ?? '', ctx.nowMs);
-  await settle(ws);
-  return { body: { id: result.id, tier: result.tier, lesson: result.lesson } };
-};
-
 const archiveLesson: Route['handler'] = async (ctx) => {
   const ws = await ctx.workspace();
   const result = await setStatus(ws, ctx.params.id ?? '', 'archived', ctx.nowMs);
@@ -466,8 +459,20 @@ const upvote: Route['handler'] = async (ctx) => {
   return { body: { id: target.id, recorded, votes: summary } };
 };
 
+/** A lesson held by its outcomes, kept by a person (as `lore review --keep`): injected again. */
+const keepLesson: Route['handler'] = async (ctx) => {
+  const ws = await ctx.workspace();
+  const { keepHeldLesson } = await import('../../store/feedback/held-lessons.js');
+  const kept = await keepHeldLesson(ws, ctx.params.id ?? '', ctx.nowMs);
+  await settle(ws);
+  return { body: kept };
+};
+
 const candidates: Route['handler'] = async (ctx) => {
   const ws = await ctx.workspace();
+  const { heldLessons, proposedGuards } = await import('../../store/feedback/held-lessons.js');
+  const held = await heldLessons(ws, ctx.nowMs);
+  const guardProposals = await proposedGuards(ws, ctx.nowMs);
   return {
     body: {
       candidates: listCandidates(ws).map((c) => ({
@@ -482,6 +487,8 @@ const candidates: Route['handler'] = async (ctx) => {
         lastSeen: c.record.capture.lastSeen,
         distill: distillComparison(c.record),
       })),
+      held,
+      guardProposals,
     } satisfies CandidateList,
   };
 };
@@ -647,7 +654,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/api/lessons/:id/supersede', query: [], handler: supersede },
   { method: 'POST', path: '/api/lessons/:id/feedback', query: [], handler: feedback },
   { method: 'POST', path: '/api/lessons/:id/upvote', query: [], handler: upvote },
-  { method: 'POST', path: '/api/lessons/:id/keep', query: [], handler: keep },
+  { method: 'POST', path: '/api/lessons/:id/keep', query: [], handler: keepLesson },
   { method: 'GET', path: '/api/review/held', query: [], handler: heldLessons },
   {
     method: 'GET',

@@ -18,6 +18,7 @@ import type { AuditRecord } from '../../store/hook-state/audit-log.js';
 import type { LessonIndex, ListedLesson } from '../../store/index/lesson-index.js';
 import type { explainCall } from '../../store/inject/explain-call.js';
 import type { Feedback } from '../../store/lessons/feedback.js';
+import type { GuardProposal, HeldLesson as OutcomeHeldLesson } from '../../store/feedback/held-lessons.js';
 import type { ResolvedLesson } from '../../store/lessons/lesson-writes.js';
 import type { HeldLesson, HeldLessons } from '../../store/lessons/held-lessons.js';
 import type { Breadth } from '../../core/breadth/check-breadth.js';
@@ -121,8 +122,19 @@ export type CandidateJson = ListedCandidateJson & {
   distill: DistillComparison;
 };
 
-/** GET /api/candidates */
-export type CandidateList = { candidates: CandidateJson[] };
+/**
+ * GET /api/candidates. `held`: lessons held by their outcomes (their mistake kept coming back after
+ * they were shown; not injected until kept with POST /api/lessons/:id/keep or archived), with the
+ * transcript lines of the repeats; `guardProposals`: advisory lessons to make guards.
+ */
+export type CandidateList = {
+  candidates: CandidateJson[];
+  held?: OutcomeHeldLesson[];
+  guardProposals?: GuardProposal[];
+};
+
+/** POST /api/lessons/:id/keep */
+export type KeptLesson = { id: string; tier: string; wasHeld: boolean };
 
 /** POST /api/candidates/:id/approve (201): the lesson it became. */
 export type ApprovedCandidate = CreatedLesson & { approved: ListedCandidateJson['id'] };

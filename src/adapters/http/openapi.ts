@@ -185,6 +185,14 @@ const DOCUMENT = {
         responses: { 201: ok('counts after the report'), 400: error, 404: error },
       },
     },
+    '/api/lessons/{id}/keep': {
+      parameters: [id],
+      post: {
+        summary:
+          'keep a lesson held for review (by its outcomes, or by an import that found its trigger too broad): clears needsReview, so the hook injects it again (as lore review --keep)',
+        responses: { 200: ok('id, tier, wasHeld'), 404: error },
+      },
+    },
     '/api/lessons/{id}/upvote': {
       parameters: [id],
       post: {
@@ -195,13 +203,6 @@ const DOCUMENT = {
           properties: { task: { type: 'string' }, model: { type: 'string' } },
         }),
         responses: { 200: ok('whether it was recorded, and the vote summary'), 400: error, 404: error },
-      },
-    },
-    '/api/lessons/{id}/keep': {
-      parameters: [id],
-      post: {
-        summary: 'keep a lesson held for review as it is: clears needsReview, so the hook injects it again',
-        responses: { 200: ok('the lesson'), 404: error },
       },
     },
     '/api/review/held': {
@@ -225,8 +226,9 @@ const DOCUMENT = {
     },
     '/api/candidates': {
       get: {
-        summary: 'the review queue, repeated and user-corrected first',
-        responses: { 200: ok('candidates') },
+        summary:
+          'the review queue, repeated and user-corrected first; held: lessons held by their outcomes, with the repeats; guardProposals',
+        responses: { 200: ok('candidates, held, guardProposals') },
       },
     },
     '/api/candidates/{id}': {

@@ -4,6 +4,7 @@ import { LoreError } from '../../core/errors.js';
 import { LESSON_OPTIONS, draftFromArgs, inFlagTerms } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { formatCandidateDetail, formatCandidateRow, listedCandidateJson } from '../candidate-view.js';
+import { formatOutcomeQueue } from '../held-view.js';
 import {
   approveCandidate,
   draftOf,
@@ -32,6 +33,8 @@ export const command: Command = {
       'Approval writes the lesson where capture classified it: project files, schemas, config -> project;\n' +
       'a library or framework -> user tier; a process or method -> user tier, universal; unclear -> project\n' +
       '(`show` says which and why; --tier overrides). Near-duplicates already in the store are named on stderr.\n' +
+      '`list` also shows the lessons held by their outcomes (their mistake kept coming back after they were shown;\n' +
+      'keep one with `lore review --keep ID`, or `lore archive ID`) and the lessons proposed as guards.\n' +
       BREADTH_DESCRIPTION,
     options: {
       ...LESSON_OPTIONS,
@@ -81,13 +84,18 @@ export const command: Command = {
         const candidates = listCandidates(ws).map((c) =>
           listedCandidateJson(c.record, c.tier, ws.displayPath(c.file)),
         );
-        const text =
+        const { heldLessons, proposedGuards } = await import('../../store/feedback/held-lessons.js');
+        const held = await heldLessons(ws, ctx.now());
+        const guardProposals = await proposedGuards(ws, ctx.now());
+        const text = [
           candidates.length === 0
             ? 'no candidates; run `lore scan` to look for some'
             : ['id          store    tier prio conf  summary', ...candidates.map(formatCandidateRow)].join(
                 '\n',
-              );
-        return { data: { candidates }, text };
+              ),
+          ...formatOutcomeQueue(held, guardProposals),
+        ].join('\n');
+        return { data: { candidates, held, guardProposals }, text };
       }
       const found = findCandidate(ws, ref ?? '');
       if (action === 'show') {

@@ -10,6 +10,9 @@ import { choiceOption, flagOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 
+/** `outcome` is lore's own verdict from a transcript (`lore scan`), never given by hand. */
+const EXPLICIT_SOURCES = FEEDBACK_SOURCES.filter((source) => source !== 'outcome');
+
 export const command: Command = {
   spec: {
     usage:
@@ -35,7 +38,7 @@ export const command: Command = {
         value: 'S',
         description: 'the agent session the verdict came from (default: LORE_SESSION_ID)',
       },
-      source: { type: 'string', value: 'S', description: `${FEEDBACK_SOURCES.join(' | ')} (default cli)` },
+      source: { type: 'string', value: 'S', description: `${EXPLICIT_SOURCES.join(' | ')} (default cli)` },
     },
     positionals: { min: 1, max: 1, names: 'ID' },
     json: true,
@@ -52,7 +55,7 @@ export const command: Command = {
         hint: 'lore feedback ID --helpful --task T',
       });
     }
-    const source = (choiceOption(args, 'source', FEEDBACK_SOURCES) ?? 'cli') as FeedbackSource;
+    const source = (choiceOption(args, 'source', EXPLICIT_SOURCES) ?? 'cli') as FeedbackSource;
     const session = stringOption(args, 'session')?.trim() || ctx.env.LORE_SESSION_ID?.trim() || undefined;
     const task = stringOption(args, 'task')?.trim() || session || 'manual';
     const note = stringOption(args, 'note');

@@ -1,6 +1,10 @@
 import { createInterface } from 'node:readline';
 import { LoreError } from '../../core/errors.js';
-import type { Command } from '../command.js';
+import { stringOption } from '../command.js';
+import type { Command, CommandContext } from '../command.js';
+import type { Workspace } from '../../store/workspace/workspace.js';
+import { setStatus } from '../../store/lessons/lesson-writes.js';
+import { formatGuardProposal, formatHeldLesson } from '../held-view.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { formatCandidateDetail } from '../candidate-view.js';
 import { openBreadthChecker } from '../../store/breadth/check-draft.js';
@@ -12,25 +16,89 @@ import {
   rejectCandidate,
 } from '../../store/candidates/candidate-actions.js';
 
+/** `--keep ID`: a person keeps a lesson its outcomes held; it is injected again. */
+async function keep(ctx: CommandContext, ref: string) {
+  const ws = await openCommandWorkspace(ctx);
+  try {
+    const { keepHeldLesson } = await import('../../store/feedback/held-lessons.js');
+    const kept = await keepHeldLesson(ws, ref, ctx.now());
+    await settleIndex(ws).catch(() => undefined);
+    return {
+      data: kept,
+      text: kept.wasHeld
+        ? `kept ${kept.id}: injected again; only outcomes from now on count toward holding it again`
+        : `${kept.id} was not held by its outcomes; it is not waiting for review now`,
+    };
+  } finally {
+    ws.close();
+  }
+}
+
+type Ask = (question: string) => Promise<string | undefined>;
+type Tally = { approved: number; rejected: number; skipped: number; kept: number; archived: number };
+
+/**
+ * The lessons held by their outcomes, one decision each, and the guard proposals (shown, with the
+ * command). False when the person quit.
+ */
+async function reviewHeld(ctx: CommandContext, ws: Workspace, ask: Ask, tally: Tally) {
+  const { heldLessons, keepHeldLesson, proposedGuards } =
+    await import('../../store/feedback/held-lessons.js');
+  const held = await heldLessons(ws, ctx.now());
+  if (held.length > 0)
+    process.stdout.write(
+      '\nlessons held by their outcomes (their mistake kept coming back after they were shown):\n',
+    );
+  for (const lesson of held) {
+    process.stdout.write(`\n${formatHeldLesson(lesson)}\n`);
+    const answer = (await ask('[k]eep  [a]rchive  [s]kip  [q]uit > '))?.toLowerCase();
+    if (answer === undefined || answer === 'q') return false;
+    if (answer === 'k') {
+      await keepHeldLesson(ws, lesson.id, ctx.now());
+      process.stdout.write('kept: injected again\n');
+      tally.kept += 1;
+    } else if (answer === 'a') {
+      await setStatus(ws, lesson.id, 'archived', ctx.now());
+      process.stdout.write('archived\n');
+      tally.archived += 1;
+    }
+  }
+  const guards = await proposedGuards(ws, ctx.now());
+  if (guards.length > 0)
+    process.stdout.write(`\nproposed as guards:\n${guards.map(formatGuardProposal).join('\n')}\n`);
+  return true;
+}
+
 /**
  * Interactive review on a terminal: each candidate in review order, one key a decision. Reads
  * answers line by line from stdin (so it can be driven through a pseudo-terminal in tests).
  */
 export const command: Command = {
   spec: {
-    usage: 'lore review',
+    usage: 'lore review | lore review --keep ID',
     description:
-      'Walks through the candidates (repeated and user-corrected first): [a]pprove, [e]dit the summary and\n' +
-      'approve, [r]eject, [s]kip, [q]uit. Needs a terminal; use `lore candidates` in scripts. A trigger the\n' +
-      'breadth check finds too broad (see `lore add --help`) asks once more before it is approved.',
-    options: {},
+      'Walks through the lessons held by their outcomes (their mistake kept coming back after they were\n' +
+      'shown; each with the transcript lines of the repeats): [k]eep, [a]rchive, [s]kip; lists the lessons\n' +
+      'proposed as guards; then the candidates (repeated and user-corrected first): [a]pprove, [e]dit the\n' +
+      'summary and approve, [r]eject, [s]kip, [q]uit. Needs a terminal; use `lore candidates` in scripts.\n' +
+      'A trigger the breadth check finds too broad (see `lore add --help`) asks once more before it is approved.\n' +
+      '--keep ID keeps a held lesson without a terminal: it is injected again.',
+    options: {
+      keep: {
+        type: 'string',
+        value: 'ID',
+        description: 'keep a lesson held by its outcomes (no terminal needed)',
+      },
+    },
     positionals: { min: 0, max: 0, names: '' },
     json: false,
   },
-  async run(ctx) {
+  async run(ctx, args) {
+    const kept = stringOption(args, 'keep');
+    if (kept !== undefined) return keep(ctx, kept);
     if (!process.stdin.isTTY || !ctx.isTTY) {
       throw new LoreError('usage', 'lore review needs a terminal', {
-        hint: 'in scripts use `lore candidates list --json`, `lore candidates approve ID`, `lore candidates reject ID`',
+        hint: 'in scripts use `lore candidates list --json`, `lore candidates approve ID`, `lore candidates reject ID`, `lore review --keep ID`',
       });
     }
     const ws = await openCommandWorkspace(ctx);
@@ -41,11 +109,14 @@ export const command: Command = {
       const next = await lines.next();
       return next.done ? undefined : String(next.value).trim();
     };
-    const tally = { approved: 0, rejected: 0, skipped: 0 };
+    const tally: Tally = { approved: 0, rejected: 0, skipped: 0, kept: 0, archived: 0 };
     try {
+      if (!(await reviewHeld(ctx, ws, ask, tally))) return { data: tally, text: '\nreview stopped' };
       const candidates = listCandidates(ws);
-      if (candidates.length === 0)
+      if (candidates.length === 0) {
+        if (tally.kept + tally.archived > 0) await settleIndex(ws).catch(() => undefined);
         return { data: tally, text: 'no candidates to review; run `lore scan` first' };
+      }
       const breadthOf = openBreadthChecker(ws);
       let index = 0;
       for (const found of candidates) {
@@ -83,10 +154,14 @@ export const command: Command = {
           tally.rejected += 1;
         } else tally.skipped += 1;
       }
-      if (tally.approved > 0) await settleIndex(ws).catch(() => undefined);
+      if (tally.approved + tally.kept + tally.archived > 0) await settleIndex(ws).catch(() => undefined);
+      const outcomes =
+        tally.kept + tally.archived > 0
+          ? `; held lessons: ${tally.kept} kept, ${tally.archived} archived`
+          : '';
       return {
         data: tally,
-        text: `\nreviewed: ${tally.approved} approved, ${tally.rejected} rejected, ${tally.skipped} skipped`,
+        text: `\nreviewed: ${tally.approved} approved, ${tally.rejected} rejected, ${tally.skipped} skipped${outcomes}`,
       };
     } finally {
       rl.close();

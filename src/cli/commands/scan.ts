@@ -103,6 +103,52 @@ async function openDistiller(ws: Workspace, env: NodeJS.ProcessEnv) {
   };
 }
 
+/**
+ * Outcome-linked feedback after the scan: what came of the injections the audit logs hold. Trouble
+ * there is told and never fails the scan (the candidates are already stored).
+ */
+async function judgeAfterScan(ctx: CommandContext, ws: Workspace) {
+  const { judgeOutcomes, emptyOutcomeReport } = await import('../../capture/judge-outcomes.js');
+  try {
+    return await judgeOutcomes(ws, {
+      nowMs: ctx.now(),
+      statePath: resolve(ws.cacheDir, 'capture', 'scan-state.json'),
+    });
+  } catch (error) {
+    if (!(error instanceof LoreError)) throw error;
+    ctx.note(`lore scan: outcomes not judged: ${error.message}`);
+    return emptyOutcomeReport();
+  }
+}
+
+type Outcomes = Awaited<ReturnType<typeof judgeAfterScan>>;
+
+/** The human summary of outcome feedback: one line, and what to do when lessons were held or proposed. */
+function outcomeLines(outcomes: Outcomes): string[] {
+  const lines: string[] = [];
+  if (outcomes.judged > 0 || outcomes.pending > 0 || outcomes.malformedAuditLines > 0) {
+    const unlinked =
+      outcomes.unlinked > 0 ? `, ${outcomes.unlinked} unlinked (call not found in its transcript)` : '';
+    const pending = outcomes.pending > 0 ? `, ${outcomes.pending} waiting for their session to go on` : '';
+    const bad =
+      outcomes.malformedAuditLines > 0
+        ? `, ${outcomes.malformedAuditLines} malformed audit line(s) skipped`
+        : '';
+    lines.push(
+      `outcomes: judged ${outcomes.judged} injection(s): ${outcomes.prevented} prevented, ${outcomes.repeated} repeated, ${outcomes.noise} noise${unlinked}${pending}${bad}`,
+    );
+  }
+  if (outcomes.heldForReview.length > 0)
+    lines.push(
+      `held for review (their mistake kept coming back): ${outcomes.heldForReview.join(', ')}; see \`lore review\``,
+    );
+  if (outcomes.guardProposals.length > 0)
+    lines.push(
+      `proposed as guards (repeated after advisory delivery): ${outcomes.guardProposals.join(', ')}; \`lore update ID --type guard\``,
+    );
+  return lines;
+}
+
 export const command: Command = {
   spec: {
     usage:
@@ -111,7 +157,10 @@ export const command: Command = {
       'Mines agent transcripts for mistake -> fix episodes and #lesson blocks, and stores them as candidates\n' +
       'for review (.lore/candidates/, kept out of git, or the user tier for transcripts of other projects). Only bytes added\n' +
       'since the last scan are read. Default folders: $CLAUDE_CONFIG_DIR/projects (~/.claude/projects),\n' +
-      '$CODEX_HOME/sessions (~/.codex/sessions), ~/.gemini/tmp. Secrets are redacted before anything is written.',
+      '$CODEX_HOME/sessions (~/.codex/sessions), ~/.gemini/tmp. Secrets are redacted before anything is written.\n' +
+      "Then judges what came of lore's injections (the audit log) in the sessions read: a repeat of the lesson's\n" +
+      'mistake is an automatic not-helpful (-0.05), a prevented one an automatic helpful (+0.02), once per injection\n' +
+      '(<cache>/outcomes.jsonl); lessons whose mistake keeps coming back are held for review (`lore review`).',
     options: {
       source: { type: 'string', value: AGENTS.join('|'), description: "only this agent's transcripts" },
       path: {
@@ -196,6 +245,7 @@ export const command: Command = {
       const candidates = touched.map((c) => scanCandidateJson(c.record, c.evidence));
       const { recordMarkerFeedback } = await import('../../store/lessons/feedback.js');
       const feedback = await recordMarkerFeedback(ws, report.markers, ctx.now(), 'scan');
+      const outcomes = await judgeAfterScan(ctx, ws);
       const distilled = distiller
         ? await distiller.run(
             touched.map((c) => ({ tier: c.tier, id: c.id })),
@@ -216,6 +266,7 @@ export const command: Command = {
         feedback,
         // The recent tool calls kept for the breadth check (null: nothing new was read).
         callCache: report.callCache ?? null,
+        outcomes,
         ...(distilled ? { distill: distilled.run } : {}),
       };
       for (const problem of report.problems.slice(0, 5))
@@ -233,6 +284,7 @@ export const command: Command = {
         ...(feedback.recorded > 0
           ? [`recorded ${feedback.recorded} LEARNING_HELPFUL / LEARNING_NOT_HELPFUL marker(s) as feedback`]
           : []),
+        ...outcomeLines(outcomes),
         ...(distilled ? [distilled.text] : []),
       ];
       return { data, text: lines.join('\n') };

@@ -1,9 +1,12 @@
 /**
  * How feedback moves a lesson's confidence: +0.05 per helpful report (at most 1.0), -0.1 per
  * not-helpful one (at least 0.1), and -0.02 per 30 days without an injection (`lore maintain`,
- * floor 0.1). A lesson already below a floor is never raised by it.
+ * floor 0.1). A lesson already below a floor is never raised by it. Automatic verdicts from
+ * outcomes (`lore scan` judging what followed an injection) move it in smaller steps: +0.02 / -0.05.
  */
 export const CONFIDENCE_STEP = { helpful: 0.05, notHelpful: -0.1 } as const;
+export const OUTCOME_CONFIDENCE_STEP = { helpful: 0.02, notHelpful: -0.05 } as const;
+export type ConfidenceStep = { readonly helpful: number; readonly notHelpful: number };
 export const CONFIDENCE_FLOOR = 0.1;
 export const CONFIDENCE_CEILING = 1;
 export const UNUSED_DECAY = { step: 0.02, periodDays: 30, floor: 0.1 } as const;
@@ -15,10 +18,13 @@ function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-export function adjustConfidence(confidence: number, helpful: boolean): number {
-  if (helpful)
-    return Math.max(confidence, Math.min(CONFIDENCE_CEILING, round(confidence + CONFIDENCE_STEP.helpful)));
-  return Math.min(confidence, Math.max(CONFIDENCE_FLOOR, round(confidence + CONFIDENCE_STEP.notHelpful)));
+export function adjustConfidence(
+  confidence: number,
+  helpful: boolean,
+  step: ConfidenceStep = CONFIDENCE_STEP,
+): number {
+  if (helpful) return Math.max(confidence, Math.min(CONFIDENCE_CEILING, round(confidence + step.helpful)));
+  return Math.min(confidence, Math.max(CONFIDENCE_FLOOR, round(confidence + step.notHelpful)));
 }
 
 export type DecayPlan = {

@@ -74,7 +74,14 @@ export function parseHookPayload(raw: unknown): HookEvent | undefined {
   const cwd = str(payload.cwd, INPUT_LIMITS.path);
   if (sessionId === undefined || cwd === undefined || !cwd.startsWith('/')) return undefined;
   const agentId = str(payload.agent_id, INPUT_LIMITS.id) ?? 'main';
-  const base: HookEvent = { event, sessionId, agentId, cwd: resolvePath('/', cwd) };
+  const transcriptPath = str(payload.transcript_path, INPUT_LIMITS.path);
+  const base: HookEvent = {
+    event,
+    sessionId,
+    agentId,
+    cwd: resolvePath('/', cwd),
+    ...(transcriptPath?.startsWith('/') === true ? { transcriptPath } : {}),
+  };
 
   if (event === 'PreToolUse') {
     const tool = str(payload.tool_name, 200);
@@ -83,20 +90,22 @@ export function parseHookPayload(raw: unknown): HookEvent | undefined {
       return undefined;
     const toolInput = input as Record<string, unknown>;
     const lower = tool.toLowerCase();
+    const callId = str(payload.tool_use_id, INPUT_LIMITS.id);
+    const call = { ...base, tool, ...(callId === undefined ? {} : { callId }) };
     if (lower === 'bash') {
       const command = str(toolInput.command, INPUT_LIMITS.command);
-      return command === undefined ? undefined : { ...base, tool, command, paths: [] };
+      return command === undefined ? undefined : { ...call, command, paths: [] };
     }
     if (lower === 'agent' || lower === 'task') {
       const prompt = str(toolInput.prompt, INPUT_LIMITS.prompt);
-      return { ...base, tool, paths: [], ...(prompt === undefined ? {} : { prompt }) };
+      return { ...call, paths: [], ...(prompt === undefined ? {} : { prompt }) };
     }
     const isMcp = lower.startsWith('mcp__');
     if (!TOOLS_WITH_PATHS.has(lower) && !isMcp) return undefined;
     const paths = toolPaths(tool, toolInput, base.cwd);
     if (isMcp && paths.length === 0) return undefined;
     const content = writtenContent(tool, toolInput);
-    return { ...base, tool, paths, ...(content === undefined ? {} : { content }) };
+    return { ...call, paths, ...(content === undefined ? {} : { content }) };
   }
   if (event === 'UserPromptSubmit') {
     const prompt = str(payload.prompt, INPUT_LIMITS.prompt);

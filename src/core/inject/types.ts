@@ -42,6 +42,10 @@ export type HookEvent = {
   source?: SessionSource;
   /** PreToolUse on a host that splits the call (see `CallPhase`). */
   phase?: CallPhase;
+  /** PreToolUse: the host's id of the tool call (Claude Code and Codex `tool_use_id`), when it sends one. */
+  callId?: string;
+  /** The session's transcript file, when the host names it (`transcript_path`). */
+  transcriptPath?: string;
 };
 
 /** The injection settings, a snapshot of `inject.*` in the config. */

@@ -2,6 +2,10 @@
  * The audit log of the hook: one JSON line per injection or denial (guard or checkpoint), appended (O_APPEND) to
  * `<cache>/audit.jsonl` of the project (or of the user tier outside a project). Feedback,
  * confidence and analytics read it later. Node built-ins only: the hook imports this.
+ *
+ * A tool call's line also says which call it was, so `lore scan` can find it in the transcript and
+ * judge what came of the injection (outcome-linked feedback): the host's call id where it sends one
+ * (`call_id`), else the command (cut) or paths and the time. Lines from older versions lack them.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +33,19 @@ export type AuditRecord = {
   /** The first DROPPED_LISTED of what was dropped, best first; `dropped_count` has them all. */
   dropped: { id: string; reason: string }[];
   dropped_count: number;
+  /** The host's id of the tool call (Claude Code and Codex `tool_use_id`; absent in older lines). */
+  call_id?: string;
+  /** The shell command, cut to AUDIT_COMMAND_CHARS. */
+  command?: string;
+  /** The paths of a file tool's call (absolute, at most AUDIT_PATHS). */
+  paths?: string[];
+  /** The session's transcript file, when the host names it. */
+  transcript?: string;
 };
+
+/** What an audit line keeps of a call: enough to find it again, never the whole command. */
+export const AUDIT_COMMAND_CHARS = 300;
+export const AUDIT_PATHS = 8;
 
 /** A call over a large store can drop hundreds of matches; the log keeps the best ones. */
 export const DROPPED_LISTED = 20;
@@ -66,6 +82,12 @@ export function auditRecord(
       .slice(0, DROPPED_LISTED)
       .map((skip) => ({ id: skip.id, reason: skip.reason })),
     dropped_count: decision.plan.skipped.length,
+    ...(event.callId === undefined ? {} : { call_id: event.callId }),
+    ...(event.command === undefined ? {} : { command: event.command.slice(0, AUDIT_COMMAND_CHARS) }),
+    ...(event.paths === undefined || event.paths.length === 0
+      ? {}
+      : { paths: event.paths.slice(0, AUDIT_PATHS) }),
+    ...(event.transcriptPath === undefined ? {} : { transcript: event.transcriptPath }),
   };
 }
 

@@ -8,11 +8,19 @@
  * HTTP API, the Stop hook's `LEARNING_HELPFUL:` markers and the transcript scanner. A report that
  * names its session counts once per (session, verdict): the Stop hook and a later rescan of the
  * same transcript never count a marker twice.
+ *
+ * `source: 'outcome'` reports are automatic: `lore scan` judged what followed an injection
+ * (src/capture/judge-outcomes.ts). They move confidence in smaller steps (+0.02 / -0.05)
+ * and count once per injection: their task is `outcome:<injection id>`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
-import { adjustConfidence } from '../../core/feedback/adjust-confidence.js';
+import {
+  CONFIDENCE_STEP,
+  OUTCOME_CONFIDENCE_STEP,
+  adjustConfidence,
+} from '../../core/feedback/adjust-confidence.js';
 import { appendLine } from '../fs/fs-atomic.js';
 import { lessonLockPath, withLocks } from '../fs/lock.js';
 import { lessonLock, resolveLesson, rewriteConfidence } from './lesson-writes.js';
@@ -22,7 +30,7 @@ import { afterWrite } from '../workspace/after-write.js';
 
 export const FEEDBACK_FILE = 'feedback.jsonl';
 
-export const FEEDBACK_SOURCES = ['cli', 'mcp', 'api', 'hook', 'scan'] as const;
+export const FEEDBACK_SOURCES = ['cli', 'mcp', 'api', 'hook', 'scan', 'outcome'] as const;
 export type FeedbackSource = (typeof FEEDBACK_SOURCES)[number];
 
 export type Feedback = {
@@ -46,6 +54,9 @@ export type FeedbackSummary = {
   helpful: number;
   notHelpful: number;
   lastAt: string | null;
+  /** Of those, the automatic verdicts from outcomes (`source: outcome`). */
+  outcomeHelpful: number;
+  outcomeNotHelpful: number;
 };
 
 export function feedbackPath(ws: Workspace, target: Pick<ResolvedLesson, 'tier' | 'id'>): string {
@@ -71,10 +82,16 @@ export async function appendFeedback(ws: Workspace, ref: string, entry: Feedback
   });
   const feedbackLock = lessonLockPath(ws.store(target.tier).layout.cacheDir, target.id, '-feedback');
   const outcome = withLocks([feedbackLock, lessonLock(ws, target)], () => {
-    if (
-      session !== undefined &&
-      readFeedback(ws, target).some((item) => item.session === session && item.helpful === entry.helpful)
-    ) {
+    // explicit reports count once per (session, verdict); outcome verdicts once per injection (task)
+    const task = entry.task.trim();
+    const counted = (item: Feedback) =>
+      entry.source === 'outcome'
+        ? item.source === 'outcome' && item.task === task
+        : item.source !== 'outcome' &&
+          session !== undefined &&
+          item.session === session &&
+          item.helpful === entry.helpful;
+    if ((session !== undefined || entry.source === 'outcome') && readFeedback(ws, target).some(counted)) {
       const current = target.lesson.confidence;
       return { recorded: false, confidence: { before: current, after: current } };
     }
@@ -84,7 +101,13 @@ export async function appendFeedback(ws: Workspace, ref: string, entry: Feedback
     const confidence =
       target.tier === 'org'
         ? kept
-        : rewriteConfidence(ws, target, (current) => adjustConfidence(current, entry.helpful));
+        : rewriteConfidence(ws, target, (current) =>
+            adjustConfidence(
+              current,
+              entry.helpful,
+              entry.source === 'outcome' ? OUTCOME_CONFIDENCE_STEP : CONFIDENCE_STEP,
+            ),
+          );
     return { recorded: true, confidence };
   });
   if (outcome.confidence.after !== outcome.confidence.before) await afterWrite(ws, target.tier, [target]);
@@ -117,10 +140,13 @@ export function readFeedback(ws: Workspace, target: Pick<ResolvedLesson, 'tier' 
 export function summarizeFeedback(items: readonly Feedback[]): FeedbackSummary {
   let lastAt: string | null = null;
   for (const item of items) if (lastAt === null || item.at > lastAt) lastAt = item.at;
+  const outcome = items.filter((item) => item.source === 'outcome');
   return {
     helpful: items.filter((item) => item.helpful).length,
     notHelpful: items.filter((item) => !item.helpful).length,
     lastAt,
+    outcomeHelpful: outcome.filter((item) => item.helpful).length,
+    outcomeNotHelpful: outcome.filter((item) => !item.helpful).length,
   };
 }
 

@@ -4,7 +4,8 @@
  * feedback), or because `lore import` found their trigger too broad. Each comes with what a
  * reviewer decides on: the outcomes judged for it (`<cache>/outcomes.jsonl` of each tier, see
  * core/feedback/outcome-record.ts), the transcript lines where its mistake repeated, and the
- * breadth of its trigger. Keeping one clears the mark; archiving it is `setStatus`.
+ * breadth of its trigger. Keeping one is `keepHeldLesson` (src/store/feedback/held-lessons.ts);
+ * archiving it is `setStatus`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +15,6 @@ import type { Breadth } from '../../core/breadth/check-breadth.js';
 import type { Lesson, Tier } from '../../core/lesson/schema.js';
 import { openBreadthChecker } from '../breadth/check-draft.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { updateLesson } from './lesson-writes.js';
-import type { ResolvedLesson } from './lesson-writes.js';
 
 /** At most this many repeats are listed per lesson (the newest). */
 const EVIDENCE_SHOWN = 10;
@@ -129,9 +128,4 @@ function heldLesson(
     repeated,
     breadth,
   };
-}
-
-/** Keeps a held lesson as it is: clears `needsReview`, so the hook injects it again. */
-export async function keepLesson(ws: Workspace, ref: string, nowMs: number): Promise<ResolvedLesson> {
-  return updateLesson(ws, ref, { needsReview: false }, { nowMs });
 }

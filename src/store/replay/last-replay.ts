@@ -1,8 +1,9 @@
 /**
  * The last replay, kept for the dashboard's Replay page and `lore show`: `<cache>/replay/last.json`
- * of the workspace (the project's cache, or the user tier's), written atomically.
+ * of the workspace (the project's cache, or the user tier's), written atomically. Read back by
+ * `read-last-replay.ts`.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LAST_REPLAY_FILE } from '../../core/replay/replay-report.js';
 import type { ReplayReport } from '../../core/replay/replay-report.js';
@@ -17,14 +18,4 @@ export function writeLastReplay(cacheDir: string, report: ReplayReport): string 
   mkdirSync(dirname(path), { recursive: true });
   writeFileAtomic(path, `${JSON.stringify(report, null, 2)}\n`);
   return path;
-}
-
-/** The last replay, or undefined when there is none (or it cannot be read as one). */
-export function readLastReplay(cacheDir: string): ReplayReport | undefined {
-  try {
-    const parsed = JSON.parse(readFileSync(lastReplayPath(cacheDir), 'utf8')) as Partial<ReplayReport>;
-    return parsed.version === 1 && Array.isArray(parsed.lessons) ? (parsed as ReplayReport) : undefined;
-  } catch {
-    return undefined;
-  }
 }
