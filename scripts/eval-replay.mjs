@@ -275,6 +275,16 @@ async function evaluateHalf(half, scoring, window) {
               .map(({ call }) => `${call.line} ${call.tool} ${callText(call)}`),
           })),
         noise: noiseList,
+        noisiest: Object.entries(
+          noiseList.reduce((acc, line) => {
+            const id = line.split(' ')[1];
+            acc[id] = (acc[id] ?? 0) + 1;
+            return acc;
+          }, {}),
+        )
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 15)
+          .map(([id, n]) => `${n}x ${triggerOf(lessons, id)}`),
       },
     };
   } finally {
@@ -346,6 +356,8 @@ else {
       for (const l of u.lessons) console.log(`    lesson  ${l}`);
       for (const f of u.failing) console.log(`    failing ${f}`);
     }
+    console.log(`\n${h.half}: the lessons most often injected at no labeled mistake`);
+    for (const n of h.details.noisiest) console.log(`  ${n}`);
     console.log(`\n${h.half}: injections not at a labeled mistake`);
     for (const n of h.details.noise) console.log(`  ${n}`);
   }

@@ -62,16 +62,17 @@ describe('lore replay', () => {
     });
     expect(report.bytes).toBeGreaterThan(0);
     const byId = Object.fromEntries(report.lessons.map((l) => [l.id, l]));
-    // a project lesson goes out at session start: before-call context, ahead of both failures
+    // a lesson with a trigger waits for its call (never at session start): after-call context on
+    // the first failing call, a hit that can only stop the repeat
     expect(byId[python]).toMatchObject({
       fires: 1,
       hits: 1,
       misses: 0,
       noise: 0,
-      prevented: 2,
+      prevented: 1,
       precision: 1,
     });
-    expect(byId[python]?.byForm['before-call']).toMatchObject({ fires: 1, hits: 1, prevented: 2 });
+    expect(byId[python]?.byForm['after-call']).toMatchObject({ fires: 1, hits: 1, prevented: 1 });
     // the guard denied a call that went well: noise
     expect(byId[guard]).toMatchObject({ type: 'guard', fires: 1, hits: 0, noise: 1, prevented: 0 });
     // after-call context on the first failing call: a hit that can only stop the repeat
@@ -88,7 +89,7 @@ describe('lore replay', () => {
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toContain('replayed 7 tool call(s) in 1 session(s) from 1 file(s)');
     expect(human.stdout).toContain('1 guard and 0 checkpoint denial(s)');
-    expect(human.stdout).toMatch(new RegExp(`${python}\\s+1\\s+1\\s+0\\s+0\\s+2\\s+100%`));
+    expect(human.stdout).toMatch(new RegExp(`${python}\\s+1\\s+1\\s+0\\s+0\\s+1\\s+100%`));
     expect(human.stdout).toContain('[guard]');
     expect(human.stdout).toContain('[tool only]');
     expect(human.stdout).toMatch(new RegExp(`retire\\s+${yarn}\\s+never fired in 7 replayed call`));

@@ -54,7 +54,10 @@ describe('HTTP API: lessons held by their outcomes', () => {
     ]);
 
     const kept = await app.request(`/api/lessons/${id}/keep`, { method: 'POST' });
-    expect([kept.status, kept.json()]).toEqual([200, { id, tier: 'project', wasHeld: true }]);
+    expect([kept.status, kept.json()]).toEqual([
+      200,
+      { id, tier: 'project', wasHeld: true, lesson: expect.objectContaining({ id, needsReview: false }) },
+    ]);
     expect((await app.request('/api/candidates')).json<Queue>().held).toEqual([]);
     const shown = (await app.request(`/api/lessons/${id}`)).json<{ lesson: { needsReview: boolean } }>();
     expect(shown.lesson.needsReview).toBe(false);

@@ -190,7 +190,7 @@ const DOCUMENT = {
       post: {
         summary:
           'keep a lesson held for review (by its outcomes, or by an import that found its trigger too broad): clears needsReview, so the hook injects it again (as lore review --keep)',
-        responses: { 200: ok('id, tier, wasHeld'), 404: error },
+        responses: { 200: ok('id, tier, wasHeld, the lesson'), 404: error },
       },
     },
     '/api/lessons/{id}/upvote': {

@@ -112,7 +112,9 @@ function matchOne(
     return [...commandReasons, ...contentReasons(lesson, contents, event.content, pathReasons)];
   }
   const triggerless = lesson.commands.length === 0 && lesson.paths.length === 0;
-  if (triggerless || prompt) {
+  // A prompt brings a lesson with a trigger only by naming it (its command or path, above): such a
+  // lesson is shown at the call it is about, so loose words or tags in a prompt do not spend it.
+  if (triggerless) {
     for (const tag of lesson.tags) {
       const colon = tag.indexOf(':');
       const category = tag.slice(0, colon);
@@ -129,7 +131,7 @@ function matchOne(
         reasons.push(`tag:${tag}`);
     }
   }
-  if (prompt && event.event === 'UserPromptSubmit' && lesson.words.length > 0) {
+  if (prompt && triggerless && event.event === 'UserPromptSubmit' && lesson.words.length > 0) {
     const hits = lesson.words.filter((word) => prompt.words.has(word));
     if (hits.length >= Math.min(2, lesson.words.length)) reasons.push(`words:${hits.join(',')}`);
   }

@@ -6,6 +6,7 @@
  */
 import { guardProposals } from '../../core/feedback/outcome-floor.js';
 import { resolveLesson, updateLesson } from '../lessons/lesson-writes.js';
+import type { Lesson } from '../../core/lesson/schema.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { appendHold, lastHolds, ownCacheDirs, readHolds, workspaceOutcomes } from './outcome-log.js';
 import type { HoldLine } from './outcome-log.js';
@@ -101,14 +102,16 @@ export async function keepHeldLesson(
   ws: Workspace,
   ref: string,
   nowMs: number,
-): Promise<{ id: string; tier: string; wasHeld: boolean }> {
+): Promise<{ id: string; tier: string; wasHeld: boolean; lesson: Lesson }> {
   const target = await resolveLesson(ws, ref);
   const wasHeld = workspaceHolds(ws).get(target.id)?.action === 'held';
-  if (target.lesson.needsReview) await updateLesson(ws, target.id, {}, { nowMs, unset: ['needsReview'] });
+  const lesson = target.lesson.needsReview
+    ? (await updateLesson(ws, target.id, {}, { nowMs, unset: ['needsReview'] })).lesson
+    : target.lesson;
   appendHold(ws.store(target.tier).layout.cacheDir, {
     lesson: target.id,
     action: 'kept',
     at: new Date(nowMs).toISOString(),
   });
-  return { id: target.id, tier: target.tier, wasHeld };
+  return { id: target.id, tier: target.tier, wasHeld, lesson };
 }

@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditInjections } from '../../core/feedback/audit-injections.js';
 import type { Injection } from '../../core/feedback/audit-injections.js';
-import { OUTCOMES_FILE, OUTCOME_VERDICTS } from '../../core/feedback/outcome-record.js';
+import { readOutcomesIn } from '../analytics/read-outcomes.js';
+import { OUTCOMES_FILE } from '../../core/feedback/outcome-record.js';
 import type { OutcomeRecord } from '../../core/feedback/outcome-record.js';
 import { readTail } from '../fs/read-tail.js';
 import { appendLine } from '../fs/fs-atomic.js';
@@ -51,17 +52,6 @@ export function readAuditInjections(cacheDir: string): AuditInjections {
   return out;
 }
 
-function isOutcome(value: unknown): value is OutcomeRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Partial<OutcomeRecord>;
-  return (
-    typeof record.injection === 'string' &&
-    typeof record.lesson === 'string' &&
-    typeof record.judgedAt === 'string' &&
-    (OUTCOME_VERDICTS as readonly string[]).includes(record.verdict ?? '')
-  );
-}
-
 function readJsonLines<T>(path: string, keep: (value: unknown) => value is T): T[] {
   let text: string;
   try {
@@ -81,9 +71,9 @@ function readJsonLines<T>(path: string, keep: (value: unknown) => value is T): T
   return out;
 }
 
-/** Every judged injection of a tier, oldest first. */
+/** Every judged injection of a tier, oldest first (one parser for every reader: `read-outcomes.ts`). */
 export function readOutcomes(cacheDir: string): OutcomeRecord[] {
-  return readJsonLines(join(cacheDir, OUTCOMES_FILE), isOutcome);
+  return readOutcomesIn([cacheDir]).records;
 }
 
 export function appendOutcome(cacheDir: string, record: OutcomeRecord): void {
@@ -133,5 +123,5 @@ export function ownCacheDirs(ws: Workspace): string[] {
 
 /** Every outcome record of the workspace's own tiers. */
 export function workspaceOutcomes(ws: Workspace): OutcomeRecord[] {
-  return ownCacheDirs(ws).flatMap((dir) => readOutcomes(dir));
+  return readOutcomesIn(ownCacheDirs(ws)).records;
 }

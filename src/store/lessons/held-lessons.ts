@@ -7,9 +7,8 @@
  * breadth of its trigger. Keeping one is `keepHeldLesson` (src/store/feedback/held-lessons.ts);
  * archiving it is `setStatus`.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { OUTCOMES_FILE, OUTCOME_VERDICTS } from '../../core/feedback/outcome-record.js';
+import { readOutcomes } from '../analytics/read-outcomes.js';
+import { OUTCOME_VERDICTS } from '../../core/feedback/outcome-record.js';
 import type { OutcomeRecord, OutcomeVerdict } from '../../core/feedback/outcome-record.js';
 import type { Breadth } from '../../core/breadth/check-breadth.js';
 import type { Lesson, Tier } from '../../core/lesson/schema.js';
@@ -40,51 +39,12 @@ export type HeldLessons = {
   skippedOutcomes: number;
 };
 
-function isOutcome(value: unknown): value is OutcomeRecord {
-  if (value === null || typeof value !== 'object') return false;
-  const record = value as Record<string, unknown>;
-  return (
-    typeof record.lesson === 'string' &&
-    typeof record.injectedAt === 'string' &&
-    (OUTCOME_VERDICTS as readonly unknown[]).includes(record.verdict)
-  );
-}
-
-/** Every outcome record of the workspace's tiers; unreadable lines are counted. */
-export function readOutcomes(ws: Workspace): { records: OutcomeRecord[]; skipped: number } {
-  const dirs = new Set([
-    ws.cacheDir,
-    ws.user.layout.cacheDir,
-    ...(ws.project ? [ws.project.layout.cacheDir] : []),
-  ]);
-  const records: OutcomeRecord[] = [];
-  let skipped = 0;
-  for (const dir of dirs) {
-    let text: string;
-    try {
-      text = readFileSync(join(dir, OUTCOMES_FILE), 'utf8');
-    } catch {
-      continue; // no outcomes judged in this tier yet
-    }
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        const parsed: unknown = JSON.parse(line);
-        if (isOutcome(parsed)) records.push(parsed);
-        else skipped += 1;
-      } catch {
-        skipped += 1;
-      }
-    }
-  }
-  return { records, skipped };
-}
-
+/** The active lessons marked `needsReview`, each with its outcomes, its repeats and its trigger's breadth. */
 export async function listHeldLessons(ws: Workspace, nowMs: number): Promise<HeldLessons> {
   const listed = await ws.index.list({ status: 'active' }, nowMs, ws.halfLifeDays);
   const held = listed.filter((item) => item.lesson.needsReview);
   if (held.length === 0) return { lessons: [], skippedOutcomes: 0 };
-  const { records, skipped } = readOutcomes(ws);
+  const { records, malformed: skipped } = readOutcomes(ws);
   const byLesson = new Map<string, OutcomeRecord[]>();
   for (const record of records) byLesson.set(record.lesson, [...(byLesson.get(record.lesson) ?? []), record]);
   const breadthOf = openBreadthChecker(ws);
