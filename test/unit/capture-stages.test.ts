@@ -762,6 +762,28 @@ describe('the detector over short sessions', () => {
     expect(detect(events(), window).map(gist)).toEqual(expected);
   });
 
+  it.each([
+    [
+      'a look around after an edit: the correction is about the edit',
+      ['Edit', 'ls -la src', 'ps aux | grep x'],
+      'Edit',
+    ],
+    ["a lookup alone: never the subject, the correction keeps the agent's words", ['ls -la src'], undefined],
+    ['a command after a lookup is the subject', ['ls -la', 'npm install x'], 'npm install x'],
+  ])('%s', (_name, calls, subject) => {
+    const events = [
+      s.say('Let me fix the layout.'),
+      ...calls.flatMap((call) =>
+        call === 'Edit' ? s.ok('Edit', { file_path: '/repo/a.ts' }) : s.ok('Bash', bash(call)),
+      ),
+      s.user("that's not right, it is still broken"),
+    ];
+    const [episode] = detect(events);
+    expect(episode?.kind).toBe('user-correction');
+    const call = episode?.failures[0]?.call;
+    expect(call === undefined ? undefined : (commandOf(call) ?? call.tool)).toBe(subject);
+  });
+
   it('a compaction settles what is pending at once', () => {
     const detector = createEpisodeDetector();
     [1, 2, 3].flatMap(() => s.fail('Bash', bash('make deploy'))).forEach((event) => detector.push(event));

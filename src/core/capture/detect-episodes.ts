@@ -32,7 +32,9 @@ import {
   looksFor,
 } from './background-launch.js';
 import type { Launch } from './background-launch.js';
-import { targetOf } from './call-target.js';
+import { commandOf, targetOf } from './call-target.js';
+import { isShellTool } from './classify-result.js';
+import { commandKeys } from './shell-command.js';
 import {
   DOWNLOAD_WINDOW,
   downloadedFile,
@@ -50,6 +52,7 @@ import { parseLessonBlocks } from './lesson-block.js';
 import {
   judgeFailure,
   judgeSuccess,
+  isProbe,
   lastAttempt,
   namedSubstitutes,
   openFailure,
@@ -141,6 +144,11 @@ export type DetectorState = {
   recent: TranscriptEvent[];
   /** The newest call with its result, until a user correction or a refusal uses it up. */
   lastCall: Attempt | undefined;
+  /**
+   * The newest call that did something (not a lookup such as `ls` or `ps`), with the event index
+   * it came at: a user's correction after a look around is about what the agent did before it.
+   */
+  lastAction?: Attempt & { index: number };
   lastAssistantText: AssistantText | undefined;
   /** Pending shell failures (of build/test tools) after which the agent edited files. */
   edited: Set<PendingFailure>;
@@ -230,6 +238,7 @@ export function onToolResult(state: DetectorState, result: ToolResult): Episode[
   if (!call) return [];
   state.calls.delete(result.callId);
   state.lastCall = { call, result };
+  if (!looksAround(call)) state.lastAction = { call, result, index: state.index };
   const launched = result.ok ? backgroundProgram(call) : undefined;
   if (launched !== undefined)
     return onLaunch(state, { program: launched, attempt: { call, result }, index: state.index });
@@ -422,9 +431,41 @@ export function onUserText(state: DetectorState, event: UserText): Episode[] {
     newest.lastIndex = state.index;
     return [];
   }
-  const episode = correctionEpisode(event, state.lastCall, state.lastAssistantText);
+  const episode = correctionEpisode(event, correctedCall(state), state.lastAssistantText);
   state.lastCall = undefined;
+  state.lastAction = undefined;
   return [episode];
+}
+
+/** Programs that only show something (beside the lookups of `isProbe`): a look around, not an action. */
+const SHOWING = new Set([
+  ...['ps', 'cat', 'head', 'tail', 'less', 'more', 'pwd', 'whoami', 'uname', 'env', 'printenv'],
+  ...['journalctl', 'dmesg', 'ls', 'find', 'grep', 'rg', 'which', 'wc', 'sort', 'Get-Process', 'Get-Content'],
+]);
+
+/** A call that only looked: a lookup (`isProbe`), or a shell command whose every program only shows something. */
+export function looksAround(call: ToolCall): boolean {
+  if (isProbe(call)) return true;
+  if (!isShellTool(call.tool)) return false;
+  const keys = commandKeys(commandOf(call) ?? '');
+  return keys.length > 0 && keys.every((key) => SHOWING.has(key.split(' ')[0] ?? ''));
+}
+
+/** Events back a correction may reach past lookups to the call that did something. */
+export const CORRECTED_ACTION_REACH = 12;
+
+/**
+ * The call a user's correction is about: the newest call, unless it only looked something up
+ * (`ls`, `ps aux | grep x`): then the newest call before it that did something, when it is
+ * recent; else none (the correction is kept with the agent's words, never pinned on a lookup).
+ */
+export function correctedCall(state: DetectorState): Attempt | undefined {
+  const last = state.lastCall;
+  if (last === undefined || !looksAround(last.call)) return last;
+  const action = state.lastAction;
+  return action !== undefined && state.index - action.index <= CORRECTED_ACTION_REACH
+    ? { call: action.call, result: action.result }
+    : undefined;
 }
 
 /** An episode with nothing found yet, at the event that starts it. */
