@@ -6,13 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
-import { createApp } from '../../src/adapters/http/create-app.js';
 import { appendAudit } from '../../src/store/hook-state/audit-log.js';
 import { createAnthropicProvider } from '../../src/store/distill/api-providers.js';
 import { distillCandidates } from '../../src/store/distill/distill-candidates.js';
@@ -20,60 +15,22 @@ import { embedWorkspace } from '../../src/store/embed/embed-workspace.js';
 import { openEmbeddingProvider } from '../../src/store/embed/embedding-settings.js';
 import type { EmbeddingSettings } from '../../src/store/embed/embedding-settings.js';
 import { startEmbeddingServer } from '../../scripts/embedding-server.mjs';
-import { findOrInstallChromium } from '../helpers/chromium.js';
+import { launchChromium, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
 import { writeCandidate } from '../helpers/distill-candidate.js';
 import { lessonAnswer, startModelEndpoint } from '../helpers/model-endpoint.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
-import type { AppSandbox } from '../helpers/http.js';
-
-const WEB = fileURLToPath(new URL('../../dist/web/', import.meta.url));
-const SHOTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 
 let browser: Browser;
 
 // Installing chromium through apt on a fresh machine takes a minute or two.
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: findOrInstallChromium(),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  browser = await launchChromium();
 }, 600_000);
 
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Serves the sandbox's repository with the built dashboard; returns its URL. */
-async function serve(sandbox: AppSandbox): Promise<string> {
-  const app = createApp({
-    cwd: sandbox.repo,
-    env: sandbox.env,
-    policy: { token: undefined },
-    assetsDir: WEB,
-    now: () => NOW,
-  });
-  const server: Server = createHttpServer(app);
-  const port = await listen(server, 0, '127.0.0.1');
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${port}/`;
-}
 
 /** A page that records console errors and CSP violations, closed after the test. */
 async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; errors: string[] }> {
@@ -92,7 +49,7 @@ describe('dashboard in chromium', () => {
   it('approves a candidate end to end, and it becomes a lesson', async () => {
     const sandbox = createAppSandbox();
     await sandbox.scanFixture();
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/review`);
     const first = page.locator('.queue li').first();
@@ -131,7 +88,7 @@ describe('dashboard in chromium', () => {
       summary: 'pytest hangs on a TTY: run CI=1 pytest -p no:cacheprovider',
       commands: ['\\bpytest\\b'],
     });
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/lessons/${oldId}`);
     await page.locator('input[name=by]').fill(newId.slice(0, 6));
@@ -170,7 +127,7 @@ describe('dashboard in chromium', () => {
     } finally {
       ws.close();
     }
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/lessons`);
     await page.locator('table.lessons tbody tr').first().waitFor();
@@ -210,7 +167,7 @@ describe('dashboard in chromium', () => {
       }
     }
     ws.close();
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     for (const scheme of ['light', 'dark'] as const) {
       const { page, errors } = await openPage(scheme);
       await page.goto(`${url}#/analytics`);
@@ -247,7 +204,7 @@ describe('dashboard in chromium', () => {
     );
     ws.close();
     expect(run.results.map((r) => r.outcome)).toEqual(['applied']);
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/review`);
     const heuristic = page.locator('.compare .heuristic');

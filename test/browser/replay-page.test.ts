@@ -6,14 +6,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
-import { createApp } from '../../src/adapters/http/create-app.js';
-import { findOrInstallChromium } from '../helpers/chromium.js';
+import { launchChromium, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
 import type { AppSandbox } from '../helpers/http.js';
 import {
@@ -24,49 +19,16 @@ import {
   writeLastReplay,
 } from '../helpers/replay-files.js';
 
-const WEB = fileURLToPath(new URL('../../dist/web/', import.meta.url));
-const SHOTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
-
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: findOrInstallChromium(),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  browser = await launchChromium();
 }, 600_000);
 
 afterAll(async () => {
   await browser?.close();
 });
-
-async function serve(sandbox: AppSandbox): Promise<string> {
-  const app = createApp({
-    cwd: sandbox.repo,
-    env: sandbox.env,
-    policy: { token: undefined },
-    assetsDir: WEB,
-    now: () => NOW,
-  });
-  const server: Server = createHttpServer(app);
-  const port = await listen(server, 0, '127.0.0.1');
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${port}/`;
-}
 
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
@@ -153,7 +115,7 @@ describe('what lore measured, in chromium', () => {
       summary: 'pytest hangs on a TTY: run CI=1 pytest',
       commands: ['\\bpytest\\b'],
     });
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/replay`);
     await page.locator('main[data-ready=replay]').waitFor();
@@ -173,7 +135,7 @@ describe('what lore measured, in chromium', () => {
 
   it('shows the last replay: totals, the per-lesson table sorted by noise or precision, suggestions', async () => {
     const { sandbox, ids } = await measuredSandbox();
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/replay`);
     await page.locator('main[data-ready=replay]').waitFor();
@@ -210,7 +172,7 @@ describe('what lore measured, in chromium', () => {
 
   it('shows a lesson’s replay figures and the outcomes of its injections on its page', async () => {
     const { sandbox, ids } = await measuredSandbox();
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/lessons/${ids[0]}`);
     await page.locator('main[data-ready=lessons]').waitFor();
@@ -245,7 +207,7 @@ describe('what lore measured, in chromium', () => {
 
   it('charts mistakes prevented and injections that were noise per week on the analytics page', async () => {
     const { sandbox } = await measuredSandbox();
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/analytics`);
     await page.locator('main[data-ready=analytics]').waitFor();

@@ -7,58 +7,25 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
-import { createApp } from '../../src/adapters/http/create-app.js';
 import type { CachedCall } from '../../src/core/breadth/cached-call.js';
 import type { OutcomeRecord } from '../../src/core/feedback/outcome-record.js';
 import { callCachePath, writeCallCache } from '../../src/store/breadth/call-cache.js';
-import { findOrInstallChromium } from '../helpers/chromium.js';
+import { launchChromium, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
 import { writeCandidate } from '../helpers/distill-candidate.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
-import type { AppSandbox } from '../helpers/http.js';
-
-const WEB = fileURLToPath(new URL('../../dist/web/', import.meta.url));
-const SHOTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: findOrInstallChromium(),
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
 }, 600_000);
 
 afterAll(async () => {
   await browser?.close();
 });
-
-async function serve(sandbox: AppSandbox): Promise<string> {
-  const app = createApp({
-    cwd: sandbox.repo,
-    env: sandbox.env,
-    policy: { token: undefined },
-    assetsDir: WEB,
-    now: () => NOW,
-  });
-  const server: Server = createHttpServer(app);
-  const port = await listen(server, 0, '127.0.0.1');
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${port}/`;
-}
 
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
@@ -92,7 +59,7 @@ describe('review page', () => {
     const sandbox = createAppSandbox();
     writeCandidate(sandbox.repo, '0000000001', 'git push origin main');
     writeCallCache(callCachePath(join(sandbox.repo, '.lore', 'cache')), recentCalls());
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/review`);
     await page.locator('.queue li[data-id="0000000001"]').waitFor();
@@ -130,7 +97,7 @@ describe('review page', () => {
       join(sandbox.repo, '.lore', 'cache', 'outcomes.jsonl'),
       [repeated(1), repeated(2), repeated(3)].map((r) => `${JSON.stringify(r)}\n`).join(''),
     );
-    const url = await serve(sandbox);
+    const url = await serveDashboard(sandbox);
     const { page, errors } = await openPage();
     await page.goto(`${url}#/review`);
     const card = page.locator(`#held .held-lesson[data-id="${held}"]`);

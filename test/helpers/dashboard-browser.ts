@@ -1,0 +1,57 @@
+/**
+ * What the dashboard's browser suites share: Debian's chromium launched once per file (see
+ * chromium.ts), and a sandbox's repository served with the built dashboard (dist/web) by the real
+ * node:http server, closed when the test finishes.
+ */
+import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { onTestFinished } from 'vitest';
+import { createApp } from '../../src/adapters/http/create-app.js';
+import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
+import { findOrInstallChromium } from './chromium.js';
+import { NOW } from './http.js';
+import type { AppSandbox } from './http.js';
+
+export const WEB = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+export const SHOTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
+
+/** Headless chromium with what a machine without a display or network needs. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: findOrInstallChromium(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** Serves the sandbox's repository with the built dashboard; returns its URL. */
+export async function serveDashboard(sandbox: AppSandbox): Promise<string> {
+  const app = createApp({
+    cwd: sandbox.repo,
+    env: sandbox.env,
+    policy: { token: undefined },
+    assetsDir: WEB,
+    now: () => NOW,
+  });
+  const server: Server = createHttpServer(app);
+  const port = await listen(server, 0, '127.0.0.1');
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${port}/`;
+}
