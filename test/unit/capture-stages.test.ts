@@ -770,6 +770,11 @@ describe('the detector over short sessions', () => {
     ],
     ["a lookup alone: never the subject, the correction keeps the agent's words", ['ls -la src'], undefined],
     ['a command after a lookup is the subject', ['ls -la', 'npm install x'], 'npm install x'],
+    [
+      'a status look is a look around',
+      ['npm install x', 'systemctl --user list-units | grep x'],
+      'npm install x',
+    ],
   ])('%s', (_name, calls, subject) => {
     const events = [
       s.say('Let me fix the layout.'),
@@ -966,6 +971,20 @@ describe('drafting stages', () => {
       ...own.ok('Bash', bash('pytest tests/unit')),
     ]);
   };
+
+  it.each([
+    [
+      'after a look around, with no action before it',
+      [s.say('Here is the list.'), ...s.ok('Bash', bash('ls -la'))],
+      'nothing-to-fire-on',
+    ],
+    ['after words alone', [s.say('Done, the service is updated.')], 'nothing-to-fire-on'],
+    ['after an edit: fires on that edit', [...s.ok('Edit', { file_path: '/repo/src/a.ts' })], undefined],
+  ])('a correction %s: dropped as %s', (_name, before, drop) => {
+    const episode = episodeOf([...before, s.user("no, that's wrong, undo it")]);
+    expect(episode.kind).toBe('user-correction');
+    expect(draftCandidate(episode).drop).toBe(drop);
+  });
 
   it('facts of a failed command', () => {
     const facts = episodeFacts(errorFix());

@@ -443,16 +443,24 @@ const SHOWING = new Set([
   ...['journalctl', 'dmesg', 'ls', 'find', 'grep', 'rg', 'which', 'wc', 'sort', 'Get-Process', 'Get-Content'],
 ]);
 
+/** Subcommands that only show something. */
+const SHOWING_KEYS = new Set([
+  ...['systemctl status', 'systemctl list-units', 'systemctl is-active', 'systemctl show'],
+  ...['git status', 'git log', 'git diff', 'git show', 'docker ps', 'docker logs', 'kubectl get'],
+]);
+
 /** A call that only looked: a lookup (`isProbe`), or a shell command whose every program only shows something. */
 export function looksAround(call: ToolCall): boolean {
   if (isProbe(call)) return true;
   if (!isShellTool(call.tool)) return false;
   const keys = commandKeys(commandOf(call) ?? '');
-  return keys.length > 0 && keys.every((key) => SHOWING.has(key.split(' ')[0] ?? ''));
+  return (
+    keys.length > 0 && keys.every((key) => SHOWING.has(key.split(' ')[0] ?? '') || SHOWING_KEYS.has(key))
+  );
 }
 
 /** Events back a correction may reach past lookups to the call that did something. */
-export const CORRECTED_ACTION_REACH = 12;
+export const CORRECTED_ACTION_REACH = 40;
 
 /**
  * The call a user's correction is about: the newest call, unless it only looked something up

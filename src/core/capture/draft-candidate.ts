@@ -72,7 +72,17 @@ export function draftCandidate(episode: Episode): CandidateDraft {
   const facts = episodeFacts(episode);
   const triggers = draftTriggersOf(episode, facts);
   const { tools, commands, paths } = triggers;
-  const { summary, mistake, remediation, drop } = wordEpisode(episode, facts);
+  const worded = wordEpisode(episode, facts);
+  const { summary, mistake, remediation } = worded;
+  // A user's correction pinned on no call (it followed only words, or only a look around) has
+  // nothing to fire on: it would reach every session blind. Such advice needs a person to scope it.
+  const drop =
+    worded.drop ??
+    (episode.kind === 'user-correction' &&
+    episode.failures.length === 0 &&
+    tools.length + commands.length + paths.length === 0
+      ? 'nothing-to-fire-on'
+      : undefined);
   const severity = severityOf(episode);
   const topic = topicOf(episode, facts.errorText);
   const tags = draftTags(episode, { ...facts, key: facts.key ?? triggers.key, topic, severity });

@@ -16,7 +16,8 @@ import { nameDifference, sameEffect } from './name-difference.js';
 import type { Difference } from './name-difference.js';
 
 /** Why an episode makes no candidate. */
-export type AdviceDrop = 'fix-repeats-failure' | 'unnamed-difference';
+/** Why no candidate is made of an episode: its fix repeats the failure, names no difference, or it has nothing to fire on. */
+export type AdviceDrop = 'fix-repeats-failure' | 'unnamed-difference' | 'nothing-to-fire-on';
 
 export type Advice = { wording: Wording; drop: AdviceDrop | undefined };
 
