@@ -986,6 +986,22 @@ describe('drafting stages', () => {
     expect(draftCandidate(episode).drop).toBe(drop);
   });
 
+  it("a lesson about the agent's own tool is tagged by no tool: it fires on that tool's calls", () => {
+    const own = session();
+    const episode = episodeOf([
+      ...own.fail(
+        'Edit',
+        { file_path: '/repo/CLAUDE.md' },
+        'File has not been read yet. Read it first before writing to it.',
+      ),
+      ...own.ok('Read', { file_path: '/repo/CLAUDE.md' }),
+      ...own.ok('Edit', { file_path: '/repo/CLAUDE.md' }),
+    ]);
+    const draft = draftCandidate(episode);
+    expect(draft.tools).toEqual(['Edit']);
+    expect(draft.tags.filter((tag) => tag.startsWith('tool:'))).toEqual([]);
+  });
+
   it('facts of a failed command', () => {
     const facts = episodeFacts(errorFix());
     expect([facts.tool, facts.shell, facts.key, facts.failedCommand, facts.fixCommand, facts.gist]).toEqual([

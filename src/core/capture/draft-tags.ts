@@ -146,12 +146,14 @@ export type TagFacts = {
  * agent's own from a #lesson block are kept as written (`lang:rust`), if the schema takes them.
  */
 export function draftTags(episode: Episode, facts: TagFacts): string[] {
-  const { key, tool, failedCommand, path, topic, severity } = facts;
+  const { key, failedCommand, path, topic, severity } = facts;
   const exe = key?.split(' ')[0];
   const lang = languageOf(exe, path);
   const tags = [
     ...(lang ? [`lang:${lang}`] : []),
-    ...(exe ? [`tool:${tagSafe(exe)}`] : tool ? [`tool:${tagSafe(tool)}`] : []),
+    // `tool:` names the program a command ran; the agent's own tool (Edit, Task) is the lesson's
+    // `tools` already, and as a tag it would key the lesson on that word in commands: never fired.
+    ...(exe ? [`tool:${tagSafe(exe)}`] : []),
     ...(topic ? [`topic:${topic}`] : []),
     `env:${episode.agent}`,
     ...(/[A-Za-z]:\\|powershell|pwsh/i.test(`${failedCommand ?? ''} ${path ?? ''}`) ? ['env:windows'] : []),
