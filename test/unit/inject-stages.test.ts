@@ -171,13 +171,14 @@ describe('load and match: the stages selectLessons runs', () => {
   const py = lesson({ summary: 'python files need type hints', tags: ['lang:python'], tools: ['Edit'] });
   const npmTag = lesson({ summary: 'npm ci not npm install in CI', tags: ['tool:npm'], tools: ['Bash'] });
   const webfetch = lesson({ summary: 'webfetch is cached for 15 minutes', tools: ['WebFetch', 'Read'] });
+  const subagent = lesson({ summary: 'name the subagent type without its plugin prefix', tools: ['Task'] });
   const rust = lesson({
     summary: 'cargo build in release for benches',
     commands: ['cargo\\s+bench'],
     stack: ['rust'],
   });
   const anything = lesson({ summary: 'any command with a dot', commands: ['\\w\\.\\w'] });
-  const all = [pytest, guard, tests, py, npmTag, webfetch, rust, anything];
+  const all = [pytest, guard, tests, py, npmTag, webfetch, subagent, rust, anything];
   const manifest = manifestOf(all, { stack: ['python', 'node'] });
   const readers = manifestReaders(manifest);
   /** The pipeline over the manifest; exhaustive is what `lore explain` runs, streaming the hook. */
@@ -240,6 +241,12 @@ describe('load and match: the stages selectLessons runs', () => {
       [[npmTag.id, 'tag:tool:npm']],
     ],
     ['tool-only lesson', event({ tool: 'Read' }), ['README.md'], [[webfetch.id, 'tool:Read']]],
+    [
+      'tool-only lesson on a subagent call, whose prompt is read as a prompt',
+      event({ tool: 'Agent', prompt: 'refactor the parser' }),
+      [],
+      [[subagent.id, 'tool:Agent']],
+    ],
     [
       'always-checked lesson',
       event({ tool: 'Bash', command: 'ls a.b' }),

@@ -135,10 +135,12 @@ function matchOne(
     const hits = lesson.words.filter((word) => prompt.words.has(word));
     if (hits.length >= Math.min(2, lesson.words.length)) reasons.push(`words:${hits.join(',')}`);
   }
+  // Scoped by tool alone: every call of its tools (an Agent/Task call too, whose prompt is read as
+  // a prompt above), never a user's prompt.
   if (
     reasons.length === 0 &&
     triggerless &&
-    !prompt &&
+    event.event === 'PreToolUse' &&
     lesson.tools.length > 0 &&
     lesson.tags.every((t) => !/^(tool|lang):/.test(t))
   ) {
