@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lessonKeys } from '../../src/core/manifest/build-manifest.js';
+import { renderLesson } from '../../src/core/manifest/render-lesson.js';
 import { detectStack, stackAllows } from '../../src/core/inject/detect-stack.js';
 import { candidateOrdinals, manifestReaders } from '../../src/core/inject/candidate-ordinals.js';
 import { commandPrograms, promptPaths } from '../../src/core/inject/create-matcher.js';
@@ -574,5 +575,22 @@ describe('select: the whole pipeline', () => {
       'project copy',
       'project same slug',
     ]);
+  });
+});
+
+describe('the injected form of a lesson', () => {
+  const body = 'What failed:\n\n```\npytest -x\n```\n\nError: a long log the agent does not need.';
+  it.each([
+    [
+      'a captured lesson: summary, mistake and fix; its evidence stays for lore show',
+      { mistake: 'pytest: not found', remediation: 'run python -m pytest' },
+      false,
+    ],
+    ['a lesson whose advice lives in its body', {}, true],
+  ])('%s', (_name, fields, withBody) => {
+    const rendered = renderLesson(lesson({ summary: 'run pytest through python', body, ...fields }));
+    expect(rendered.text.startsWith('[lore ')).toBe(true);
+    expect(rendered.text.includes('a long log')).toBe(withBody);
+    if ('mistake' in fields) expect(rendered.text).toContain('Fix: run python -m pytest');
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The text a lesson is injected as, rendered once when the manifest is built: the full form
- * (summary, mistake, fix, the start of the body), a one-line summary that stands in when the
- * full form does not fit, and, for guards and checkpoints, the reason a denied call shows the agent.
+ * (summary, mistake, fix; the start of the body only for a lesson that has neither a mistake nor a
+ * fix, whose advice lives there: a captured lesson's body is its evidence, pulled on demand with
+ * `lore show ID`), a one-line summary that stands in when the full form does not fit, and, for
+ * guards and checkpoints, the reason a denied call shows the agent.
  */
 import type { Lesson } from '../lesson/schema.js';
 
@@ -27,7 +29,8 @@ export function renderLesson(lesson: Lesson): RenderedLesson {
   const lines = [`[lore ${lesson.id}] ${lesson.summary}`];
   if (mistake !== undefined) lines.push(`Mistake: ${clip(mistake, 600)}`);
   if (fix !== undefined) lines.push(`Fix: ${clip(fix, 600)}`);
-  if (lesson.body !== undefined && lesson.body.trim() !== '') lines.push(clip(lesson.body, BODY_MAX));
+  if (mistake === undefined && fix === undefined && lesson.body !== undefined && lesson.body.trim() !== '')
+    lines.push(clip(lesson.body, BODY_MAX));
   const reason = [
     `lore guard ${lesson.id} blocked this call: ${lesson.summary}`,
     ...(fix !== undefined ? [`Fix: ${clip(fix, 600)}`] : []),
