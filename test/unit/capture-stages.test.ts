@@ -1,5 +1,6 @@
 // The stages of capture one at a time: what a call acts on, the verdicts on pending failures, the
 // detector over short made-up sessions, and each drafting stage.
+import { LANGUAGE_EXTENSIONS } from '../../src/core/inject/detect-stack.js';
 import { describe, expect, it } from 'vitest';
 import { commandOf, targetOf, targetPath } from '../../src/core/capture/call-target.js';
 import type { CallTarget } from '../../src/core/capture/call-target.js';
@@ -1000,6 +1001,23 @@ describe('drafting stages', () => {
     const draft = draftCandidate(episode);
     expect(draft.tools).toEqual(['Edit']);
     expect(draft.tags.filter((tag) => tag.startsWith('tool:'))).toEqual([]);
+  });
+
+  it('a lesson tagged with the language of its file fires on that kind of file', () => {
+    const own = session();
+    const draft = draftCandidate(
+      episodeOf([
+        ...own.fail(
+          'Edit',
+          { file_path: '/repo/docs/CLAUDE.md' },
+          'File has not been read yet. Read it first before writing to it.',
+        ),
+        ...own.ok('Read', { file_path: '/repo/docs/CLAUDE.md' }),
+        ...own.ok('Edit', { file_path: '/repo/docs/CLAUDE.md' }),
+      ]),
+    );
+    for (const tag of draft.tags.filter((t) => t.startsWith('lang:')))
+      expect(LANGUAGE_EXTENSIONS[tag.slice(5)], tag).toBeDefined();
   });
 
   it('facts of a failed command', () => {

@@ -78,6 +78,16 @@ export const LANGUAGE_EXTENSIONS: Record<string, string[]> = {
   terraform: ['.tf'],
   shell: ['.sh'],
   bash: ['.sh'],
+  // every language capture tags a lesson with (draft-tags.ts) fires on its files
+  powershell: ['.ps1', '.psm1'],
+  c: ['.c', '.h'],
+  cpp: ['.cpp', '.cc', '.cxx', '.hpp'],
+  markdown: ['.md', '.mdx'],
+  css: ['.css'],
+  html: ['.html', '.htm'],
+  json: ['.json'],
+  yaml: ['.yaml', '.yml'],
+  toml: ['.toml'],
 };
 
 function dependencyNames(name: string, text: string): string[] {
