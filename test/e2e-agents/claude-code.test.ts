@@ -15,6 +15,7 @@ import {
   addBuildGuard,
   addPytestCheckpoint,
   addPytestLesson,
+  addPytestTagLesson,
   addTopLessons,
   CHECKPOINT_MARKER,
   GUARD_MARKER,
@@ -88,7 +89,7 @@ describe('Claude Code with the plugin (--plugin-dir)', () => {
 
   it('(b) a lesson shown at session start is not shown again by its tool call', async () => {
     const ws = createWorkspace();
-    addPytestLesson(ws);
+    addPytestTagLesson(ws);
     const server = await serve([{ bash: 'pytest -v tests/' }]);
     const exit = await runClaude(ws, server, 'run the tests', WITH_PLUGIN);
     await server.close();

@@ -36,6 +36,21 @@ export function addPytestLesson(ws: Workspace): string {
   ]);
 }
 
+/**
+ * The same advice scoped by its tag alone (no tool, command or path): a lesson no call's trigger
+ * brings, so session start shows it, and its tag matches the `pytest` call after it.
+ */
+export function addPytestTagLesson(ws: Workspace): string {
+  return ws.addLesson([
+    '--summary',
+    `${PYTEST_MARKER}: run pytest with --no-header (pytest --no-header -q tests/); its header floods agent output`,
+    '--tag',
+    'tool:pytest',
+    '--priority',
+    '3',
+  ]);
+}
+
 /** Guard: `rm -rf build` is denied with the fix; `rm -rf build/tmp` is let through. */
 export function addBuildGuard(ws: Workspace): string {
   return ws.addLesson([
