@@ -39,11 +39,11 @@ import {
   appendHold,
   appendOutcome,
   lastHolds,
-  ownCacheDirs,
   readAuditInjections,
   readHolds,
   readOutcomes,
 } from '../store/feedback/outcome-log.js';
+import { ownCacheDirs } from '../store/replay/read-last-replay.js';
 
 /** A transcript untouched this long is a finished session: what it cannot decide is judged as is. */
 export const SETTLE_MS = 30 * 60_000;

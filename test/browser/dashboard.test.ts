@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { appendAudit } from '../../src/store/hook-state/audit-log.js';
 import { createAnthropicProvider } from '../../src/store/distill/api-providers.js';
@@ -15,7 +15,7 @@ import { embedWorkspace } from '../../src/store/embed/embed-workspace.js';
 import { openEmbeddingProvider } from '../../src/store/embed/embedding-settings.js';
 import type { EmbeddingSettings } from '../../src/store/embed/embedding-settings.js';
 import { startEmbeddingServer } from '../../scripts/embedding-server.mjs';
-import { launchChromium, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
+import { launchChromium, openDashboardPage, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
 import { writeCandidate } from '../helpers/distill-candidate.js';
 import { lessonAnswer, startModelEndpoint } from '../helpers/model-endpoint.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
@@ -33,16 +33,8 @@ afterAll(async () => {
 });
 
 /** A page that records console errors and CSP violations, closed after the test. */
-async function openPage(colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 860 }, colorScheme });
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { page, errors };
+function openPage(colorScheme: 'light' | 'dark' = 'light') {
+  return openDashboardPage(browser, { colorScheme });
 }
 
 describe('dashboard in chromium', () => {

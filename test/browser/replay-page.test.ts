@@ -6,9 +6,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { launchChromium, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openDashboardPage, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
 import type { AppSandbox } from '../helpers/http.js';
 import {
@@ -30,19 +30,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function openPage(): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    // the Replay page's empty state is a 404 from /api/replay, which the browser logs as a failed load
-    if (message.type() === 'error' && !message.text().includes('the server responded with a status of 404'))
-      errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { page, errors };
-}
+// the Replay page's empty state is a 404 from /api/replay, which the browser logs as a failed load
+const openPage = () =>
+  openDashboardPage(browser, { expected: ['the server responded with a status of 404'] });
 
 /** Three lessons in the last replay; the first also has judged injections. */
 async function measuredSandbox(): Promise<{ sandbox: AppSandbox; ids: string[] }> {

@@ -7,12 +7,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CachedCall } from '../../src/core/breadth/cached-call.js';
 import type { OutcomeRecord } from '../../src/core/feedback/outcome-record.js';
 import { callCachePath, writeCallCache } from '../../src/store/breadth/call-cache.js';
-import { launchChromium, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
+import { launchChromium, openDashboardPage, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
 import { writeCandidate } from '../helpers/distill-candidate.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
 
@@ -27,17 +27,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function openPage(): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().includes('409')) errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { page, errors };
-}
+// a too-broad approval answers 409, which the browser logs as a failed load
+const openPage = () => openDashboardPage(browser, { expected: ['409'] });
 
 /** 100 recent calls: 20 `git push origin main` that all worked, 80 `ls`. */
 function recentCalls(): CachedCall[] {

@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 import { createApp } from '../../src/adapters/http/create-app.js';
 import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
@@ -54,4 +54,28 @@ export async function serveDashboard(sandbox: AppSandbox): Promise<string> {
       }),
   );
   return `http://127.0.0.1:${port}/`;
+}
+
+/**
+ * A page that records console errors and page errors, closed after the test. `expected` are
+ * console messages a test provokes on purpose (a 404 empty state, a 409 refusal): not errors.
+ */
+export async function openDashboardPage(
+  browser: Browser,
+  options: { colorScheme?: 'light' | 'dark'; expected?: readonly string[] } = {},
+): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: 1366, height: 860 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  onTestFinished(() => context.close());
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    if ((options.expected ?? []).some((text) => message.text().includes(text))) return;
+    errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors };
 }

@@ -8,7 +8,8 @@ import { guardProposals } from '../../core/feedback/outcome-floor.js';
 import { resolveLesson, updateLesson } from '../lessons/lesson-writes.js';
 import type { Lesson } from '../../core/lesson/schema.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { appendHold, lastHolds, ownCacheDirs, readHolds, workspaceOutcomes } from './outcome-log.js';
+import { ownCacheDirs } from '../replay/read-last-replay.js';
+import { appendHold, lastHolds, readHolds, workspaceOutcomes } from './outcome-log.js';
 import type { HoldLine } from './outcome-log.js';
 
 export type HeldLesson = {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { auditInjections } from '../../core/feedback/audit-injections.js';
 import type { Injection } from '../../core/feedback/audit-injections.js';
 import { readOutcomesIn } from '../analytics/read-outcomes.js';
+import { ownCacheDirs } from '../replay/read-last-replay.js';
 import { OUTCOMES_FILE } from '../../core/feedback/outcome-record.js';
 import type { OutcomeRecord } from '../../core/feedback/outcome-record.js';
 import { readTail } from '../fs/read-tail.js';
@@ -114,11 +115,6 @@ export function lastHolds(holds: readonly HoldLine[]): Map<string, HoldLine> {
   const out = new Map<string, HoldLine>();
   for (const hold of holds) out.set(hold.lesson, hold);
   return out;
-}
-
-/** The cache directories of this workspace's own tiers, project first (each has its own audit log). */
-export function ownCacheDirs(ws: Workspace): string[] {
-  return [...new Set([ws.project?.layout.cacheDir, ws.user.layout.cacheDir].filter((d): d is string => !!d))];
 }
 
 /** Every outcome record of the workspace's own tiers. */
