@@ -330,7 +330,7 @@ function checkTrigger(ws: Workspace, trigger: BreadthTrigger, force: boolean): B
   return breadth;
 }
 
-const TRIGGER_FIELDS = ['tools', 'commands', 'paths', 'contents', 'tags', 'mistake'] as const;
+const TRIGGER_FIELDS = ['tools', 'commands', 'paths', 'contents', 'errors', 'tags', 'mistake'] as const;
 
 const createLesson: Route['handler'] = async (ctx) => {
   const input = fromCoiaBody(body(ctx));

@@ -28,6 +28,7 @@ import type { ScopeDecision } from './classify-scope.js';
 import { blockTags, categoryOf, draftTags, severityOf, topicOf } from './draft-tags.js';
 import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
 import type { ToolCall } from './events.js';
+import { errorPattern } from './error-pattern.js';
 import { contentHash } from './hash.js';
 import { curlWithoutFail } from './saved-download.js';
 import { commandKeys, commandTrigger, diffCommands } from './shell-command.js';
@@ -47,6 +48,8 @@ export type CandidateDraft = {
   tools: string[];
   commands: string[];
   paths: string[];
+  /** The failure's error words (error-pattern.ts): the lesson waits for them (empty: it fires before calls). */
+  errors: string[];
   tags: string[];
   category: Category;
   severity: LessonSeverity;
@@ -101,6 +104,7 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     tools,
     commands,
     paths,
+    errors: draftErrors(episode, facts),
     tags,
     category,
     severity,
@@ -124,6 +128,19 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     drop,
     ...(episode.joined ? { joined: joinedOf(episode.joined) } : {}),
   };
+}
+
+/**
+ * A lesson found from a failure waits for that failure's error: it speaks beside the result of a
+ * call that printed it, not before every call its command or path matches (most of those go
+ * well). A #lesson block fires where its author scoped it; a correction with no failure, or a
+ * download that saved an error page and exited 0, has no error to wait for.
+ */
+export function draftErrors(episode: Episode, facts: EpisodeFacts): string[] {
+  if (episode.kind === 'lesson-block' || facts.first === undefined) return [];
+  if (curlWithoutFail(facts.failedCommand, facts.errorText)) return [];
+  const pattern = errorPattern(facts.gist, facts.errorText);
+  return pattern === undefined ? [] : [pattern];
 }
 
 /** What a joined block stands for besides itself: the heuristic find's hash and both anchors. */

@@ -260,7 +260,9 @@ export function replaySession(session: ReplaySessionCalls, input: ReplayInput): 
       out.unknownTools += 1;
       return;
     }
-    const matchEvent: HookEvent = { ...first, phase: undefined };
+    // the trigger as a whole: a lesson that waits for its error matches a call that printed it
+    const output = events.find((event) => event.output !== undefined)?.output;
+    const matchEvent: HookEvent = { ...first, phase: undefined, ...(output === undefined ? {} : { output }) };
     const matched = triggerMatches(matchEvent, head, input.readLesson, pathsInside(first.paths ?? [], root));
     if (matched.size > 0) out.matched.set(index, matched);
     const place = { file: call.file, line: call.line };

@@ -42,12 +42,15 @@ export type ReplayRun = {
 };
 
 /** Scoped by tool alone: no command, path or content pattern, so every call of its tools matches. */
-export function isToolOnly(lesson: Pick<Lesson, 'tools' | 'commands' | 'paths' | 'contents'>): boolean {
+export function isToolOnly(
+  lesson: Pick<Lesson, 'tools' | 'commands' | 'paths' | 'contents'> & { errors?: readonly string[] },
+): boolean {
   return (
     lesson.tools.length > 0 &&
     lesson.commands.length === 0 &&
     lesson.paths.length === 0 &&
-    (lesson.contents ?? []).length === 0
+    (lesson.contents ?? []).length === 0 &&
+    (lesson.errors ?? []).length === 0
   );
 }
 
