@@ -133,13 +133,19 @@ export function draftCandidate(episode: Episode): CandidateDraft {
 /**
  * A lesson found from a failure waits for that failure's error: it speaks beside the result of a
  * call that printed it, not before every call its command or path matches (most of those go
- * well). A #lesson block fires where its author scoped it; a correction with no failure, or a
- * download that saved an error page and exited 0, has no error to wait for.
+ * well). A #lesson block fires where its author scoped it; a correction with no failure, a
+ * download that saved an error page and exited 0, or a launch found dead later, has no error in
+ * its call's output to wait for.
  */
 export function draftErrors(episode: Episode, facts: EpisodeFacts): string[] {
-  if (episode.kind === 'lesson-block' || facts.first === undefined) return [];
+  const first = facts.first;
+  if (episode.kind === 'lesson-block' || first === undefined) return [];
   if (curlWithoutFail(facts.failedCommand, facts.errorText)) return [];
-  const pattern = errorPattern(facts.gist, facts.errorText);
+  if (episode.failures.some((attempt) => attempt.result.foundLater === true)) return [];
+  // the words the first failure printed: the call the lesson's trigger is anchored on
+  const text = first.result.text;
+  const own = errorGist(text, programsOf(facts.failedCommand));
+  const pattern = errorPattern(own, text) ?? errorPattern(facts.gist, text);
   return pattern === undefined ? [] : [pattern];
 }
 

@@ -91,8 +91,10 @@ export function replayWithManifest(
       const host = run.hosts[session.agent];
       session.calls.forEach((call, i) => {
         const raw = callPayloads(call, 'main')[0];
-        const event = raw === undefined ? undefined : parseHookPayload(host.normalizeInput(raw));
-        if (event === undefined) return;
+        const parsed = raw === undefined ? undefined : parseHookPayload(host.normalizeInput(raw));
+        if (parsed === undefined) return;
+        // the trigger as a whole: a lesson that waits for its error is born at the failure that printed it
+        const event = call.output === undefined ? parsed : { ...parsed, output: call.output };
         const root = sessionCwd(session.project);
         out.set(
           i,
