@@ -349,6 +349,18 @@ describe('auditInjections', () => {
       [{ lesson: 'L1', form: 'after-call', tool: 'Bash' }],
     ],
     [
+      "the answer to a call's result (PostToolUseFailure) was written after the call ran",
+      {
+        ...base,
+        event: 'PreToolUse',
+        phase: 'outcome',
+        lessons: [{ id: 'L1', matched_by: ['error:denied'], form: 'full' }],
+        denied: [],
+        call_id: 'toolu_2',
+      },
+      [{ lesson: 'L1', form: 'after-call', callId: 'toolu_2', phase: 'after' }],
+    ],
+    [
       'a denial is a guard',
       { ...base, event: 'PreToolUse', lessons: [], denied: [{ id: 'G1', matched_by: [] }] },
       [{ lesson: 'G1', form: 'guard' }],

@@ -25,8 +25,11 @@ export type Injection = {
   command?: string;
   paths?: string[];
   transcript?: string;
-  /** `after`: the line was written after the call ran (Gemini AfterTool, Cursor postToolUse). */
-  phase?: 'before' | 'after' | 'outcome';
+  /**
+   * `after`: the line was written after the call ran (Gemini AfterTool, Cursor postToolUse, and the
+   * answer to a call's result: Claude Code PostToolUseFailure, Codex PostToolUse, logged `outcome`).
+   */
+  phase?: 'before' | 'after';
 };
 
 const PROMPT_EVENTS = new Set(['UserPromptSubmit', 'SessionStart', 'SubagentStart']);
@@ -73,7 +76,12 @@ export function auditInjections(line: unknown): Injection[] | undefined {
     ? line.paths.filter((path): path is string => typeof path === 'string')
     : [];
   const phase: Injection['phase'] =
-    line.phase === 'after' || line.phase === 'before' ? line.phase : undefined;
+    line.phase === 'after' || line.phase === 'before'
+      ? line.phase
+      : // the answer to a call's result (PostToolUseFailure, PostToolUse) was written after it ran
+        line.phase === 'outcome'
+        ? 'after'
+        : undefined;
   const about = {
     session,
     time,
