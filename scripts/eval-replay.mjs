@@ -164,6 +164,22 @@ async function evaluateHalf(half, scoring, window) {
       }
     const injections = FORMS.reduce((n, f) => n + byForm[f].injections, 0);
     const atMistake = FORMS.reduce((n, f) => n + byForm[f].atMistake, 0);
+    // by how the lesson fires: waiting for its error, or before calls its trigger matches
+    const waits = new Set(lessons.filter((l) => l.errors.length > 0).map((l) => l.id));
+    const byWait = { waiting: { injections: 0, atMistake: 0 }, before: { injections: 0, atMistake: 0 } };
+    for (const replay of plain.sessions)
+      for (const injection of replay.injections) {
+        const figures = byWait[waits.has(injection.lesson) ? 'waiting' : 'before'];
+        figures.injections += 1;
+        if (landsAtMistake(injection, replay, mistakes)) figures.atMistake += 1;
+      }
+    // as a user meets them: each lesson only after it existed (never at the failure it came from)
+    const asOfFigures = { injections: 0, atMistake: 0 };
+    for (const replay of asOf.sessions)
+      for (const injection of replay.injections) {
+        asOfFigures.injections += 1;
+        if (landsAtMistake(injection, replay, mistakes)) asOfFigures.atMistake += 1;
+      }
 
     // trigger fidelity: the lesson captured from each labeled mistake, at its failing call
     const byFile = callIndex(plain.sessions);
@@ -245,6 +261,8 @@ async function evaluateHalf(half, scoring, window) {
       atMistake,
       precision: ratio(atMistake, injections),
       byForm,
+      byWait,
+      asOfFigures,
       captured: captured.length,
       withFailingCall: captured.filter((c) => c.failingCall).length,
       fidelityMatches: captured.filter((c) => c.matches).length,
@@ -322,6 +340,11 @@ function printFigures(halves) {
         ? '-'
         : `${pct(ratio(f.atMistake, f.injections))} (${f.atMistake}/${f.injections})`;
     });
+  const share = (f) =>
+    f.injections === 0 ? '-' : `${pct(ratio(f.atMistake, f.injections))} (${f.atMistake}/${f.injections})`;
+  row('  lessons waiting for an error', (h) => share(h.byWait.waiting));
+  row('  lessons firing before calls', (h) => share(h.byWait.before));
+  row("  as of each lesson's birth", (h) => share(h.asOfFigures), 'reported');
   row(
     'trigger fidelity',
     (h) => `${pct(h.fidelity)} (${h.fidelityMatches}/${h.captured})`,
