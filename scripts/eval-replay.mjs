@@ -216,7 +216,8 @@ async function evaluateHalf(half, scoring, window) {
         const stoppedBy = FORMS.filter((form) =>
           item.lessons.some((id) => {
             const from = asOf.existsFrom?.(replay.session, id) ?? 0;
-            const matchedAt = (i) => replay.matched.get(i)?.has(id) === true;
+            // a guard or checkpoint acts before the call: on its trigger, not waiting for an error
+            const matchedAt = (i) => replay.matchedBefore.get(i)?.has(id) === true;
             const delivered = (f, reaches) =>
               replay.injections.some((inj) => inj.lesson === id && inj.form === f && reaches(inj.at));
             if (form === 'guard') return index >= from && matchedAt(index);

@@ -59,6 +59,7 @@ function redactCall(call: CachedCall, redact: RedactOptions): CachedCall {
     ...(call.command !== undefined ? { command: redactText(call.command, redact) } : {}),
     ...(call.paths !== undefined ? { paths: call.paths.map((path) => redactText(path, redact)) } : {}),
     keys: call.keys.map((key) => redactText(key, redact)),
+    ...(call.error !== undefined ? { error: redactText(call.error, redact) } : {}),
   };
 }
 

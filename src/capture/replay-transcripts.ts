@@ -189,7 +189,7 @@ export function readReplayTranscripts(
       return;
     }
     brokenLines += read.broken + (endsUnterminated(file.path) ? 1 : 0);
-    const collected = collectCalls(read.events);
+    const collected = collectCalls(read.events, { outputs: true });
     const compactions = compactionsOf(read.events);
     for (const key of Object.keys(counts) as (keyof CallCounts)[]) counts[key] += collected.counts[key];
     for (const session of collected.sessions) {

@@ -34,6 +34,9 @@ export function formatCandidateDetail(record: CandidateRecord, store: Tier, file
     ...((record.paths as string[] | undefined)?.length
       ? [`paths: ${(record.paths as string[]).join(', ')}`]
       : []),
+    ...((record.errors as string[] | undefined)?.length
+      ? [`waits for its error: ${(record.errors as string[]).join('  ')}`]
+      : []),
     ...((record.tags as string[] | undefined)?.length
       ? [`tags: ${(record.tags as string[]).join(' ')}`]
       : []),

@@ -29,15 +29,19 @@ const HOST_EVENT_NAMES: Record<'gemini' | 'cursor', Record<string, string>> = {
   cursor: { before: 'preToolUse / beforeShellExecution', after: 'postToolUse', SessionStart: 'sessionStart' },
 };
 
-/** The halves a host runs `event` in: one (undefined) or two. */
-export function hostPhases(host: Host, event: HookEventName): (CallPhase | undefined)[] {
-  return HOST_ADAPTERS[host].callPhase !== undefined && event === 'PreToolUse'
-    ? ['before', 'after']
-    : [undefined];
+/**
+ * The halves a host runs `event` in: one (undefined) or two. With a call's result (`--output`),
+ * Claude Code and Codex also answer it after the call ran (`outcome`: PostToolUseFailure, PostToolUse).
+ */
+export function hostPhases(host: Host, event: HookEventName, withOutput = false): (CallPhase | undefined)[] {
+  if (event !== 'PreToolUse') return [undefined];
+  if (host === 'gemini' || host === 'cursor') return ['before', 'after'];
+  return withOutput ? [undefined, 'outcome'] : [undefined];
 }
 
 /** The host's name for the event (and half) explained. */
 export function hostEventName(host: Host, event: HookEventName, phase: CallPhase | undefined): string {
+  if (phase === 'outcome') return host === 'codex' ? 'PostToolUse' : 'PostToolUseFailure';
   if (host !== 'gemini' && host !== 'cursor') return event;
   return HOST_EVENT_NAMES[host][phase ?? event] ?? event;
 }
@@ -48,9 +52,10 @@ export function hostHandles(host: Host, event: HookEventName): boolean {
 }
 
 /** The JSON the hook would print for this explanation, in the host's format. */
-export function hostOutput(host: Host, explained: Explanation): Record<string, unknown> {
+export function hostOutput(host: Host, explained: Explanation, phase?: CallPhase): Record<string, unknown> {
   return HOST_ADAPTERS[host].toOutput({
     event: explained.event,
+    ...(phase === 'outcome' ? { hostEvent: hostEventName(host, explained.event, phase) } : {}),
     plan: { included: [], denied: [], skipped: [] },
     ...(explained.additionalContext === null ? {} : { context: explained.additionalContext }),
     ...(explained.permissionDecisionReason === null ? {} : { deny: explained.permissionDecisionReason }),

@@ -44,6 +44,13 @@ export const LESSON_OPTIONS: Record<string, OptionSpec> = {
     value: 'REGEX',
     description: 'regex over the text an Edit or Write would write (matches only such calls); repeatable',
   },
+  error: {
+    type: 'string',
+    multiple: true,
+    value: 'REGEX',
+    description:
+      "regex (case-insensitive) over a call's error or output: the lesson waits for that mistake and speaks beside its result; repeatable",
+  },
   tag: {
     type: 'string',
     multiple: true,
@@ -136,6 +143,7 @@ export async function draftFromArgs(ctx: CommandContext, args: ParsedArgs): Prom
     commands: 'command',
     paths: 'path',
     contents: 'content',
+    errors: 'error',
     tags: 'tag',
     stack: 'stack',
   } as const;
@@ -170,6 +178,7 @@ export function fieldToFlag(field: string): string {
     commands: '--command',
     paths: '--path',
     contents: '--content',
+    errors: '--error',
     tags: '--tag',
     stack: '--stack',
     evidence: '--evidence',

@@ -54,6 +54,7 @@ export function formatLessonDetail(
     ...list('commands', lesson.commands),
     ...list('paths', lesson.paths),
     ...list('contents', lesson.contents),
+    ...list('errors', lesson.errors),
     ...list('tags', lesson.tags),
     ...list('stack', lesson.stack),
     ...list('supersedes', lesson.supersedes),

@@ -257,6 +257,8 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   );
   const plan = applyClaims(selection.decision.plan, (id, priority) => state.claim(id, priority));
   const decision = formatDecision(event.event, plan, preambleFor(event.event));
+  if (phase === 'outcome')
+    decision.hostEvent = String((raw as { hook_event_name?: unknown }).hook_event_name);
 
   const shown = new Set([...plan.included, ...plan.denied].map((item) => item.id));
   if (

@@ -146,6 +146,7 @@ function writeCandidate(
     tools: ['Bash'],
     commands: [],
     paths: [],
+    errors: [],
     tags: ['env:claude-code'],
     category: 'technical',
     severity: 'medium',

@@ -86,6 +86,57 @@ describe('lore explain --host', () => {
     expect(data.output.hookSpecificOutput[key]).toBe('deny');
   });
 
+  it.each([
+    [undefined, 'PostToolUseFailure'],
+    ['codex', 'PostToolUse'],
+  ])(
+    '--output: the half after the call ran, where a lesson that waits for its error speaks (host %s)',
+    (host, resultEvent) => {
+      const sandbox = createSandbox();
+      const id = sandbox.add([
+        '--summary',
+        'ls of a missing path: test -e it first',
+        '--tool',
+        'Bash',
+        '--command',
+        '(^|\\s)ls(\\s|$)',
+        '--error',
+        'No such file or directory',
+      ]);
+      const shown = sandbox.run(['show', id]);
+      expect(shown.stdout).toContain('errors: No such file or directory');
+      const args = [
+        'explain',
+        ...(host === undefined ? [] : ['--host', host]),
+        '--tool',
+        'Bash',
+        '--command',
+        'ls build',
+        '--output',
+        "ls: cannot access 'build': No such file or directory",
+      ];
+      const json = sandbox.run([...args, '--json']);
+      expect(json.code).toBe(0);
+      const { halves } = JSON.parse(json.stdout) as {
+        halves: (Half & { dropped: { id: string; reason: string }[] })[];
+      };
+      const [before, after] = halves as [Half & { dropped: { id: string; reason: string }[] }, Half];
+      expect(halves.map((h) => [h.hostEvent, h.phase])).toEqual([
+        ['PreToolUse', null],
+        [resultEvent, 'outcome'],
+      ]);
+      expect(before.included).toEqual([]);
+      expect(before.dropped).toContainEqual(expect.objectContaining({ id, reason: 'awaits-error' }));
+      expect(after.included.map((i) => i.id)).toEqual([id]);
+      expect(after.output).toMatchObject({ hookSpecificOutput: { hookEventName: resultEvent } });
+      const text = sandbox.run(args);
+      expect(text.stdout).toContain(`${resultEvent}: after the call ran`);
+      const other = sandbox.run([...args.slice(0, -1), 'ls: build: Permission denied', '--json']);
+      const otherHalves = (JSON.parse(other.stdout) as { halves: Half[] }).halves;
+      expect(otherHalves[1]?.included).toEqual([]);
+    },
+  );
+
   it('a prompt for Cursor, which has no hook that can answer one, is a usage error; an unknown host too', () => {
     const { sandbox } = sandboxWithLessons();
     const prompt = sandbox.run(['explain', '--host', 'cursor', '--prompt', 'run pytest']);

@@ -68,7 +68,7 @@ describe('normalizeGeminiPayload', () => {
     expect(parseHookPayload(normalizeGeminiPayload(payload('gemini', event)))).toBeUndefined();
   });
 
-  it('does not copy the tool output', () => {
+  it('keeps of the tool response only its text, as tool_output (the parse stage cuts it)', () => {
     const normalized = normalizeGeminiPayload(payload('gemini', 'AfterTool')) as Record<string, unknown>;
     expect(Object.keys(normalized).sort()).toEqual([
       'cwd',
@@ -76,8 +76,12 @@ describe('normalizeGeminiPayload', () => {
       'session_id',
       'tool_input',
       'tool_name',
+      'tool_output',
       'transcript_path',
     ]);
+    expect(normalized.tool_output).toContain('hi-gemini');
+    const before = normalizeGeminiPayload(payload('gemini', 'BeforeTool')) as Record<string, unknown>;
+    expect(before.tool_output).toBeUndefined();
   });
 });
 

@@ -298,6 +298,7 @@ function richLessons(): ExportLesson[] {
     commands: [],
     paths: [],
     contents: [],
+    errors: [],
     tags: [],
     stack: [],
     symbols: [],

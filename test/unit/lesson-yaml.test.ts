@@ -60,6 +60,7 @@ describe('parseLessonYaml: a valid lesson', () => {
         commands: [],
         paths: [],
         contents: [],
+        errors: [],
         tags: [],
         stack: [],
         symbols: [],

@@ -5,9 +5,12 @@
  * - hook context is capped near 2,500 tokens: at most 8,000 characters;
  * - file edits arrive as `apply_patch` with the patch text in `tool_input.command`: the paths
  *   named in its `*** Add/Update/Delete File:` lines become an `Edit` call's paths, and its added
- *   lines (`+...`, without the `+`) the text it writes, for lessons' `contents` patterns.
+ *   lines (`+...`, without the `+`) the text it writes, for lessons' `contents` patterns;
+ * - a call's result comes as `PostToolUse` with the output text as `tool_response`, failed or not
+ *   (there is no PostToolUseFailure): the `outcome` half, as for Claude Code.
  */
 import { toHookSpecificOutput } from '../../core/inject/format-decision.js';
+import { normalizeResultPayload, resultCallPhase } from '../claude-code/hook-adapter.js';
 import { CONTENT_LIMIT } from '../../core/inject/written-content.js';
 import type { HookAdapter, HookDecision } from '../../core/inject/types.js';
 
@@ -27,7 +30,7 @@ export function isCodexPayload(raw: unknown): boolean {
 
 export function normalizeCodexPayload(raw: unknown): unknown {
   if (raw === null || typeof raw !== 'object') return raw;
-  const payload = raw as Record<string, unknown>;
+  const payload = normalizeResultPayload(raw) as Record<string, unknown>;
   const input = payload.tool_input as Record<string, unknown> | undefined;
   const patch =
     typeof input?.command === 'string'
@@ -37,7 +40,7 @@ export function normalizeCodexPayload(raw: unknown): unknown {
         : undefined;
   const isPatch =
     payload.tool_name === 'apply_patch' || (patch !== undefined && patch.startsWith('*** Begin Patch'));
-  if (!isPatch || patch === undefined) return raw;
+  if (!isPatch || patch === undefined) return payload;
   const paths = [...patch.matchAll(PATCH_FILE), ...patch.matchAll(PATCH_MOVE)]
     .map((m) => (m[1] ?? '').trim())
     .slice(0, 32);
@@ -67,4 +70,5 @@ export const codexAdapter: HookAdapter = {
   maxChars: 8_000,
   events: ['PreToolUse', 'UserPromptSubmit', 'SessionStart'],
   toOutput: toCodexOutput,
+  callPhase: resultCallPhase,
 };

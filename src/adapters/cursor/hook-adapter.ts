@@ -12,6 +12,7 @@
  * Claude Code's tools for lore's matcher; MCP tools (`MCP:<name>`), `Task` and the rest are not matched.
  */
 import type { CallPhase, HookAdapter, HookDecision } from '../../core/inject/types.js';
+import { resultText } from '../claude-code/hook-adapter.js';
 
 type Json = Record<string, unknown>;
 
@@ -110,12 +111,14 @@ export function normalizeCursorPayload(raw: unknown): unknown {
   const input = isObject(raw.tool_input) ? raw.tool_input : {};
   const mapped = typeof raw.tool_name === 'string' ? toClaudeTool(raw.tool_name, input) : undefined;
   if (mapped === undefined) return { ...base, hook_event_name: 'cursor:unknown-tool' };
+  const output = name === 'postToolUse' ? resultText(raw.tool_output ?? raw.tool_response) : undefined;
   return {
     ...base,
     hook_event_name: 'PreToolUse',
     tool_name: mapped.tool,
     tool_input: mapped.input,
     ...(typeof raw.tool_use_id === 'string' ? { tool_use_id: raw.tool_use_id } : {}),
+    ...(output === undefined ? {} : { tool_output: output }),
   };
 }
 

@@ -15,6 +15,7 @@
  * BeforeAgent drops them, so lessons are never matched against lore's own words.
  */
 import { toHookSpecificOutput } from '../../core/inject/format-decision.js';
+import { resultText } from '../claude-code/hook-adapter.js';
 import type { CallPhase, HookAdapter, HookDecision } from '../../core/inject/types.js';
 
 type Json = Record<string, unknown>;
@@ -90,7 +91,7 @@ export function normalizeGeminiPayload(raw: unknown): unknown {
   if (!isObject(raw) || typeof raw.hook_event_name !== 'string') return raw;
   const event = EVENTS[raw.hook_event_name];
   if (event === undefined) return { ...raw, hook_event_name: `gemini:${raw.hook_event_name}` };
-  // only the fields lore reads: an AfterTool's tool_response can be megabytes and is never copied
+  // only the fields lore reads: an AfterTool's tool_response can be megabytes (its text is cut when parsed)
   const base: Json = {
     hook_event_name: event,
     session_id: raw.session_id,
@@ -105,7 +106,23 @@ export function normalizeGeminiPayload(raw: unknown): unknown {
   const input = isObject(raw.tool_input) ? raw.tool_input : {};
   const mapped = typeof raw.tool_name === 'string' ? toClaudeTool(raw.tool_name, input) : undefined;
   if (mapped === undefined) return { ...base, hook_event_name: 'gemini:unknown-tool' };
-  return { ...base, tool_name: mapped.tool, tool_input: mapped.input };
+  const output = raw.hook_event_name === 'AfterTool' ? afterToolOutput(raw.tool_response) : undefined;
+  return {
+    ...base,
+    tool_name: mapped.tool,
+    tool_input: mapped.input,
+    ...(output === undefined ? {} : { tool_output: output }),
+  };
+}
+
+/** What an AfterTool's call returned, as text: the model's view of it (`llmContent`), else the whole response. */
+function afterToolOutput(response: unknown): string | undefined {
+  if (isObject(response) && typeof response.llmContent === 'string') {
+    const error =
+      isObject(response.error) && typeof response.error.message === 'string' ? response.error.message : '';
+    return error === '' ? response.llmContent : `${error}\n${response.llmContent}`;
+  }
+  return resultText(response);
 }
 
 /**

@@ -330,7 +330,7 @@ function checkTrigger(ws: Workspace, trigger: BreadthTrigger, force: boolean): B
   return breadth;
 }
 
-const TRIGGER_FIELDS = ['tools', 'commands', 'paths', 'contents', 'tags', 'mistake'] as const;
+const TRIGGER_FIELDS = ['tools', 'commands', 'paths', 'contents', 'errors', 'tags', 'mistake'] as const;
 
 const createLesson: Route['handler'] = async (ctx) => {
   const input = fromCoiaBody(body(ctx));
@@ -483,6 +483,7 @@ const candidates: Route['handler'] = async (ctx) => {
         tools: Array.isArray(c.record.tools) ? c.record.tools : [],
         commands: Array.isArray(c.record.commands) ? c.record.commands : [],
         paths: Array.isArray(c.record.paths) ? c.record.paths : [],
+        errors: Array.isArray(c.record.errors) ? c.record.errors : [],
         tags: Array.isArray(c.record.tags) ? c.record.tags : [],
         lastSeen: c.record.capture.lastSeen,
         distill: distillComparison(c.record),

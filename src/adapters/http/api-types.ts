@@ -116,6 +116,8 @@ export type CandidateJson = ListedCandidateJson & {
   tools: string[];
   commands: string[];
   paths: string[];
+  /** The error words capture gave it: approved, it waits for a call that printed one. */
+  errors: string[];
   tags: string[];
   lastSeen: CaptureInfo['lastSeen'];
   /** Capture's text beside the model's (`lore distill`), and the evidence both rest on. */

@@ -54,6 +54,14 @@ export const command: Command = {
             severity: 'warning',
           });
         }
+        if ((lesson.type === 'checkpoint' || lesson.type === 'guard') && lesson.errors.length > 0) {
+          problems.push({
+            file: shown,
+            field: 'errors',
+            message: `a ${lesson.type} with errors never denies: it waits for its error and speaks after the call ran, as a hint does; drop the errors (lore update --error '') or make it a hint`,
+            severity: 'warning',
+          });
+        }
         for (const old of lesson.supersedes) {
           if (!byId.has(old))
             problems.push({

@@ -12,7 +12,7 @@ import { noteProblems, openCommandWorkspace } from '../open-workspace.js';
 export const command: Command = {
   spec: {
     usage:
-      'lore explain --tool Bash --command CMD | --tool Edit --path P... [--content TEXT] | --prompt TEXT | --event SessionStart [--host H] [--json]',
+      'lore explain --tool Bash --command CMD | --tool Edit --path P... [--content TEXT] [--output TEXT] | --prompt TEXT | --event SessionStart [--host H] [--json]',
     description:
       'Runs the hook pipeline (load, match, rank, plan, format) for one made-up call, as a dry run: no session\n' +
       'state is read or written, nothing is logged. Shows which lessons would be injected or would deny the\n' +
@@ -35,6 +35,12 @@ export const command: Command = {
         type: 'string',
         value: 'TEXT',
         description: 'Edit/Write: the text the call would write (for lessons with content patterns)',
+      },
+      output: {
+        type: 'string',
+        value: 'TEXT',
+        description:
+          "the call's error or output: adds the half after it ran, where lessons with `errors` speak (Claude Code's PostToolUseFailure unless --host)",
       },
       prompt: { type: 'string', value: 'TEXT', description: 'a user prompt (UserPromptSubmit)' },
       event: {
@@ -62,6 +68,7 @@ export const command: Command = {
       'lore explain --prompt "why do the tests in tests/unit hang?"',
       'lore explain --event SessionStart',
       'lore explain --host gemini --tool Bash --command "rm -rf build"',
+      `lore explain --tool Bash --command 'ls build' --output "ls: cannot access 'build': No such file or directory"`,
     ],
   },
   async run(ctx, args) {
@@ -76,6 +83,8 @@ export const command: Command = {
     const commandText = stringOption(args, 'command');
     const content = stringOption(args, 'content');
     if (content !== undefined) request.content = content;
+    const output = stringOption(args, 'output');
+    if (output !== undefined) request.output = output;
     if (event !== undefined) request.event = event;
     if (tool !== undefined) request.tool = tool;
     if (commandText !== undefined) request.command = commandText;
@@ -85,8 +94,10 @@ export const command: Command = {
     const host = choiceOption(args, 'host', HOSTS);
     const ws = await openCommandWorkspace(ctx);
     try {
-      if (host !== undefined) {
-        const explained = await explainForHost(ws, request, ctx.now(), host);
+      // a call's result is explained in the halves after the call ran: Claude Code's unless a host is named
+      const shownHost = host ?? (output !== undefined ? 'claude-code' : undefined);
+      if (shownHost !== undefined) {
+        const explained = await explainForHost(ws, request, ctx.now(), shownHost);
         return { data: { ...explained.data, problems: await noteProblems(ctx, ws) }, text: explained.text };
       }
       const { summaries, ...explained } = await explainCall(ws, request, ctx.now());
@@ -171,18 +182,18 @@ async function explainForHost(
   }
   const halves = [];
   const lines: string[] = [];
-  for (const phase of hostPhases(host, event)) {
+  for (const phase of hostPhases(host, event, request.output !== undefined)) {
     const { summaries, ...explained } = await explainCall(
       ws,
       { ...request, ...(phase === undefined ? {} : { phase }), maxChars: HOST_ADAPTERS[host].maxChars },
       nowMs,
     );
     const hostEvent = hostEventName(host, event, phase);
-    const output = hostOutput(host, { ...explained, summaries });
+    const output = hostOutput(host, { ...explained, summaries }, phase);
     halves.push({ ...explained, host, hostEvent, phase: phase ?? null, output });
     if (phase !== undefined)
       lines.push(
-        `=== ${host} ${hostEvent}: ${phase === 'before' ? 'before the call (guards and checkpoints only: no context enters here)' : 'after the call (beside its result)'} ===`,
+        `=== ${host} ${hostEvent}: ${phase === 'before' ? 'before the call (guards and checkpoints only: no context enters here)' : phase === 'outcome' ? 'after the call ran, with its result (only lessons that wait for an error)' : 'after the call (beside its result)'} ===`,
       );
     lines.push(
       ...renderExplanation(explained, summaries),

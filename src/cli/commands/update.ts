@@ -4,7 +4,7 @@ import { resolveLesson } from '../../store/lessons/lesson-writes.js';
 import { FORCE_OPTION, breadthLine } from '../breadth-view.js';
 
 /** The fields that decide where a lesson fires (and what its mistake is). */
-const TRIGGER_FIELDS = ['tools', 'commands', 'paths', 'contents', 'tags', 'mistake'] as const;
+const TRIGGER_FIELDS = ['tools', 'commands', 'paths', 'contents', 'errors', 'tags', 'mistake'] as const;
 import type { Command } from '../command.js';
 import { LESSON_OPTIONS, draftFromArgs, inFlagTerms } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
@@ -17,7 +17,7 @@ export const command: Command = {
     description:
       'Changes the given fields of a lesson; every other field, comments and unknown fields in the file stay.\n' +
       'A list flag (--tag, --path, ...) replaces that whole list. --unset FIELD removes a field or empties a list.\n' +
-      'A change of the trigger (tools, commands, paths, contents, tags, mistake) runs the breadth check of `lore add`.',
+      'A change of the trigger (tools, commands, paths, contents, errors, tags, mistake) runs the breadth check of `lore add`.',
     options: {
       ...LESSON_OPTIONS,
       unset: {

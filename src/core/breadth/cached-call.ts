@@ -33,7 +33,12 @@ export type CachedCall = {
   keys: string[];
   outcome: CallOutcomeKind;
   errorClass?: ErrorClass;
+  /** A failed call: its error gist, cut to `CACHED_ERROR_CHARS` (lessons' `errors` run over it). */
+  error?: string;
 };
+
+/** The error gist is kept up to this many characters. */
+export const CACHED_ERROR_CHARS = 300;
 
 function relativeTo(project: string | undefined, path: string): string {
   if (project === undefined || !project.startsWith('/')) return path;
@@ -65,6 +70,9 @@ export function cachedCallOf(call: ReplayCall): CachedCall {
     keys: call.keys.slice(0, CACHED_PATHS),
     outcome: call.outcome,
     ...(call.errorClass !== undefined ? { errorClass: call.errorClass } : {}),
+    ...(call.gist !== undefined && call.outcome === 'failed'
+      ? { error: call.gist.slice(0, CACHED_ERROR_CHARS) }
+      : {}),
   };
 }
 

@@ -26,6 +26,7 @@ export type BreadthTrigger = {
   commands?: readonly string[] | undefined;
   paths?: readonly string[] | undefined;
   contents?: readonly string[] | undefined;
+  errors?: readonly string[] | undefined;
   tags?: readonly string[] | undefined;
   mistake?: string | undefined;
 };
@@ -60,6 +61,7 @@ export function isToolOnly(trigger: BreadthTrigger): boolean {
   const tags = list(trigger.tags);
   return (
     list(trigger.tools).length > 0 &&
+    list(trigger.errors).length === 0 &&
     list(trigger.commands).length === 0 &&
     list(trigger.paths).length === 0 &&
     list(trigger.contents).length === 0 &&
@@ -90,6 +92,7 @@ export function breadthLesson(trigger: BreadthTrigger): ManifestLesson {
     commands: list(trigger.commands),
     paths,
     pathRegexes: paths.map((glob) => compileGlob(glob)),
+    ...(list(trigger.errors).length > 0 ? { errors: list(trigger.errors) } : {}),
     tags: list(trigger.tags).map((tag) => tag.toLowerCase()),
     stack: [],
     words: [],
@@ -104,7 +107,14 @@ const PATH_TOOLS = new Set(['read', 'edit', 'write', 'notebookedit', 'glob', 'gr
 export function hookEventOf(call: CachedCall): HookEvent | undefined {
   const tool = normalizeTool(call.tool);
   const cwd = call.project?.startsWith('/') === true ? call.project : '/';
-  const base: HookEvent = { event: 'PreToolUse', sessionId: call.session, agentId: 'main', cwd };
+  // a failed call's error: lessons that wait for one fire on it, and only on it
+  const base: HookEvent = {
+    event: 'PreToolUse',
+    sessionId: call.session,
+    agentId: 'main',
+    cwd,
+    ...(call.error !== undefined ? { output: call.error } : {}),
+  };
   if (tool === 'bash')
     return call.command === undefined
       ? undefined

@@ -379,7 +379,12 @@ function failedAfterAll(
   text: string,
 ): { out: Episode[]; open: PendingFailure | undefined } {
   const { call, result } = attempt;
-  const out = onFailure(state, call, { ...result, ok: false, failure: 'exit-code', text }, targetOf(call));
+  const out = onFailure(
+    state,
+    call,
+    { ...result, ok: false, failure: 'exit-code', text, foundLater: true },
+    targetOf(call),
+  );
   return { out, open: state.pending.find((p) => p.attempts.some((a) => a.call === call)) };
 }
 

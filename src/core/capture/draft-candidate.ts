@@ -28,6 +28,7 @@ import type { ScopeDecision } from './classify-scope.js';
 import { blockTags, categoryOf, draftTags, severityOf, topicOf } from './draft-tags.js';
 import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from './episode.js';
 import type { ToolCall } from './events.js';
+import { errorPattern } from './error-pattern.js';
 import { contentHash } from './hash.js';
 import { curlWithoutFail } from './saved-download.js';
 import { commandKeys, commandTrigger, diffCommands } from './shell-command.js';
@@ -47,6 +48,8 @@ export type CandidateDraft = {
   tools: string[];
   commands: string[];
   paths: string[];
+  /** The failure's error words (error-pattern.ts): the lesson waits for them (empty: it fires before calls). */
+  errors: string[];
   tags: string[];
   category: Category;
   severity: LessonSeverity;
@@ -101,6 +104,7 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     tools,
     commands,
     paths,
+    errors: draftErrors(episode, facts),
     tags,
     category,
     severity,
@@ -124,6 +128,25 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     drop,
     ...(episode.joined ? { joined: joinedOf(episode.joined) } : {}),
   };
+}
+
+/**
+ * A lesson found from a failure waits for that failure's error: it speaks beside the result of a
+ * call that printed it, not before every call its command or path matches (most of those go
+ * well). A #lesson block fires where its author scoped it; a correction with no failure, a
+ * download that saved an error page and exited 0, or a launch found dead later, has no error in
+ * its call's output to wait for.
+ */
+export function draftErrors(episode: Episode, facts: EpisodeFacts): string[] {
+  const first = facts.first;
+  if (episode.kind === 'lesson-block' || first === undefined) return [];
+  if (curlWithoutFail(facts.failedCommand, facts.errorText)) return [];
+  if (episode.failures.some((attempt) => attempt.result.foundLater === true)) return [];
+  // the words the first failure printed: the call the lesson's trigger is anchored on
+  const text = first.result.text;
+  const own = errorGist(text, programsOf(facts.failedCommand));
+  const pattern = errorPattern(own, text) ?? errorPattern(facts.gist, text);
+  return pattern === undefined ? [] : [pattern];
 }
 
 /** What a joined block stands for besides itself: the heuristic find's hash and both anchors. */

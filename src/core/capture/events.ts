@@ -41,6 +41,11 @@ export type ToolResult = EventOrigin & {
   exitCode: number | undefined;
   /** Why the result counts as a failure (or `none`). */
   failure: FailureSignal;
+  /**
+   * The call looked fine and a later look showed it failed (a background launch found dead, a
+   * download found to be an error page): `text` says so, the call's own output never did.
+   */
+  foundLater?: true;
 };
 export type Compaction = EventOrigin & { kind: 'compaction' };
 /** The user stopped the agent (Escape, Ctrl-C): not an agent mistake. */

@@ -185,6 +185,7 @@ function draftContent(draft: CandidateDraft) {
     tools: draft.tools,
     commands: draft.commands,
     paths: draft.paths,
+    errors: draft.errors,
     tags: draft.tags,
     category: draft.category,
     severity: draft.severity,

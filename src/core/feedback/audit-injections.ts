@@ -26,7 +26,7 @@ export type Injection = {
   paths?: string[];
   transcript?: string;
   /** `after`: the line was written after the call ran (Gemini AfterTool, Cursor postToolUse). */
-  phase?: 'before' | 'after';
+  phase?: 'before' | 'after' | 'outcome';
 };
 
 const PROMPT_EVENTS = new Set(['UserPromptSubmit', 'SessionStart', 'SubagentStart']);

@@ -8,7 +8,11 @@
  * least two words of the summary. `stack` gates all of it. A lesson with `contents` (regexes
  * over the text an Edit or Write would write) matches a tool call only by them (and its
  * commands on a shell call): one must match the written text, and its paths, if any, must match
- * too; its tags and tools alone never trigger it on a tool call.
+ * too; its tags and tools alone never trigger it on a tool call. A lesson with `errors` waits for
+ * its mistake: it matches only a call that already ran (`HookEvent.output`), where its other
+ * triggers match and one of its errors (case-insensitive) matches the result; before a call runs it
+ * is skipped as `awaits-error`, and a prompt never brings it. In the `outcome` half (a host that
+ * already ran PreToolUse) only such lessons match: the others spoke before.
  */
 import { stackAllows, LANGUAGE_EXTENSIONS } from './detect-stack.js';
 import { promptWords } from './candidate-ordinals.js';
@@ -22,7 +26,20 @@ export type MatchContext = {
   stack: readonly string[];
 };
 
-const STRENGTH: Record<string, number> = { command: 3, content: 3, path: 3, tag: 2, words: 1, tool: 1 };
+const STRENGTH: Record<string, number> = {
+  command: 3,
+  content: 3,
+  path: 3,
+  error: 3,
+  tag: 2,
+  words: 1,
+  tool: 1,
+};
+
+/** `error:<pattern>` for each of a lesson's errors the call's result matches (case-insensitive). */
+export function errorReasons(errors: readonly string[], output: string): string[] {
+  return errors.filter((source) => cachedRegex(source, 'i')?.test(output) === true).map((s) => `error:${s}`);
+}
 
 /**
  * A content lesson on a tool call: `content:<pattern>` for each pattern the written text matches
@@ -149,6 +166,16 @@ function matchOne(
   return reasons;
 }
 
+/** No commands, paths, contents, or tool/lang tags: nothing but its tools (or errors) scopes it. */
+function isUnscoped(lesson: ManifestLesson): boolean {
+  return (
+    lesson.commands.length === 0 &&
+    lesson.paths.length === 0 &&
+    (lesson.contents ?? []).length === 0 &&
+    lesson.tags.every((t) => !/^(tool|lang):/.test(t))
+  );
+}
+
 /** Whether an event's text is matched as a prompt (UserPromptSubmit, or an Agent/Task call). */
 export function isPromptEvent(event: HookEvent): boolean {
   return (
@@ -170,8 +197,20 @@ export function createMatcher(event: HookEvent, ctx: MatchContext): LessonMatche
       : { words: promptWords(promptText), lines: promptCommands(promptText), paths: promptPaths(promptText) };
   return (lesson) => {
     if (event.event === 'PreToolUse' && !toolAllowed(lesson.tools, event.tool)) return undefined;
-    const matchedBy = matchOne(lesson, event, ctx, programs, prompt);
+    const errors = lesson.errors ?? [];
+    const waits = errors.length > 0;
+    if (waits ? event.event !== 'PreToolUse' : event.phase === 'outcome') return undefined;
+    let matchedBy = matchOne(lesson, event, ctx, programs, prompt);
+    // scoped by its errors alone: any call's result may show one
+    if (waits && matchedBy.length === 0 && lesson.tools.length === 0 && isUnscoped(lesson))
+      matchedBy = [`tool:${event.tool ?? ''}`];
     if (matchedBy.length === 0) return undefined;
+    if (waits) {
+      if (event.output === undefined) return { skip: { id: lesson.id, reason: 'awaits-error', matchedBy } };
+      const hits = errorReasons(errors, event.output);
+      if (hits.length === 0) return undefined;
+      matchedBy = [...hits, ...matchedBy];
+    }
     if (!stackAllows(lesson.stack, ctx.stack)) {
       return { skip: { id: lesson.id, reason: 'stack-mismatch', matchedBy } };
     }

@@ -11,6 +11,9 @@ export const CONTEXT_HEADER: Record<HookEventName, string> = {
   SubagentStart: 'lore: lessons from earlier sessions',
 };
 
+/** The header when every lesson going out matched the call's error (no longer than PreToolUse's). */
+export const ERROR_HEADER = 'lore: earlier sessions met this same error; what they learned (`lore show ID`)';
+
 export function headerOverhead(event: HookEventName): number {
   return CONTEXT_HEADER[event].length + 1;
 }
@@ -20,7 +23,9 @@ export function formatDecision(event: HookEventName, plan: InjectionPlan, preamb
   const parts: string[] = [];
   if (preamble !== undefined && preamble !== '') parts.push(preamble);
   if (plan.included.length > 0) {
-    parts.push(`${CONTEXT_HEADER[event]}\n${plan.included.map((item) => item.text).join(SEPARATOR)}`);
+    const atError = plan.included.every((item) => item.matchedBy.some((r) => r.startsWith('error:')));
+    const header = atError ? ERROR_HEADER : CONTEXT_HEADER[event];
+    parts.push(`${header}\n${plan.included.map((item) => item.text).join(SEPARATOR)}`);
   }
   const decision: HookDecision = { event, plan };
   if (plan.denied.length > 0) decision.deny = plan.denied.map((item) => item.text).join(SEPARATOR);
@@ -44,5 +49,10 @@ export function toHookSpecificOutput(decision: HookDecision): Record<string, unk
     };
   }
   if (decision.context === undefined) return {};
-  return { hookSpecificOutput: { hookEventName: decision.event, additionalContext: decision.context } };
+  return {
+    hookSpecificOutput: {
+      hookEventName: decision.hostEvent ?? decision.event,
+      additionalContext: decision.context,
+    },
+  };
 }

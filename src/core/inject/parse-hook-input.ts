@@ -1,6 +1,8 @@
 /**
  * Stage 1, parse: a host's stdin JSON (Claude Code and Codex share the shape) to a bounded
- * `HookEvent`, or undefined for anything lore does not handle. Never throws.
+ * `HookEvent`, or undefined for anything lore does not handle. Never throws. A call that already
+ * ran carries its result as `tool_output` (a string the host adapter took from the host's own
+ * field: `error`, `tool_response`, ...).
  */
 import { HOOK_EVENTS, SESSION_SOURCES } from './types.js';
 import type { HookEvent, HookEventName, SessionSource } from './types.js';
@@ -14,7 +16,16 @@ export const INPUT_LIMITS = {
   path: 4_096,
   paths: 32,
   id: 256,
+  /** A call's result: its head and its tail, where errors are printed. */
+  output: 16_384,
 } as const;
+
+/** The head and tail of a call's result, at most `INPUT_LIMITS.output` characters. */
+export function boundedOutput(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const half = INPUT_LIMITS.output / 2;
+  return value.length <= INPUT_LIMITS.output ? value : `${value.slice(0, half)}\n…\n${value.slice(-half)}`;
+}
 
 const PATH_KEYS = ['file_path', 'notebook_path', 'path', 'filePath', 'filename', 'file', 'directory', 'dir'];
 
@@ -91,7 +102,13 @@ export function parseHookPayload(raw: unknown): HookEvent | undefined {
     const toolInput = input as Record<string, unknown>;
     const lower = tool.toLowerCase();
     const callId = str(payload.tool_use_id, INPUT_LIMITS.id);
-    const call = { ...base, tool, ...(callId === undefined ? {} : { callId }) };
+    const output = boundedOutput(payload.tool_output);
+    const call = {
+      ...base,
+      tool,
+      ...(callId === undefined ? {} : { callId }),
+      ...(output === undefined ? {} : { output }),
+    };
     if (lower === 'bash') {
       const command = str(toolInput.command, INPUT_LIMITS.command);
       return command === undefined ? undefined : { ...call, command, paths: [] };

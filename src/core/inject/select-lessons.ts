@@ -161,9 +161,9 @@ export function selectLessons(input: SelectInput): Selection {
   const options = {
     settings,
     overhead: headerOverhead(event.event),
-    allowDeny: event.event === 'PreToolUse' && event.phase !== 'after',
+    allowDeny: event.event === 'PreToolUse' && event.phase !== 'after' && event.phase !== 'outcome',
     allowAdvice: event.phase !== 'before',
-    guardsRanBefore: event.phase === 'after',
+    guardsRanBefore: event.phase === 'after' || event.phase === 'outcome',
     textOf,
     skills: head.skills,
   };

@@ -3,7 +3,7 @@
  * hands to the next. Plain JSON-friendly shapes: the hook bundle imports nothing but these and
  * Node built-ins.
  */
-export const MANIFEST_VERSION = 5;
+export const MANIFEST_VERSION = 6;
 
 export const HOOK_EVENTS = ['PreToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -18,9 +18,11 @@ export type Host = (typeof HOSTS)[number];
  * Which half of a tool call a host's hook sees, when it splits them: `before` can only deny
  * (Gemini's BeforeTool, Cursor's preToolUse: no context enters there), `after` can only add
  * context beside the result (Gemini's AfterTool, Cursor's postToolUse). Unset: one PreToolUse that
- * does both (Claude Code, Codex).
+ * does both (Claude Code, Codex). `outcome`: a host that already ran one PreToolUse reports the
+ * call's result (Claude Code's PostToolUseFailure, Codex's PostToolUse): only lessons that wait
+ * for an error (`errors`) can match there; the rest spoke at PreToolUse.
  */
-export type CallPhase = 'before' | 'after';
+export type CallPhase = 'before' | 'after' | 'outcome';
 
 /** A host's hook input, validated and bounded, in lore's terms. */
 export type HookEvent = {
@@ -46,6 +48,8 @@ export type HookEvent = {
   callId?: string;
   /** The session's transcript file, when the host names it (`transcript_path`). */
   transcriptPath?: string;
+  /** A tool call's result, in the halves after it ran (`after`, `outcome`): its error or output, capped. */
+  output?: string;
 };
 
 /** The injection settings, a snapshot of `inject.*` in the config. */
@@ -104,6 +108,12 @@ export type ManifestLesson = {
    * lesson matches a tool call only when one matches, and its paths (if any) narrow that further.
    */
   contents?: string[];
+  /**
+   * Regex sources over a call's error or output, case-insensitive (absent when none): the lesson
+   * waits for its mistake. It never matches before a call runs; after one its other triggers
+   * match, it matches when one of these matches the call's result (`HookEvent.output`).
+   */
+  errors?: string[];
   tags: string[];
   stack: string[];
   /** Lowercase summary keywords, for prompts. */
@@ -228,6 +238,7 @@ export const SKIP_REASONS = [
   'state-unavailable',
   'in-skill',
   'after-call',
+  'awaits-error',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -262,6 +273,8 @@ export type InjectionPlan = {
 /** What one hook call decides, host-neutral; adapters turn it into the host's JSON. */
 export type HookDecision = {
   event: HookEventName;
+  /** The host's own event name when it differs from `event` (PostToolUseFailure answered as one). */
+  hostEvent?: string;
   context?: string;
   deny?: string;
   plan: InjectionPlan;

@@ -37,6 +37,9 @@ export const LessonDraftSchema = z
     commands: list('regular expressions over a shell command'),
     paths: list('globs over repository-relative paths'),
     contents: list('regular expressions over the text an Edit or Write would write'),
+    errors: list(
+      "regular expressions over a call's error or output: the lesson speaks only after one appears",
+    ),
     tags: list('tags, preferably category:value (lang:python)'),
     stack: list('languages or frameworks'),
     category: z.enum(CATEGORIES),

@@ -127,6 +127,12 @@ export const LessonSchema = z.looseObject({
     .describe(
       'Regular expressions over the text an Edit or Write would write; a file-writing call matches only when one does.',
     ),
+  errors: z
+    .array(regexSource)
+    .default([])
+    .describe(
+      "Regular expressions (case-insensitive) over a call's error or output: the lesson then waits for its mistake and speaks only after a call its other triggers match printed one, beside that result.",
+    ),
   tags: z.array(tag).default([]).describe('Tags, preferably category:value (lang:python, tool:pytest).'),
   stack: z.array(z.string().min(1)).default([]).describe('Languages or frameworks this applies to.'),
   symbols: z.array(z.string().min(1)).default([]).describe('Reserved: code symbols.'),

@@ -166,7 +166,10 @@ function rankBase(lesson: Lesson, voteScore: number, stack: readonly string[]): 
  * literal).
  */
 export function lessonKeys(
-  lesson: Pick<Lesson, 'commands' | 'paths' | 'tags' | 'tools'> & { contents?: readonly string[] },
+  lesson: Pick<Lesson, 'commands' | 'paths' | 'tags' | 'tools'> & {
+    contents?: readonly string[];
+    errors?: readonly string[];
+  },
 ): {
   literals: string[];
   keys: string[];
@@ -198,6 +201,9 @@ export function lessonKeys(
   }
   for (const trigger of tagTriggers(lesson.tags)) add(trigger.domain, [[trigger.literal]]);
   if (literals.size > 0 || always) return { literals: always ? [] : [...literals], keys: [], always };
+  // scoped by its errors alone: any call's result may carry one
+  if (lesson.tools.length === 0 && (lesson.errors?.length ?? 0) > 0)
+    return { literals: [], keys: [], always: true };
   if (lesson.tools.some((tool) => tool.includes('*'))) return { literals: [], keys: [], always: true };
   return { literals: [], keys: lesson.tools.map((tool) => `tool:${normalizeTool(tool)}`), always: false };
 }
@@ -240,6 +246,7 @@ export function manifestEntry(
   compile: (glob: string) => string = compileGlob,
 ): ManifestEntry {
   const rendered = renderLesson(lesson);
+  const gated = lesson.errors ?? [];
   const entry: ManifestLesson = {
     id: lesson.id,
     n: 0,
@@ -247,13 +254,15 @@ export function manifestEntry(
     priority: lesson.priority,
     confidence: lesson.confidence,
     needsReview: lesson.needsReview,
-    guard: lesson.type === 'guard',
-    ...(lesson.type === 'checkpoint' ? { checkpoint: true } : {}),
+    // a lesson that waits for its error cannot act before the call: it never denies
+    guard: lesson.type === 'guard' && gated.length === 0,
+    ...(lesson.type === 'checkpoint' && gated.length === 0 ? { checkpoint: true } : {}),
     tools: lesson.tools.map(normalizeTool),
     commands: lesson.commands,
     paths: lesson.paths,
     pathRegexes: lesson.paths.map(compile),
     ...(lesson.contents.length > 0 ? { contents: lesson.contents } : {}),
+    ...(gated.length > 0 ? { errors: gated } : {}),
     tags: lesson.tags,
     stack: lesson.stack.map((s) => s.toLowerCase()),
     words: summaryWords(lesson.summary),
@@ -264,8 +273,8 @@ export function manifestEntry(
     slug: lesson.slug,
     text: rendered.text,
     summary: rendered.summary,
-    ...(lesson.type === 'guard' ? { reason: rendered.reason } : {}),
-    ...(lesson.type === 'checkpoint' ? { reason: rendered.checkpointReason } : {}),
+    ...(entry.guard ? { reason: rendered.reason } : {}),
+    ...(entry.checkpoint === true ? { reason: rendered.checkpointReason } : {}),
     sig,
     file,
   };
@@ -289,6 +298,7 @@ export function startsSessions(lesson: ManifestLesson): boolean {
     lesson.commands.length === 0 &&
     lesson.paths.length === 0 &&
     (lesson.contents ?? []).length === 0 &&
+    (lesson.errors ?? []).length === 0 &&
     !isDocId(lesson.id)
   );
 }

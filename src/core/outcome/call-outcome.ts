@@ -7,6 +7,7 @@
  * Bad input is counted, never thrown: a result without its call, a call without a result, and a
  * timestamp earlier than the one before it in the same session (the calls keep file order).
  */
+import { boundedOutput } from '../inject/parse-hook-input.js';
 import { commandOf, targetOf } from '../capture/call-target.js';
 import { errorGist } from '../capture/classify-result.js';
 import type { Agent, ToolCall, TranscriptEvent } from '../capture/events.js';
@@ -41,6 +42,11 @@ export type ReplayCall = {
   /** For a failed call: the class of its error and the line that says what happened. */
   errorClass?: ErrorClass;
   gist?: string;
+  /**
+   * The result's text as a hook after the call would see it (head and tail, capped as the hook
+   * caps it): kept only when asked (`collectCalls(events, { outputs: true })`, the replay).
+   */
+  output?: string;
   /** 1-based line of the result, when there was one. */
   resultLine?: number;
 };
@@ -97,7 +103,10 @@ function programsOf(call: ReplayCall): string[] {
  * order they were made. Events of sessions that interleave (subagent files, resumed sessions)
  * are kept apart by their session id.
  */
-export function collectCalls(events: Iterable<TranscriptEvent>): CollectedCalls {
+export function collectCalls(
+  events: Iterable<TranscriptEvent>,
+  options: { outputs?: boolean } = {},
+): CollectedCalls {
   const sessions = new Map<string, SessionCalls>();
   const open = new Map<string, ReplayCall>();
   const counts: CallCounts = { calls: 0, failed: 0, missingResults: 0, orphanResults: 0, clockBackwards: 0 };
@@ -132,6 +141,12 @@ export function collectCalls(events: Iterable<TranscriptEvent>): CollectedCalls 
         }
         open.delete(keyOf(event.session, event.callId));
         call.resultLine = event.line;
+        if (options.outputs === true) {
+          const output = boundedOutput(event.text);
+          // cut long ones are copied flat: a slice would keep the whole result alive
+          if (output !== undefined)
+            call.output = output === event.text ? output : (JSON.parse(JSON.stringify(output)) as string);
+        }
         if (event.ok) {
           call.outcome = 'ok';
           break;

@@ -77,6 +77,15 @@ export function errorClass(text: string): ErrorClass {
   return 'other';
 }
 
+/** The words of `text` that gave it its class (the first rule's leftmost match), if any rule matches. */
+export function errorClassPhrase(text: string): string | undefined {
+  for (const [, pattern] of RULES) {
+    const found = pattern.exec(text);
+    if (found !== null) return found[0];
+  }
+  return undefined;
+}
+
 /**
  * Whether a failure of class `found` is the mistake of class `expected`: the same class, or any
  * failure when the mistake's class is unknown or `other` (its words say nothing to compare).

@@ -109,13 +109,15 @@ export function judgeReplay(
       const tally = tallies.get(lesson.id) as Tally;
       const mistakes: number[] = [];
       const matchedAt: number[] = [];
+      const matchedBeforeAt: number[] = [];
       calls.forEach((call, i) => {
         const matched = replay.matched.get(i);
         if (matched?.has(lesson.id) === true) matchedAt.push(i);
+        if ((replay.matchedBefore ?? replay.matched).get(i)?.has(lesson.id) === true) matchedBeforeAt.push(i);
         if (isMistake(call, matched, lesson.id, lesson.mistakeClass)) mistakes.push(i);
       });
       const mine = byLesson.get(lesson.id) ?? [];
-      if (mistakes.length === 0 && mine.length === 0 && matchedAt.length === 0) continue;
+      if (mistakes.length === 0 && mine.length === 0 && matchedBeforeAt.length === 0) continue;
       const isMistakeAt = new Set(mistakes);
       const prevented = new Set<number>();
       const preventedByForm = new Map<DeliveryForm, Set<number>>();
@@ -173,7 +175,8 @@ export function judgeReplay(
       }
       if (options.asOf) tally.recurrences += mistakes.filter((m) => m >= from).length;
       if (lesson.type !== 'guard' && lesson.type !== 'checkpoint') {
-        const first = matchedAt.find((i) => i >= from);
+        // as a checkpoint it would act before the call: on its trigger, not waiting for an error
+        const first = matchedBeforeAt.find((i) => i >= from);
         if (first !== undefined) {
           tally.asCheckpoint.denials += 1;
           tally.asCheckpoint.prevented += mistakes.filter((m) => m >= first).length;

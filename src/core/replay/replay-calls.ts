@@ -57,6 +57,11 @@ export type SessionReplay = {
   injections: Injection[];
   /** Call index -> the lessons whose trigger matches that call (whatever the budget and dedup did). */
   matched: Map<number, Set<string>>;
+  /**
+   * Call index -> the lessons whose trigger matches that call before it runs: a lesson that waits
+   * for its error counts by its other triggers. What a guard or checkpoint could have acted on.
+   */
+  matchedBefore?: Map<number, Set<string>>;
   /** Calls that got context or a denial. */
   callsWithInjection: number;
   /** UTF-8 bytes of everything injected (the lessons' part: header and texts, or the denial). */
@@ -108,13 +113,17 @@ export function triggerMatches(
   head: Manifest['head'],
   readLesson: LessonReader,
   repoPaths: readonly string[],
+  /** Count a lesson that waits for its error by its other triggers (a call that has not run yet). */
+  waiting = false,
 ): Set<string> {
   const out = new Set<string>();
   const matcher = createMatcher(event, { repoPaths, stack: head.stack });
   const cursor = createLessonCursor(readLesson);
   for (const n of candidateOrdinals(event, head, repoPaths)) {
     const lesson = cursor.at(n);
-    if (lesson !== undefined && matcher(lesson)?.match !== undefined) out.add(lesson.id);
+    const result = lesson === undefined ? undefined : matcher(lesson);
+    if (result?.match !== undefined || (waiting && result?.skip?.reason === 'awaits-error'))
+      out.add(lesson?.id ?? '');
   }
   return out;
 }
@@ -210,6 +219,7 @@ export function replaySession(session: ReplaySessionCalls, input: ReplayInput): 
     session,
     injections: [],
     matched: new Map(),
+    matchedBefore: new Map(),
     callsWithInjection: 0,
     bytes: 0,
     guardDenials: 0,
@@ -260,9 +270,19 @@ export function replaySession(session: ReplaySessionCalls, input: ReplayInput): 
       out.unknownTools += 1;
       return;
     }
-    const matchEvent: HookEvent = { ...first, phase: undefined };
+    // the trigger as a whole: a lesson that waits for its error matches a call that printed it
+    const output = events.find((event) => event.output !== undefined)?.output;
+    const matchEvent: HookEvent = { ...first, phase: undefined, ...(output === undefined ? {} : { output }) };
     const matched = triggerMatches(matchEvent, head, input.readLesson, pathsInside(first.paths ?? [], root));
     if (matched.size > 0) out.matched.set(index, matched);
+    const before = triggerMatches(
+      { ...first, phase: undefined },
+      head,
+      input.readLesson,
+      pathsInside(first.paths ?? [], root),
+      true,
+    );
+    if (before.size > 0) out.matchedBefore?.set(index, before);
     const place = { file: call.file, line: call.line };
     let injected = false;
     for (const event of events) {

@@ -28,8 +28,29 @@ function base(agent: Agent, session: string, cwd: string, agentId: string): Payl
   };
 }
 
-/** The hook payload(s) of one tool call: Gemini splits a call into its before and after halves. */
+/**
+ * The hook payload(s) of one tool call: Gemini splits a call into its before and after halves;
+ * Claude Code reports a failed call again after it ran (PostToolUseFailure, with its `error`), and
+ * Codex every call (PostToolUse, with its output as `tool_response`), where lessons that wait for
+ * their error speak.
+ */
 export function callPayloads(call: ReplayCall, agentId: string): Payload[] {
+  const before = beforePayloads(call, agentId);
+  const pre = before[0];
+  if (pre === undefined || call.output === undefined || call.agent === 'gemini') return before;
+  if (call.agent === 'claude-code' && call.outcome === 'failed') {
+    return [
+      ...before,
+      { ...pre, hook_event_name: 'PostToolUseFailure', tool_use_id: call.callId, error: call.output },
+    ];
+  }
+  if (call.agent === 'codex' && (call.outcome === 'ok' || call.outcome === 'failed')) {
+    return [...before, { ...pre, hook_event_name: 'PostToolUse', tool_response: call.output }];
+  }
+  return before;
+}
+
+function beforePayloads(call: ReplayCall, agentId: string): Payload[] {
   const cwd = sessionCwd(call.project);
   const head = base(call.agent, call.session, cwd, agentId);
   if (call.agent === 'gemini') {
@@ -38,6 +59,9 @@ export function callPayloads(call: ReplayCall, agentId: string): Payload[] {
       hook_event_name: name,
       tool_name: call.tool,
       tool_input: call.input,
+      ...(name === 'AfterTool' && call.output !== undefined
+        ? { tool_response: { llmContent: call.output } }
+        : {}),
     }));
   }
   if (call.agent === 'codex') {

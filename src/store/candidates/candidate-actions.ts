@@ -46,6 +46,7 @@ export function draftOf(record: CandidateRecord, edits: LessonDraft): LessonDraf
     tools: list('tools'),
     commands: list('commands'),
     paths: list('paths'),
+    errors: list('errors'),
     tags: list('tags'),
     stack: list('stack'),
     category: text('category') as Category | undefined,

@@ -24,7 +24,7 @@ export type AuditRecord = {
   tool: string | null;
   source: string | null;
   /** On a host that splits a tool call: `after` is advice beside the result, `before` a guard. */
-  phase?: 'before' | 'after';
+  phase?: 'before' | 'after' | 'outcome';
   /** `covers`: an aggregated tool skill's pointer (`id` is the skill's name) and the lessons it stood in for. */
   lessons: { id: string; matched_by: string[]; form: string; covers?: string[] }[];
   /** `kind: 'checkpoint'`: a checkpoint's once-per-session denial (absent: a guard's). */

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { formatDecision } from '../../core/inject/format-decision.js';
 import { manifestReaders } from '../../core/inject/candidate-ordinals.js';
-import { parseHookPayload } from '../../core/inject/parse-hook-input.js';
+import { boundedOutput, parseHookPayload } from '../../core/inject/parse-hook-input.js';
 import { preambleFor, selectLessons } from '../../core/inject/select-lessons.js';
 import type { CallPhase, HookEvent, HookEventName, SessionSource } from '../../core/inject/types.js';
 import { DISABLED_FILE, repoRelativePaths } from '../fs/paths.js';
@@ -27,8 +27,13 @@ export type ExplainRequest = {
   source?: SessionSource;
   /** Where relative paths start (the CLI's working directory; the project root for the API). */
   cwd: string;
-  /** A tool call's half on a host that splits it (Gemini, Cursor): `before` denies, `after` advises. */
+  /**
+   * A tool call's half: on a host that splits it (Gemini, Cursor) `before` denies, `after` advises;
+   * `outcome` is Claude Code's and Codex's answer after the call ran (lessons that wait for an error).
+   */
   phase?: CallPhase;
+  /** The call's result (error or output), for lessons' `errors`: read in the `after` and `outcome` halves. */
+  output?: string;
   /** The host's own cap on one answer's context (the hook narrows the configured budget to it). */
   maxChars?: number;
 };
@@ -108,9 +113,11 @@ export function explainEvent(request: ExplainRequest): HookEvent {
       },
     );
   }
-  return event.event === 'PreToolUse' && request.phase !== undefined
-    ? { ...event, phase: request.phase }
-    : event;
+  if (event.event !== 'PreToolUse' || request.phase === undefined) return event;
+  // the call's result reaches only the halves after it ran
+  const output =
+    request.output !== undefined && request.phase !== 'before' ? boundedOutput(request.output) : undefined;
+  return { ...event, phase: request.phase, ...(output === undefined ? {} : { output }) };
 }
 
 export async function explainCall(

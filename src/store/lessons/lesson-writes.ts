@@ -80,6 +80,7 @@ function normalizeDraft(draft: LessonDraft): LessonDraft {
   }
   // content patterns keep their spaces: `^  print\(` means the indentation
   if (out.contents) out.contents = [...new Set(out.contents.filter((item) => item !== ''))];
+  if (out.errors) out.errors = [...new Set(out.errors.filter((item) => item !== ''))];
   if (out.summary !== undefined) out.summary = out.summary.trim();
   if (out.body !== undefined && out.body.length > BODY_MAX) throw bodyTooLong(out.body.length);
   return out;

@@ -42,12 +42,15 @@ export type ReplayRun = {
 };
 
 /** Scoped by tool alone: no command, path or content pattern, so every call of its tools matches. */
-export function isToolOnly(lesson: Pick<Lesson, 'tools' | 'commands' | 'paths' | 'contents'>): boolean {
+export function isToolOnly(
+  lesson: Pick<Lesson, 'tools' | 'commands' | 'paths' | 'contents'> & { errors?: readonly string[] },
+): boolean {
   return (
     lesson.tools.length > 0 &&
     lesson.commands.length === 0 &&
     lesson.paths.length === 0 &&
-    (lesson.contents ?? []).length === 0
+    (lesson.contents ?? []).length === 0 &&
+    (lesson.errors ?? []).length === 0
   );
 }
 
@@ -88,8 +91,10 @@ export function replayWithManifest(
       const host = run.hosts[session.agent];
       session.calls.forEach((call, i) => {
         const raw = callPayloads(call, 'main')[0];
-        const event = raw === undefined ? undefined : parseHookPayload(host.normalizeInput(raw));
-        if (event === undefined) return;
+        const parsed = raw === undefined ? undefined : parseHookPayload(host.normalizeInput(raw));
+        if (parsed === undefined) return;
+        // the trigger as a whole: a lesson that waits for its error is born at the failure that printed it
+        const event = call.output === undefined ? parsed : { ...parsed, output: call.output };
         const root = sessionCwd(session.project);
         out.set(
           i,

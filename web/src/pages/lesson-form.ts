@@ -51,6 +51,10 @@ function lessonFields(initial: LessonFields): HTMLElement[] {
       field('Command regexes (one a line)', area('commands', (initial.commands ?? []).join('\n'), 2)),
       field('Path globs (one a line)', area('paths', (initial.paths ?? []).join('\n'), 2)),
     ),
+    field(
+      'Error regexes (one a line): the lesson waits for a call that printed one, and speaks after it',
+      area('errors', (initial.errors ?? []).join('\n'), 2),
+    ),
     h(
       'div',
       { class: 'grid3' },
@@ -82,6 +86,10 @@ function readDraft(form: HTMLFormElement): Record<string, unknown> {
       .map((x) => x.trim())
       .filter(Boolean),
     paths: splitList(get('paths')),
+    errors: get('errors')
+      .split('\n')
+      .map((x) => x.trim())
+      .filter(Boolean),
     severity: get('severity'),
     type: get('type'),
     priority: Number(get('priority')),

@@ -107,10 +107,14 @@ function scopeCard(l: Lesson): HTMLElement {
     scopeRow('tools', l.tools),
     scopeRow('commands', l.commands),
     scopeRow('paths', l.paths),
+    scopeRow('errors', l.errors ?? []),
     scopeRow('tags', l.tags),
     scopeRow('stack', l.stack),
     l.tools.length + l.commands.length + l.paths.length + l.tags.length === 0
       ? h('p', { class: 'muted' }, 'no scope: shown only at session start')
+      : null,
+    (l.errors ?? []).length > 0
+      ? h('p', { class: 'muted' }, 'waits for its error: shown after a matching call printed one')
       : null,
   );
 }

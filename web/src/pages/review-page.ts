@@ -158,6 +158,7 @@ function candidateDetail(queue: Queue, c: CandidateJson, actions: ReviewActions)
     c.remediation ? h('p', {}, h('b', {}, 'Fix: '), c.remediation) : null,
     scopeRow('commands', c.commands),
     scopeRow('paths', c.paths),
+    scopeRow('errors', c.errors),
     distillComparison(c),
     scopeRow('failed', c.distill.evidence.commands),
     scopeRow('failed on', c.distill.evidence.paths),
