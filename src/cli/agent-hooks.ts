@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LoreError } from '../core/errors.js';
+import { toCodexHookTable } from '../core/install/codex-hook-table.js';
 import type { HookTable } from '../core/install/plan-hook-settings.js';
 import { agentHookSettingsFile } from '../store/install/agent-config-paths.js';
 import type { AgentHost, InstallScope } from '../store/install/agent-config-paths.js';
@@ -36,8 +37,8 @@ function shellQuote(path: string): string {
 }
 
 /**
- * lore's hooks for `host`: the plugin's hooks.json with `${CLAUDE_PLUGIN_ROOT}` made absolute.
- * Codex's commands say `--host codex`.
+ * lore's hooks for `host`: the plugin's hooks.json with `${CLAUDE_PLUGIN_ROOT}` made absolute;
+ * for Codex, as Codex runs them (`toCodexHookTable`: its event names, `--host codex`).
  */
 export function loreHookTable(host: AgentHost, pluginDir: string = PLUGIN_DIR): HookTable {
   if (host === 'gemini') return geminiHookTable();
@@ -55,11 +56,11 @@ export function loreHookTable(host: AgentHost, pluginDir: string = PLUGIN_DIR): 
       ...group,
       hooks: group.hooks.map((handler) => ({
         ...handler,
-        command: `${handler.command.replaceAll('${CLAUDE_PLUGIN_ROOT}', shellQuote(pluginDir))}${host === 'codex' ? ' --host codex' : ''}`,
+        command: handler.command.replaceAll('${CLAUDE_PLUGIN_ROOT}', shellQuote(pluginDir)),
       })),
     }));
   }
-  return table;
+  return host === 'codex' ? toCodexHookTable(table) : table;
 }
 
 /** The Gemini CLI extension shipped in the lore package (its own copy of the hook bundle in bin/). */

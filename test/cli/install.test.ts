@@ -175,7 +175,14 @@ describe('lore install codex', () => {
     expect(new Set(loreCommands(read(file)))).toEqual(
       new Set([`NODE_EXTRA_CA_CERTS= node "${BUNDLE}" --host codex`]),
     );
-    expect(Object.keys(read(file).hooks!)).toEqual(Object.keys(PLUGIN_HOOKS.hooks));
+    // Codex has no PostToolUseFailure: lore's after-failure hook runs on its PostToolUse
+    const events = Object.keys(PLUGIN_HOOKS.hooks).map((event) =>
+      event === 'PostToolUseFailure' ? 'PostToolUse' : event,
+    );
+    expect(Object.keys(read(file).hooks!)).toEqual(events);
+    expect(read(file).hooks!.PostToolUse!.map((group) => group.matcher)).toEqual(
+      PLUGIN_HOOKS.hooks.PostToolUseFailure!.map((group) => group.matcher),
+    );
     expect(sandbox.run(['install', 'codex', '--json'], { env }).json<InstallJson>().changed).toBe(false);
 
     expect(sandbox.run(['uninstall', 'codex'], { env }).code).toBe(0);

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  auditLines,
   claude,
   copyMarketplace,
   createWorkspace,
@@ -16,9 +17,11 @@ import {
   addPytestCheckpoint,
   addPytestLesson,
   addPytestTagLesson,
+  addLsErrorLesson,
   addTopLessons,
   CHECKPOINT_MARKER,
   GUARD_MARKER,
+  LS_ERROR_MARKER,
   PYTEST_MARKER,
 } from './lessons.js';
 import { startModelServer } from './model-server.js';
@@ -53,6 +56,14 @@ function resultBlocks(server: ModelServer, n: number): { type?: string; is_error
   return body.messages
     .flatMap((message) => (Array.isArray(message.content) ? (message.content as { type?: string }[]) : []))
     .filter((block) => block.type === 'tool_result');
+}
+
+/** The messages of the agent's request after its `n`-th tool call: role, and content as JSON text. */
+function messages(server: ModelServer, n: number): { role: string; text: string }[] {
+  const body = server.agentTurns().find((request) => request.toolResults === n)?.body as {
+    messages: { role: string; content: unknown }[];
+  };
+  return body.messages.map((message) => ({ role: message.role, text: JSON.stringify(message.content) }));
 }
 
 const WITH_PLUGIN = ['--plugin-dir', PLUGIN_DIR];
@@ -133,6 +144,42 @@ describe('Claude Code with the plugin (--plugin-dir)', () => {
       { isError: false, marker: 0, ran: true },
     ]);
     expect(JSON.parse(exit.stdout).permission_denials).toHaveLength(1);
+  });
+
+  it('an error-gated lesson: nothing before `ls` or after one that worked; after `ls` fails, beside its error (PostToolUseFailure)', async () => {
+    const ws = createWorkspace();
+    const id = addLsErrorLesson(ws);
+    const server = await serve([{ bash: 'ls tests' }, { bash: 'ls /definitely/not/here' }]);
+    const exit = await runClaude(ws, server, 'list the files', WITH_PLUGIN);
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 0), LS_ERROR_MARKER)).toBe(0);
+    expect(occurrences(turn(server, 1), 'test_app.py')).toBeGreaterThan(0);
+    expect(occurrences(turn(server, 1), LS_ERROR_MARKER)).toBe(0);
+    expect(occurrences(turn(server, 2), LS_ERROR_MARKER)).toBe(1);
+    // Claude Code puts the hook's context in a system message right after the failed call's result
+    const after = messages(server, 2);
+    const failure = after.findIndex((message) => message.text.includes('No such file or directory'));
+    const lesson = after.findIndex((message) => message.text.includes(LS_ERROR_MARKER));
+    expect(after[failure]!.text).toContain('"is_error":true');
+    expect(lesson).toBe(failure + 1);
+    expect(after[lesson]!.role).toBe('system');
+    expect(after[lesson]!.text).toContain('PostToolUseFailure:Bash hook additional context');
+    // one audit line: the failed call's result (PostToolUseFailure), recorded as the outcome half of its PreToolUse
+    const lines = auditLines(ws).filter((line) => line.lessons.some((shown) => shown.id === id));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        host: 'claude-code',
+        event: 'PreToolUse',
+        phase: 'outcome',
+        tool: 'Bash',
+        command: 'ls /definitely/not/here',
+      }),
+    ]);
+    expect(lines[0]!.lessons.find((shown) => shown.id === id)!.matched_by).toContain(
+      'error:No such file or directory',
+    );
   });
 
   it('(d) the SessionStart #lesson protocol is in the first request', async () => {

@@ -1,14 +1,32 @@
 // Codex CLI 0.169.0, driven offline by the scripted model server (Responses API), with lore's hooks.
 import { describe, expect, it } from 'vitest';
-import { codex, codexEnv, copyMarketplace, createWorkspace, occurrences, runCodex, turn } from './harness.js';
 import {
+  auditLines,
+  codex,
+  codexEnv,
+  copyMarketplace,
+  createWorkspace,
+  occurrences,
+  runCodex,
+  turn,
+} from './harness.js';
+import {
+  addLsErrorLesson,
   addPytestCheckpoint,
   addPytestLesson,
   addTopLessons,
   CHECKPOINT_MARKER,
+  LS_ERROR_MARKER,
   PYTEST_MARKER,
 } from './lessons.js';
 import { startModelServer } from './model-server.js';
+import type { ModelServer } from './model-server.js';
+
+/** The input items of the agent's request after its `n`-th tool call, each as JSON text. */
+function inputItems(server: ModelServer, n: number): string[] {
+  const body = server.agentTurns().find((request) => request.toolResults === n)?.body as { input: unknown[] };
+  return body.input.map((item) => JSON.stringify(item));
+}
 
 describe('Codex', () => {
   it('(f) the same plugin, installed through codex plugin marketplace add + codex plugin add: the lesson arrives once', async () => {
@@ -29,6 +47,48 @@ describe('Codex', () => {
     expect(occurrences(turn(server, 0), PYTEST_MARKER)).toBe(0);
     expect(occurrences(turn(server, 1), PYTEST_MARKER)).toBe(1);
     expect(occurrences(turn(server, 2), PYTEST_MARKER)).toBe(1);
+  });
+
+  it('an error-gated lesson, from the plugin (its Codex hooks file): nothing after an `ls` that worked; after `ls` fails, a developer message (PostToolUse)', async () => {
+    const ws = createWorkspace();
+    const id = addLsErrorLesson(ws);
+    const server = await startModelServer({
+      steps: [{ bash: 'ls tests' }, { bash: 'ls /definitely/not/here' }],
+    });
+    const env = codexEnv(ws, server);
+    codex(ws, env, ['plugin', 'marketplace', 'add', copyMarketplace(ws)]);
+    codex(ws, env, ['plugin', 'add', 'lore@lore']);
+    const exit = await runCodex(ws, env, 'list the files');
+    await server.close();
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(occurrences(turn(server, 0), LS_ERROR_MARKER)).toBe(0);
+    expect(occurrences(turn(server, 1), 'test_app.py')).toBeGreaterThan(0);
+    expect(occurrences(turn(server, 1), LS_ERROR_MARKER)).toBe(0);
+    expect(occurrences(turn(server, 2), LS_ERROR_MARKER)).toBe(1);
+    // Codex files the hook's context as a developer message after the call it answered
+    const items = inputItems(server, 2);
+    const call = items.findIndex(
+      (item) => item.includes('"function_call"') && item.includes('/definitely/not/here'),
+    );
+    const lesson = items.findIndex((item) => item.includes(LS_ERROR_MARKER));
+    expect(call).toBeGreaterThan(0);
+    expect(lesson).toBeGreaterThan(call);
+    expect(items[lesson]).toContain('"role":"developer"');
+    // one audit line: the failed call's result (PostToolUse), recorded as the outcome half of its PreToolUse
+    const lines = auditLines(ws).filter((line) => line.lessons.some((shown) => shown.id === id));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        host: 'codex',
+        event: 'PreToolUse',
+        phase: 'outcome',
+        tool: 'Bash',
+        command: 'ls /definitely/not/here',
+      }),
+    ]);
+    expect(lines[0]!.lessons.find((shown) => shown.id === id)!.matched_by).toContain(
+      'error:No such file or directory',
+    );
   });
 
   it('a checkpoint denies the first `pytest` with the lesson as the reason; the unchanged retry runs', async () => {

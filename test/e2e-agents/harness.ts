@@ -7,7 +7,16 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -227,6 +236,26 @@ export function turn(server: ModelServer, n: number): string {
     throw new Error(`no agent request after ${n} tool call(s); ${server.requests.length} request(s) logged`);
   }
   return request.raw;
+}
+
+/** One line of the hook's audit log: the fields these tests check. */
+export type AuditLine = {
+  host: string;
+  event: string;
+  tool: string | null;
+  /** `outcome`: a call's result (PostToolUseFailure, Codex's PostToolUse), answered as its PreToolUse's other half. */
+  phase?: string;
+  lessons: { id: string; matched_by: string[]; form: string }[];
+  call_id?: string;
+  command?: string;
+};
+
+/** The hook's audit log of the workspace's repository (`.lore/cache/audit.jsonl`), line by line. */
+export function auditLines(ws: Workspace): AuditLine[] {
+  return readFileSync(join(ws.repo, '.lore', 'cache', 'audit.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as AuditLine);
 }
 
 /** How many times `needle` occurs in `text`. */

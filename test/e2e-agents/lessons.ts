@@ -89,3 +89,24 @@ export function addPytestCheckpoint(ws: Workspace): string {
     '3',
   ]);
 }
+
+export const LS_ERROR_MARKER = 'LORE-E2E-5E1 ls error lesson';
+
+/**
+ * Error-gated: about `ls`, but only once an `ls` has printed "No such file or directory"; never
+ * before a call, and not after an `ls` that worked.
+ */
+export function addLsErrorLesson(ws: Workspace): string {
+  return ws.addLesson([
+    '--summary',
+    `${LS_ERROR_MARKER}: that path is not there; list the parent directory before guessing another`,
+    '--tool',
+    'Bash',
+    '--command',
+    '(^|\\s)ls(\\s|$)',
+    '--error',
+    'No such file or directory',
+    '--priority',
+    '3',
+  ]);
+}

@@ -14,7 +14,11 @@ function load(file: string): Payload[] {
     .map((record) => (record.stdin ?? record) as Payload);
 }
 
-export const claudePayloads = [...load('cc-hooks-run1.jsonl'), ...load('cc-hooks-deny.jsonl')];
+export const claudePayloads = [
+  ...load('cc-hooks-run1.jsonl'),
+  ...load('cc-hooks-deny.jsonl'),
+  ...load('cc-post.jsonl'),
+];
 export const codexPayloads = load('codex-hooks.jsonl');
 export const geminiPayloads = load('gemini-hooks.jsonl');
 /** Transcribed from Cursor's documentation, not recorded (see SOURCES.md). */

@@ -35,8 +35,9 @@ export const command: Command = {
   spec: {
     usage: USAGE,
     description:
-      "Adds lore's hooks (PreToolUse, UserPromptSubmit, SessionStart, SubagentStart, Stop) to an agent's settings,\n" +
-      "pointing at the hook bundle of this lore package. Only lore's own entries change: your other settings and\n" +
+      "Adds lore's hooks (PreToolUse, PostToolUseFailure, UserPromptSubmit, SessionStart, SubagentStart, Stop) to an\n" +
+      "agent's settings, pointing at the hook bundle of this lore package; for Codex, which has no PostToolUseFailure,\n" +
+      "the after-failure hook is a PostToolUse one. Only lore's own entries change: your other settings and\n" +
       'hooks stay as they are, and running it again changes nothing. A settings file that is not valid JSON is\n' +
       'refused with its line, untouched.\n' +
       '  claude-code  user: $CLAUDE_CONFIG_DIR/settings.json (default ~/.claude/settings.json); project: .claude/settings.json\n' +
