@@ -1,6 +1,8 @@
 // The hook per agent host (`node bench/run.mjs --only hosts`, also part of `npm run bench`): the
-// whole-process time of plugin/bin/lore-hook.cjs on a Gemini CLI BeforeTool and AfterTool payload and
-// a Cursor postToolUse payload, beside the Claude Code PreToolUse figure and a bare `node -e ''`,
+// whole-process time of plugin/bin/lore-hook.cjs on a Gemini CLI BeforeTool and AfterTool payload, a
+// Cursor postToolUse payload, and the answers after a call ran (Claude Code PostToolUseFailure, Codex
+// PostToolUse, where lessons that wait for their error speak), beside the Claude Code PreToolUse
+// figure and a bare `node -e ''`,
 // all interleaved in the same run over the same 1,000-lesson store. Payloads are the recorded
 // (Claude Code 2.1.330, Gemini CLI 0.61.0) and documented (Cursor) ones in test/fixtures, with the
 // command and repository swapped in; the AfterTool and postToolUse ones carry a 4 KB tool output,
@@ -49,6 +51,8 @@ const CLAUDE = recorded('cc-hooks-deny.jsonl', 'PreToolUse');
 const GEMINI_BEFORE = recorded('gemini-hooks.jsonl', 'BeforeTool');
 const GEMINI_AFTER = recorded('gemini-hooks.jsonl', 'AfterTool');
 const CURSOR_POST = recorded('cursor-documented.jsonl', 'postToolUse');
+const CLAUDE_FAILURE = recorded('cc-post.jsonl', 'PostToolUseFailure');
+const CODEX_POST = recorded('codex-hooks.jsonl', 'PostToolUse');
 
 /** Each host's payload for the i-th call in `root`, in session `session`. */
 export function hostPayloads(root, i, run) {
@@ -63,6 +67,28 @@ export function hostPayloads(root, i, run) {
         session_id: session('claude'),
         cwd: root,
         tool_input: { command, description: 'x' },
+      },
+    },
+    // the answer after a call ran (lessons that wait for their error), with a 4 KB result
+    'claude-code PostToolUseFailure': {
+      args: [],
+      stdin: {
+        ...CLAUDE_FAILURE,
+        session_id: session('claude-failure'),
+        cwd: root,
+        tool_name: 'Bash',
+        tool_input: { command, description: 'x' },
+        error: `Exit code 1\n${OUTPUT}`,
+      },
+    },
+    'codex PostToolUse': {
+      args: ['--host', 'codex'],
+      stdin: {
+        ...CODEX_POST,
+        session_id: session('codex-post'),
+        cwd: root,
+        tool_input: { command },
+        tool_response: OUTPUT,
       },
     },
     'gemini BeforeTool': {
