@@ -10,7 +10,7 @@ import { initTier } from '../dist/store/workspace/init-tier.js';
 import { tierLayout } from '../dist/store/fs/paths.js';
 
 /** Bump when the generated content changes, so cached stores are rebuilt. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 const SEED = 0x10e5eed;
 
 /** mulberry32: small, fast, good enough to vary test data reproducibly. */
@@ -849,8 +849,22 @@ export function makeLesson(rng, id, supersededBy) {
     })(),
     updatedAt: new Date(updatedMs).toISOString(),
   };
+  // about a quarter of the command hints wait for their error, as the lessons capture finds do
+  // (decided from the id's last character, so the random sequence of everything else is unchanged)
+  if (lesson.type === 'hint' && lesson.commands.length > 0 && parseInt(id.slice(-1), 32) % 4 === 0)
+    lesson.errors = [ERRORS[parseInt(id.slice(-2, -1), 32) % ERRORS.length]];
   return lesson;
 }
+
+/** Error words a waiting lesson looks for in a call's result. */
+const ERRORS = [
+  'No such file or directory',
+  'command not found',
+  'Permission denied',
+  'ModuleNotFoundError',
+  'connection refused',
+  'exit code [1-9]',
+];
 
 function makeVotes(rng, lesson) {
   const lines = [];

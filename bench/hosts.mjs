@@ -30,6 +30,12 @@ const COMMANDS = [
   'rm -rf node_modules && npm ci',
 ];
 const HUGE = 'x'.repeat(1_500_000);
+/** The last line of a failed call's result: errors the generated store's waiting lessons know, and one they do not. */
+const ERROR_LINES = [
+  "ls: cannot access 'build': No such file or directory",
+  'bash: pytest: command not found',
+  'Error: something else went wrong',
+];
 const OUTPUT =
   `${'collected 12 items\ntests/unit/test_api.py::test_ok PASSED\n'.repeat(60)}12 passed in 0.41s\n`.slice(
     0,
@@ -78,7 +84,7 @@ export function hostPayloads(root, i, run) {
         cwd: root,
         tool_name: 'Bash',
         tool_input: { command, description: 'x' },
-        error: `Exit code 1\n${OUTPUT}`,
+        error: `Exit code 1\n${OUTPUT}\n${ERROR_LINES[i % ERROR_LINES.length]}`,
       },
     },
     'codex PostToolUse': {
@@ -88,7 +94,7 @@ export function hostPayloads(root, i, run) {
         session_id: session('codex-post'),
         cwd: root,
         tool_input: { command },
-        tool_response: OUTPUT,
+        tool_response: `${OUTPUT}\n${ERROR_LINES[i % ERROR_LINES.length]}`,
       },
     },
     'gemini BeforeTool': {
