@@ -1,6 +1,7 @@
 // lore explain --host: the hook's answer as each agent gets it, through the built binary.
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
+import { LS_ERROR_TRIGGER } from '../helpers/error-lesson.js';
 
 function sandboxWithLessons() {
   const sandbox = createSandbox();
@@ -93,16 +94,7 @@ describe('lore explain --host', () => {
     '--output: the half after the call ran, where a lesson that waits for its error speaks (host %s)',
     (host, resultEvent) => {
       const sandbox = createSandbox();
-      const id = sandbox.add([
-        '--summary',
-        'ls of a missing path: test -e it first',
-        '--tool',
-        'Bash',
-        '--command',
-        '(^|\\s)ls(\\s|$)',
-        '--error',
-        'No such file or directory',
-      ]);
+      const id = sandbox.add(['--summary', 'ls of a missing path: test -e it first', ...LS_ERROR_TRIGGER]);
       const shown = sandbox.run(['show', id]);
       expect(shown.stdout).toContain('errors: No such file or directory');
       const args = [

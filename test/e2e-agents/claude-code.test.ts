@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  auditLines,
+  expectOutcomeAuditLine,
   claude,
   copyMarketplace,
   createWorkspace,
@@ -167,19 +167,7 @@ describe('Claude Code with the plugin (--plugin-dir)', () => {
     expect(after[lesson]!.role).toBe('system');
     expect(after[lesson]!.text).toContain('PostToolUseFailure:Bash hook additional context');
     // one audit line: the failed call's result (PostToolUseFailure), recorded as the outcome half of its PreToolUse
-    const lines = auditLines(ws).filter((line) => line.lessons.some((shown) => shown.id === id));
-    expect(lines).toEqual([
-      expect.objectContaining({
-        host: 'claude-code',
-        event: 'PreToolUse',
-        phase: 'outcome',
-        tool: 'Bash',
-        command: 'ls /definitely/not/here',
-      }),
-    ]);
-    expect(lines[0]!.lessons.find((shown) => shown.id === id)!.matched_by).toContain(
-      'error:No such file or directory',
-    );
+    expectOutcomeAuditLine(ws, id, 'claude-code');
   });
 
   it('(d) the SessionStart #lesson protocol is in the first request', async () => {

@@ -1,7 +1,7 @@
 // Codex CLI 0.169.0, driven offline by the scripted model server (Responses API), with lore's hooks.
 import { describe, expect, it } from 'vitest';
 import {
-  auditLines,
+  expectOutcomeAuditLine,
   codex,
   codexEnv,
   copyMarketplace,
@@ -76,19 +76,7 @@ describe('Codex', () => {
     expect(lesson).toBeGreaterThan(call);
     expect(items[lesson]).toContain('"role":"developer"');
     // one audit line: the failed call's result (PostToolUse), recorded as the outcome half of its PreToolUse
-    const lines = auditLines(ws).filter((line) => line.lessons.some((shown) => shown.id === id));
-    expect(lines).toEqual([
-      expect.objectContaining({
-        host: 'codex',
-        event: 'PreToolUse',
-        phase: 'outcome',
-        tool: 'Bash',
-        command: 'ls /definitely/not/here',
-      }),
-    ]);
-    expect(lines[0]!.lessons.find((shown) => shown.id === id)!.matched_by).toContain(
-      'error:No such file or directory',
-    );
+    expectOutcomeAuditLine(ws, id, 'codex');
   });
 
   it('a checkpoint denies the first `pytest` with the lesson as the reason; the unchanged retry runs', async () => {

@@ -20,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onTestFinished } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import type { ModelServer } from './model-server.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -256,6 +256,26 @@ export function auditLines(ws: Workspace): AuditLine[] {
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as AuditLine);
+}
+
+/**
+ * The one audit line of lesson `id` in an error-gated run: the failed `ls`'s result, recorded as the
+ * outcome half of its PreToolUse, matched by the lesson's error.
+ */
+export function expectOutcomeAuditLine(ws: Workspace, id: string, host: string): void {
+  const lines = auditLines(ws).filter((line) => line.lessons.some((shown) => shown.id === id));
+  expect(lines).toEqual([
+    expect.objectContaining({
+      host,
+      event: 'PreToolUse',
+      phase: 'outcome',
+      tool: 'Bash',
+      command: 'ls /definitely/not/here',
+    }),
+  ]);
+  expect(lines[0]!.lessons.find((shown) => shown.id === id)!.matched_by).toContain(
+    'error:No such file or directory',
+  );
 }
 
 /** How many times `needle` occurs in `text`. */

@@ -2,6 +2,7 @@
  * The lessons the agent scenarios add with the built `lore` CLI. Each summary carries a marker
  * that occurs nowhere else, so a test can find it anywhere in a request body.
  */
+import { LS_ERROR_TRIGGER } from '../helpers/error-lesson.js';
 import type { Workspace } from './harness.js';
 
 export const PYTEST_MARKER = 'LORE-E2E-7Q2 pytest lesson';
@@ -100,12 +101,7 @@ export function addLsErrorLesson(ws: Workspace): string {
   return ws.addLesson([
     '--summary',
     `${LS_ERROR_MARKER}: that path is not there; list the parent directory before guessing another`,
-    '--tool',
-    'Bash',
-    '--command',
-    '(^|\\s)ls(\\s|$)',
-    '--error',
-    'No such file or directory',
+    ...LS_ERROR_TRIGGER,
     '--priority',
     '3',
   ]);

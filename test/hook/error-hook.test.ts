@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
+import { LS_ERROR_TRIGGER } from '../helpers/error-lesson.js';
 import { payload } from '../helpers/hook-payloads.js';
 import { inRepo, output, runHookBundle } from '../helpers/hook.js';
 
@@ -13,12 +14,7 @@ function errorSandbox() {
   const id = sandbox.add([
     '--summary',
     'ls of a path that may not exist: check it with test -e first',
-    '--tool',
-    'Bash',
-    '--command',
-    '(^|\\s)ls(\\s|$)',
-    '--error',
-    'No such file or directory',
+    ...LS_ERROR_TRIGGER,
   ]);
   return { sandbox, id };
 }
