@@ -1,6 +1,7 @@
 // Codex CLI 0.169.0, driven offline by the scripted model server (Responses API), with lore's hooks.
 import { describe, expect, it } from 'vitest';
 import {
+  expectLsErrorTurns,
   expectOutcomeAuditLine,
   codex,
   codexEnv,
@@ -62,10 +63,7 @@ describe('Codex', () => {
     await server.close();
 
     expect(exit.code, exit.stderr).toBe(0);
-    expect(occurrences(turn(server, 0), LS_ERROR_MARKER)).toBe(0);
-    expect(occurrences(turn(server, 1), 'test_app.py')).toBeGreaterThan(0);
-    expect(occurrences(turn(server, 1), LS_ERROR_MARKER)).toBe(0);
-    expect(occurrences(turn(server, 2), LS_ERROR_MARKER)).toBe(1);
+    expectLsErrorTurns(server, LS_ERROR_MARKER);
     // Codex files the hook's context as a developer message after the call it answered
     const items = inputItems(server, 2);
     const call = items.findIndex(

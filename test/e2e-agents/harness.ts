@@ -278,6 +278,17 @@ export function expectOutcomeAuditLine(ws: Workspace, id: string, host: string):
   );
 }
 
+/**
+ * The turns of an error-gated run (`ls tests`, then `ls /definitely/not/here`): the lesson is in no
+ * request before the failure, not after the `ls` that worked, and once after the failed one.
+ */
+export function expectLsErrorTurns(server: ModelServer, marker: string): void {
+  expect(occurrences(turn(server, 0), marker)).toBe(0);
+  expect(occurrences(turn(server, 1), 'test_app.py')).toBeGreaterThan(0);
+  expect(occurrences(turn(server, 1), marker)).toBe(0);
+  expect(occurrences(turn(server, 2), marker)).toBe(1);
+}
+
 /** How many times `needle` occurs in `text`. */
 export function occurrences(text: string, needle: string): number {
   return text.split(needle).length - 1;

@@ -1,7 +1,7 @@
 /** In-memory manifests for stage tests: lessons from partial records, built by the real builder. */
 import { buildManifest } from '../../src/core/manifest/build-manifest.js';
 import { DEFAULT_INJECT_SETTINGS } from '../../src/core/inject/types.js';
-import type { InjectSettings, Manifest, ManifestSkill } from '../../src/core/inject/types.js';
+import type { HookEvent, InjectSettings, Manifest, ManifestSkill } from '../../src/core/inject/types.js';
 import { LessonSchema } from '../../src/core/lesson/schema.js';
 import type { Lesson, LessonFields } from '../../src/core/lesson/schema.js';
 
@@ -46,4 +46,18 @@ export function manifestOf(
     blockSize: options.blockSize ?? 4,
     ...(options.skills === undefined ? {} : { skills: options.skills }),
   });
+}
+
+/** A Bash call in /repo, session `s`, as the parse stage hands it on; `fields` adds or overrides. */
+export function bashEvent(command: string, fields: Partial<HookEvent> = {}): HookEvent {
+  return {
+    event: 'PreToolUse',
+    sessionId: 's',
+    agentId: 'main',
+    cwd: '/repo',
+    tool: 'Bash',
+    command,
+    paths: [],
+    ...fields,
+  };
 }

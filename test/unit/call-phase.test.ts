@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { manifestReaders } from '../../src/core/inject/candidate-ordinals.js';
 import { selectLessons } from '../../src/core/inject/select-lessons.js';
 import type { CallPhase, HookEvent } from '../../src/core/inject/types.js';
-import { lesson, manifestOf } from '../helpers/manifest.js';
+import { bashEvent, lesson, manifestOf } from '../helpers/manifest.js';
 
 const pytest = lesson({ summary: 'pytest needs --no-header here', tools: ['Bash'], commands: ['pytest'] });
 const make = lesson({ summary: 'make needs -j1 in this repo', commands: ['\\bmake\\b'], priority: 8 });
@@ -25,16 +25,7 @@ const unreviewed = lesson({
 const manifest = manifestOf([pytest, make, guard, unreviewed]);
 
 function select(command: string, phase: CallPhase | undefined, exhaustive: boolean, guards = true) {
-  const event: HookEvent = {
-    event: 'PreToolUse',
-    sessionId: 's',
-    agentId: 'main',
-    cwd: '/repo',
-    tool: 'Bash',
-    command,
-    paths: [],
-    ...(phase === undefined ? {} : { phase }),
-  };
+  const event: HookEvent = bashEvent(command, phase === undefined ? {} : { phase });
   const settings = { ...manifest.head.settings, guards };
   return selectLessons({
     event,

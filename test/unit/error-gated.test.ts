@@ -19,7 +19,7 @@ import { lessonKeys, startsSessions } from '../../src/core/manifest/build-manife
 import type { ReplayCall } from '../../src/core/outcome/call-outcome.js';
 import { callPayloads } from '../../src/core/replay/replay-payload.js';
 import { payload } from '../helpers/hook-payloads.js';
-import { lesson, manifestOf } from '../helpers/manifest.js';
+import { bashEvent, lesson, manifestOf } from '../helpers/manifest.js';
 
 describe('the error words capture names', () => {
   it.each([
@@ -93,17 +93,11 @@ function select(m: Manifest, event: HookEvent) {
   });
 }
 
-const bash = (command: string, phase?: CallPhase, output?: string): HookEvent => ({
-  event: 'PreToolUse',
-  sessionId: 's',
-  agentId: 'main',
-  cwd: '/repo',
-  tool: 'Bash',
-  command,
-  paths: [],
-  ...(phase === undefined ? {} : { phase }),
-  ...(output === undefined ? {} : { output }),
-});
+const bash = (command: string, phase?: CallPhase, output?: string): HookEvent =>
+  bashEvent(command, {
+    ...(phase === undefined ? {} : { phase }),
+    ...(output === undefined ? {} : { output }),
+  });
 
 describe('a lesson that waits for its error', () => {
   it('is held back before the call (awaits-error) while a lesson without errors speaks', () => {

@@ -8,7 +8,7 @@ import { renderSkillPointer } from '../../src/core/inject/skill-pointer.js';
 import type { HookEvent, InjectSettings, ManifestSkill } from '../../src/core/inject/types.js';
 import type { PlanState } from '../../src/core/inject/plan-injection.js';
 import type { Lesson } from '../../src/core/lesson/schema.js';
-import { lesson, manifestOf } from '../helpers/manifest.js';
+import { bashEvent, lesson, manifestOf } from '../helpers/manifest.js';
 
 const SKILL: ManifestSkill = { tool: 'pytest', path: '.claude/skills/lore-pytest/SKILL.md', lessons: 5 };
 const skills = { 'lore-pytest': SKILL };
@@ -20,15 +20,7 @@ const pytest = (n: number, fields: Partial<Lesson> = {}) =>
     priority: 9 - n,
     ...fields,
   });
-const call = (command: string): HookEvent => ({
-  event: 'PreToolUse',
-  sessionId: 's',
-  agentId: 'main',
-  cwd: '/repo',
-  tool: 'Bash',
-  command,
-  paths: [],
-});
+const call = (command: string): HookEvent => bashEvent(command);
 const fresh: PlanState = { seen: new Set(), shownCount: 0, stateAvailable: true };
 
 function select(
