@@ -126,6 +126,11 @@ describe('lore explain --host', () => {
       const other = sandbox.run([...args.slice(0, -1), 'ls: build: Permission denied', '--json']);
       const otherHalves = (JSON.parse(other.stdout) as { halves: Half[] }).halves;
       expect(otherHalves[1]?.included).toEqual([]);
+      // without its errors it speaks before every ls again
+      expect(sandbox.run(['update', id, '--unset', 'errors']).code).toBe(0);
+      expect(sandbox.run(['show', id]).stdout).not.toContain('errors:');
+      const open = JSON.parse(sandbox.run([...args, '--json']).stdout) as { halves: Half[] };
+      expect(open.halves[0]?.included.map((i) => i.id)).toEqual([id]);
     },
   );
 

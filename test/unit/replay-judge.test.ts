@@ -332,6 +332,58 @@ describe('suggestReplay', () => {
     if (kind === 'narrow') expect(suggestions[0]?.trigger).toEqual(trigger);
     if (over.toolOnly === true) expect(suggestions[0]?.text).toContain('scoped by tool alone');
   });
+
+  const printed = (key: string, output: string | undefined): ReplayCall => ({
+    ...(callsOf([
+      { key, ...(output === undefined ? {} : { fail: 'missing-file' as const }) },
+    ])[0] as ReplayCall),
+    ...(output === undefined ? { output: 'a b c' } : { gist: output, output: `Exit code 2\n${output}` }),
+  });
+  it('a noisy lesson that fires before calls is told to wait for the error its hits printed', () => {
+    const hits = [
+      printed('ls', "ls: cannot access 'a': No such file or directory"),
+      printed('ls', "ls: cannot access 'b': No such file or directory"),
+    ];
+    const noise = [printed('ls', undefined), printed('ls', undefined), printed('ls', undefined)];
+    const [suggestion] = suggestReplay(
+      [figures({ fires: 8, hits: 2, noise: 6, precision: 0.25 })],
+      evidence({ hits, noise }),
+      100,
+    );
+    expect(suggestion?.trigger).toEqual({ errors: ['cannot\\s+access'] });
+    expect(suggestion?.text).toContain("lore update lesson0001 --error 'cannot\\s+access'");
+    // one that already waits is not told to
+    const [waiting] = suggestReplay(
+      [figures({ fires: 8, hits: 2, noise: 6, precision: 0.25, waits: true })],
+      evidence({ hits, noise }),
+      100,
+    );
+    expect(waiting?.trigger).toBeUndefined();
+  });
+
+  it('a guard or checkpoint proposal for a lesson that waits for its error drops the errors', () => {
+    const [guard] = suggestReplay(
+      [figures({ fires: 3, hits: 3, precision: 1, waits: true })],
+      evidence({ repeatsAfterAdvice: 2 }),
+      100,
+    );
+    expect(guard?.text).toContain('--type guard --unset errors');
+    const [checkpoint] = suggestReplay(
+      [
+        figures({
+          fires: 3,
+          hits: 1,
+          precision: 0.33,
+          prevented: 0,
+          waits: true,
+          asCheckpoint: { denials: 2, prevented: 3 },
+        }),
+      ],
+      evidence({}),
+      100,
+    );
+    expect(checkpoint?.text).toContain('--type checkpoint --unset errors');
+  });
 });
 
 // --- the hook's pipeline replayed over a session ---

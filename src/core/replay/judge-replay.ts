@@ -27,6 +27,8 @@ export type JudgedLesson = {
   summary: string;
   type: string;
   toolOnly: boolean;
+  /** It waits for its error (`errors`): it speaks only after a call that printed one. */
+  waits?: boolean;
   mistakeClass: ErrorClass | undefined;
 };
 
@@ -201,6 +203,7 @@ export function judgeReplay(
       summary: lesson.summary,
       type: lesson.type,
       toolOnly: lesson.toolOnly,
+      ...(lesson.waits === true ? { waits: true } : {}),
       fires,
       hits,
       misses: tally.misses,

@@ -36,7 +36,7 @@ export type ReplaySuggestion = {
   /** One sentence a person can act on, with the figures behind it. */
   text: string;
   /** `narrow`: the trigger proposed from the calls it hit and the calls it fired on in vain. */
-  trigger?: { commands?: string[]; paths?: string[]; tools?: string[] };
+  trigger?: { commands?: string[]; paths?: string[]; tools?: string[]; errors?: string[] };
 };
 
 export type LessonReplay = {
@@ -46,6 +46,8 @@ export type LessonReplay = {
   type: string;
   /** Scoped by tool alone (no command, path or content pattern): fires on every call of its tools. */
   toolOnly: boolean;
+  /** It waits for its error (`errors`): it speaks only after a call that printed one. */
+  waits?: boolean;
   /** Totals over every form. */
   fires: number;
   hits: number;

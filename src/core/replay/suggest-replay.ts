@@ -1,16 +1,22 @@
 /**
  * What a replay proposes, per lesson, from its figures:
  * - `narrow`: at least `NARROW_MIN_FIRES` fires and precision under `NARROW_MAX_PRECISION`: a
- *   trigger built from the command keys (or file globs) its hits share and its noise lacks;
+ *   trigger built from the command keys (or file globs) its hits share and its noise lacks, and,
+ *   for a lesson that fires before calls, the error words its hits printed and its noise did not
+ *   (it would then wait for them);
  * - `retire`: it never fired on any replayed call;
  * - `guard`: an advisory lesson, precise, whose mistake still came back at least twice after the
  *   advice reached the model: a guard denies the repeats;
  * - `checkpoint`: an advisory lesson that would have prevented clearly more as a checkpoint (the
  *   first matching call of each session denied) than as advice.
- * A lesson scoped by tool alone fires on every call of its tools: the narrow proposal says so. Pure.
+ * A lesson scoped by tool alone fires on every call of its tools: the narrow proposal says so. A
+ * lesson that waits for its error can deny nothing: its guard or checkpoint proposal drops the
+ * errors too. Pure.
  */
 import { commandTrigger } from '../capture/shell-command.js';
 import { pathGlob } from '../capture/draft-candidate.js';
+import { errorPattern } from '../capture/error-pattern.js';
+import { cachedRegex } from '../match/cached-regex.js';
 import type { ReplayCall } from '../outcome/call-outcome.js';
 import type { LessonEvidence } from './judge-replay.js';
 import type { LessonReplay, ReplaySuggestion, SuggestionKind } from './replay-report.js';
@@ -51,7 +57,28 @@ function percent(value: number | null): string {
   return value === null ? '-' : `${Math.round(value * 100)}%`;
 }
 
-export function narrowerTrigger(evidence: LessonEvidence): ReplaySuggestion['trigger'] | undefined {
+/**
+ * The error words most of the hits printed and none of the noise did (the first hit's pattern that
+ * matches the most hits), or undefined.
+ */
+export function sharedError(evidence: LessonEvidence): string | undefined {
+  const textOf = (call: ReplayCall) => call.output ?? call.gist ?? '';
+  let best: { source: string; hits: number } | undefined;
+  for (const hit of evidence.hits) {
+    const source = hit.gist === undefined ? undefined : errorPattern(hit.gist, textOf(hit));
+    const regex = source === undefined ? null : cachedRegex(source, 'i');
+    if (source === undefined || regex === null) continue;
+    if (evidence.noise.some((call) => regex.test(textOf(call)))) continue;
+    const hits = evidence.hits.filter((call) => regex.test(textOf(call))).length;
+    if (best === undefined || hits > best.hits) best = { source, hits };
+  }
+  return best !== undefined && best.hits * 2 >= evidence.hits.length ? best.source : undefined;
+}
+
+export function narrowerTrigger(
+  evidence: LessonEvidence,
+  waits = false,
+): ReplaySuggestion['trigger'] | undefined {
   const hits = evidence.hits.map(triggerKeys);
   const noise = evidence.noise.map(triggerKeys);
   const commands = distinctive(
@@ -62,8 +89,13 @@ export function narrowerTrigger(evidence: LessonEvidence): ReplaySuggestion['tri
     hits.map((h) => h.paths),
     noise.map((n) => n.paths),
   );
-  if (commands.length === 0 && paths.length === 0) return undefined;
-  return { ...(commands.length > 0 ? { commands } : {}), ...(paths.length > 0 ? { paths } : {}) };
+  const error = waits ? undefined : sharedError(evidence);
+  if (commands.length === 0 && paths.length === 0 && error === undefined) return undefined;
+  return {
+    ...(commands.length > 0 ? { commands } : {}),
+    ...(paths.length > 0 ? { paths } : {}),
+    ...(error === undefined ? {} : { errors: [error] }),
+  };
 }
 
 export function suggestReplay(
@@ -76,7 +108,7 @@ export function suggestReplay(
     const found = evidence.get(lesson.id) ?? { hits: [], noise: [], repeatsAfterAdvice: 0 };
     const advisory = lesson.type !== 'guard' && lesson.type !== 'checkpoint';
     if (lesson.fires >= NARROW_MIN_FIRES && (lesson.precision ?? 0) < NARROW_MAX_PRECISION) {
-      const trigger = narrowerTrigger(found);
+      const trigger = narrowerTrigger(found, lesson.waits === true);
       const scope = lesson.toolOnly
         ? ' It is scoped by tool alone, so it matches every call of its tools.'
         : '';
@@ -89,7 +121,13 @@ export function suggestReplay(
           ? lesson.hits === 0
             ? ' None of its fires was at its mistake: give it a command or path trigger, or archive it.'
             : ' No key tells its hits from its noise: narrow it by hand.'
-          : ` Narrow it to ${[...(trigger.commands ?? []).map((c) => `command /${c}/`), ...(trigger.paths ?? []).map((p) => `path ${p}`)].join(', ')}.`;
+          : ` Narrow it to ${[
+              ...(trigger.commands ?? []).map((c) => `command /${c}/`),
+              ...(trigger.paths ?? []).map((p) => `path ${p}`),
+              ...(trigger.errors ?? []).map(
+                (e) => `waiting for its error /${e}/ (lore update ${lesson.id} --error '${e}')`,
+              ),
+            ].join(', ')}.`;
       out.push({
         lesson: lesson.id,
         kind: 'narrow',
@@ -105,11 +143,13 @@ export function suggestReplay(
       });
     }
     if (!advisory) continue;
+    // a guard or checkpoint acts before the call: one that waited for its error would never deny
+    const unsetErrors = lesson.waits === true ? ' --unset errors' : '';
     if (found.repeatsAfterAdvice >= GUARD_MIN_REPEATS && (lesson.precision ?? 0) >= GUARD_MIN_PRECISION) {
       out.push({
         lesson: lesson.id,
         kind: 'guard',
-        text: `its mistake came back ${found.repeatsAfterAdvice} time(s) after the advice reached the model (precision ${percent(lesson.precision)}): as a guard it would deny them (lore update ${lesson.id} --type guard).`,
+        text: `its mistake came back ${found.repeatsAfterAdvice} time(s) after the advice reached the model (precision ${percent(lesson.precision)}): as a guard it would deny them (lore update ${lesson.id} --type guard${unsetErrors}).`,
       });
       continue;
     }
@@ -118,7 +158,7 @@ export function suggestReplay(
       out.push({
         lesson: lesson.id,
         kind: 'checkpoint',
-        text: `as a checkpoint (its first matching call in a session denied, ${asCheckpoint.denials} denial(s)) it would have prevented ${asCheckpoint.prevented} repeat(s), against ${lesson.prevented} as advice: make it a checkpoint (type: checkpoint).`,
+        text: `as a checkpoint (its first matching call in a session denied, ${asCheckpoint.denials} denial(s)) it would have prevented ${asCheckpoint.prevented} repeat(s), against ${lesson.prevented} as advice: make it a checkpoint (lore update ${lesson.id} --type checkpoint${unsetErrors}).`,
       });
     }
   }

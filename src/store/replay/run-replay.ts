@@ -60,6 +60,7 @@ export function judgedLesson(lesson: Lesson): JudgedLesson {
     summary: lesson.summary,
     type: lesson.type,
     toolOnly: isToolOnly(lesson),
+    ...((lesson.errors ?? []).length > 0 ? { waits: true } : {}),
     mistakeClass: mistakeClass(lesson),
   };
 }
