@@ -16,6 +16,14 @@ import type { Sandbox } from '../helpers/cli.js';
 import { hookEnv, output, runHookBundle } from '../helpers/hook.js';
 import { payload } from '../helpers/hook-payloads.js';
 import { connectMcp } from '../helpers/mcp.js';
+import {
+  appendOutcomes,
+  lessonReplay,
+  outcome,
+  replayReport,
+  REPLAY_AT,
+  writeLastReplay,
+} from '../helpers/replay-files.js';
 
 /** The server under test: set by each run of the suite. */
 let serverEnv: Record<string, string> = {};
@@ -158,6 +166,19 @@ describe.each([
       votes: { count: 0 },
       feedback: { helpful: 0, notHelpful: 0 },
       times_injected: 0,
+      replay: null,
+      last_replay_at: null,
+      outcomes: null,
+    });
+    // the last replay's line and the outcomes of its injections, as lore show gives them
+    const cache = sandbox.inRepo('.lore', 'cache');
+    writeLastReplay(cache, replayReport([lessonReplay(ids.pytest, { fires: 4, hits: 3, noise: 1 })]));
+    appendOutcomes(cache, [outcome(ids.pytest, '2026-11-21T10:00:00.000Z', 'prevented')]);
+    const measured = data(await call(client, 'lore_show', { id: ids.pytest }));
+    expect(measured).toMatchObject({
+      replay: { id: ids.pytest, fires: 4, hits: 3, noise: 1, at: REPLAY_AT },
+      last_replay_at: REPLAY_AT,
+      outcomes: { prevented: 1, repeated: 0 },
     });
 
     const resource = await client.readResource({ uri: `lesson://${ids.migrations}` });

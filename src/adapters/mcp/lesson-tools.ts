@@ -156,16 +156,18 @@ const show = ({ deps }: Context) =>
   defineTool({
     name: 'lore_show',
     description:
-      'One lesson in full: the record (body, mistake, remediation, scope), its votes, feedback and how often it was injected.',
+      'One lesson in full: the record (body, mistake, remediation, scope), its votes, feedback, how often it was injected, its figures in the last replay and the outcomes of its injections.',
     input: ShowInput,
     output: ShowOutput,
     async handler(args, ws) {
-      const [{ resolveLesson }, { readLessonReport }] = await Promise.all([
+      const [{ resolveLesson }, { readLessonReport }, { readLessonMeasures }] = await Promise.all([
         writes(),
         import('../../store/lessons/lesson-report.js'),
+        import('../../store/lessons/lesson-measures.js'),
       ]);
       const target = await resolveLesson(ws, args.id);
       const report = readLessonReport(ws, target, deps.now());
+      const measures = readLessonMeasures(ws, target);
       return {
         lesson: report.lesson,
         file: report.file,
@@ -177,6 +179,9 @@ const show = ({ deps }: Context) =>
         feedback: report.feedback,
         times_injected: report.timesInjected,
         last_injected_at: report.lastInjectedAt,
+        replay: measures.replay,
+        last_replay_at: measures.lastReplayAt,
+        outcomes: measures.outcomes,
       };
     },
   });

@@ -134,6 +134,17 @@ export const ShowOutput = z.object({
   feedback: z.object({ helpful: z.number(), notHelpful: z.number(), lastAt: z.string().nullable() }),
   times_injected: z.number(),
   last_injected_at: z.string().nullable(),
+  replay: z
+    .looseObject({ fires: z.number(), hits: z.number(), noise: z.number(), prevented: z.number() })
+    .nullable()
+    .describe(
+      'its line of the last `lore replay` (fires, hits, noise, prevented, by delivery form), null if none',
+    ),
+  last_replay_at: z.string().nullable(),
+  outcomes: z
+    .looseObject({ prevented: z.number(), repeated: z.number(), noise: z.number() })
+    .nullable()
+    .describe('the judged outcomes of its injections and the automatic feedback they gave, null if none'),
 });
 
 export const WriteOutput = z.object({
