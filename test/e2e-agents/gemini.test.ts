@@ -4,7 +4,10 @@ import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  auditLines,
   createWorkspace,
+  expectLsErrorTurns,
+  expectOutcomeAuditLine,
   gemini,
   GEMINI_EXTENSION_DIR,
   geminiEnv,
@@ -14,7 +17,17 @@ import {
   turn,
 } from './harness.js';
 import type { Workspace } from './harness.js';
-import { addBuildGuard, addPytestLesson, addTopLessons, GUARD_MARKER, PYTEST_MARKER } from './lessons.js';
+import {
+  addBuildGuard,
+  addLsErrorLesson,
+  addPytestCheckpoint,
+  addPytestLesson,
+  addTopLessons,
+  CHECKPOINT_MARKER,
+  GUARD_MARKER,
+  LS_ERROR_MARKER,
+  PYTEST_MARKER,
+} from './lessons.js';
 import { startModelServer } from './model-server.js';
 import type { ModelServer, Step } from './model-server.js';
 
@@ -29,6 +42,13 @@ function functionResponses(server: ModelServer, n: number): string[] {
     .flatMap((content) => content.parts)
     .filter((part) => part.functionResponse !== undefined)
     .map((part) => JSON.stringify(part.functionResponse));
+}
+
+/** The same, parsed: what each call returned to the model (`output`, or `error` for a call that did not run). */
+function toolReplies(server: ModelServer, n: number): { output?: string; error?: string }[] {
+  return functionResponses(server, n).map(
+    (text) => (JSON.parse(text) as { response: { output?: string; error?: string } }).response,
+  );
 }
 
 /** The chat recordings Gemini CLI wrote under the workspace's HOME. */
@@ -107,6 +127,62 @@ describe('Gemini CLI with lore install gemini (~/.gemini/settings.json)', () => 
     });
     expect(denied).toContain('Fix: rm -rf build/tmp');
     expect(functionResponses(server, 2).map((text) => occurrences(text, GUARD_MARKER))).toEqual([1, 0]);
+  });
+
+  it('a checkpoint denies the first `pytest` (BeforeTool) with the lesson as the tool error; the unchanged retry runs', async () => {
+    const ws = createWorkspace();
+    addTopLessons(ws);
+    const id = addPytestCheckpoint(ws);
+    const server = await serve([{ bash: 'pytest -v tests/' }, { bash: 'pytest -v tests/' }]);
+    const exit = await runInstalled(ws, server);
+
+    expect(exit.code, exit.stderr).toBe(0);
+    // not at session start: a checkpoint acts at its call
+    expect(occurrences(turn(server, 0), CHECKPOINT_MARKER)).toBe(0);
+    // the denial is the first call's error: the lesson, the retry advice, and no test run
+    const [denied] = toolReplies(server, 1);
+    expect(denied).toEqual({ error: expect.stringContaining(`lore checkpoint ${id}`) });
+    expect(occurrences(denied?.error ?? '', CHECKPOINT_MARKER)).toBe(1);
+    expect(denied?.error).toContain('run it again unchanged');
+    // the retry ran, and the lesson did not come again beside its output (AfterTool)
+    const [again, retry] = toolReplies(server, 2);
+    expect(again).toEqual(denied);
+    expect(retry?.error).toBeUndefined();
+    expect(retry?.output).toContain('1 passed');
+    expect(occurrences(retry?.output ?? '', CHECKPOINT_MARKER)).toBe(0);
+    // one audit line: the denial, in the half before the call
+    const lines = auditLines(ws);
+    expect(lines).toEqual([
+      expect.objectContaining({ host: 'gemini', event: 'PreToolUse', phase: 'before', lessons: [] }),
+    ]);
+    expect(lines[0]).toMatchObject({ denied: [{ id, kind: 'checkpoint' }] });
+  });
+
+  it('an error-gated lesson: nothing before `ls` or after one that worked; after `ls` fails, appended to its output (AfterTool)', async () => {
+    const ws = createWorkspace();
+    const id = addLsErrorLesson(ws);
+    const server = await serve([{ bash: 'ls tests' }, { bash: 'ls /definitely/not/here' }]);
+    const exit = await runInstalled(ws, server, 'list the files');
+
+    expect(exit.code, exit.stderr).toBe(0);
+    expectLsErrorTurns(server, LS_ERROR_MARKER);
+    // the `ls` that worked printed the file (the directory listing in the prompt has it too)
+    const [listed] = toolReplies(server, 1);
+    expect(listed?.output).toContain('test_app.py');
+    expect(occurrences(listed?.output ?? '', LS_ERROR_MARKER)).toBe(0);
+    // Gemini appends AfterTool's context to the failed call's output, after the tool's own text,
+    // in <hook_context> tags, inside that call's functionResponse
+    const [, failed] = toolReplies(server, 2);
+    const output = failed?.output ?? '';
+    const error = output.indexOf('No such file or directory');
+    const context = output.indexOf('<hook_context>');
+    expect(error).toBeGreaterThan(-1);
+    expect(context).toBeGreaterThan(error);
+    expect(output.indexOf(LS_ERROR_MARKER)).toBeGreaterThan(context);
+    expect(output.trimEnd().endsWith('</hook_context>')).toBe(true);
+    expect(functionResponses(server, 2).map((text) => occurrences(text, LS_ERROR_MARKER))).toEqual([0, 1]);
+    // one audit line: the failed call's AfterTool (the after half of its call), matched by the error
+    expectOutcomeAuditLine(ws, id, 'gemini', 'after');
   });
 
   it('the Gemini transcript the run wrote is read by lore scan: a #lesson block becomes a candidate', async () => {

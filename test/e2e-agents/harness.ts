@@ -259,16 +259,22 @@ export function auditLines(ws: Workspace): AuditLine[] {
 }
 
 /**
- * The one audit line of lesson `id` in an error-gated run: the failed `ls`'s result, recorded as the
- * outcome half of its PreToolUse, matched by the lesson's error.
+ * The one audit line of lesson `id` in an error-gated run: the failed `ls`'s result, recorded as a
+ * half of its PreToolUse (`outcome` for Claude Code's PostToolUseFailure and Codex's PostToolUse,
+ * `after` for Gemini's AfterTool), matched by the lesson's error.
  */
-export function expectOutcomeAuditLine(ws: Workspace, id: string, host: string): void {
+export function expectOutcomeAuditLine(
+  ws: Workspace,
+  id: string,
+  host: string,
+  phase: 'outcome' | 'after' = 'outcome',
+): void {
   const lines = auditLines(ws).filter((line) => line.lessons.some((shown) => shown.id === id));
   expect(lines).toEqual([
     expect.objectContaining({
       host,
       event: 'PreToolUse',
-      phase: 'outcome',
+      phase,
       tool: 'Bash',
       command: 'ls /definitely/not/here',
     }),
