@@ -15,6 +15,7 @@ import { createSandbox, LORE_BIN } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { hookEnv, output, runHookBundle } from '../helpers/hook.js';
 import { payload } from '../helpers/hook-payloads.js';
+import { callCachePath, writeCallCache } from '../../src/store/breadth/call-cache.js';
 import { connectMcp } from '../helpers/mcp.js';
 import {
   appendOutcomes,
@@ -190,6 +191,45 @@ describe.each([
       arguments: { path: 'db/migrations/0001.sql' },
     });
     expect(JSON.stringify(prompt.messages)).toContain(ids.migrations);
+  });
+
+  test('lore_add and lore_update run the breadth check: a broad trigger is refused unless force', async () => {
+    const sandbox = createSandbox();
+    // the recent calls lore scan keeps: 200 ls, 2 of them failing with a missing path
+    writeCallCache(
+      callCachePath(sandbox.inRepo('.lore', 'cache')),
+      Array.from({ length: 200 }, (_, i) => ({
+        id: `c${i}`,
+        agent: 'claude-code' as const,
+        session: 's1',
+        tool: 'Bash',
+        command: `ls dir${i}`,
+        keys: ['ls'],
+        ...(i < 2
+          ? {
+              outcome: 'failed' as const,
+              errorClass: 'missing-file' as const,
+              error: `ls: dir${i}: No such file or directory`,
+            }
+          : { outcome: 'ok' as const }),
+      })),
+    );
+    const client = await connect(sandbox);
+    const broad = { summary: 'ls of a missing path: check it first', tools: ['Bash'], commands: ['^ls\\b'] };
+    const refused = await call(client, 'lore_add', broad);
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain('would have fired on 200 of your last 200 calls');
+    expect(text(refused)).toContain('"force": true');
+    const waiting = data(await call(client, 'lore_add', { ...broad, errors: ['No such file or directory'] }));
+    expect(waiting.breadth).toMatchObject({ calls: 200, fires: 2, atMistake: 2, broad: false });
+    const widened = await call(client, 'lore_update', { id: waiting.id, unset: ['errors'] });
+    expect(widened.isError).toBe(true);
+    const forced = data(
+      await call(client, 'lore_update', { id: waiting.id, unset: ['errors'], force: true }),
+    );
+    expect(forced.breadth).toMatchObject({ fires: 200, broad: true });
+    const renamed = data(await call(client, 'lore_update', { id: waiting.id, summary: 'ls: look first' }));
+    expect(renamed.breadth).toBeUndefined();
   });
 
   test('lore_add allocates the id; update, supersede, upvote and feedback change the files', async () => {

@@ -14,6 +14,7 @@ import { summarizeVotes } from '../../core/rank/votes.js';
 import { readAuditLog } from '../../store/lessons/audit-read.js';
 import { listHeldLessons } from '../../store/lessons/held-lessons.js';
 import { openBreadthChecker, tooBroadError } from '../../store/breadth/check-draft.js';
+import { updatedTrigger } from '../../core/breadth/check-breadth.js';
 import type { Breadth, BreadthTrigger } from '../../core/breadth/check-breadth.js';
 import {
   approveCandidate,
@@ -330,8 +331,6 @@ function checkTrigger(ws: Workspace, trigger: BreadthTrigger, force: boolean): B
   return breadth;
 }
 
-const TRIGGER_FIELDS = ['tools', 'commands', 'paths', 'contents', 'errors', 'tags', 'mistake'] as const;
-
 const createLesson: Route['handler'] = async (ctx) => {
   const input = fromCoiaBody(body(ctx));
   const ws = await ctx.workspace();
@@ -366,16 +365,8 @@ const patchLesson: Route['handler'] = async (ctx) => {
   let result = await resolveLesson(ws, id);
   const unsetFields = (unset as string[] | undefined) ?? [];
   let breadth: Breadth | undefined;
-  if (TRIGGER_FIELDS.some((field) => draft[field] !== undefined || unsetFields.includes(field))) {
-    const current = result.lesson;
-    const trigger = Object.fromEntries(
-      TRIGGER_FIELDS.map((field) => [
-        field,
-        unsetFields.includes(field) ? undefined : (draft[field] ?? current[field]),
-      ]),
-    );
-    breadth = checkTrigger(ws, trigger, forceOf(input));
-  }
+  const trigger = updatedTrigger(result.lesson, draft, unsetFields);
+  if (trigger !== undefined) breadth = checkTrigger(ws, trigger, forceOf(input));
   if (Object.keys(draft).length > 0 || (unset as string[] | undefined)?.length) {
     result = await updateLesson(ws, id, draft, { nowMs: ctx.nowMs, unset: (unset as string[]) ?? [] });
   }

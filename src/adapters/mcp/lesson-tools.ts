@@ -190,15 +190,22 @@ const add = ({ deps, session }: Context) =>
   defineTool({
     name: 'lore_add',
     description:
-      'Add a lesson: a one-line summary the agent should read, and optionally its scope (paths, tools, commands, tags) and details. lore allocates the id and returns it.',
+      'Add a lesson: a one-line summary the agent should read, and optionally its scope (paths, tools, commands, errors, tags) and details. lore allocates the id and returns it, with how often its trigger would have fired on recent calls; a trigger that broad (over 1% of them, under a third at its mistake) is refused unless "force": true.',
     input: AddInput,
     output: WriteOutput,
     async handler(args, ws) {
-      const { tier: wanted, ...draft } = args;
-      const [{ addLesson, author }, { initTier }] = await Promise.all([
+      const { tier: wanted, force, ...draft } = args;
+      const [{ addLesson, author }, { initTier }, { requireNarrowTrigger }] = await Promise.all([
         writes(),
         import('../../store/workspace/init-tier.js'),
+        import('../../store/breadth/check-draft.js'),
       ]);
+      const breadth = requireNarrowTrigger(
+        ws,
+        draft,
+        force === true,
+        'call lore_add again with "force": true',
+      );
       const tier: Tier = wanted ?? (ws.project ? 'project' : 'user');
       if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);
       const added = await addLesson(ws, draft, {
@@ -207,7 +214,7 @@ const add = ({ deps, session }: Context) =>
         createdBy: author(deps.env) ?? 'mcp',
       });
       session.wrote();
-      return { id: added.id, tier, file: ws.displayPath(added.file), lesson: added.lesson };
+      return { id: added.id, tier, file: ws.displayPath(added.file), lesson: added.lesson, breadth };
     },
   });
 
@@ -218,8 +225,18 @@ const update = ({ deps, session }: Context) =>
     input: UpdateInput,
     output: WriteOutput,
     async handler(args, ws) {
-      const { id, unset, ...draft } = args;
-      const { updateLesson } = await writes();
+      const { id, unset, force, ...draft } = args;
+      const [{ updateLesson, resolveLesson }, { requireNarrowTrigger }, { updatedTrigger }] =
+        await Promise.all([
+          writes(),
+          import('../../store/breadth/check-draft.js'),
+          import('../../core/breadth/check-breadth.js'),
+        ]);
+      const trigger = updatedTrigger((await resolveLesson(ws, id)).lesson, draft, unset ?? []);
+      const breadth =
+        trigger === undefined
+          ? undefined
+          : requireNarrowTrigger(ws, trigger, force === true, 'call lore_update again with "force": true');
       const updated = await updateLesson(ws, id, draft, { nowMs: deps.now(), unset });
       session.wrote();
       return {
@@ -227,6 +244,7 @@ const update = ({ deps, session }: Context) =>
         tier: updated.tier,
         file: ws.displayPath(updated.file),
         lesson: updated.lesson,
+        ...(breadth === undefined ? {} : { breadth }),
       };
     },
   });

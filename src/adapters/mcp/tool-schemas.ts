@@ -65,12 +65,19 @@ export const AddInput = z.strictObject({
   ...toolDraft.shape,
   summary: LessonDraftSchema.shape.summary.unwrap(),
   tier: z.enum(TIERS).optional().describe('default: project when the repository has .lore/, else user'),
+  force: z
+    .boolean()
+    .optional()
+    .describe(
+      'save a trigger the breadth check finds too broad (it would fire on many recent calls, few at its mistake)',
+    ),
 });
 
 export const UpdateInput = z.strictObject({
   id: ShowInput.shape.id,
   ...toolDraft.shape,
   unset: z.array(z.string()).optional().describe('fields to remove (body, paths, ...)'),
+  force: AddInput.shape.force,
 });
 
 export const SupersedeInput = z.strictObject({
@@ -152,6 +159,12 @@ export const WriteOutput = z.object({
   tier: z.string(),
   file: z.string(),
   lesson: LessonRecord,
+  breadth: z
+    .looseObject({ calls: z.number(), fires: z.number(), atMistake: z.number(), message: z.string() })
+    .optional()
+    .describe(
+      'how often the trigger would have fired on the recent calls lore scan cached (when it was set or changed)',
+    ),
 });
 
 export const SupersedeOutput = z.object({ old: LessonRecord, replacement: LessonRecord });

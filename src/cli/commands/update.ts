@@ -2,9 +2,7 @@ import { flagOption, listOption } from '../command.js';
 import { requireNarrowTrigger } from '../../store/breadth/check-draft.js';
 import { resolveLesson } from '../../store/lessons/lesson-writes.js';
 import { FORCE_OPTION, breadthLine } from '../breadth-view.js';
-
-/** The fields that decide where a lesson fires (and what its mistake is). */
-const TRIGGER_FIELDS = ['tools', 'commands', 'paths', 'contents', 'errors', 'tags', 'mistake'] as const;
+import { updatedTrigger } from '../../core/breadth/check-breadth.js';
 import type { Command } from '../command.js';
 import { LESSON_OPTIONS, draftFromArgs, inFlagTerms } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
@@ -41,23 +39,16 @@ export const command: Command = {
     try {
       const ref = args.positionals[0] ?? '';
       const unset = listOption(args, 'unset') ?? [];
-      const touched = TRIGGER_FIELDS.filter((field) => draft[field] !== undefined || unset.includes(field));
       let breadth;
-      if (touched.length > 0) {
-        const current = await resolveLesson(ws, ref);
-        const trigger = Object.fromEntries(
-          TRIGGER_FIELDS.map((field) => [
-            field,
-            unset.includes(field) ? undefined : (draft[field] ?? current.lesson[field]),
-          ]),
-        );
+      const current = await resolveLesson(ws, ref);
+      const trigger = updatedTrigger(current.lesson, draft, unset);
+      if (trigger !== undefined)
         breadth = requireNarrowTrigger(
           ws,
           trigger,
           flagOption(args, 'force'),
           'add --force to the same command',
         );
-      }
       const updated = await updateLesson(ws, ref, draft, { nowMs: ctx.now(), unset });
       return {
         data: { id: updated.id, tier: updated.tier, lesson: updated.lesson, ...(breadth ? { breadth } : {}) },

@@ -20,6 +20,35 @@ export const BREADTH_MAX_SHARE = 0.01;
 /** ...unless at least this share of its fires (a third) were at its mistake. */
 export const BREADTH_MIN_AT_MISTAKE = 1 / 3;
 
+/** The fields of a lesson that decide where it fires: a change to one runs the breadth check. */
+export const TRIGGER_FIELDS = [
+  'tools',
+  'commands',
+  'paths',
+  'contents',
+  'errors',
+  'tags',
+  'mistake',
+] as const;
+
+/**
+ * The trigger a lesson will have after an update (`draft` fields replace, `unset` ones go), or
+ * undefined when the update touches none of its trigger fields.
+ */
+export function updatedTrigger(
+  current: BreadthTrigger,
+  draft: Readonly<Partial<Record<(typeof TRIGGER_FIELDS)[number], unknown>>>,
+  unset: readonly string[],
+): BreadthTrigger | undefined {
+  if (!TRIGGER_FIELDS.some((field) => draft[field] !== undefined || unset.includes(field))) return undefined;
+  return Object.fromEntries(
+    TRIGGER_FIELDS.map((field) => [
+      field,
+      unset.includes(field) ? undefined : (draft[field] ?? current[field]),
+    ]),
+  ) as BreadthTrigger;
+}
+
 /** The parts of a lesson (or draft) that decide where it fires. */
 export type BreadthTrigger = {
   tools?: readonly string[] | undefined;
