@@ -69,6 +69,39 @@ describe('review page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('the lesson form says a broad trigger, saves it on a second click, and a waiting lesson at once', async () => {
+    const sandbox = createAppSandbox();
+    writeCallCache(callCachePath(join(sandbox.repo, '.lore', 'cache')), recentCalls());
+    const url = await serveDashboard(sandbox);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}#/new`);
+    const form = page.locator('form.lesson-form');
+    await form.locator('input[name=summary]').fill('ls lists the folder: mind hidden files');
+    await form.locator('textarea[name=commands]').fill('^ls\\b');
+    await form.locator('button[type=submit]').click();
+    const warning = form.locator('.breadth-warning');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('would have fired on 80 of your last 100 calls');
+    expect(await form.locator('button[type=submit]').textContent()).toBe('Save anyway');
+    // a change asks the check again: the error it waits for makes it narrow, saved on the first click
+    await form.locator('textarea[name=errors]').fill('No such file or directory');
+    expect(await warning.isHidden()).toBe(true);
+    expect(await form.locator('button[type=submit]').textContent()).toBe('Add lesson');
+    await form.locator('button[type=submit]').click();
+    await page.waitForURL(/#\/lessons\/[0-9a-z]{10}$/);
+    const waiting = page.url().split('/').at(-1) ?? '';
+    await page.locator('.muted', { hasText: 'waits for its error' }).waitFor();
+    // the broad one, saved anyway
+    await page.goto(`${url}#/new`);
+    await form.locator('input[name=summary]').fill('ls lists the folder: mind hidden files');
+    await form.locator('textarea[name=commands]').fill('^ls\\b');
+    await form.locator('button[type=submit]').click();
+    await warning.waitFor();
+    await form.locator('button[type=submit]').click();
+    await page.waitForURL((u) => /#\/lessons\/[0-9a-z]{10}$/.test(u.hash) && !u.hash.endsWith(waiting));
+    expect(errors).toEqual([]);
+  });
+
   it('lists lessons held for review with their repeats, and keeps or archives them', async () => {
     const sandbox = createAppSandbox();
     const held = await sandbox.add({ summary: 'Install deps before pytest', needsReview: true });

@@ -1,4 +1,9 @@
-/** The lesson form, for a new lesson and for editing one: it hands a draft to `onSubmit`. */
+/**
+ * The lesson form, for a new lesson and for editing one: it hands a draft to `onSubmit`. A trigger
+ * the breadth check finds too broad (409 `too-broad`) is said in the form, with its figures, and
+ * saved only on a second click, "Save anyway"; any change to the form asks the check again.
+ */
+import { ApiError } from '../api.js';
 import type { Lesson } from '../api-types.js';
 import { h } from '../dom.js';
 import { splitList } from '../ui/split-list.js';
@@ -103,15 +108,37 @@ export function lessonForm(
   submitLabel: string,
   onSubmit: (draft: Record<string, unknown>) => Promise<void>,
 ): HTMLElement {
+  const submit = h('button', { type: 'submit', class: 'primary' }, submitLabel) as HTMLButtonElement;
+  const warning = h('p', { class: 'breadth-warning', role: 'alert', hidden: true });
+  let force = false;
+  const reset = () => {
+    force = false;
+    warning.hidden = true;
+    submit.textContent = submitLabel;
+  };
   const form = h(
     'form',
     { class: 'lesson-form' },
     lessonFields(initial),
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, submitLabel)),
+    warning,
+    h('div', { class: 'actions' }, submit),
   ) as HTMLFormElement;
+  form.addEventListener('input', reset);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void onSubmit(readDraft(form)).catch(fail);
+    const draft = readDraft(form);
+    void onSubmit(force ? { ...draft, force: true } : draft)
+      .then(reset)
+      .catch((error: unknown) => {
+        if (!force && error instanceof ApiError && error.code === 'too-broad') {
+          force = true;
+          warning.textContent = `${error.message}. Narrow its commands, paths or errors, or save it anyway.`;
+          warning.hidden = false;
+          submit.textContent = 'Save anyway';
+          return;
+        }
+        fail(error);
+      });
   });
   return form;
 }
