@@ -99,6 +99,10 @@ describe('review page', () => {
     await warning.waitFor();
     await form.locator('button[type=submit]').click();
     await page.waitForURL((u) => /#\/lessons\/[0-9a-z]{10}$/.test(u.hash) && !u.hash.endsWith(waiting));
+    // the lessons table marks the one that waits
+    await page.goto(`${url}#/lessons`);
+    await page.locator(`tr[data-id="${waiting}"] .pill`, { hasText: 'waits for its error' }).waitFor();
+    expect(await page.locator('.pill', { hasText: 'waits for its error' }).count()).toBe(1);
     expect(errors).toEqual([]);
   });
 

@@ -41,6 +41,8 @@ function lessonRow(l: LessonJson): HTMLElement {
         l.tags.map((t) => pill(t)),
         l.needsReview ? pill('needs review', 'warn') : null,
         l.type === 'guard' ? pill('guard', 'danger') : null,
+        l.type === 'checkpoint' ? pill('checkpoint', 'warn') : null,
+        (l.errors ?? []).length > 0 ? pill('waits for its error') : null,
       ),
     ),
     h('td', { class: 'num' }, String(l.priority)),
