@@ -11,6 +11,34 @@ import { createSandbox } from '../helpers/cli.js';
 const FIXTURE = fileURLToPath(new URL('../fixtures/replay/claude-code', import.meta.url));
 
 describe('lore replay', () => {
+  it('a lesson that waits for its error fires after the failed call that printed it, not before any call', () => {
+    const sandbox = createSandbox();
+    expect(sandbox.run(['init']).code).toBe(0);
+    cpSync(FIXTURE, sandbox.inRepo('transcripts'), { recursive: true });
+    const waits = sandbox.add([
+      '--summary',
+      'Run scripts with python3: python is not installed here',
+      '--tool',
+      'Bash',
+      '--command',
+      '(^|\\s)python(\\s|$)',
+      '--error',
+      'command not found',
+      '--mistake',
+      'bash: python: command not found',
+    ]);
+    const report = sandbox.run(['replay', '--path', 'transcripts', '--json']).json<ReplayReport>();
+    const line = report.lessons.find((l) => l.id === waits);
+    // once per session, after the first `python report.py` failed: a hit, and the repeat after it
+    // (`python report.py --all`) is what it could prevent
+    expect(line).toMatchObject({ waits: true, fires: 1, hits: 1, noise: 0, prevented: 1, precision: 1 });
+    expect(line?.byForm['after-call']).toMatchObject({ fires: 1, hits: 1 });
+    // as a checkpoint it would act before the call, on its trigger
+    expect(line?.asCheckpoint?.denials).toBe(1);
+    const human = sandbox.run(['replay', '--path', 'transcripts']);
+    expect(human.stdout).toContain('[waits for error]');
+  });
+
   it('replays a transcript through the hook and judges each lesson', () => {
     const sandbox = createSandbox();
     expect(sandbox.run(['init']).code).toBe(0);

@@ -190,7 +190,11 @@ export function formatReplay(report: ReplayReport, file: string): string {
       `${'lesson'.padEnd(idWidth)}  ${'fires'.padStart(5)} ${'hits'.padStart(5)} ${'miss'.padStart(5)} ${'noise'.padStart(5)} ${'prev'.padStart(5)} ${'prec'.padStart(5)}${report.options.asOf ? ` ${'recur'.padStart(5)}` : ''}  summary`,
     );
     for (const l of report.lessons) {
-      const flags = [l.type === 'hint' ? '' : `[${l.type}]`, l.toolOnly ? '[tool only]' : '']
+      const flags = [
+        l.type === 'hint' ? '' : `[${l.type}]`,
+        l.toolOnly ? '[tool only]' : '',
+        l.waits === true ? '[waits for error]' : '',
+      ]
         .filter((f) => f !== '')
         .join(' ');
       lines.push(

@@ -45,6 +45,7 @@ function lessonRow(l: LessonReplay): HTMLElement {
         { class: 'tags' },
         pill(l.type, l.type === 'guard' ? 'danger' : ''),
         l.toolOnly ? pill('tool only', 'warn') : null,
+        l.waits === true ? pill('waits for its error') : null,
       ),
     ),
     [l.fires, l.hits, l.misses, l.noise, l.prevented].map((n) => h('td', { class: 'num' }, String(n))),
