@@ -10,23 +10,30 @@ import { createSandbox } from '../helpers/cli.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/replay/claude-code', import.meta.url));
 
+/** A lesson about running `python` where only python3 is installed. */
+const PYTHON = [
+  '--summary',
+  'Run scripts with python3: python is not installed here',
+  '--tool',
+  'Bash',
+  '--command',
+  '(^|\\s)python(\\s|$)',
+  '--mistake',
+  'bash: python: command not found',
+];
+
+/** A repository with lore initialized and the hand-made transcript under transcripts/. */
+function withTranscript() {
+  const sandbox = createSandbox();
+  expect(sandbox.run(['init']).code).toBe(0);
+  cpSync(FIXTURE, sandbox.inRepo('transcripts'), { recursive: true });
+  return sandbox;
+}
+
 describe('lore replay', () => {
   it('a lesson that waits for its error fires after the failed call that printed it, not before any call', () => {
-    const sandbox = createSandbox();
-    expect(sandbox.run(['init']).code).toBe(0);
-    cpSync(FIXTURE, sandbox.inRepo('transcripts'), { recursive: true });
-    const waits = sandbox.add([
-      '--summary',
-      'Run scripts with python3: python is not installed here',
-      '--tool',
-      'Bash',
-      '--command',
-      '(^|\\s)python(\\s|$)',
-      '--error',
-      'command not found',
-      '--mistake',
-      'bash: python: command not found',
-    ]);
+    const sandbox = withTranscript();
+    const waits = sandbox.add([...PYTHON, '--error', 'command not found']);
     const report = sandbox.run(['replay', '--path', 'transcripts', '--json']).json<ReplayReport>();
     const line = report.lessons.find((l) => l.id === waits);
     // once per session, after the first `python report.py` failed: a hit, and the repeat after it
@@ -40,19 +47,8 @@ describe('lore replay', () => {
   });
 
   it('replays a transcript through the hook and judges each lesson', () => {
-    const sandbox = createSandbox();
-    expect(sandbox.run(['init']).code).toBe(0);
-    cpSync(FIXTURE, sandbox.inRepo('transcripts'), { recursive: true });
-    const python = sandbox.add([
-      '--summary',
-      'Run scripts with python3: python is not installed here',
-      '--tool',
-      'Bash',
-      '--command',
-      '(^|\\s)python(\\s|$)',
-      '--mistake',
-      'bash: python: command not found',
-    ]);
+    const sandbox = withTranscript();
+    const python = sandbox.add(PYTHON);
     const guard = sandbox.add([
       '--tier',
       'user',
