@@ -325,6 +325,7 @@ function richLessons(): ExportLesson[] {
       commands: ['^pytest\\b'],
       paths: ['tests/**'],
       contents: ['^\\s*breakpoint\\(\\)'],
+      errors: ['ModuleNotFoundError'],
       tags: ['lang:python', 'tool:pytest'],
       stack: ['python'],
       category: 'anti-pattern',

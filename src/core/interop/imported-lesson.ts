@@ -28,6 +28,7 @@ type DraftKey =
   | 'commands'
   | 'paths'
   | 'contents'
+  | 'errors'
   | 'tags'
   | 'stack'
   | 'symbols'

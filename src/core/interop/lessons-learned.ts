@@ -14,6 +14,9 @@
  *   type hint + loreType checkpoint              checkpoint (lessons-learned has no such type: a
  *                                                checkpoint goes out as its closest, a hint, and
  *                                                `loreType` brings it back on import)
+ *   loreErrors                                   errors (lessons-learned cannot wait for an
+ *                                                error: the list goes out beside the triggers
+ *                                                and comes back on import)
  *   id (ULID), slug                              origin.id + aliases, slug
  * Every other key (injection, scope, requires, ...) is kept in origin.fields, with
  * the key order, so an export back gives the same record.
@@ -71,6 +74,7 @@ const MAPPED_KEYS = new Set<string>([
   'status',
   'type',
   'loreType',
+  'loreErrors',
 ]);
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -85,6 +89,7 @@ export const lessonsLearnedFormat: InteropFormat = {
     'commands',
     'paths',
     'contents',
+    'errors',
     'tags',
     'priority',
     'confidence',
@@ -177,6 +182,7 @@ function toImported(
       commands: stringList(triggers.commandPatterns),
       paths: stringList(triggers.pathPatterns),
       contents: stringList(triggers.contentPatterns),
+      errors: stringList(entry.loreErrors),
       tags: stringList(entry.tags),
       sourceSessions: stringList(entry.sourceSessionIds),
       ...(number('priority') === undefined ? {} : { priority: number('priority') }),
@@ -246,6 +252,7 @@ function toRecord(lesson: ExportLesson): Record<string, unknown> {
     ...(lesson.type === 'checkpoint'
       ? { type: 'hint', loreType: 'checkpoint' }
       : { type: fields.type ?? lesson.type }),
+    ...((lesson.errors ?? []).length > 0 ? { loreErrors: lesson.errors } : {}),
   };
   if (flat) Object.assign(values, triggerValues);
   else {
@@ -268,6 +275,8 @@ function toRecord(lesson: ExportLesson): Record<string, unknown> {
   if (flat && lesson.contents.length > 0) record.contentPatterns = lesson.contents;
   // a checkpoint made in lore goes out as a hint with its lore type, even where the source had none
   if (lesson.type === 'checkpoint') Object.assign(record, { type: 'hint', loreType: 'checkpoint' });
+  // so do the errors a lesson waits for
+  if ((lesson.errors ?? []).length > 0) record.loreErrors = lesson.errors;
   return record;
 }
 
