@@ -30,6 +30,9 @@ export function fileEvents(path: string, shown = path): FileEvents {
       return {
         ...parser,
         parse: (record, line) => tap(parser.parse(record, line)),
+        ...(parser.salvage === undefined
+          ? {}
+          : { salvage: (line: Buffer, n: number) => tap(parser.salvage?.(line, n) ?? []) }),
         flush: () => tap(parser.flush()),
       };
     },

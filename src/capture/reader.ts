@@ -34,6 +34,11 @@ export type LineParser = {
   wants(line: Buffer): boolean;
   /** One decoded JSON record at a 1-based line. */
   parse(record: unknown, line: number): TranscriptEvent[];
+  /**
+   * A line that is not valid JSON (cut short by a redaction pass, say): the events the part
+   * before the cut still holds, if the reader can tell (still counted as malformed).
+   */
+  salvage?(line: Buffer, lineNumber: number): TranscriptEvent[];
   /** Events held back until the chunk ends (upsert logs where the last line wins). */
   flush(): TranscriptEvent[];
   carry(): ParserCarry;

@@ -175,36 +175,33 @@ export function scanFile(options: ScanFileOptions): FileScan {
     result = { offset: stat.size, line: lines, bytes: stat.size };
   } else {
     const parser = reader.createParser(context);
+    // A line that is not JSON is counted; what a line cut short still holds is kept.
+    const broken = (line: Buffer, lineNumber: number, why: string) => {
+      malformedCount += 1;
+      const salvaged = parser.salvage?.(line, lineNumber) ?? [];
+      take(salvaged);
+      if (malformed.length < 20)
+        malformed.push({
+          file: shown,
+          line: lineNumber,
+          message: `${salvaged.length > 0 ? 'a line' : 'skipped a line'} ${why}${salvaged.length > 0 ? ': kept the tool call or result it still holds' : ''}`,
+          severity: 'warning',
+        });
+    };
     const sink = (line: Buffer, lineNumber: number) => {
       if (line.length === 0) return;
       if (!parser.wants(line)) {
         // Not decoded; a line cut short (no closing brace) is still counted as malformed.
         let end = line.length - 1;
         while (end > 0 && (line[end] === 0x0d || line[end] === 0x20)) end -= 1;
-        if (line[end] !== 0x7d) {
-          malformedCount += 1;
-          if (malformed.length < 20)
-            malformed.push({
-              file: shown,
-              line: lineNumber,
-              message: 'skipped a line that is cut short (not valid JSON)',
-              severity: 'warning',
-            });
-        }
+        if (line[end] !== 0x7d) broken(line, lineNumber, 'that is cut short (not valid JSON)');
         return;
       }
       let record: unknown;
       try {
         record = JSON.parse(decodeLine(line));
       } catch (error) {
-        malformedCount += 1;
-        if (malformed.length < 20)
-          malformed.push({
-            file: shown,
-            line: lineNumber,
-            message: `skipped a line that is not valid JSON (${(error as Error).message.slice(0, 80)})`,
-            severity: 'warning',
-          });
+        broken(line, lineNumber, `that is not valid JSON (${(error as Error).message.slice(0, 80)})`);
         return;
       }
       take(parser.parse(record, lineNumber));

@@ -8,6 +8,7 @@
 import { classifyResult } from '../../core/capture/classify-result.js';
 import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
 import { contentText, isObject, str, stripInjected, trimCalls } from '../reader.js';
+import { salvageRecord } from './salvage.js';
 import type { LineParser, ParserContext } from '../reader.js';
 
 /** The top-level `"type"` key; its value decides whether the line is decoded at all. */
@@ -171,6 +172,22 @@ export function createClaudeParser(context: ParserContext): LineParser {
     return events;
   };
 
+  const parse = (value: unknown, line: number): TranscriptEvent[] => {
+    if (!isObject(value)) return [];
+    session = str(value.sessionId) ?? session;
+    project = str(value.cwd) ?? project;
+    switch (value.type) {
+      case 'assistant':
+        return parseAssistant(value, line);
+      case 'user':
+        return parseUser(value, line);
+      case 'system':
+        return value.subtype === 'compact_boundary' ? [{ ...origin(value, line), kind: 'compaction' }] : [];
+      default:
+        return [];
+    }
+  };
+
   return {
     wants(line) {
       // The top-level type sits near the start (user lines) or after the message, near the end
@@ -179,20 +196,22 @@ export function createClaudeParser(context: ParserContext): LineParser {
       if (hasWantedType(line.subarray(0, HEAD), line)) return true;
       return hasWantedType(line.subarray(line.length - TAIL), line);
     },
-    parse(value, line) {
-      if (!isObject(value)) return [];
-      session = str(value.sessionId) ?? session;
-      project = str(value.cwd) ?? project;
-      switch (value.type) {
-        case 'assistant':
-          return parseAssistant(value, line);
-        case 'user':
-          return parseUser(value, line);
-        case 'system':
-          return value.subtype === 'compact_boundary' ? [{ ...origin(value, line), kind: 'compaction' }] : [];
-        default:
-          return [];
+    parse,
+    salvage(line, lineNumber) {
+      const record = salvageRecord(line.toString('utf8'));
+      if (record === undefined) return [];
+      const message = record.message as { content: Record<string, unknown>[] };
+      const block = message.content[0];
+      if (record.type === 'user' && block !== undefined && block.tool_use_id === undefined) {
+        // its call's id was cut off: the newest call still waiting for its result
+        const waiting = [...calls.keys()].at(-1);
+        if (waiting === undefined) return [];
+        block.tool_use_id = waiting;
       }
+      // a call read from a cut line has only the parameters before the cut
+      return parse(record, lineNumber).map((event) =>
+        event.kind === 'tool-call' ? { ...event, inputCut: true as const } : event,
+      );
     },
     flush: () => [],
     carry: () => ({

@@ -30,6 +30,8 @@ export type ToolCall = EventOrigin & {
   callId: string;
   tool: string;
   input: Record<string, unknown>;
+  /** Read from a line cut short: `input` holds only the parameters before the cut. */
+  inputCut?: true;
 };
 export type ToolResult = EventOrigin & {
   kind: 'tool-result';

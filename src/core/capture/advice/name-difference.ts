@@ -111,7 +111,12 @@ export function nameDifference(failed: ToolCall, fix: ToolCall): Difference | un
   const fixedPath = targetPath(fix);
   if (failedPath !== undefined && fixedPath !== undefined && failedPath !== fixedPath)
     return { kind: 'path', failed: failedPath, fixed: fixedPath };
-  const params = parameterChanges(failed.input, fix.input);
+  // a failed call read from a cut line: only the parameters it still shows can be compared
+  const fixInput =
+    failed.inputCut === true
+      ? Object.fromEntries(Object.entries(fix.input).filter(([key]) => key in failed.input))
+      : fix.input;
+  const params = parameterChanges(failed.input, fixInput);
   if (params.added.length + params.removed.length + params.changed.length + params.edited.length > 0)
     return { kind: 'parameters', ...params };
   return undefined;

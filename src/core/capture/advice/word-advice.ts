@@ -208,7 +208,9 @@ function enablerAdvice(
 }
 
 function lastFailedCall(episode: Episode): ToolCall | undefined {
-  return episode.failures[episode.failures.length - 1]?.call;
+  // one read whole, when there is one: a call from a line cut short shows only some of its input
+  const whole = episode.failures.findLast((attempt) => attempt.call.inputCut !== true);
+  return (whole ?? episode.failures[episode.failures.length - 1])?.call;
 }
 
 /** A shell fix that shares no command with the failure ran before it could work (an install). */
