@@ -78,6 +78,15 @@ describe('Claude Code lines cut short', () => {
     expect(read.broken).toBe(1);
   });
 
+  it('a shell command cut short keeps its beginning (the program and subcommand), marked as cut', () => {
+    const cut =
+      '{"sessionId":"s1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_B","name":"Bash","input":{"command":"git commit -m \\"docs: Mail To: [REDACTED_RECIPIENT]';
+    const record = salvageRecord(cut) as { message: { content: { input: Record<string, string> }[] } };
+    expect(record.message.content[0]?.input).toEqual({
+      command: 'git commit -m "docs: Mail To: [REDACTED_RECIPIENT]',
+    });
+  });
+
   it('a cut line that holds no tool call or result stays broken, with nothing kept', () => {
     const thinking =
       '{"sessionId":"s1","message":{"role":"assistant","content":[{"type":"thinking","thinking":"Now I see the picture: [REDACTED_SUBJECT]';

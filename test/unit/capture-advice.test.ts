@@ -126,6 +126,18 @@ describe('what a fix changed', () => {
       s.call('Bash', bash("cat > /r/a.ts <<'EOF'\nx\nEOF")),
       { kind: 'tool', failed: 'Write', fixed: 'Bash' },
     ],
+    [
+      'a call read from a cut line: what the cut hid is never named as added',
+      { ...s.call('Task', { description: 'explore' }), inputCut: true as const },
+      s.call('Task', { description: 'explore', prompt: 'look', subagent_type: 'Explore' }),
+      undefined,
+    ],
+    [
+      'a cut command is only its beginning: not compared',
+      { ...s.call('Bash', bash('git commit -m "docs: Mail To: [REDACTED]')), inputCut: true as const },
+      s.call('Bash', bash('git commit --no-verify -m "docs"')),
+      undefined,
+    ],
   ])('%s', (_name, failed, fix, expected) => {
     expect(nameDifference(failed, fix)).toEqual(
       expected === undefined ? undefined : expect.objectContaining(expected),

@@ -48,7 +48,10 @@ function field(text: string, key: string): string | undefined {
   return found.closed ? found.value : undefined;
 }
 
-/** The input's leading `"key":"value"` pairs, until the first value that is not a whole string. */
+/**
+ * The input's leading `"key":"value"` pairs, until the first value that is not a whole string; a
+ * cut `command` is kept as far as it goes (the rest of a cut value is not).
+ */
 function leadingStrings(text: string, from: number): Record<string, string> {
   const out: Record<string, string> = {};
   const pair = /"([A-Za-z_][\w-]*)":"/y;
@@ -58,6 +61,8 @@ function leadingStrings(text: string, from: number): Record<string, string> {
     const m = pair.exec(text);
     if (m === null) break;
     const end = stringEnd(text, pair.lastIndex);
+    // a shell command cut short still names its program and subcommand: kept as far as it goes
+    if (end >= text.length && m[1] === 'command') out.command = decode(text.slice(pair.lastIndex, end));
     if (end >= text.length) break;
     out[m[1] as string] = decode(text.slice(pair.lastIndex, end));
     at = end + 1;

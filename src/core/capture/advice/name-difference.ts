@@ -103,7 +103,14 @@ export function nameDifference(failed: ToolCall, fix: ToolCall): Difference | un
   if (failed.tool !== fix.tool && !(isShellTool(failed.tool) && isShellTool(fix.tool))) {
     return { kind: 'tool', failed: failed.tool, fixed: fix.tool, what: fixCommand ?? targetPath(fix) };
   }
-  if (failedCommand !== undefined && fixCommand !== undefined && flat(failedCommand) !== flat(fixCommand)) {
+  // a command read from a line cut short is only its beginning: what follows it cannot be compared
+  const cut = failed.inputCut === true || fix.inputCut === true;
+  if (
+    !cut &&
+    failedCommand !== undefined &&
+    fixCommand !== undefined &&
+    flat(failedCommand) !== flat(fixCommand)
+  ) {
     const { added, removed } = diffCommands(failedCommand, fixCommand);
     return { kind: 'command', failed: failedCommand, fixed: fixCommand, added, removed };
   }
@@ -111,12 +118,15 @@ export function nameDifference(failed: ToolCall, fix: ToolCall): Difference | un
   const fixedPath = targetPath(fix);
   if (failedPath !== undefined && fixedPath !== undefined && failedPath !== fixedPath)
     return { kind: 'path', failed: failedPath, fixed: fixedPath };
-  // a failed call read from a cut line: only the parameters it still shows can be compared
-  const fixInput =
-    failed.inputCut === true
-      ? Object.fromEntries(Object.entries(fix.input).filter(([key]) => key in failed.input))
-      : fix.input;
-  const params = parameterChanges(failed.input, fixInput);
+  // a call read from a cut line: only the parameters the failure still shows whole can be
+  // compared (never its cut command)
+  const comparable = ([key]: [string, unknown]) => key in failed.input && !(cut && key === 'command');
+  const params = cut
+    ? parameterChanges(
+        Object.fromEntries(Object.entries(failed.input).filter(comparable)),
+        Object.fromEntries(Object.entries(fix.input).filter(comparable)),
+      )
+    : parameterChanges(failed.input, fix.input);
   if (params.added.length + params.removed.length + params.changed.length + params.edited.length > 0)
     return { kind: 'parameters', ...params };
   return undefined;
