@@ -70,6 +70,32 @@ describe('dashboard in chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a page still loading when the user moves on never overwrites the page after it', async () => {
+    const sandbox = createAppSandbox();
+    const id = await sandbox.add({ summary: 'pytest hangs: run it with CI=1', commands: ['\\bpytest\\b'] });
+    const url = await serveDashboard(sandbox);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}#/lessons`);
+    await page.locator('main[data-ready=lessons]').waitFor();
+    // the lesson's own answer comes late: the user is on the lessons list by then
+    let held: (() => void) | undefined;
+    const answered = new Promise<void>((resolve) => (held = resolve));
+    await page.route(`**/api/lessons/${id}`, async (route) => {
+      await answered;
+      await route.continue();
+    });
+    await page.evaluate((to) => (location.hash = to), `#/lessons/${id}`);
+    await page.locator('main[data-page=lessons]').waitFor();
+    await page.evaluate(() => (location.hash = '#/analytics'));
+    await page.locator('main[data-ready=analytics]').waitFor();
+    held?.();
+    await page.waitForTimeout(500);
+    expect(await page.locator('main').getAttribute('data-ready')).toBe('analytics');
+    expect(await page.locator('#lesson-summary').count()).toBe(0);
+    expect(await page.locator('main > .view').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
   it('supersedes a lesson from its page', async () => {
     const sandbox = createAppSandbox();
     const oldId = await sandbox.add({

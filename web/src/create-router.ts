@@ -7,15 +7,31 @@ import { newLessonPage } from './pages/new-lesson-page.js';
 import { orgPage } from './pages/org-page.js';
 import { replayPage } from './pages/replay-page.js';
 import { reviewPage } from './pages/review-page.js';
+import { h } from './dom.js';
 import type { PageContext } from './page-context.js';
 
-/** Returns the function that renders the page of the current hash (call it on every hashchange). */
+/**
+ * Returns the function that renders the page of the current hash (call it on every hashchange).
+ * Each navigation renders into a view of its own, put in place at once: a page still loading when
+ * the user moves on finishes into its own detached view and never overwrites the page after it.
+ */
 export function createRouter(main: HTMLElement): () => Promise<void> {
   let leave: (() => void) | undefined;
-  const ctx: PageContext = { main, onLeave: (stop) => (leave = stop) };
+  let current = 0;
   return async () => {
     leave?.();
     leave = undefined;
+    const token = (current += 1);
+    const view = h('div', { class: 'view' });
+    main.replaceChildren(view);
+    const ctx: PageContext = {
+      main: view,
+      // a page that registers its cleanup after the user left it cleans up at once
+      onLeave: (stop) => {
+        if (token === current) leave = stop;
+        else stop();
+      },
+    };
     const hash = location.hash.replace(/^#\/?/, '') || 'lessons';
     const [page = 'lessons', arg] = hash.split('/');
     for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-nav]'))
@@ -30,6 +46,6 @@ export function createRouter(main: HTMLElement): () => Promise<void> {
     else if (page === 'org') await orgPage(ctx);
     else await lessonsPage(ctx);
     // The browser tests wait for this: the page has its data.
-    main.setAttribute('data-ready', page);
+    if (token === current) main.setAttribute('data-ready', page);
   };
 }
