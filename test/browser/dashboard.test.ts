@@ -6,8 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { appendAudit } from '../../src/store/hook-state/audit-log.js';
 import { createAnthropicProvider } from '../../src/store/distill/api-providers.js';
 import { distillCandidates } from '../../src/store/distill/distill-candidates.js';
@@ -15,26 +14,16 @@ import { embedWorkspace } from '../../src/store/embed/embed-workspace.js';
 import { openEmbeddingProvider } from '../../src/store/embed/embedding-settings.js';
 import type { EmbeddingSettings } from '../../src/store/embed/embedding-settings.js';
 import { startEmbeddingServer } from '../../scripts/embedding-server.mjs';
-import { launchChromium, openDashboardPage, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
+import { openDashboardPage, serveDashboard, SHOTS, useChromium } from '../helpers/dashboard-browser.js';
 import { writeCandidate } from '../helpers/distill-candidate.js';
 import { lessonAnswer, startModelEndpoint } from '../helpers/model-endpoint.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
 
-let browser: Browser;
-
-// Installing chromium through apt on a fresh machine takes a minute or two.
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await launchChromium();
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 /** A page that records console errors and CSP violations, closed after the test. */
 function openPage(colorScheme: 'light' | 'dark' = 'light') {
-  return openDashboardPage(browser, { colorScheme });
+  return openDashboardPage(browser(), { colorScheme });
 }
 
 describe('dashboard in chromium', () => {

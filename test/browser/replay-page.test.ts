@@ -4,11 +4,9 @@
  * dashboard in dist/web served by the real node:http server): the Replay page from a hand-written
  * last replay, the lesson page's Measured card, and the analytics page's weekly outcome charts.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openDashboardPage, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
+import { describe, expect, it } from 'vitest';
+import { openDashboardPage, serveDashboard, SHOTS, useChromium } from '../helpers/dashboard-browser.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
 import type { AppSandbox } from '../helpers/http.js';
 import {
@@ -19,20 +17,11 @@ import {
   writeLastReplay,
 } from '../helpers/replay-files.js';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await launchChromium();
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 // the Replay page's empty state is a 404 from /api/replay, which the browser logs as a failed load
 const openPage = () =>
-  openDashboardPage(browser, { expected: ['the server responded with a status of 404'] });
+  openDashboardPage(browser(), { expected: ['the server responded with a status of 404'] });
 
 /** Three lessons in the last replay; the first also has judged injections. */
 async function measuredSandbox(): Promise<{ sandbox: AppSandbox; ids: string[] }> {

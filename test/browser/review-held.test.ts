@@ -5,30 +5,20 @@
  * broad shows the figures and saves only on a second click; lessons held for review are listed
  * with the transcript lines where their mistake repeated, and kept or archived from there.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CachedCall } from '../../src/core/breadth/cached-call.js';
 import type { OutcomeRecord } from '../../src/core/feedback/outcome-record.js';
 import { callCachePath, writeCallCache } from '../../src/store/breadth/call-cache.js';
-import { launchChromium, openDashboardPage, serveDashboard, SHOTS } from '../helpers/dashboard-browser.js';
+import { openDashboardPage, serveDashboard, SHOTS, useChromium } from '../helpers/dashboard-browser.js';
 import { writeCandidate } from '../helpers/distill-candidate.js';
 import { createAppSandbox, NOW } from '../helpers/http.js';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await launchChromium();
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 // a too-broad approval answers 409, which the browser logs as a failed load
-const openPage = () => openDashboardPage(browser, { expected: ['409'] });
+const openPage = () => openDashboardPage(browser(), { expected: ['409'] });
 
 /** 100 recent calls: 20 `git push origin main` that all worked, 80 `ls`. */
 function recentCalls(): CachedCall[] {

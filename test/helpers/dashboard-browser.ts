@@ -3,11 +3,12 @@
  * chromium.ts), and a sandbox's repository served with the built dashboard (dist/web) by the real
  * node:http server, closed when the test finishes.
  */
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { onTestFinished } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { createApp } from '../../src/adapters/http/create-app.js';
 import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
 import { findOrInstallChromium } from './chromium.js';
@@ -33,6 +34,27 @@ export function launchChromium(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+}
+
+/**
+ * The file's chromium: launched before its tests (installing it through apt on a fresh machine
+ * takes a minute or two), closed after them. Call at the top of a suite file; the returned
+ * function gives the browser inside tests.
+ */
+export function useChromium(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchChromium();
+  }, 600_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined)
+      throw new Error('chromium is not running: useChromium() belongs at the top of the file');
+    return browser;
+  };
 }
 
 /** Serves the sandbox's repository with the built dashboard; returns its URL. */

@@ -18,13 +18,12 @@ const isObject = (value: unknown): value is Json =>
 /** The events that report a call's result. */
 export const RESULT_EVENTS = new Set(['PostToolUse', 'PostToolUseFailure']);
 
-/** A tool result as text: a string as it is, anything else as its JSON (cut: only its ends are matched). */
+/** A tool result as text: a string as it is, anything else as its JSON (the parse stage keeps its ends). */
 export function resultText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return undefined;
   try {
-    const text = JSON.stringify(value);
-    return text.length > 200_000 ? `${text.slice(0, 100_000)}\n${text.slice(-100_000)}` : text;
+    return JSON.stringify(value);
   } catch {
     return undefined;
   }

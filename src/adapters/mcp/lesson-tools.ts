@@ -226,17 +226,17 @@ const update = ({ deps, session }: Context) =>
     output: WriteOutput,
     async handler(args, ws) {
       const { id, unset, force, ...draft } = args;
-      const [{ updateLesson, resolveLesson }, { requireNarrowTrigger }, { updatedTrigger }] =
-        await Promise.all([
-          writes(),
-          import('../../store/breadth/check-draft.js'),
-          import('../../core/breadth/check-breadth.js'),
-        ]);
-      const trigger = updatedTrigger((await resolveLesson(ws, id)).lesson, draft, unset ?? []);
-      const breadth =
-        trigger === undefined
-          ? undefined
-          : requireNarrowTrigger(ws, trigger, force === true, 'call lore_update again with "force": true');
+      const [{ updateLesson }, { requireNarrowUpdate }] = await Promise.all([
+        writes(),
+        import('../../store/breadth/check-draft.js'),
+      ]);
+      const breadth = await requireNarrowUpdate(
+        ws,
+        id,
+        { draft, unset: unset ?? [] },
+        force === true,
+        'call lore_update again with "force": true',
+      );
       const updated = await updateLesson(ws, id, draft, { nowMs: deps.now(), unset });
       session.wrote();
       return {

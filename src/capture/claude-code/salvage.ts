@@ -78,20 +78,23 @@ const TOOL_RESULT =
 
 /** The record a cut line describes, or undefined when it describes no tool call or result. */
 export function salvageRecord(text: string): Record<string, unknown> | undefined {
-  const base = {
-    ...(field(text, 'sessionId') === undefined ? {} : { sessionId: field(text, 'sessionId') }),
-    ...(field(text, 'cwd') === undefined ? {} : { cwd: field(text, 'cwd') }),
-    ...(field(text, 'timestamp') === undefined ? {} : { timestamp: field(text, 'timestamp') }),
-    ...(text.includes('"isSidechain":true') ? { isSidechain: true } : {}),
-  };
+  // the session's fields, each where it survived the cut
+  const base = Object.fromEntries(
+    (['sessionId', 'cwd', 'timestamp'] as const).flatMap((key) => {
+      const value = field(text, key);
+      return value === undefined ? [] : [[key, value]];
+    }),
+  ) as Record<string, unknown>;
+  if (text.includes('"isSidechain":true')) base.isSidechain = true;
   const use = TOOL_USE.exec(text);
   if (use !== null && text.includes('"role":"assistant"')) {
+    const messageId = field(text, 'id');
     const input = leadingStrings(text, use.index + use[0].length);
     return {
       ...base,
       type: 'assistant',
       message: {
-        ...(field(text, 'id') === undefined ? {} : { id: field(text, 'id') }),
+        ...(messageId === undefined ? {} : { id: messageId }),
         role: 'assistant',
         content: [{ type: 'tool_use', id: use[1], name: use[2], input }],
       },

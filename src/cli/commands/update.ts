@@ -1,8 +1,6 @@
 import { flagOption, listOption } from '../command.js';
-import { requireNarrowTrigger } from '../../store/breadth/check-draft.js';
-import { resolveLesson } from '../../store/lessons/lesson-writes.js';
+import { requireNarrowUpdate } from '../../store/breadth/check-draft.js';
 import { FORCE_OPTION, breadthLine } from '../breadth-view.js';
-import { updatedTrigger } from '../../core/breadth/check-breadth.js';
 import type { Command } from '../command.js';
 import { LESSON_OPTIONS, draftFromArgs, inFlagTerms } from '../lesson-flags.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
@@ -39,16 +37,13 @@ export const command: Command = {
     try {
       const ref = args.positionals[0] ?? '';
       const unset = listOption(args, 'unset') ?? [];
-      let breadth;
-      const current = await resolveLesson(ws, ref);
-      const trigger = updatedTrigger(current.lesson, draft, unset);
-      if (trigger !== undefined)
-        breadth = requireNarrowTrigger(
-          ws,
-          trigger,
-          flagOption(args, 'force'),
-          'add --force to the same command',
-        );
+      const breadth = await requireNarrowUpdate(
+        ws,
+        ref,
+        { draft, unset },
+        flagOption(args, 'force'),
+        'add --force to the same command',
+      );
       const updated = await updateLesson(ws, ref, draft, { nowMs: ctx.now(), unset });
       return {
         data: { id: updated.id, tier: updated.tier, lesson: updated.lesson, ...(breadth ? { breadth } : {}) },

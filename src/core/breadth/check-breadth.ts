@@ -31,16 +31,23 @@ export const TRIGGER_FIELDS = [
   'mistake',
 ] as const;
 
+type TriggerDraft = Readonly<Partial<Record<(typeof TRIGGER_FIELDS)[number], unknown>>>;
+
+/** Whether an update (`draft` fields replace, `unset` ones go) changes a lesson's trigger. */
+export function touchesTrigger(draft: TriggerDraft, unset: readonly string[]): boolean {
+  return TRIGGER_FIELDS.some((field) => draft[field] !== undefined || unset.includes(field));
+}
+
 /**
  * The trigger a lesson will have after an update (`draft` fields replace, `unset` ones go), or
  * undefined when the update touches none of its trigger fields.
  */
 export function updatedTrigger(
   current: BreadthTrigger,
-  draft: Readonly<Partial<Record<(typeof TRIGGER_FIELDS)[number], unknown>>>,
+  draft: TriggerDraft,
   unset: readonly string[],
 ): BreadthTrigger | undefined {
-  if (!TRIGGER_FIELDS.some((field) => draft[field] !== undefined || unset.includes(field))) return undefined;
+  if (!touchesTrigger(draft, unset)) return undefined;
   return Object.fromEntries(
     TRIGGER_FIELDS.map((field) => [
       field,

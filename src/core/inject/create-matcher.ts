@@ -153,27 +153,18 @@ function matchOne(
     if (hits.length >= Math.min(2, lesson.words.length)) reasons.push(`words:${hits.join(',')}`);
   }
   // Scoped by tool alone: every call of its tools (an Agent/Task call too, whose prompt is read as
-  // a prompt above), never a user's prompt.
+  // a prompt above), never a user's prompt. Scoped by its errors alone: every call (its errors
+  // then decide).
   if (
     reasons.length === 0 &&
     triggerless &&
     event.event === 'PreToolUse' &&
-    lesson.tools.length > 0 &&
+    (lesson.tools.length > 0 || (lesson.errors ?? []).length > 0) &&
     lesson.tags.every((t) => !/^(tool|lang):/.test(t))
   ) {
     reasons.push(`tool:${event.tool ?? ''}`);
   }
   return reasons;
-}
-
-/** No commands, paths, contents, or tool/lang tags: nothing but its tools (or errors) scopes it. */
-function isUnscoped(lesson: ManifestLesson): boolean {
-  return (
-    lesson.commands.length === 0 &&
-    lesson.paths.length === 0 &&
-    (lesson.contents ?? []).length === 0 &&
-    lesson.tags.every((t) => !/^(tool|lang):/.test(t))
-  );
 }
 
 /** Whether an event's text is matched as a prompt (UserPromptSubmit, or an Agent/Task call). */
@@ -201,18 +192,15 @@ export function createMatcher(event: HookEvent, ctx: MatchContext): LessonMatche
     const waits = errors.length > 0;
     if (waits ? event.event !== 'PreToolUse' : event.phase === 'outcome') return undefined;
     let matchedBy = matchOne(lesson, event, ctx, programs, prompt);
-    // scoped by its errors alone: any call's result may show one
-    if (waits && matchedBy.length === 0 && lesson.tools.length === 0 && isUnscoped(lesson))
-      matchedBy = [`tool:${event.tool ?? ''}`];
     if (matchedBy.length === 0) return undefined;
+    if (!stackAllows(lesson.stack, ctx.stack)) {
+      return { skip: { id: lesson.id, reason: 'stack-mismatch', matchedBy } };
+    }
     if (waits) {
       if (event.output === undefined) return { skip: { id: lesson.id, reason: 'awaits-error', matchedBy } };
       const hits = errorReasons(errors, event.output);
       if (hits.length === 0) return undefined;
       matchedBy = [...hits, ...matchedBy];
-    }
-    if (!stackAllows(lesson.stack, ctx.stack)) {
-      return { skip: { id: lesson.id, reason: 'stack-mismatch', matchedBy } };
     }
     const strength = Math.max(
       ...matchedBy.map((reason) => STRENGTH[reason.slice(0, reason.indexOf(':'))] ?? 0),

@@ -11,7 +11,7 @@
  */
 import type { Agent } from '../capture/events.js';
 import { candidateOrdinals, createLessonCursor } from '../inject/candidate-ordinals.js';
-import { createMatcher } from '../inject/create-matcher.js';
+import { createMatcher, errorReasons } from '../inject/create-matcher.js';
 import { formatDecision } from '../inject/format-decision.js';
 import { parseHookPayload } from '../inject/parse-hook-input.js';
 import { applyClaims, selectLessons } from '../inject/select-lessons.js';
@@ -107,25 +107,38 @@ export function agentScope(call: ReplayCall): string {
   return call.sidechain ? `sub:${call.file}` : 'main';
 }
 
-/** The lessons whose trigger matches an event: what the hook's matcher says, before ranking and budgets. */
+/**
+ * The lessons whose trigger matches an event, as the hook's matcher says before ranking and budgets:
+ * `matched` takes the call's result into account (a lesson that waits for its error matches a call
+ * that printed one), `before` is what matched before the call ran (such a lesson by its other
+ * triggers: what a guard or checkpoint could act on). One pass over the candidates.
+ */
 export function triggerMatches(
   event: HookEvent,
   head: Manifest['head'],
   readLesson: LessonReader,
   repoPaths: readonly string[],
-  /** Count a lesson that waits for its error by its other triggers (a call that has not run yet). */
-  waiting = false,
-): Set<string> {
-  const out = new Set<string>();
-  const matcher = createMatcher(event, { repoPaths, stack: head.stack });
+): { matched: Set<string>; before: Set<string> } {
+  const matched = new Set<string>();
+  const before = new Set<string>();
+  // matched as before the call runs; a lesson that waits for its error then tries the call's result
+  const { output, ...pending } = event;
+  const matcher = createMatcher(pending, { repoPaths, stack: head.stack });
   const cursor = createLessonCursor(readLesson);
   for (const n of candidateOrdinals(event, head, repoPaths)) {
     const lesson = cursor.at(n);
     const result = lesson === undefined ? undefined : matcher(lesson);
-    if (result?.match !== undefined || (waiting && result?.skip?.reason === 'awaits-error'))
-      out.add(lesson?.id ?? '');
+    if (lesson === undefined || result === undefined) continue;
+    if (result.match !== undefined) {
+      matched.add(lesson.id);
+      before.add(lesson.id);
+    } else if (result.skip?.reason === 'awaits-error') {
+      before.add(lesson.id);
+      if (output !== undefined && errorReasons(lesson.errors ?? [], output).length > 0)
+        matched.add(lesson.id);
+    }
   }
-  return out;
+  return { matched, before };
 }
 
 function parseFor(adapter: HookAdapter, raw: Record<string, unknown>): HookEvent | undefined {
@@ -273,15 +286,13 @@ export function replaySession(session: ReplaySessionCalls, input: ReplayInput): 
     // the trigger as a whole: a lesson that waits for its error matches a call that printed it
     const output = events.find((event) => event.output !== undefined)?.output;
     const matchEvent: HookEvent = { ...first, phase: undefined, ...(output === undefined ? {} : { output }) };
-    const matched = triggerMatches(matchEvent, head, input.readLesson, pathsInside(first.paths ?? [], root));
-    if (matched.size > 0) out.matched.set(index, matched);
-    const before = triggerMatches(
-      { ...first, phase: undefined },
+    const { matched, before } = triggerMatches(
+      matchEvent,
       head,
       input.readLesson,
       pathsInside(first.paths ?? [], root),
-      true,
     );
+    if (matched.size > 0) out.matched.set(index, matched);
     if (before.size > 0) out.matchedBefore?.set(index, before);
     const place = { file: call.file, line: call.line };
     let injected = false;

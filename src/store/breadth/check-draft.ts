@@ -4,7 +4,8 @@
  * forced. Each surface prints the figures its own way.
  */
 import { LoreError } from '../../core/errors.js';
-import { createBreadthCheck } from '../../core/breadth/check-breadth.js';
+import { createBreadthCheck, touchesTrigger, updatedTrigger } from '../../core/breadth/check-breadth.js';
+import { resolveLesson } from '../lessons/lesson-writes.js';
 import type { Breadth, BreadthTrigger } from '../../core/breadth/check-breadth.js';
 import type { Tier } from '../../core/lesson/schema.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -30,6 +31,23 @@ export function requireNarrowTrigger(
   const breadth = openBreadthChecker(ws)(trigger);
   if (breadth.broad && !force) throw tooBroadError(breadth, retry);
   return breadth;
+}
+
+/**
+ * The check of an update: nothing when it leaves the trigger as it was (the lesson is not even
+ * read); else the trigger it will have, refused when too broad unless `force`.
+ */
+export async function requireNarrowUpdate(
+  ws: Workspace,
+  ref: string,
+  update: { draft: Parameters<typeof touchesTrigger>[0]; unset: readonly string[] },
+  force: boolean,
+  retry: string,
+): Promise<Breadth | undefined> {
+  if (!touchesTrigger(update.draft, update.unset)) return undefined;
+  const current = await resolveLesson(ws, ref);
+  const trigger = updatedTrigger(current.lesson, update.draft, update.unset) ?? current.lesson;
+  return requireNarrowTrigger(ws, trigger, force, retry);
 }
 
 export function tooBroadError(breadth: Breadth, retry: string): LoreError {

@@ -10,6 +10,7 @@ import type { Lesson } from '../../core/lesson/schema.js';
 import type { CallCounts, SessionCalls } from '../../core/outcome/call-outcome.js';
 import { mistakeClass } from '../../core/outcome/error-class.js';
 import type { JudgedLesson } from '../../core/replay/judge-replay.js';
+import { isToolOnly } from '../../core/breadth/check-breadth.js';
 import { carriedTimes, existsFromIndex, lessonBirths } from '../../core/replay/lesson-existence.js';
 import type { Birth } from '../../core/replay/lesson-existence.js';
 import { replaySession, triggerMatches } from '../../core/replay/replay-calls.js';
@@ -40,19 +41,6 @@ export type ReplayRun = {
   /** `--as-of`: the first call index of a session at which a lesson existed. */
   existsFrom?: (session: SessionCalls, lesson: string) => number;
 };
-
-/** Scoped by tool alone: no command, path or content pattern, so every call of its tools matches. */
-export function isToolOnly(
-  lesson: Pick<Lesson, 'tools' | 'commands' | 'paths' | 'contents'> & { errors?: readonly string[] },
-): boolean {
-  return (
-    lesson.tools.length > 0 &&
-    lesson.commands.length === 0 &&
-    lesson.paths.length === 0 &&
-    (lesson.contents ?? []).length === 0 &&
-    (lesson.errors ?? []).length === 0
-  );
-}
 
 export function judgedLesson(lesson: Lesson): JudgedLesson {
   return {
@@ -99,7 +87,8 @@ export function replayWithManifest(
         const root = sessionCwd(session.project);
         out.set(
           i,
-          triggerMatches(event, manifest.head, readers.readLesson, pathsInside(event.paths ?? [], root)),
+          triggerMatches(event, manifest.head, readers.readLesson, pathsInside(event.paths ?? [], root))
+            .matched,
         );
       });
       return out;
