@@ -16,6 +16,7 @@ describe('errorClass', () => {
     ['mkdir: cannot create directory /opt/x: Permission denied', 'permission'],
     ['Command timed out after 2m 0.0s', 'timeout'],
     ['error: unknown option `--frobnicate`', 'usage'],
+    ['Invalid Parameters -- try "/?" for help', 'usage'],
     ['SyntaxError: Unexpected token } in JSON at position 12', 'syntax'],
     ['ssh: Could not resolve hostname example.invalid: Name or service not known', 'network'],
     ['FAILED tests/test_api.py::test_get - AssertionError', 'test-failure'],

@@ -21,9 +21,9 @@ import {
   pathGlob,
   wordEpisode,
 } from '../../src/core/capture/draft-candidate.js';
-import { writtenFiles } from '../../src/core/capture/shell-command.js';
+import { commandObject, writtenFiles } from '../../src/core/capture/shell-command.js';
 import { backgroundProgram, checkedNames } from '../../src/core/capture/background-launch.js';
-import { downloadedFile, errorPageLine } from '../../src/core/capture/saved-download.js';
+import { downloadedFile, errorPageLine, urlHost } from '../../src/core/capture/saved-download.js';
 import { categoryOf, draftTags, languageOf, severityOf, topicOf } from '../../src/core/capture/draft-tags.js';
 import type { Episode } from '../../src/core/capture/episode.js';
 import type { FailureSignal, ToolCall, ToolResult, TranscriptEvent } from '../../src/core/capture/events.js';
@@ -858,7 +858,7 @@ describe('downloads that saved an error page', () => {
     expect(errorPageLine(file, result)).toBe(line);
   });
 
-  it('words the curl lesson as the missing -f, and fires on curl without it', () => {
+  it('words the curl lesson as the missing -f, and fires on curl without it from the same host', () => {
     const e = detectAll([
       ...s.ok('Bash', bash('curl -L https://a.example/icon.svg -o icon.svg')),
       ...s.ok('Bash', bash('cat icon.svg'), '404: Not Found'),
@@ -868,9 +868,20 @@ describe('downloads that saved an error page', () => {
     const trigger = new RegExp(draftTriggers(facts).commands[0]!);
     expect([
       wordEpisode(e, facts).summary.startsWith('Add `-f` to `curl` downloads'),
+      trigger.test('curl -L https://a.example/logo.png -o logo.png'),
+      trigger.test('curl -L "https://a.example:8443/x.zip" -o x.zip'),
+      trigger.test('curl -fL https://a.example/x.zip -o x.zip'),
       trigger.test('curl -L https://c.example/x.zip -o x.zip'),
-      trigger.test('curl -fL https://c.example/x.zip -o x.zip'),
-    ]).toEqual([true, true, false]);
+      trigger.test('curl -L https://a.example.org/x.zip -o x.zip'),
+    ]).toEqual([true, true, true, false, false, false]);
+  });
+
+  it.each([
+    ['curl -L "https://Upload.Wikimedia.org/a/b.svg" -o b.svg', 'upload.wikimedia.org'],
+    ['wget http://x.io:8080/a', 'x.io'],
+    ['curl -s localhost:3000/health', undefined],
+  ])('the host of %s is %s', (command, host) => {
+    expect(urlHost(command)).toBe(host);
   });
 });
 
@@ -1069,6 +1080,35 @@ describe('drafting stages', () => {
     expect(
       ['pytest tests -x', 'cd a && pytest b -x', 'pytest tests', 'ruff tests -x'].map((c) => re.test(c)),
     ).toEqual([true, true, false, false]);
+  });
+
+  it.each([
+    ['sudo cp .gemini/tmp/x/sudo_prompt /etc/pam.d/sudo && echo ok', 'cp', '/etc/pam.d/sudo'],
+    ['pkill -f cosmic-applet-battery', 'pkill', 'cosmic-applet-battery'],
+    ['flatpak run dev.edfloreshz.CosmicTweaks &', 'flatpak run', 'dev.edfloreshz.CosmicTweaks'],
+    ['cp "/tmp/Claude Code.app/icon.icns" "/tmp/out dir/"', 'cp', '/tmp/out dir/'],
+    ['ssh root@10.0.0.1 "opkg remove gl-sdk4-modem"', 'ssh opkg remove', 'gl-sdk4-modem'],
+    ['C:\\Windows\\System32\\sc.exe stop w32time', 'sc', 'w32time'],
+    ['rm -rf *.log', 'rm', undefined],
+    ['git status', 'git status', undefined],
+    ['kill -9 1234', 'kill', undefined],
+  ])('what %s acts on (key %s) is %s', (command, key, object) => {
+    expect(commandObject(command, key)).toBe(object);
+  });
+
+  it("a user's correction fires on what the corrected call acted on, not every call of its program", () => {
+    const episode = episodeOf([
+      ...s.ok('Bash', bash('pkill -f cosmic-applet-battery')),
+      s.user('the battery indicator is gone, please restore'),
+    ]);
+    const facts = episodeFacts(episode);
+    const re = new RegExp(draftTriggers(facts).commands[0]!);
+    expect(episode.kind).toBe('user-correction');
+    expect(
+      ['pkill -f cosmic-applet-battery', 'sudo pkill cosmic-applet-battery && sleep 1', 'pkill -f firefox'].map(
+        (c) => re.test(c),
+      ),
+    ).toEqual([true, true, false]);
   });
 
   it('a command run over ssh is keyed by the remote command, and its trigger fires through the quotes', () => {

@@ -30,8 +30,8 @@ import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from 
 import type { ToolCall } from './events.js';
 import { errorPattern } from './error-pattern.js';
 import { contentHash } from './hash.js';
-import { curlWithoutFail } from './saved-download.js';
-import { commandKeys, commandTrigger, diffCommands } from './shell-command.js';
+import { curlWithoutFail, urlHost } from './saved-download.js';
+import { commandKeys, commandObject, commandTrigger, diffCommands, escapeRegex } from './shell-command.js';
 
 export type CandidateDraft = {
   contentHash: string;
@@ -202,6 +202,8 @@ export type EpisodeFacts = {
   glob: string | undefined;
   /** The harness refused the call (a tool-use error): how the tool was used, not where. */
   harness: boolean;
+  /** The user corrected the call (no failure of its own): the lesson is about what it acted on. */
+  correction: boolean;
 };
 
 /** The programs a command line runs (`refreshenv; python --version` → refreshenv, python; over ssh, the remote one). */
@@ -238,6 +240,7 @@ export function episodeFacts(episode: Episode): EpisodeFacts {
     path,
     glob: path === undefined ? undefined : pathGlob(path, episode.project),
     harness: first?.result.failure === 'tool-use-error',
+    correction: episode.kind === 'user-correction',
   };
 }
 
@@ -251,13 +254,23 @@ export function draftTriggers(facts: EpisodeFacts): DraftTriggers {
   const { shell, key, failedCommand, fixCommand, glob, harness, tool } = facts;
   const commands: string[] = [];
   if (shell && key !== undefined && key !== '') {
-    // A curl download that saved an error page: fire on curl without -f, whatever the URL.
-    const diff = curlWithoutFail(failedCommand, facts.errorText)
+    const savedPage = curlWithoutFail(failedCommand, facts.errorText);
+    // A curl download that saved an error page: fire on curl without -f from the same host.
+    const diff = savedPage
       ? { removed: [], added: ['-f'] }
       : fixCommand !== undefined && failedCommand !== undefined
         ? diffCommands(failedCommand, fixCommand)
         : undefined;
-    commands.push(commandTrigger(key, diff));
+    // A user's correction is about what the call acted on, not every call of its program.
+    const object =
+      facts.correction && failedCommand !== undefined && (diff?.removed.length ?? 0) === 0
+        ? commandObject(failedCommand, key)
+        : undefined;
+    const host = savedPage ? urlHost(failedCommand) : undefined;
+    commands.push(
+      commandTrigger(key, object === undefined ? diff : { removed: [object], added: diff?.added ?? [] }) +
+        (host === undefined ? '' : `(?=.*:\\/\\/${escapeRegex(host)}(?=[:/"'\\s]|$))`),
+    );
   }
   return {
     tools: tool !== undefined ? [hookToolName(tool)] : [],

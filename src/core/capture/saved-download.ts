@@ -116,3 +116,8 @@ export function curlWithoutFail(command: string | undefined, errorText: string):
     !/\s(--fail|-[A-Za-z]*f[A-Za-z]*)(?=\s|$)/.test(command)
   );
 }
+
+/** The host of the first URL a command names (`upload.wikimedia.org`), if any. */
+export function urlHost(command: string | undefined): string | undefined {
+  return command === undefined ? undefined : /\bhttps?:\/\/([\w.-]+)/i.exec(command)?.[1]?.toLowerCase();
+}

@@ -289,6 +289,44 @@ export function commandKeys(command: string): string[] {
   return [...new Set(keys)];
 }
 
+/**
+ * What the segment run under `key` acts on: its last operand (`/etc/pam.d/sudo` in
+ * `sudo cp a /etc/pam.d/sudo`, `cosmic-applet-battery` in `pkill -f cosmic-applet-battery`), not a
+ * flag, a number or the key's own words; undefined when it has none a trigger could require.
+ */
+export function commandObject(command: string, key: string): string | undefined {
+  const keyWords = key.split(' ');
+  const program = keyWords[0] === 'ssh' ? keyWords[1] : keyWords[0];
+  // Over ssh, the remote command's segments (`ssh h "opkg remove x"`).
+  const opened =
+    keyWords[0] === 'ssh'
+      ? segments(command).flatMap((segment) => {
+          const at = segment.findIndex((token) => stripQuotes(token).replace(/^.*\//, '') === 'ssh');
+          const remote = at < 0 ? undefined : sshRemote(segment.slice(at + 1));
+          return remote === undefined ? [] : segments(remote);
+        })
+      : segments(command);
+  for (const segment of opened) {
+    const words = segment.map(stripQuotes);
+    const at = words.findIndex((word) => word.replace(/^.*[\\/]/, '').replace(/\.exe$/i, '') === program);
+    if (at < 0) continue;
+    const operands = words
+      .slice(at + 1)
+      .filter(
+        (word) =>
+          !word.startsWith('-') &&
+          !/^\d+$/.test(word) &&
+          !keyWords.includes(word) &&
+          word.length >= 3 &&
+          word.length <= 120 &&
+          !/[*?$`]/.test(word),
+      );
+    const last = operands[operands.length - 1];
+    if (last !== undefined) return last;
+  }
+  return undefined;
+}
+
 /** A token that can tell two commands apart: flags, assignments, short words (not paths or prose). */
 function isDistinctive(token: string): boolean {
   if (token.length > 40 || token.length < 2) return false;

@@ -67,7 +67,7 @@ const RULES: readonly (readonly [ErrorClass, RegExp])[] = [
   ],
   [
     'usage',
-    /usage:|unknown (?:option|flag|argument|switch|parameter)|unrecognized (?:option|argument|arguments)|invalid (?:option|argument|flag|value|choice)|illegal option|requires? an? (?:argument|value)|missing (?:required )?(?:argument|operand|option)|too (?:many|few) arguments|no such option|not a valid|unexpected argument|expected one argument|A parameter cannot be found/i,
+    /usage:|unknown (?:option|flag|argument|switch|parameter)|unrecognized (?:option|argument|arguments)|invalid (?:option|argument|flag|value|choice|parameters?)|illegal option|requires? an? (?:argument|value)|missing (?:required )?(?:argument|operand|option)|too (?:many|few) arguments|no such option|not a valid|unexpected argument|expected one argument|A parameter cannot be found/i,
   ],
 ];
 
