@@ -1105,9 +1105,11 @@ describe('drafting stages', () => {
     const re = new RegExp(draftTriggers(facts).commands[0]!);
     expect(episode.kind).toBe('user-correction');
     expect(
-      ['pkill -f cosmic-applet-battery', 'sudo pkill cosmic-applet-battery && sleep 1', 'pkill -f firefox'].map(
-        (c) => re.test(c),
-      ),
+      [
+        'pkill -f cosmic-applet-battery',
+        'sudo pkill cosmic-applet-battery && sleep 1',
+        'pkill -f firefox',
+      ].map((c) => re.test(c)),
     ).toEqual([true, true, false]);
   });
 
