@@ -76,6 +76,10 @@ describe('the error gist', () => {
       'Exit code 255\n      0 [main] bash (3) child_copy: cygheap read copy failed, Win32 error 299\n/usr/bin/bash: fork: retry: Resource temporarily unavailable\nssh: Could not resolve hostname h:22: Name or service not known',
       'ssh: Could not resolve hostname h:22: Name or service not known',
     ],
+    [
+      'Output: dir : Second path fragment must not be a drive or UNC name.\nParameter name: path2\nAt line:1 char:1\n+ dir C:\\a\\*.ico /s\n+ ~~~~~~~~~~~~~~~~\n    + CategoryInfo          : InvalidArgument: (C:\\a:String) \n    [Get-ChildItem], ArgumentException\n    + FullyQualifiedErrorId : DirArgumentError,Microsoft.PowerShell.Commands.GetChildItem \n   Command\n \nError: (none)\nExit Code: 1',
+      'dir : Second path fragment must not be a drive or UNC name.',
+    ],
   ])('of %j is %j', (text, expected) => {
     expect(errorGist(text)).toBe(expected);
   });

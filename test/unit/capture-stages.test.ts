@@ -440,6 +440,84 @@ describe('the detector over short sessions', () => {
       [{ kind: 'error-fix', attempts: 1, fix: 'pnpm install', enabler: undefined }],
     ],
     [
+      'a changed command gets past the error into another kind: the change was the fix',
+      () => [
+        ...s.fail(
+          'Bash',
+          bash('git pull origin main'),
+          'fatal: Need to specify how to reconcile divergent branches.',
+        ),
+        ...s.fail(
+          'Bash',
+          bash('git pull --no-rebase origin main'),
+          'CONFLICT (content): Merge conflict in a.md',
+        ),
+      ],
+      [{ kind: 'error-fix', attempts: 1, fix: 'git pull --no-rebase origin main', enabler: undefined }],
+    ],
+    [
+      'a changed command failing the same kind of way is a retry, not a fix',
+      () => [
+        ...s.fail('Bash', bash('mkdir /opt/a'), "mkdir: cannot create directory '/opt/a': Permission denied"),
+        ...s.fail(
+          'Bash',
+          bash('mkdir -p /opt/b'),
+          "mkdir: cannot create directory '/opt/b': Permission denied",
+        ),
+      ],
+      [],
+    ],
+    [
+      'a PowerShell alias run with cmd switches, then the cmdlet it stands for: error-fix',
+      () => [
+        ...s.fail(
+          'Bash',
+          bash('dir C:\\src\\*.ico /s'),
+          'dir : Second path fragment must not be a drive or UNC name.\nParameter name: path2\nAt line:1 char:1\n+ dir C:\\src\\*.ico /s\n    + CategoryInfo          : InvalidArgument: (C:\\src:String) \n    [Get-ChildItem], ArgumentException',
+        ),
+        ...s.ok('Bash', bash('Get-ChildItem -Path C:\\src -Recurse -Filter *.ico')),
+      ],
+      [
+        {
+          kind: 'error-fix',
+          attempts: 1,
+          fix: 'Get-ChildItem -Path C:\\src -Recurse -Filter *.ico',
+          enabler: undefined,
+        },
+      ],
+    ],
+    [
+      'a lookup whose output went to a folder that is not there: the path was the mistake',
+      () => [
+        ...s.fail(
+          'Bash',
+          bash('ssh root@10.0.0.1 "opkg list-installed" > slate/pkgs.txt'),
+          'bash: line 1: slate/pkgs.txt: No such file or directory',
+        ),
+        ...s.ok('Bash', bash('ssh root@10.0.0.1 "opkg list-installed" > proj/slate/pkgs.txt')),
+      ],
+      [
+        {
+          kind: 'error-fix',
+          attempts: 1,
+          fix: 'ssh root@10.0.0.1 "opkg list-installed" > proj/slate/pkgs.txt',
+          enabler: undefined,
+        },
+      ],
+    ],
+    [
+      'a file not where the call looked, then read under its own name elsewhere: error-fix',
+      () => [
+        ...s.fail(
+          'Read',
+          { file_path: '/home/me/bin/gemini.ps1' },
+          'File not found: /home/me/bin/gemini.ps1',
+        ),
+        ...s.ok('Read', { file_path: '/home/me/npm/gemini.ps1' }),
+      ],
+      [{ kind: 'error-fix', attempts: 1, fix: 'Read', enabler: undefined }],
+    ],
+    [
       'the build fails, the code is edited, the build passes: iteration, nothing',
       () => [
         ...s.fail('Bash', bash('npm run build')),

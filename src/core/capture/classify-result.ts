@@ -192,6 +192,23 @@ const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
 const FRAME =
   /^(?:(?:Error: )?Exit code:? -?\d+|Wall time:.*|Chunk ID:.*|Process Group PGID:.*|Original token count:.*|Command: .*|Directory: .*|Error: \(none\)|Signal: .*|Background PIDs:.*|Output:\s*(?:\(empty\))?|\(empty\))$/i;
 
+/** Where PowerShell says an error stopped it: the error's own words are the lines above. */
+const POWERSHELL_WHERE = /^\s*At line:\d+ char:\d+/;
+
+/**
+ * A PowerShell error's report below its message (`At line:1 char:1`, the command repeated under
+ * `+ `, the indented `CategoryInfo` and `FullyQualifiedErrorId` record, wrapped onto more indented
+ * lines): it names the command and the error record, never what went wrong.
+ */
+function withoutPowershellReports(lines: readonly string[]): string[] {
+  let inReport = false;
+  return lines.filter((line) => {
+    if (POWERSHELL_WHERE.test(line)) inReport = true;
+    else if (inReport && !/^\s+\S|^\+ /.test(line)) inReport = false;
+    return !inReport;
+  });
+}
+
 /** What a harness writes before the output on the same line (Gemini `Output: ...`). */
 const FRAME_PREFIX = /^Output:\s+(?=\S)/i;
 
@@ -274,10 +291,12 @@ function saysError(line: string): boolean {
  * colon brings the next one along.
  */
 export function errorGist(text: string, programs: readonly string[] = []): string {
-  const lines = text
-    .replace(ANSI, '')
-    .replace(/<\/?tool_use_error>/g, '')
-    .split(/\r?\n|\r/)
+  const lines = withoutPowershellReports(
+    text
+      .replace(ANSI, '')
+      .replace(/<\/?tool_use_error>/g, '')
+      .split(/\r?\n|\r/),
+  )
     .map((line) => htmlText(line.trim().replace(FRAME_PREFIX, '')).trim())
     .filter((line) => line !== '' && !FRAME.test(line) && !isNoiseLine(line));
   const exception = lines.findLastIndex((line) => EXCEPTION.test(line));

@@ -56,6 +56,8 @@ import {
   lastAttempt,
   namedSubstitutes,
   openFailure,
+  powershellSubstitutes,
+  relatedTo,
   nextProgramRun,
   operandRun,
   sameInput,
@@ -268,8 +270,13 @@ export function onToolResult(state: DetectorState, result: ToolResult): Episode[
 function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, target: CallTarget): Episode[] {
   const verdict = judgeFailure(state.pending, call, result, target);
   switch (verdict.kind) {
-    case 'noise':
+    case 'noise': {
+      // A lookup retried under its PowerShell alias still names the cmdlet that would work.
+      const open = [...state.pending].reverse().find((p) => relatedTo(p, target, call.tool));
+      for (const cmdlet of open === undefined ? [] : powershellSubstitutes(call, result))
+        if (!open?.substitutes.includes(cmdlet)) open?.substitutes.push(cmdlet);
       return [];
+    }
     case 'first':
       state.pending.push(openFailure(call, result, target, state.index));
       return [];
@@ -282,7 +289,11 @@ function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, tar
       verdict.open.enabler = undefined;
       return [];
     case 'cured': {
-      const episode = episodeFromPending(verdict.open, 'error-fix', verdict.open.enabler);
+      // The fix: what the agent did in between, else the changed call that got past the error.
+      const episode =
+        verdict.open.enabler !== undefined
+          ? episodeFromPending(verdict.open, 'error-fix', verdict.open.enabler)
+          : episodeFromPending(verdict.open, 'error-fix', call, result);
       state.pending = state.pending.filter((p) => p !== verdict.open);
       state.pending.push(openFailure(call, result, target, state.index));
       return [episode];

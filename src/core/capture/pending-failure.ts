@@ -8,6 +8,7 @@
 import { FORK_RETRY, errorGist, isShellTool } from './classify-result.js';
 import { commandOf } from './call-target.js';
 import type { CallTarget } from './call-target.js';
+import { errorClass } from '../outcome/error-class.js';
 import type { Attempt } from './episode.js';
 import type { ToolCall, ToolResult } from './events.js';
 import {
@@ -119,12 +120,55 @@ export function openFailure(
     diagnosis: undefined,
     userText: undefined,
     enabler: undefined,
-    substitutes: [],
+    substitutes: powershellSubstitutes(call, result),
     operands: lacking ? pathOperands(commandOf(call) ?? '') : [],
     died: false,
     savedFile: undefined,
     missingProgram: !probe && lacking,
   };
+}
+
+/**
+ * PowerShell's own aliases of cmd and Unix names: `dir /s` there runs Get-ChildItem, which takes
+ * `/s` for a path. A cmdlet the alias stands for that then works is the failed call's replacement.
+ */
+const POWERSHELL_ALIASES: Readonly<Record<string, string>> = {
+  dir: 'get-childitem',
+  ls: 'get-childitem',
+  gci: 'get-childitem',
+  cat: 'get-content',
+  type: 'get-content',
+  gc: 'get-content',
+  curl: 'invoke-webrequest',
+  wget: 'invoke-webrequest',
+  iwr: 'invoke-webrequest',
+  del: 'remove-item',
+  erase: 'remove-item',
+  rm: 'remove-item',
+  rd: 'remove-item',
+  rmdir: 'remove-item',
+  copy: 'copy-item',
+  cp: 'copy-item',
+  move: 'move-item',
+  mv: 'move-item',
+  sc: 'set-content',
+  ps: 'get-process',
+  kill: 'stop-process',
+  sort: 'sort-object',
+  select: 'select-object',
+  where: 'where-object',
+  start: 'start-process',
+};
+
+/** How PowerShell reports an error: where it stopped, and the error record's fields. */
+const POWERSHELL_ERROR = /At line:\d+ char:\d+|CategoryInfo\s*:|FullyQualifiedErrorId\s*:/;
+
+/** The cmdlets a failed shell call ran under their alias, when PowerShell reported the failure. */
+export function powershellSubstitutes(call: ToolCall, result: ToolResult): string[] {
+  if (!isShellTool(call.tool) || !POWERSHELL_ERROR.test(result.text.slice(0, 3000))) return [];
+  const command = commandOf(call);
+  if (command === undefined) return [];
+  return [...new Set(programs(commandKeys(command)).flatMap((program) => POWERSHELL_ALIASES[program] ?? []))];
 }
 
 /** What a shell says when it has no such program. */
@@ -354,10 +398,24 @@ function lastStage(command: string): string[] | undefined {
 
 /** Failures that teach nothing: lookups, the network, a site's answer, the harness itself. */
 export function isNoise(call: ToolCall, result: ToolResult): boolean {
+  if (writesToMissingFolder(call, result)) return false;
   if (isProbe(call) || isEmptySearch(call, result)) return true;
   const head = result.text.slice(0, 3000);
   if (WEB_TOOLS.has(call.tool.toLowerCase()) && !BAD_WEB_INPUT.test(head)) return true;
   return isEnvironmentFailure(head);
+}
+
+/**
+ * A command whose output went to a file in a folder that is not there
+ * (`ssh h "opkg list-installed" > proj/pkgs.txt`: "proj/pkgs.txt: No such file or directory"):
+ * the path was the mistake, whatever the command looked up.
+ */
+function writesToMissingFolder(call: ToolCall, result: ToolResult): boolean {
+  if (!isShellTool(call.tool)) return false;
+  const written = writtenFiles(commandOf(call) ?? '');
+  if (written.length === 0) return false;
+  const head = result.text.slice(0, 1000);
+  return written.some((file) => file.length >= 3 && head.includes(`${file}: No such file or directory`));
 }
 
 /**
@@ -429,6 +487,14 @@ export function touchesSameFile(pending: PendingFailure, call: ToolCall, target:
   if (path === undefined || path === '?') return false;
   if ((target.family === 'edit' || target.family === 'read') && target.keys.includes(path)) return true;
   const name = baseName(path);
+  // A file that was not where the call looked, found under its own name elsewhere.
+  if (
+    (target.family === 'edit' || target.family === 'read') &&
+    name.length >= 5 &&
+    errorClass(lastAttempt(pending).result.text.slice(0, 600)) === 'missing-file' &&
+    target.keys.some((key) => baseName(key) === name)
+  )
+    return true;
   const command = commandOf(call);
   if (command === undefined) return false;
   // The whole path (`sudo cp new /etc/pam.d/sudo`), or a basename long enough to tell files apart.
@@ -527,11 +593,18 @@ export function judgeFailure(
     return open === undefined && isMisfiredProbe(call, result) ? { kind: 'probe' } : { kind: 'noise' };
   if (open === undefined) return { kind: 'first' };
   const previous = open.attempts[open.attempts.length - 1];
-  const cured =
+  const otherError =
     previous !== undefined &&
-    open.enabler !== undefined &&
     open.family === 'shell' &&
     failureGist(previous.result.text) !== failureGist(result.text);
+  // Fixed by what the agent did in between, or by what it changed in the call: a changed command
+  // that fails with another kind of error got past the first one (`git pull --no-rebase` past
+  // "Need to specify how to reconcile divergent branches", into a merge conflict).
+  const cured =
+    otherError &&
+    (open.enabler !== undefined ||
+      (!sameInput(previous.call, call) &&
+        errorClass(previous.result.text.slice(0, 3000)) !== errorClass(result.text.slice(0, 3000))));
   return cured ? { kind: 'cured', open } : { kind: 'retry', open };
 }
 
