@@ -80,6 +80,10 @@ describe('the error gist', () => {
       'Output: dir : Second path fragment must not be a drive or UNC name.\nParameter name: path2\nAt line:1 char:1\n+ dir C:\\a\\*.ico /s\n+ ~~~~~~~~~~~~~~~~\n    + CategoryInfo          : InvalidArgument: (C:\\a:String) \n    [Get-ChildItem], ArgumentException\n    + FullyQualifiedErrorId : DirArgumentError,Microsoft.PowerShell.Commands.GetChildItem \n   Command\n \nError: (none)\nExit Code: 1',
       'dir : Second path fragment must not be a drive or UNC name.',
     ],
+    [
+      'Exit code 1\nBusyBox v1.36.1 (2025-08-19 14:33:15 UTC) multi-call binary.\n\nUsage: nslookup [-type=QUERY_TYPE] [-debug] HOST [DNS_SERVER]',
+      'Usage: nslookup [-type=QUERY_TYPE] [-debug] HOST [DNS_SERVER]',
+    ],
   ])('of %j is %j', (text, expected) => {
     expect(errorGist(text)).toBe(expected);
   });

@@ -185,7 +185,11 @@ describe('pending failures: what a call means for them', () => {
   it.each([
     ['ok\nsrc/a.ts:12:3 - error TS2322: Type', 'src/a.ts:#:# - error TS#: Type'],
     ['first line\nsecond line', 'first line'],
-    ['', ''],
+    ['', 'failed without output'],
+    [
+      'Exit code 128\nfatal: Need to specify how to reconcile divergent branches.',
+      'fatal: Need to specify how to reconcile divergent branches.',
+    ],
   ])('the gist of %j is %j', (text, expected) => {
     expect(failureGist(text)).toBe(expected);
   });
@@ -516,6 +520,40 @@ describe('the detector over short sessions', () => {
         ...s.ok('Read', { file_path: '/home/me/npm/gemini.ps1' }),
       ],
       [{ kind: 'error-fix', attempts: 1, fix: 'Read', enabler: undefined }],
+    ],
+    [
+      'the same command with only --verbose added works: the failure went away by itself, nothing',
+      () => [
+        ...s.fail('Bash', bash('gpg --batch --generate-key params.txt'), 'Exit code 1'),
+        ...s.ok('Bash', bash('gpg --verbose --batch --generate-key params.txt')),
+      ],
+      [],
+    ],
+    [
+      'asked for a missing program, then installed it: setting up, nothing',
+      () => [
+        ...s.fail('Bash', bash('gh --version && gh auth status'), 'bash: line 1: gh: command not found'),
+        s.say('I will install the GitHub CLI using `pacman`.'),
+        ...s.ok('Bash', bash('sudo pacman -S --noconfirm github-cli')),
+        ...s.ok('Bash', bash('gh --version && gh auth status')),
+      ],
+      [],
+    ],
+    [
+      'used a missing program, then installed it: still a lesson',
+      () => [
+        ...s.fail('Bash', bash('pip install requests'), 'bash: line 1: pip: command not found'),
+        ...s.ok('Bash', bash('sudo pacman -S --noconfirm python-pip')),
+        ...s.ok('Bash', bash('pip install requests')),
+      ],
+      [
+        {
+          kind: 'error-fix',
+          attempts: 1,
+          fix: 'pip install requests',
+          enabler: 'sudo pacman -S --noconfirm python-pip',
+        },
+      ],
     ],
     [
       'the build fails, the code is edited, the build passes: iteration, nothing',

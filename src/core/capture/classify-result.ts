@@ -212,6 +212,9 @@ function withoutPowershellReports(lines: readonly string[]): string[] {
 /** What a harness writes before the output on the same line (Gemini `Output: ...`). */
 const FRAME_PREFIX = /^Output:\s+(?=\S)/i;
 
+/** What a BusyBox applet prints above its usage: the version, never the error. */
+const BUSYBOX_BANNER = /^BusyBox v\d[\w.-]* .*multi-call binary/;
+
 /** What OpenSSH 10 prints on every connection to an older server: a banner, never the error. */
 const SSH_BANNER =
   /^\*\* (WARNING: connection is not using a post-quantum|This session may be vulnerable|The server may need to be upgraded)/;
@@ -230,7 +233,7 @@ export const FORK_RETRY = /child_copy: cygheap|dofork: child|fork: retry: Resour
 function isNoiseLine(line: string): boolean {
   if (/--:--:--|^\s*%\s+Total\s+%\s+Received|\bcopyright\b|all rights reserved|^welcome to\b/i.test(line))
     return true;
-  if (SSH_BANNER.test(line) || FORK_RETRY.test(line)) return true;
+  if (SSH_BANNER.test(line) || FORK_RETRY.test(line) || BUSYBOX_BANNER.test(line)) return true;
   const letters = line.replace(/[^A-Za-z]/g, '').length;
   if (letters < 3) return true;
   // Mostly digits, units and bar characters (`45% ━━━━ 1.2/3.4 MB 5.6 MB/s eta 0:00:01`).

@@ -427,13 +427,42 @@ export function isMisfiredProbe(call: ToolCall, result: ToolResult): boolean {
   return isProbe(call) && !isAnswer(call, result.text) && !isEnvironmentFailure(result.text.slice(0, 3000));
 }
 
-/** The line of an error that says what went wrong, to tell one failure from another. */
+/** The line of an error that says what went wrong, numbers aside, to tell one failure from another. */
 export function failureGist(text: string): string {
-  const line =
-    text.split('\n').find((l) => /error|not found|no module|cannot|failed/i.test(l)) ??
-    text.split('\n')[0] ??
-    '';
-  return line.replace(/\d+/g, '#').trim().slice(0, 120);
+  return errorGist(text.slice(0, 3000)).replace(/\d+/g, '#').slice(0, 120);
+}
+
+/**
+ * The agent asked whether a program was there (`op --version; op whoami`), it was not, and it
+ * installed it: setting up, not a mistake.
+ */
+function installedAfterCheck(pending: PendingFailure, installer: ToolCall | undefined): boolean {
+  if (!pending.missingProgram || installer === undefined || !isShellTool(installer.tool)) return false;
+  const installs = commandKeys(commandOf(installer) ?? '').some((key) => INSTALLS.test(key));
+  const asked = commandOf(lastAttempt(pending).call) ?? '';
+  return (
+    installs &&
+    programs(pending.keys).some((program) =>
+      new RegExp(
+        `(^|[;&|(]\\s*)${escapeRegex(program)}(\\.exe)?\\s+(--version|-V|version)(?=\\s|[;&|)]|$)`,
+        'i',
+      ).test(asked),
+    )
+  );
+}
+
+/** Flags that make a program say more, not do otherwise. */
+const VERBOSITY = /^(--verbose|-v+|--debug|-Verbose|-Debug)$/;
+
+/**
+ * The same command with only a verbosity flag added (`gpg --verbose ...` after `gpg ...`): when it
+ * works, the failure went away by itself; the flag fixed nothing.
+ */
+export function onlyMoreOutput(failed: ToolCall, next: ToolCall): boolean {
+  const [a, b] = [commandOf(failed), commandOf(next)];
+  if (a === undefined || b === undefined || a === b) return false;
+  const words = (command: string) => tokenize(command).filter((word) => !VERBOSITY.test(word));
+  return words(a).join(' ') === words(b).join(' ');
 }
 
 export function sameInput(a: ToolCall, b: ToolCall): boolean {
@@ -635,6 +664,7 @@ export function judgeSuccess(
     return { close: false, enabler: false, clearEdited: false };
   }
   if (!relatedTo(pending, target, call.tool)) {
+    if (installedAfterCheck(pending, call)) return { close: true, episode: undefined };
     if (touchesSameFile(pending, call, target)) return { close: true, episode: 'error-fix' };
     if (tooLargeToRead(pending) && readsInParts(call)) return { close: true, episode: 'error-fix' };
     if (
@@ -659,7 +689,10 @@ export function judgeSuccess(
     // The command was right; the code was wrong and got fixed: ordinary iteration.
     return { close: true, episode: undefined };
   }
-  if (!sameInput(call, last) || pending.enabler !== undefined) return { close: true, episode: 'error-fix' };
-  // The same call worked when simply repeated: a transient failure, unless it looped.
+  if (installedAfterCheck(pending, pending.enabler)) return { close: true, episode: undefined };
+  if ((!sameInput(call, last) && !onlyMoreOutput(last, call)) || pending.enabler !== undefined)
+    return { close: true, episode: 'error-fix' };
+  // The same call worked when simply repeated (or asked to say more): a transient failure,
+  // unless it looped.
   return { close: true, episode: pending.attempts.length >= 3 ? 'retry-loop' : undefined };
 }
