@@ -436,6 +436,26 @@ describe('one candidate for a block and its find', () => {
     expect(draft.contentHash).toBe(draftCandidate(block!).contentHash);
   });
 
+  it('a candidate found again from another failure waits for either error; a before-call one stays so', () => {
+    const s = madeUpSession({ session: 's1' });
+    const first = draftCandidate(
+      detectAll([
+        ...s.fail('Bash', { command: 'pnpm test' }, 'Error: Cannot find module vitest'),
+        ...s.ok('Bash', { command: 'pnpm install' }),
+        ...s.ok('Bash', { command: 'pnpm test' }),
+      ])[0]!,
+    );
+    const again = { ...first, session: 's2', anchor: 's2.jsonl:1', errors: ['ERR_MODULE_NOT_FOUND'] };
+    const stored = mergeCandidate(first, undefined, context('c1')).record;
+    const merged = mergeCandidate(again, stored, context('c1')).record;
+    const before = mergeCandidate(again, { ...stored, errors: [] }, context('c1')).record;
+    expect([first.errors, merged['errors'], before['errors']]).toEqual([
+      ['Cannot\\s+find\\s+module'],
+      ['Cannot\\s+find\\s+module', 'ERR_MODULE_NOT_FOUND'],
+      [],
+    ]);
+  });
+
   it('takes over the candidate of its find: same episode no repeat, another session one', () => {
     const [block, found] = episodes();
     const heuristic = mergeCandidate(draftCandidate(found!), undefined, context('c1')).record;

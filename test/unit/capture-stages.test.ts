@@ -75,6 +75,20 @@ describe('call targets', () => {
     ],
     [
       'Bash',
+      bash(
+        'SSH_PUB=$(cat id.pub)\nsudo -u mischa op item create --category "SSH Key" \\\n  "Public Key[text]=$SSH_PUB"',
+      ),
+      { family: 'shell', keys: ['op'] },
+    ],
+    [
+      'Bash',
+      bash(
+        '$pub = & "C:\\Program Files\\GnuPG\\bin\\gpg.exe" --armor --export K\n$item = @{\n  title = "GPG"\n}\n$item | ConvertTo-Json | op item create -',
+      ),
+      { family: 'shell', keys: ['gpg', 'ConvertTo-Json', 'op'] },
+    ],
+    [
+      'Bash',
       bash("cat > a.py <<'EOF'\nimport os\nprint(1)\nEOF\npython a.py"),
       { family: 'shell', keys: ['python a.py'] },
     ],
@@ -1225,6 +1239,45 @@ describe('drafting stages', () => {
         'pkill -f cosmic-applet-battery',
         'sudo pkill cosmic-applet-battery && sleep 1',
         'pkill -f firefox',
+      ].map((c) => re.test(c)),
+    ).toEqual([true, true, false]);
+  });
+
+  it('a whole-command condition sees every line of a script, before the program too', () => {
+    const episode = episodeOf([
+      ...s.fail(
+        'Bash',
+        bash('KEY_ID=12740A31\ngpg --quick-add-key $KEY_ID rsa4096'),
+        'gpg: "12740A31" is not a fingerprint',
+      ),
+      ...s.ok('Bash', bash('FPR=5B1BF2353\ngpg --quick-add-key $FPR rsa4096')),
+    ]);
+    const re = new RegExp(draftTriggers(episodeFacts(episode)).commands[0]!);
+    expect(
+      [
+        'KEY_ID=12740A31\ngpg --quick-add-key $KEY_ID rsa4096',
+        'KEY_ID=12740A31 && gpg --list-keys',
+        'FPR=5B1BF2353\ngpg --quick-add-key $FPR rsa4096',
+        'gpg --quick-add-key 12740A31',
+      ].map((c) => re.test(c)),
+    ).toEqual([true, true, false, false]);
+  });
+
+  it('a program run over ssh by its path still meets its trigger', () => {
+    const episode = episodeOf([
+      ...s.fail(
+        'Bash',
+        bash('ssh root@10.0.0.1 "gl_screen --status"'),
+        'gl_screen: unrecognized option --status',
+      ),
+      ...s.ok('Bash', bash('ssh root@10.0.0.1 "gl_screen -p"')),
+    ]);
+    const re = new RegExp(draftTriggers(episodeFacts(episode)).commands[0]!);
+    expect(
+      [
+        'ssh root@10.0.0.1 "/usr/bin/gl_screen --status"',
+        'ssh root@10.0.0.1 "gl_screen --status"',
+        'ssh h "gl_screen -p"',
       ].map((c) => re.test(c)),
     ).toEqual([true, true, false]);
   });

@@ -59,6 +59,15 @@ export type ScoringConfig = {
 
 export type MergeResult = { record: CandidateRecord; change: 'new' | 'merged' | 'unchanged' };
 
+/** The error patterns a merged candidate keeps (the newest). */
+const MAX_ERRORS = 5;
+
+/** A stored candidate's `errors` (none in a candidate written before the field). */
+function errorsOf(record: CandidateRecord): string[] {
+  const errors = record['errors'];
+  return Array.isArray(errors) ? errors.filter((e): e is string => typeof e === 'string') : [];
+}
+
 function union(list: readonly string[], item: string | undefined, max = 200): string[] {
   if (item === undefined || list.includes(item)) return [...list];
   return [...list, item].slice(-max);
@@ -128,6 +137,10 @@ export function mergeCandidate(
     };
     const merged: CandidateRecord = {
       ...existing,
+      // A lesson found again from another failure waits for either failure's error.
+      ...(errorsOf(existing).length > 0 && draft.errors.length > 0
+        ? { errors: unionAll(errorsOf(existing), draft.errors, MAX_ERRORS) }
+        : {}),
       // The same episode found again (a block joining the find of an earlier scan) is no repeat.
       occurrences: existing.occurrences + (sameEpisode ? 0 : 1),
       sourceSessions: union(existing.sourceSessions, draft.session),

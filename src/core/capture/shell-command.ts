@@ -98,7 +98,8 @@ const PLUMBING = new Set([
  * comment to the end of the line (`# list it first\nls -la`), which names nothing.
  */
 function lexemes(command: string): string[] {
-  return words(withoutHeredocBodies(command));
+  // A line continued (`\` in a shell, a backtick in PowerShell) is one line.
+  return words(withoutHeredocBodies(command).replace(/(?:\\|`)\r?\n/g, ' '));
 }
 
 const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/g;
@@ -180,11 +181,28 @@ export function stripQuotes(token: string): string {
   return token.replace(/^(["'])(.*)\1$/s, '$2');
 }
 
+/** sudo options that take a value (`-u user`, `-g group`). */
+const SUDO_VALUE_OPTIONS = new Set(['-u', '-g', '-U', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '--user', '--group']);
+
 /** The words that name what a segment runs (`npm install`), or undefined for plumbing. */
 export function segmentKey(segment: readonly string[]): string[] | undefined {
+  // An assignment (`title = "x"` in a PowerShell hashtable), or a line that only closes one.
+  if (segment[1] === '=' && !/^\$/.test(segment[0] ?? '')) return undefined;
   let i = 0;
   while (i < segment.length) {
     const token = segment[i] ?? '';
+    // PowerShell: `$key = & "C:\...\gpg.exe" --export` runs gpg (the `&` may split it off).
+    if (/^\$[\w:]+$/.test(token) && segment[i + 1] === '=') {
+      i += 2;
+      continue;
+    }
+    // `sudo -u mischa op ...` runs op: sudo's options, and the value of those that take one.
+    if (token === 'sudo') {
+      i += 1;
+      while (i < segment.length && (segment[i] ?? '').startsWith('-'))
+        i += SUDO_VALUE_OPTIONS.has(segment[i] ?? '') ? 2 : 1;
+      continue;
+    }
     if (
       /^[A-Za-z_][A-Za-z0-9_]*=/.test(token) ||
       token === 'sudo' ||
@@ -200,6 +218,8 @@ export function segmentKey(segment: readonly string[]): string[] | undefined {
   }
   const exe = stripQuotes(segment[i] ?? '');
   if (exe === '' || exe.startsWith('-') || exe.startsWith('>') || exe.startsWith('<')) return undefined;
+  // A PowerShell variable, method call or block brace is not a program (`$s.Save()`, `@{`, `}`).
+  if (/^\$[\w:]+(?:[.[]|$)/.test(exe) || /^[@{}]/.test(exe)) return undefined;
   // A program run by its path is that program (`/usr/bin/ssh`, `C:\Python314\python.exe`).
   const local = exe.startsWith('./') || exe.startsWith('.\\');
   const base = local
@@ -390,18 +410,21 @@ export function commandTrigger(key: string, diff: CommandDiff | undefined): stri
   // The end is a lookahead so that the required argument may follow the key directly, and the
   // next command may follow it without a space (`refreshenv; python`).
   // A later word may open a quoted argument (`ssh host "opkg remove x"`).
-  let source = `(^|[;&|(]\\s*|\\s|[\\\\/])${[exe, ...rest].join(`\\s+(?:\\S+\\s+)*?["']?`)}(?=[\\s"';&|)]|$)`;
+  // A later word may run a program by its path (`ssh h "/usr/bin/gl_screen --help"`).
+  let source = `(^|[;&|(]\\s*|\\s|[\\\\/])${[exe, ...rest].join(`\\s+(?:\\S+\\s+)*?["']?(?:[^\\s"']*[\\\\/])?`)}(?=[\\s"';&|)]|$)`;
   const removed = diff?.removed.find((token) => !key.split(' ').includes(token));
   const added =
     diff?.added.find((token) => !key.split(' ').includes(token) && /^(-|[A-Z_]+=)/.test(token)) ??
     diff?.added[0];
-  if (removed !== undefined) source += `(?=.*(^|[\\s"'=])${escapeRegex(removed)}(["'\\s]|$))`;
+  // Whole-command conditions look at every line of a script, before the program too
+  // (`KEY_ID=12AB\ngpg --quick-add-key $KEY_ID`).
+  let before = '';
+  if (removed !== undefined) before += `(?=[\\s\\S]*?(^|[\\s"'=])${escapeRegex(removed)}(["'\\s]|$))`;
   if (added !== undefined && !key.split(' ').includes(added)) {
     // A one-letter flag may come in a cluster (`-f` in `curl -fL`).
     const flag = /^-[A-Za-z]$/.test(added) ? `-[A-Za-z]*${added.slice(1)}[A-Za-z]*` : escapeRegex(added);
-    source = added.startsWith('-')
-      ? `${source}(?![^;&|\\n]*(^|\\s)${flag}(?=\\s|["'=]|$))`
-      : `^(?!.*(^|[\\s"'])${escapeRegex(added)}(?=[\\s"';&|)]|$))(?:.*?)${source}`;
+    if (added.startsWith('-')) source = `${source}(?![^;&|\\n]*(^|\\s)${flag}(?=\\s|["'=]|$))`;
+    else before += `(?![\\s\\S]*?(^|[\\s"'])${escapeRegex(added)}(?=[\\s"';&|)]|$))`;
   }
-  return source;
+  return before === '' ? source : `^${before}[\\s\\S]*?${source}`;
 }
