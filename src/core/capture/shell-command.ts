@@ -182,7 +182,20 @@ export function stripQuotes(token: string): string {
 }
 
 /** sudo options that take a value (`-u user`, `-g group`). */
-const SUDO_VALUE_OPTIONS = new Set(['-u', '-g', '-U', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '--user', '--group']);
+const SUDO_VALUE_OPTIONS = new Set([
+  '-u',
+  '-g',
+  '-U',
+  '-C',
+  '-D',
+  '-h',
+  '-p',
+  '-r',
+  '-t',
+  '-T',
+  '--user',
+  '--group',
+]);
 
 /** The words that name what a segment runs (`npm install`), or undefined for plumbing. */
 export function segmentKey(segment: readonly string[]): string[] | undefined {
