@@ -75,6 +75,14 @@ describe('call targets', () => {
     ],
     [
       'Bash',
+      bash('powershell -NoProfile -Command "Resolve-DnsName a.io -Server 10.0.0.1; Get-DnsClient"'),
+      { family: 'shell', keys: ['powershell Resolve-DnsName', 'powershell Get-DnsClient'] },
+    ],
+    ['Bash', bash('cmd /c "dir /s /b C:\\src"'), { family: 'shell', keys: ['cmd dir'] }],
+    ['Bash', bash('bash -lc "npm install x"'), { family: 'shell', keys: ['bash npm install'] }],
+    ['Bash', bash('bash ./setup.sh'), { family: 'shell', keys: ['bash'] }],
+    [
+      'Bash',
       bash(
         'SSH_PUB=$(cat id.pub)\nsudo -u mischa op item create --category "SSH Key" \\\n  "Public Key[text]=$SSH_PUB"',
       ),
@@ -1261,6 +1269,41 @@ describe('drafting stages', () => {
         'gpg --quick-add-key 12740A31',
       ].map((c) => re.test(c)),
     ).toEqual([true, true, false, false]);
+  });
+
+  it('a command run by a shell wrapper is keyed by what it runs; a later .exe still meets it', () => {
+    const episode = episodeOf([
+      ...s.fail('Bash', bash('powershell "gpg --import k.asc"'), 'gpg: no valid OpenPGP data found.'),
+      ...s.ok('Bash', bash('powershell "gpg --import --armor k.asc"')),
+    ]);
+    const facts = episodeFacts(episode);
+    const re = new RegExp(draftTriggers(facts).commands[0]!);
+    expect(facts.key).toBe('powershell gpg');
+    expect(
+      [
+        'powershell "gpg --import x.asc"',
+        'powershell \'& "C:\\Program Files\\GnuPG\\bin\\gpg.exe" --import x.asc\'',
+        'powershell "Get-Volume"',
+        'gpg --import x.asc',
+      ].map((c) => re.test(c)),
+    ).toEqual([true, true, false, false]);
+  });
+
+  it('another command run by the same wrapper is another go at the failure', () => {
+    const episode = episodeOf([
+      ...s.fail(
+        'Bash',
+        bash('powershell "Get-WmiObject Win32_Volume"'),
+        "Get-WmiObject : The term 'Get-WmiObject' is not recognized",
+      ),
+      ...s.ok('Bash', bash('powershell "Get-CimInstance Win32_Volume"')),
+    ]);
+    expect(gist(episode)).toEqual({
+      kind: 'error-fix',
+      attempts: 1,
+      fix: 'powershell "Get-CimInstance Win32_Volume"',
+      enabler: undefined,
+    });
   });
 
   it('a program run over ssh by its path still meets its trigger', () => {

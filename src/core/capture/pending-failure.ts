@@ -14,6 +14,7 @@ import type { ToolCall, ToolResult } from './events.js';
 import {
   commandKeys,
   escapeRegex,
+  isShellWrapper,
   segmentKey,
   segments,
   sshRemote,
@@ -469,10 +470,21 @@ export function sameInput(a: ToolCall, b: ToolCall): boolean {
   return JSON.stringify(a.input) === JSON.stringify(b.input);
 }
 
+/** The shell wrapper a key runs its command under (`powershell` of `powershell Resolve-DnsName`), if any. */
+function wrapperOf(key: string): string[] {
+  const [first = '', ...rest] = key.split(' ');
+  return rest.length > 0 && isShellWrapper(first) ? [first.toLowerCase()] : [];
+}
+
 /** Whether a call at `target` is another go at the pending failure's target. */
 export function relatedTo(pending: PendingFailure, target: CallTarget, tool?: string): boolean {
   if (pending.family !== target.family) return false;
   if (target.keys.some((key) => pending.keys.includes(key))) return true;
+  // Another command run by the same wrapper is another go (`powershell "Get-WmiObject ..."`, then
+  // `powershell "Get-CimInstance ..."`): the wrapped program is often what the agent changed.
+  const wrappers = new Set(pending.keys.flatMap(wrapperOf));
+  if (wrappers.size > 0 && target.keys.some((key) => wrapperOf(key).some((w) => wrappers.has(w))))
+    return true;
   // A harness error ("File does not exist", a missing parameter) is about how the tool was used:
   // a later success of the same tool on another target is the corrected use.
   const first = pending.attempts[0];

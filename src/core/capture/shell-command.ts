@@ -240,6 +240,12 @@ export function segmentKey(segment: readonly string[]): string[] | undefined {
     : exe.slice(Math.max(exe.lastIndexOf('/'), exe.lastIndexOf('\\')) + 1).replace(/\.exe$/i, '');
   if (PLUMBING.has(base)) return undefined;
   if (base === 'ssh') return sshKey(segment.slice(i + 1));
+  if (SHELL_WRAPPERS.has(base.toLowerCase())) {
+    // `powershell "Resolve-DnsName x"` runs Resolve-DnsName: keyed like a command over ssh.
+    const inner = wrappedCommand(base, segment.slice(i + 1));
+    const innerKey = inner === undefined ? undefined : commandKeys(inner)[0];
+    return innerKey === undefined ? [base] : [base, ...innerKey.split(' ')];
+  }
   if (!MULTIPLEXERS.has(base)) return [base];
   for (let j = i + 1; j < segment.length; j += 1) {
     const word = stripQuotes(segment[j] ?? '');
@@ -253,6 +259,49 @@ export function segmentKey(segment: readonly string[]): string[] | undefined {
     break;
   }
   return [base];
+}
+
+/** Programs that run the command they are given (`bash -c "..."`, `powershell "..."`, `cmd /c ...`). */
+const SHELL_WRAPPERS = new Set(['powershell', 'pwsh', 'cmd', 'bash', 'sh', 'zsh']);
+
+/** PowerShell options that take a value (`-ExecutionPolicy Bypass`). */
+const POWERSHELL_VALUE_OPTIONS =
+  /^-(ExecutionPolicy|ep|WindowStyle|OutputFormat|InputFormat|Version|ConfigurationName)$/i;
+
+export function isShellWrapper(program: string): boolean {
+  return SHELL_WRAPPERS.has(program.toLowerCase());
+}
+
+/**
+ * The command a shell wrapper runs, as written (one quoted argument unquoted), or undefined when
+ * it runs a script file or an interactive shell.
+ */
+export function wrappedCommand(program: string, args: readonly string[]): string | undefined {
+  const name = program.toLowerCase();
+  let rest: readonly string[];
+  if (name === 'powershell' || name === 'pwsh') {
+    let i = 0;
+    while (i < args.length && (args[i] ?? '').startsWith('-')) {
+      const flag = args[i] ?? '';
+      if (/^-(Command|c)$/i.test(flag)) {
+        i += 1;
+        break;
+      }
+      if (/^-(File|f)$/i.test(flag)) return undefined;
+      i += POWERSHELL_VALUE_OPTIONS.test(flag) ? 2 : 1;
+    }
+    rest = args.slice(i);
+  } else if (name === 'cmd') {
+    const at = args.findIndex((arg) => /^\/[ck]$/i.test(arg));
+    if (at < 0) return undefined;
+    rest = args.slice(at + 1);
+  } else {
+    const at = args.findIndex((arg) => /^-[a-z]*c$/.test(arg));
+    if (at < 0) return undefined;
+    rest = args.slice(at + 1, at + 2);
+  }
+  if (rest.length === 0) return undefined;
+  return rest.length === 1 ? stripQuotes(rest[0] ?? '') : rest.map(stripQuotes).join(' ');
 }
 
 /** ssh options that take a value (`-p 2222`, `-i key`, `-o Opt=x`). */
@@ -308,11 +357,23 @@ export function commandKeys(command: string): string[] {
   for (const segment of segments(command)) {
     const key = segmentKey(segment);
     if (key === undefined) continue;
-    // Every command run on the other side is a target (`ssh h "opkg update && opkg install x"`).
-    const at = segment.findIndex((token) => stripQuotes(token).replace(/^.*\//, '') === 'ssh');
-    const remote =
-      key[0] === 'ssh' && key.length > 1 && at >= 0 ? sshRemote(segment.slice(at + 1)) : undefined;
-    if (remote !== undefined) keys.push(...commandKeys(remote).map((inner) => `ssh ${inner}`));
+    // Every command run on the other side (or by the wrapper) is a target
+    // (`ssh h "opkg update && opkg install x"`, `powershell "Get-Volume; Get-Disk"`).
+    const outer = key[0] ?? '';
+    const wrapper = outer === 'ssh' || SHELL_WRAPPERS.has(outer.toLowerCase());
+    const at = segment.findIndex(
+      (token) =>
+        stripQuotes(token)
+          .replace(/^.*[\\/]/, '')
+          .replace(/\.exe$/i, '') === outer,
+    );
+    const inner =
+      !wrapper || key.length < 2 || at < 0
+        ? undefined
+        : outer === 'ssh'
+          ? sshRemote(segment.slice(at + 1))
+          : wrappedCommand(outer, segment.slice(at + 1));
+    if (inner !== undefined) keys.push(...commandKeys(inner).map((each) => `${outer} ${each}`));
     else keys.push(key.join(' '));
   }
   if (keys.length === 0) {
@@ -424,7 +485,7 @@ export function commandTrigger(key: string, diff: CommandDiff | undefined): stri
   // next command may follow it without a space (`refreshenv; python`).
   // A later word may open a quoted argument (`ssh host "opkg remove x"`).
   // A later word may run a program by its path (`ssh h "/usr/bin/gl_screen --help"`).
-  let source = `(^|[;&|(]\\s*|\\s|[\\\\/])${[exe, ...rest].join(`\\s+(?:\\S+\\s+)*?["']?(?:[^\\s"']*[\\\\/])?`)}(?=[\\s"';&|)]|$)`;
+  let source = `(^|[;&|(]\\s*|\\s|[\\\\/])${[exe, ...rest.map((word) => `${word}(?:\\.exe)?`)].join(`\\s+(?:\\S+\\s+)*?["']?(?:[^\\s"']*[\\\\/])?`)}(?=[\\s"';&|)]|$)`;
   const removed = diff?.removed.find((token) => !key.split(' ').includes(token));
   const added =
     diff?.added.find((token) => !key.split(' ').includes(token) && /^(-|[A-Z_]+=)/.test(token)) ??
