@@ -1205,6 +1205,24 @@ describe('drafting stages', () => {
         ]),
       { tools: ['Edit'], commands: [], paths: [] },
     ],
+    [
+      'a failed edit outside the project: every file of its kind (its error gates it)',
+      () =>
+        episodeOf([
+          ...s.fail('Edit', { file_path: '/home/me/dash/main.py' }, 'String to replace not found in file.'),
+          ...s.ok('Edit', { file_path: '/home/me/dash/main.py', old_string: 'y' }),
+        ]),
+      { tools: ['Edit'], commands: [], paths: ['**/*.py'] },
+    ],
+    [
+      "a user's correction of an edit outside the project: that file",
+      () =>
+        episodeOf([
+          ...s.ok('Edit', { file_path: '/home/me/dash/main.py' }),
+          s.user("no, that's the logo, not the icon"),
+        ]),
+      { tools: ['Edit'], commands: [], paths: ['**/dash/main.py'] },
+    ],
   ])('triggers of %s', (_name, episode, triggers) => {
     expect(draftTriggers(episodeFacts(episode()))).toEqual(triggers);
   });

@@ -238,7 +238,13 @@ export function episodeFacts(episode: Episode): EpisodeFacts {
         ? (commandKeys(failedCommand)[0] ?? failedCommand.split(/\s+/)[0] ?? '')
         : undefined,
     path,
-    glob: path === undefined ? undefined : pathGlob(path, episode.project),
+    // A user's correction of an edit is about that file, not every file of its kind.
+    glob:
+      path === undefined
+        ? undefined
+        : episode.kind === 'user-correction'
+          ? fileGlob(path, episode.project)
+          : pathGlob(path, episode.project),
     harness: first?.result.failure === 'tool-use-error',
     correction: episode.kind === 'user-correction',
   };
@@ -412,6 +418,22 @@ export function pathGlob(path: string, project: string | undefined): string | un
   }
   const ext = /\.([A-Za-z0-9]{1,8})$/.exec(normal)?.[1];
   return ext === undefined ? undefined : `**/*.${ext.toLowerCase()}`;
+}
+
+/**
+ * The glob of one file: its path in the project, else its folder and name wherever it lies
+ * (any path ending in `blocky-dashboard/main.py`).
+ */
+export function fileGlob(path: string, project: string | undefined): string | undefined {
+  const inProject = pathGlob(path, project);
+  if (inProject !== undefined && !inProject.startsWith('**/')) return inProject;
+  const parts = path
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((part) => part !== '');
+  const tail = parts.slice(-2);
+  if (tail.length === 0 || tail.some((part) => /[[\]{}*?]/.test(part))) return inProject;
+  return `**/${tail.join('/')}`;
 }
 
 function describeInput(call: ToolCall): string {
