@@ -48,6 +48,13 @@ describe('tool results', () => {
     ],
     [{ tool: 'Bash', text: 'bash: foo: command not found' }, 'error-output'],
     [{ tool: 'Bash', text: 'Command timed out after 2m 0s' }, 'timeout'],
+    [
+      {
+        tool: 'run_shell_command',
+        text: "Command was automatically cancelled because it exceeded the timeout of 5.0 minutes without output. Below is the output before it was cancelled:\nroot@10.0.0.1's password:",
+      },
+      'timeout',
+    ],
     [{ tool: 'Bash', text: '? Would you like to use Turbopack? › No / Yes' }, 'interactive-prompt'],
     [{ tool: 'run_shell_command', text: 'Output: x\nExit Code: 1' }, 'exit-code'],
     [{ tool: 'Bash', text: 'all good' }, 'none'],

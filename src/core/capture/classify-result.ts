@@ -87,6 +87,8 @@ const TIMEOUT = [
   /^Error: Command timed out/i,
   /\bTimeoutError\b/,
   /\bdeadline exceeded\b/i,
+  // Gemini CLI: "Command was automatically cancelled because it exceeded the timeout of 5.0 minutes"
+  /^Command was automatically cancelled because it exceeded the timeout/i,
 ];
 
 /**
@@ -128,10 +130,10 @@ const ERROR_OUTPUT = [
  * every pattern it stands for (a literal that pattern requires, matched case-insensitively), so it
  * never hides a match; ordinary output is classified after two scans instead of twenty.
  */
-const MAY_TIME_OUT = /timed out|timeouterror|deadline exceeded/i;
+const MAY_TIME_OUT = /timed out|timeouterror|deadline exceeded|exceeded the timeout/i;
 /** For shell output without an exit code: timeouts and prompts in one pass. */
 const MAY_STALL =
-  /timed out|timeouterror|deadline exceeded|\?|assword|press |\[y\/|\(y\/n\)|continue connecting/i;
+  /timed out|timeouterror|deadline exceeded|exceeded the timeout|\?|assword|press |\[y\/|\(y\/n\)|continue connecting/i;
 const MAY_BE_REJECTED =
   /doesn't want to|^user rejected |requested permission|^permission |hook error|hook (blocked|denied)|cancelled by|^aborted by user|rejected by user|requires? approval|was blocked\. for security|could not be parsed safely/i;
 /** The ERROR_OUTPUT patterns as one regex (any of them): one scan, mostly from line start to line start. */
