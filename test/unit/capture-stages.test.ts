@@ -578,6 +578,43 @@ describe('the detector over short sessions', () => {
       ],
     ],
     [
+      'a program just installed is not on the PATH: running it by its full path is the fix',
+      () => [
+        ...s.ok('Bash', bash('winget install GnuPG.GnuPG')),
+        ...s.fail(
+          'Bash',
+          bash('gpg --version'),
+          "gpg : The term 'gpg' is not recognized as the name of a cmdlet",
+        ),
+        ...s.ok('Bash', bash('dir "C:\\Program Files\\GnuPG\\bin\\gpg.exe"')),
+        ...s.fail(
+          'Bash',
+          bash('& "C:\\Program Files\\GnuPG\\bin\\gpg.exe" --gen-key k.txt'),
+          'gpg: key generation failed: Timeout',
+        ),
+      ],
+      [
+        {
+          kind: 'error-fix',
+          attempts: 1,
+          fix: '& "C:\\Program Files\\GnuPG\\bin\\gpg.exe" --gen-key k.txt',
+          enabler: undefined,
+        },
+      ],
+    ],
+    [
+      'asking for a program nobody installed: a lookup answered, nothing',
+      () => [
+        ...s.fail(
+          'Bash',
+          bash('gpg --version'),
+          "gpg : The term 'gpg' is not recognized as the name of a cmdlet",
+        ),
+        ...s.ok('Bash', bash('& "C:\\Program Files\\GnuPG\\bin\\gpg.exe" --version')),
+      ],
+      [],
+    ],
+    [
       'the build fails, the code is edited, the build passes: iteration, nothing',
       () => [
         ...s.fail('Bash', bash('npm run build')),

@@ -55,6 +55,7 @@ import {
   isProbe,
   lastAttempt,
   namedSubstitutes,
+  installsSomething,
   openFailure,
   powershellSubstitutes,
   relatedTo,
@@ -160,7 +161,12 @@ export type DetectorState = {
   launches: Launch[];
   /** Downloads whose file the agent has not looked into yet, newest last. */
   downloads: Download[];
+  /** The event index of the newest install that worked (`winget install x`), if any. */
+  installedAt?: number;
 };
+
+/** A program asked for within this many events of an install is one the agent expects there. */
+const JUST_INSTALLED = 12;
 
 /**
  * The harness refusing a path outside the workspace (Gemini CLI's file tools). The first refusal is
@@ -255,6 +261,7 @@ export function onToolResult(state: DetectorState, result: ToolResult): Episode[
     const looked = onDownloadLook(state, call, result);
     if (looked !== undefined) return looked;
   }
+  if (result.ok && installsSomething(call)) state.installedAt = state.index;
   // A success with no failure waiting for its fix changes nothing else (the common case).
   if (result.ok && state.pending.length === 0) return [];
   const target = targetOf(call);
@@ -268,7 +275,8 @@ export function onToolResult(state: DetectorState, result: ToolResult): Episode[
 }
 
 function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, target: CallTarget): Episode[] {
-  const verdict = judgeFailure(state.pending, call, result, target);
+  const justInstalled = state.installedAt !== undefined && state.index - state.installedAt <= JUST_INSTALLED;
+  const verdict = judgeFailure(state.pending, call, result, target, justInstalled);
   switch (verdict.kind) {
     case 'noise': {
       // A lookup retried under its PowerShell alias still names the cmdlet that would work.
@@ -289,11 +297,19 @@ function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, tar
       verdict.open.enabler = undefined;
       return [];
     case 'cured': {
-      // The fix: what the agent did in between, else the changed call that got past the error.
+      // The fix: what the agent did in between, else the changed call that got past the error;
+      // for a program the shell did not have, the call that ran it another way
+      // (`& "C:\...\gpg.exe"` after `gpg` was not found), unless what came between installed it.
+      const { open } = verdict;
+      const ranOtherwise =
+        open.missingProgram &&
+        open.enabler !== undefined &&
+        !installsSomething(open.enabler) &&
+        !sameInput(lastAttempt(open).call, call);
       const episode =
-        verdict.open.enabler !== undefined
-          ? episodeFromPending(verdict.open, 'error-fix', verdict.open.enabler)
-          : episodeFromPending(verdict.open, 'error-fix', call, result);
+        open.enabler !== undefined && !ranOtherwise
+          ? episodeFromPending(open, 'error-fix', open.enabler)
+          : episodeFromPending(open, 'error-fix', call, result);
       state.pending = state.pending.filter((p) => p !== verdict.open);
       state.pending.push(openFailure(call, result, target, state.index));
       return [episode];

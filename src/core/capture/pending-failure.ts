@@ -191,6 +191,14 @@ function lacksProgram(call: ToolCall, result: ToolResult): boolean {
   return isShellTool(call.tool) && NO_SUCH_PROGRAM.test(result.text.slice(0, 2000));
 }
 
+/** Whether a shell call installs something (`winget install x`, `apt-get install y`, `pacman -S z`). */
+export function installsSomething(call: ToolCall): boolean {
+  const command = isShellTool(call.tool) ? commandOf(call) : undefined;
+  // Most successful calls name no installer: one cheap test before the split into keys.
+  if (command === undefined || !/install|add|pacman|yay|paru|scoop|go get/i.test(command)) return false;
+  return commandKeys(command).some((key) => INSTALLS.test(key));
+}
+
 /** The command a wrapper runs: `powershell -Command "..."`, `cmd /c ...`, `bash -c "..."`. */
 function innerCommand(command: string): string {
   const tokens = tokenize(command);
@@ -628,9 +636,13 @@ export function judgeFailure(
   call: ToolCall,
   result: ToolResult,
   target: CallTarget,
+  justInstalled = false,
 ): FailureVerdict {
   const open = [...pending].reverse().find((p) => relatedTo(p, target, call.tool));
-  if (isNoise(call, result))
+  // Asking for a program just installed, and the shell has none: the install did not put it on
+  // the PATH this shell reads (`winget install GnuPG.GnuPG`, then `gpg --version`), not an answer.
+  const notOnPath = justInstalled && lacksProgram(call, result);
+  if (!notOnPath && isNoise(call, result))
     return open === undefined && isMisfiredProbe(call, result) ? { kind: 'probe' } : { kind: 'noise' };
   if (open === undefined) return { kind: 'first' };
   const previous = open.attempts[open.attempts.length - 1];
