@@ -1361,6 +1361,30 @@ describe('drafting stages', () => {
     });
   });
 
+  it("a shell call whose working folder the harness refused: the tool's use is the lesson, not the command", () => {
+    const g = madeUpSession({ agent: 'gemini' });
+    const refused = "Directory 'C:\\Users\\me' is not within any of the registered workspace directories.";
+    const episode = detect([
+      ...g.fail(
+        'write_file',
+        { file_path: 'C:\\Users\\me\\a.txt' },
+        'File path must be within one of the workspace directories: C:\\Windows\\system32',
+      ),
+      ...g.fail('run_shell_command', { command: 'dir /s /b *repo*', dir_path: 'C:\\Users\\me' }, refused),
+      ...g.ok('run_shell_command', { command: 'Get-ChildItem -Path C:\\Users\\me -Filter repo -Recurse' }),
+    ])[0]!;
+    const facts = episodeFacts(episode);
+    expect([
+      wordEpisode(episode, facts).summary,
+      draftTriggers(facts),
+      draftCandidate(episode).errors,
+    ]).toEqual([
+      `Don't pass \`dir_path\` \`C:\\Users\\me\` to run_shell_command, it is outside the workspace: it failed with "${refused}"`,
+      { tools: ['Bash'], commands: [], paths: [] },
+      ['is\\s+not\\s+within\\s+any\\s+of\\s+the\\s+registered\\s+workspace\\s+directories'],
+    ]);
+  });
+
   it('a program run over ssh by its path still meets its trigger', () => {
     const episode = episodeOf([
       ...s.fail(

@@ -173,7 +173,7 @@ const JUST_INSTALLED = 12;
  * the harness's rule, not the agent's mistake; trying again after being told is one.
  */
 const OUTSIDE_WORKSPACE =
-  /must be within one of the workspace directories|resolves outside the allowed workspace directories|outside (of )?the (allowed )?workspace/i;
+  /must be within one of the workspace directories|resolves outside the allowed workspace directories|outside (of )?the (allowed )?workspace|is not within any of the registered workspace directories/i;
 
 export function createDetectorState(): DetectorState {
   return {

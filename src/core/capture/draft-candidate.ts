@@ -32,6 +32,7 @@ import { errorPattern } from './error-pattern.js';
 import { contentHash } from './hash.js';
 import { curlWithoutFail, urlHost } from './saved-download.js';
 import { commandKeys, commandObject, commandTrigger, diffCommands, escapeRegex } from './shell-command.js';
+import { refusedDirectory } from './pending-failure.js';
 
 export type CandidateDraft = {
   contentHash: string;
@@ -204,6 +205,8 @@ export type EpisodeFacts = {
   harness: boolean;
   /** The user corrected the call (no failure of its own): the lesson is about what it acted on. */
   correction: boolean;
+  /** The harness refused the shell call's working folder: the tool's use, not the command. */
+  refusedDirectory: boolean;
 };
 
 /** The programs a command line runs (`refreshenv; python --version` → refreshenv, python; over ssh, the remote one). */
@@ -246,6 +249,7 @@ export function episodeFacts(episode: Episode): EpisodeFacts {
           ? fileGlob(path, episode.project)
           : pathGlob(path, episode.project),
     harness: first?.result.failure === 'tool-use-error',
+    refusedDirectory: first !== undefined && refusedDirectory(first.call, first.result),
     correction: episode.kind === 'user-correction',
   };
 }
@@ -259,7 +263,7 @@ export type DraftTriggers = { tools: string[]; commands: string[]; paths: string
 export function draftTriggers(facts: EpisodeFacts): DraftTriggers {
   const { shell, key, failedCommand, fixCommand, glob, harness, tool } = facts;
   const commands: string[] = [];
-  if (shell && key !== undefined && key !== '') {
+  if (shell && key !== undefined && key !== '' && !facts.refusedDirectory) {
     const savedPage = curlWithoutFail(failedCommand, facts.errorText);
     // A curl download that saved an error page: fire on curl without -f from the same host.
     const diff = savedPage

@@ -496,7 +496,24 @@ export function relatedTo(pending: PendingFailure, target: CallTarget, tool?: st
   // A harness error ("File does not exist", a missing parameter) is about how the tool was used:
   // a later success of the same tool on another target is the corrected use.
   const first = pending.attempts[0];
-  return first !== undefined && first.result.failure === 'tool-use-error' && first.call.tool === tool;
+  return (
+    first !== undefined &&
+    (first.result.failure === 'tool-use-error' || refusedDirectory(first.call, first.result)) &&
+    first.call.tool === tool
+  );
+}
+
+/** Gemini CLI refusing a shell call's working folder (`dir_path`) outside the workspace. */
+const REFUSED_DIRECTORY = /^Directory '[^']*' is not within any of the registered workspace directories/;
+
+/**
+ * The harness refused the folder a shell call was to run in: how the tool was used (its
+ * `dir_path`), not what the command asked, so the next shell call that runs is the corrected use.
+ */
+export function refusedDirectory(call: ToolCall, result: ToolResult): boolean {
+  return (
+    !result.ok && isShellTool(call.tool) && REFUSED_DIRECTORY.test(result.text.trimStart().slice(0, 300))
+  );
 }
 
 /** The file a call acts on, by basename (for a shell command that writes or lists it instead). */
@@ -642,7 +659,7 @@ export function judgeFailure(
   // Asking for a program just installed, and the shell has none: the install did not put it on
   // the PATH this shell reads (`winget install GnuPG.GnuPG`, then `gpg --version`), not an answer.
   const notOnPath = justInstalled && lacksProgram(call, result);
-  if (!notOnPath && isNoise(call, result))
+  if (!notOnPath && !refusedDirectory(call, result) && isNoise(call, result))
     return open === undefined && isMisfiredProbe(call, result) ? { kind: 'probe' } : { kind: 'noise' };
   if (open === undefined) return { kind: 'first' };
   const previous = open.attempts[open.attempts.length - 1];

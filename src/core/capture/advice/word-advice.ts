@@ -285,6 +285,22 @@ export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
   const fix = episode.fix;
   const because = `it failed with ${quoted(facts.gist)}`;
   const fixCommand = fix !== undefined ? commandOf(fix) : undefined;
+  if (facts.refusedDirectory && facts.call !== undefined) {
+    const param = 'dir_path' in facts.call.input ? 'dir_path' : 'directory';
+    const folder = facts.call.input[param];
+    const named = typeof folder === 'string' ? ` ${code(folder, 80)}` : '';
+    return {
+      wording: {
+        summary: `Don't pass \`${param}\`${named} to ${facts.call.tool}, it is outside the workspace: ${because}`,
+        mistake,
+        remediation:
+          fixCommand === undefined
+            ? 'Run the command from the workspace, with absolute paths in it'
+            : `Run it from the workspace, with absolute paths in the command: ${code(fixCommand, 160)}`,
+      },
+      drop: undefined,
+    };
+  }
   if (episode.replacement !== undefined && facts.key !== undefined && fixCommand !== undefined)
     return {
       wording: {
