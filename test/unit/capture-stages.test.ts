@@ -21,7 +21,7 @@ import {
   pathGlob,
   wordEpisode,
 } from '../../src/core/capture/draft-candidate.js';
-import { commandObject, writtenFiles } from '../../src/core/capture/shell-command.js';
+import { commandKeys, commandObject, writtenFiles } from '../../src/core/capture/shell-command.js';
 import { backgroundProgram, checkedNames } from '../../src/core/capture/background-launch.js';
 import { downloadedFile, errorPageLine, urlHost } from '../../src/core/capture/saved-download.js';
 import { categoryOf, draftTags, languageOf, severityOf, topicOf } from '../../src/core/capture/draft-tags.js';
@@ -59,6 +59,18 @@ function gist(episode: Episode) {
 }
 
 describe('call targets', () => {
+  it('commands handed on thousands of times over are keyed without exhausting the stack', () => {
+    expect([
+      commandKeys(`${'powershell '.repeat(20000)}ls`),
+      commandKeys(`${'ssh h '.repeat(20000)}ls`),
+      commandKeys('ssh h "bash -c \'opkg remove x\'"'),
+    ]).toEqual([
+      ['powershell powershell powershell powershell'],
+      ['ssh ssh ssh ssh'],
+      ['ssh bash opkg remove'],
+    ]);
+  });
+
   it.each([
     ['Bash', bash('cd src && npm install left-pad'), { family: 'shell', keys: ['npm install'] }],
     ['Bash', {}, { family: 'shell', keys: ['?'] }],

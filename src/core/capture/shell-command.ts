@@ -353,6 +353,22 @@ function sshKey(args: readonly string[]): string[] {
 
 /** Keys of every non-plumbing segment, in order (`["npx create-next-app"]`). */
 export function commandKeys(command: string): string[] {
+  // A command handed on (`ssh h "..."`, `bash -c "..."`) is keyed by what it runs, to this depth:
+  // deeper nesting is keyed by the wrapper alone, so no command can exhaust the stack.
+  if (nesting >= MAX_NESTING) return [];
+  nesting += 1;
+  try {
+    return keysOf(command);
+  } finally {
+    nesting -= 1;
+  }
+}
+
+/** How deep commandKeys is in commands handed on; MAX_NESTING is as deep as it opens them. */
+let nesting = 0;
+const MAX_NESTING = 4;
+
+function keysOf(command: string): string[] {
   const keys: string[] = [];
   for (const segment of segments(command)) {
     const key = segmentKey(segment);
