@@ -59,6 +59,14 @@ function gist(episode: Episode) {
 }
 
 describe('call targets', () => {
+  it.each([
+    ['sudo -u me op item create \\\n  "Public Key[text]=$K"', ['op']],
+    ['Get-ChildItem -Path C:\\a `\n  -Recurse\nGet-Volume', ['Get-ChildItem', 'Get-Volume']],
+    ['X=`date`\nls -la', ['ls']],
+  ])('a continued line is one line, a closing backtick continues nothing: %j', (command, keys) => {
+    expect(commandKeys(command)).toEqual(keys);
+  });
+
   it('commands handed on thousands of times over are keyed without exhausting the stack', () => {
     expect([
       commandKeys(`${'powershell '.repeat(20000)}ls`),

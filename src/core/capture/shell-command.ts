@@ -98,8 +98,9 @@ const PLUMBING = new Set([
  * comment to the end of the line (`# list it first\nls -la`), which names nothing.
  */
 function lexemes(command: string): string[] {
-  // A line continued (`\` in a shell, a backtick in PowerShell) is one line.
-  return words(withoutHeredocBodies(command).replace(/(?:\\|`)\r?\n/g, ' '));
+  // A line continued (`\` in a shell, ` `` ` after a space in PowerShell) is one line; a backtick
+  // that closes a bash command substitution at the end of a line continues nothing.
+  return words(withoutHeredocBodies(command).replace(/\\\r?\n|[ \t]`\r?\n/g, ' '));
 }
 
 const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/g;
