@@ -9,6 +9,7 @@ import { normalizeCursorPayload } from '../../src/adapters/cursor/hook-adapter.j
 import { normalizeGeminiPayload } from '../../src/adapters/gemini/hook-adapter.js';
 import { checkBreadth } from '../../src/core/breadth/check-breadth.js';
 import type { CachedCall } from '../../src/core/breadth/cached-call.js';
+import { draftCandidate } from '../../src/core/capture/draft-candidate.js';
 import { errorPattern, errorWords } from '../../src/core/capture/error-pattern.js';
 import { ERROR_HEADER, toHookSpecificOutput } from '../../src/core/inject/format-decision.js';
 import { manifestReaders } from '../../src/core/inject/candidate-ordinals.js';
@@ -18,6 +19,7 @@ import type { CallPhase, HookEvent, Manifest } from '../../src/core/inject/types
 import { lessonKeys, startsSessions } from '../../src/core/manifest/build-manifest.js';
 import type { ReplayCall } from '../../src/core/outcome/call-outcome.js';
 import { callPayloads } from '../../src/core/replay/replay-payload.js';
+import { detectAll, madeUpSession } from '../helpers/capture-events.js';
 import { payload } from '../helpers/hook-payloads.js';
 import { bashEvent, lesson, manifestOf } from '../helpers/manifest.js';
 
@@ -48,6 +50,33 @@ describe('the error words capture names', () => {
   ])('none for %s', (_name, gist, output) => {
     expect(errorPattern(gist, output)).toBeUndefined();
   });
+
+  it.each([
+    ['Claude Code, a bare exit code', 'claude-code', 'Bash', { command: 'make deploy' }, 'Exit code 2', true],
+    [
+      'Gemini CLI, nothing printed',
+      'gemini',
+      'run_shell_command',
+      { command: 'make deploy' },
+      'Output: (empty)\nExit Code: 1\nProcess Group PGID: 7',
+      true,
+    ],
+    ['a file tool: no exit code to wait for', 'claude-code', 'Read', { file_path: '/a/b' }, '(error)', false],
+  ] as const)(
+    'a failure with no words to name waits for its command to fail: %s',
+    (_name, agent, tool, input, text, waits) => {
+      const s = madeUpSession({ agent });
+      const episode = detectAll([...s.fail(tool, input, text), ...s.ok(tool, { ...input, extra: 1 })])[0];
+      const errors = episode === undefined ? [] : draftCandidate(episode).errors;
+      const fails = (output: string) => errors.some((source) => new RegExp(source, 'i').test(output));
+      expect([
+        errors.length > 0,
+        fails('Exit code 1\nmake: *** [deploy] Error 1'),
+        fails('Output: ok\nExit Code: 0'),
+        fails('Output: (empty)\nExit Code: 2'),
+      ]).toEqual(waits ? [true, true, false, true] : [false, false, false, false]);
+    },
+  );
 
   it('escapes what a regex would read as syntax, and the words match across any whitespace', () => {
     const words = errorWords('Task failed: the job-runner (v2) is not-ready yet now');

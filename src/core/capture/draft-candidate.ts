@@ -146,9 +146,21 @@ export function draftErrors(episode: Episode, facts: EpisodeFacts): string[] {
   // the words the first failure printed: the call the lesson's trigger is anchored on
   const text = first.result.text;
   const own = errorGist(text, programsOf(facts.failedCommand));
-  const pattern = errorPattern(own, text) ?? errorPattern(facts.gist, text);
+  const pattern =
+    errorPattern(own, text) ??
+    errorPattern(facts.gist, text) ??
+    // No words name the error (a bare exit code, a redacted line): the lesson still waits for its
+    // command to fail, not to run.
+    (facts.shell && NONZERO_EXIT.test(text.slice(0, 4000)) ? NONZERO_EXIT.source : undefined);
   return pattern === undefined ? [] : [pattern];
 }
+
+/**
+ * How the agents' shell tools say a command failed: a non-zero exit code in the result (Claude
+ * Code's `Exit code 2`, Gemini CLI's `Exit Code: 1`, a Codex transcript's `Process exited with
+ * code 1`; Codex's hook payload carries the output alone, so there the lesson stays silent).
+ */
+const NONZERO_EXIT = /(?:^|\n)(?:Error: )?Exit code:? [1-9]|Process exited with code [1-9]/i;
 
 /** What a joined block stands for besides itself: the heuristic find's hash and both anchors. */
 function joinedOf(joined: NonNullable<Episode['joined']>): NonNullable<CandidateDraft['joined']> {
