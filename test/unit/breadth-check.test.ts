@@ -196,7 +196,13 @@ describe('the cached calls', () => {
   const calls = collectCalls(events).sessions.flatMap((s) => s.calls.map(cachedCallOf));
 
   it('keep the outcome, the error class, the command cut short and repo-relative paths', () => {
-    expect(calls[0]).toMatchObject({ tool: 'Bash', outcome: 'failed', errorClass: 'missing-module' });
+    expect(calls[0]).toMatchObject({
+      tool: 'Bash',
+      outcome: 'failed',
+      errorClass: 'missing-module',
+      // the exit code leads, as in the result a hook sees: a lesson waiting for a failure counts it
+      error: "Exit code 1\nModuleNotFoundError: No module named 'foo'",
+    });
     expect(calls[0]?.command).toHaveLength(1000);
     expect(calls[1]).toMatchObject({ tool: 'Edit', paths: ['src/a.ts'], outcome: 'no-result' });
   });

@@ -304,6 +304,21 @@ describe('breadth and replay see the results the hook sees', () => {
     });
   });
 
+  it('a lesson waiting for its command to fail counts the cached failures, not the successes', () => {
+    const s = madeUpSession();
+    const [episode] = detectAll([
+      ...s.fail('Bash', { command: 'make deploy' }, 'Exit code 2'),
+      ...s.ok('Bash', { command: 'make deploy', extra: 1 }),
+    ]);
+    const errors = episode === undefined ? [] : draftCandidate(episode).errors;
+    const calls = [
+      ...Array.from({ length: 50 }, () => call('make deploy')),
+      call('make deploy', 'Exit code 2\nfailed without output'),
+    ];
+    const trigger = { tools: ['Bash'], commands: ['(^|\\s)make(\\s|$)'] };
+    expect(checkBreadth({ ...trigger, errors }, calls)).toMatchObject({ fires: 1, broad: false });
+  });
+
   const replayCall = (agent: ReplayCall['agent'], outcome: ReplayCall['outcome']): ReplayCall => ({
     agent,
     session: 's',

@@ -70,8 +70,16 @@ export function cachedCallOf(call: ReplayCall): CachedCall {
     keys: call.keys.slice(0, CACHED_PATHS),
     outcome: call.outcome,
     ...(call.errorClass !== undefined ? { errorClass: call.errorClass } : {}),
+    // The exit code leads, as the hook's result text has it: a lesson that waits for its
+    // command to fail (a non-zero exit) counts this failure too.
     ...(call.gist !== undefined && call.outcome === 'failed'
-      ? { error: call.gist.slice(0, CACHED_ERROR_CHARS) }
+      ? {
+          error:
+            `${call.exitCode !== undefined && call.exitCode !== 0 ? `Exit code ${call.exitCode}\n` : ''}${call.gist}`.slice(
+              0,
+              CACHED_ERROR_CHARS,
+            ),
+        }
       : {}),
   };
 }

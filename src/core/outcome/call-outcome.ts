@@ -42,6 +42,8 @@ export type ReplayCall = {
   /** For a failed call: the class of its error and the line that says what happened. */
   errorClass?: ErrorClass;
   gist?: string;
+  /** For a failed call: the exit code its result gave, when it gave one. */
+  exitCode?: number;
   /**
    * The result's text as a hook after the call would see it (head and tail, capped as the hook
    * caps it): kept only when asked (`collectCalls(events, { outputs: true })`, the replay).
@@ -152,6 +154,7 @@ export function collectCalls(
           break;
         }
         call.outcome = 'failed';
+        if (event.exitCode !== undefined) call.exitCode = event.exitCode;
         call.gist = errorGist(event.text, programsOf(call));
         call.errorClass = errorClass(`${call.gist}\n${event.text.slice(0, 4000)}`);
         counts.failed += 1;
