@@ -20,6 +20,7 @@ import {
   sshRemote,
   stripQuotes,
   tokenize,
+  wrappedCommand,
   writtenFiles,
 } from './shell-command.js';
 
@@ -199,14 +200,13 @@ export function installsSomething(call: ToolCall): boolean {
   return commandKeys(command).some((key) => INSTALLS.test(key));
 }
 
-/** The command a wrapper runs: `powershell -Command "..."`, `cmd /c ...`, `bash -c "..."`. */
+/** The command a wrapper runs (`powershell -Command "..."`, `cmd /c ...`, `bash -c "..."`), else the command. */
 function innerCommand(command: string): string {
   const tokens = tokenize(command);
-  const program = (tokens[0] ?? '').replace(/\.exe$/i, '').toLowerCase();
-  const flag = tokens.findIndex((token, i) => i > 0 && /^(-command|-c|\/c|-lc)$/i.test(token));
-  if (flag < 0 || !['powershell', 'pwsh', 'cmd', 'bash', 'sh', 'zsh'].includes(program)) return command;
-  const rest = tokens.slice(flag + 1);
-  return rest.length === 1 ? stripQuotes(rest[0] ?? '') : rest.join(' ');
+  const program = stripQuotes(tokens[0] ?? '')
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.exe$/i, '');
+  return (isShellWrapper(program) ? wrappedCommand(program, tokens.slice(1)) : undefined) ?? command;
 }
 
 /** Commands that install something: after "no such program" they enable a retry, not replace it. */
@@ -446,17 +446,13 @@ export function failureGist(text: string): string {
  * installed it: setting up, not a mistake.
  */
 function installedAfterCheck(pending: PendingFailure, installer: ToolCall | undefined): boolean {
-  if (!pending.missingProgram || installer === undefined || !isShellTool(installer.tool)) return false;
-  const installs = commandKeys(commandOf(installer) ?? '').some((key) => INSTALLS.test(key));
+  if (!pending.missingProgram || installer === undefined || !installsSomething(installer)) return false;
   const asked = commandOf(lastAttempt(pending).call) ?? '';
-  return (
-    installs &&
-    programs(pending.keys).some((program) =>
-      new RegExp(
-        `(^|[;&|(]\\s*)${escapeRegex(program)}(\\.exe)?\\s+(--version|-V|version)(?=\\s|[;&|)]|$)`,
-        'i',
-      ).test(asked),
-    )
+  return programs(pending.keys).some((program) =>
+    new RegExp(
+      `(^|[;&|(]\\s*)${escapeRegex(program)}(\\.exe)?\\s+(--version|-V|version)(?=\\s|[;&|)]|$)`,
+      'i',
+    ).test(asked),
   );
 }
 
