@@ -24,7 +24,9 @@
 //
 // `--json` prints the figures as data; `--half tuning|held-out` lists that half's unfaithful lessons
 // and the injections that landed at no labeled mistake (episodes and their labeled repeats).
+import crypto from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeCodeAdapter } from '../dist/adapters/claude-code/hook-adapter.js';
@@ -46,6 +48,30 @@ const FORMS = ['guard', 'checkpoint', 'before-call', 'after-call'];
 const NOW_MS = Date.parse('2026-12-01T00:00:00.000Z');
 
 /** A temporary repository whose project tier holds every injectable candidate, approved. */
+/**
+ * Lesson ids drawn from a seeded sequence while `run` adds the lessons: the hook breaks a tie
+ * between equally ranked lessons by id, and random ids would make the figures vary run to run.
+ */
+async function withSeededIds(run) {
+  const real = crypto.randomBytes;
+  let state = 0x9e3779b9;
+  crypto.randomBytes = (size) => {
+    const bytes = Buffer.alloc(size);
+    for (let i = 0; i < size; i += 1) {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      bytes[i] = state >>> 24;
+    }
+    return bytes;
+  };
+  syncBuiltinESMExports();
+  try {
+    return await run();
+  } finally {
+    crypto.randomBytes = real;
+    syncBuiltinESMExports();
+  }
+}
+
 async function approvedWorkspace(candidates, floor) {
   const temp = mkdtempSync(join(tmpdir(), 'lore-eval-replay-'));
   const repo = join(temp, 'repo');
@@ -55,21 +81,23 @@ async function approvedWorkspace(candidates, floor) {
   const ws = await openWorkspace({ cwd: repo, env, warn: () => {} });
   await ws.ready();
   const lessonOf = new Map();
-  for (const candidate of candidates) {
-    const { record } = candidate;
-    if (record.confidence < floor) continue;
-    const added = await addLesson(ws, draftOf(record, {}), {
-      tier: 'project',
-      nowMs: NOW_MS,
-      createdBy: 'eval',
-      provenance: {
-        sourceSessions: record.sourceSessions,
-        occurrences: record.occurrences,
-        contentHash: record.contentHash,
-      },
-    });
-    lessonOf.set(candidate, added.id);
-  }
+  await withSeededIds(async () => {
+    for (const candidate of candidates) {
+      const { record } = candidate;
+      if (record.confidence < floor) continue;
+      const added = await addLesson(ws, draftOf(record, {}), {
+        tier: 'project',
+        nowMs: NOW_MS,
+        createdBy: 'eval',
+        provenance: {
+          sourceSessions: record.sourceSessions,
+          occurrences: record.occurrences,
+          contentHash: record.contentHash,
+        },
+      });
+      lessonOf.set(candidate, added.id);
+    }
+  });
   return { ws, lessonOf, done: () => (ws.close(), rmSync(temp, { recursive: true, force: true })) };
 }
 
