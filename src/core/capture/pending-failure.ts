@@ -441,6 +441,14 @@ export function failureGist(text: string): string {
   return errorGist(text.slice(0, 3000)).replace(/\d+/g, '#').slice(0, 120);
 }
 
+/** failureGist of a result, worked out once per result (a pending failure compares it with each retry). */
+const gists = new WeakMap<ToolResult, string>();
+function resultGist(result: ToolResult): string {
+  let gist = gists.get(result);
+  if (gist === undefined) gists.set(result, (gist = failureGist(result.text)));
+  return gist;
+}
+
 /**
  * The agent asked whether a program was there (`op --version; op whoami`), it was not, and it
  * installed it: setting up, not a mistake.
@@ -662,7 +670,8 @@ export function judgeFailure(
   const otherError =
     previous !== undefined &&
     open.family === 'shell' &&
-    failureGist(previous.result.text) !== failureGist(result.text);
+    previous.result.text !== result.text &&
+    resultGist(previous.result) !== resultGist(result);
   // Fixed by what the agent did in between, or by what it changed in the call: a changed command
   // that fails with another kind of error got past the first one (`git pull --no-rebase` past
   // "Need to specify how to reconcile divergent branches", into a merge conflict).

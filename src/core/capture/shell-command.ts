@@ -100,7 +100,8 @@ const PLUMBING = new Set([
 function lexemes(command: string): string[] {
   // A line continued (`\` in a shell, ` `` ` after a space in PowerShell) is one line; a backtick
   // that closes a bash command substitution at the end of a line continues nothing.
-  return words(withoutHeredocBodies(command).replace(/\\\r?\n|[ \t]`\r?\n/g, ' '));
+  const body = withoutHeredocBodies(command);
+  return words(body.includes('\n') ? body.replace(/\\\r?\n|[ \t]`\r?\n/g, ' ') : body);
 }
 
 const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/g;
