@@ -346,7 +346,7 @@ function printFigures(halves) {
   const [tuning, held] = halves;
   const row = (name, f, check) =>
     console.log(
-      `  ${name.padEnd(30)}${f(tuning).padEnd(26)}${f(held).padEnd(26)}${check === undefined ? '' : check}`,
+      `  ${name.padEnd(32)}${f(tuning).padEnd(26)}${f(held).padEnd(26)}${check === undefined ? '' : check}`,
     );
   console.log(`replay eval: the candidates capture finds in each half, approved, replayed through the hook`);
   console.log('(targets on the held-out half)\n');
