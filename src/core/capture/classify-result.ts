@@ -80,6 +80,14 @@ const EXIT_PATTERNS = [
   /(?:^|\n)exit(?:ed)? (?:with )?(?:status|code):? (\d+)\s*$/i,
 ];
 
+/**
+ * A non-zero exit code as the agents' shell tools print it in a result (Claude Code's `Exit code 2`,
+ * Gemini CLI's `Exit Code: 1`, a Codex transcript's `Process exited with code 1`): the regex a
+ * lesson waits on when no words name its error. Codex's hook payload carries the output alone, so
+ * there such a lesson stays silent.
+ */
+export const NONZERO_EXIT = /(?:^|\n)(?:Error: )?Exit code:? [1-9]|Process exited with code [1-9]/i;
+
 const TIMEOUT = [
   /^Command timed out after/i,
   /\bcommand timed out\b/i,
@@ -196,6 +204,12 @@ const FRAME =
 
 /** Where PowerShell says an error stopped it: the error's own words are the lines above. */
 const POWERSHELL_WHERE = /^\s*At line:\d+ char:\d+/;
+
+/** Whether PowerShell reported an error in this text (its `At line:N char:N` report). */
+export function powershellReported(text: string): boolean {
+  return POWERSHELL_REPORTED.test(text);
+}
+const POWERSHELL_REPORTED = new RegExp(POWERSHELL_WHERE.source, 'm');
 
 /**
  * A PowerShell error's report below its message (`At line:1 char:1`, the command repeated under

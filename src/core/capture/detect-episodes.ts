@@ -58,7 +58,6 @@ import {
   installsSomething,
   openFailure,
   powershellSubstitutes,
-  relatedTo,
   nextProgramRun,
   operandRun,
   sameInput,
@@ -280,9 +279,10 @@ function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, tar
   switch (verdict.kind) {
     case 'noise': {
       // A lookup retried under its PowerShell alias still names the cmdlet that would work.
-      const open = [...state.pending].reverse().find((p) => relatedTo(p, target, call.tool));
-      for (const cmdlet of open === undefined ? [] : powershellSubstitutes(call, result))
-        if (!open?.substitutes.includes(cmdlet)) open?.substitutes.push(cmdlet);
+      const { open } = verdict;
+      if (open !== undefined)
+        for (const cmdlet of powershellSubstitutes(call, result))
+          if (!open.substitutes.includes(cmdlet)) open.substitutes.push(cmdlet);
       return [];
     }
     case 'first':

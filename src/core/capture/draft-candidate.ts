@@ -21,7 +21,7 @@ import {
 import { fixEqualsFailure } from './advice/advice-shape.js';
 import type { Advice, AdviceDrop } from './advice/word-advice.js';
 import { commandOf, targetPath } from './call-target.js';
-import { errorGist, hookToolName, isShellTool } from './classify-result.js';
+import { NONZERO_EXIT, errorGist, hookToolName, isShellTool } from './classify-result.js';
 import { blockTriggers } from './block-lesson.js';
 import { classifyScope } from './classify-scope.js';
 import type { ScopeDecision } from './classify-scope.js';
@@ -151,16 +151,9 @@ export function draftErrors(episode: Episode, facts: EpisodeFacts): string[] {
     errorPattern(facts.gist, text) ??
     // No words name the error (a bare exit code, a redacted line): the lesson still waits for its
     // command to fail, not to run.
-    (facts.shell && NONZERO_EXIT.test(text.slice(0, 4000)) ? NONZERO_EXIT.source : undefined);
+    (facts.shell && (first.result.exitCode ?? 0) > 0 ? NONZERO_EXIT.source : undefined);
   return pattern === undefined ? [] : [pattern];
 }
-
-/**
- * How the agents' shell tools say a command failed: a non-zero exit code in the result (Claude
- * Code's `Exit code 2`, Gemini CLI's `Exit Code: 1`, a Codex transcript's `Process exited with
- * code 1`; Codex's hook payload carries the output alone, so there the lesson stays silent).
- */
-const NONZERO_EXIT = /(?:^|\n)(?:Error: )?Exit code:? [1-9]|Process exited with code [1-9]/i;
 
 /** What a joined block stands for besides itself: the heuristic find's hash and both anchors. */
 function joinedOf(joined: NonNullable<Episode['joined']>): NonNullable<CandidateDraft['joined']> {
@@ -290,8 +283,11 @@ export function draftTriggers(facts: EpisodeFacts): DraftTriggers {
         : undefined;
     const host = savedPage ? urlHost(failedCommand) : undefined;
     commands.push(
-      commandTrigger(key, object === undefined ? diff : { removed: [object], added: diff?.added ?? [] }) +
-        (host === undefined ? '' : `(?=.*:\\/\\/${escapeRegex(host)}(?=[:/"'\\s]|$))`),
+      commandTrigger(
+        key,
+        object === undefined ? diff : { removed: [object], added: diff?.added ?? [] },
+        host === undefined ? undefined : `:\\/\\/${escapeRegex(host)}(?=[:/"'\\s]|$)`,
+      ),
     );
   }
   return {

@@ -5,7 +5,7 @@
  * failure, settled it some other way, or leaves it waiting (perhaps as the step that enables the
  * fix). The detector (`detect-episodes.ts`) applies them to its state.
  */
-import { FORK_RETRY, errorGist, isShellTool } from './classify-result.js';
+import { FORK_RETRY, errorGist, isShellTool, powershellReported } from './classify-result.js';
 import { commandOf } from './call-target.js';
 import type { CallTarget } from './call-target.js';
 import { errorClass } from '../outcome/error-class.js';
@@ -162,12 +162,9 @@ const POWERSHELL_ALIASES: Readonly<Record<string, string>> = {
   start: 'start-process',
 };
 
-/** How PowerShell reports an error: where it stopped, and the error record's fields. */
-const POWERSHELL_ERROR = /At line:\d+ char:\d+|CategoryInfo\s*:|FullyQualifiedErrorId\s*:/;
-
 /** The cmdlets a failed shell call ran under their alias, when PowerShell reported the failure. */
 export function powershellSubstitutes(call: ToolCall, result: ToolResult): string[] {
-  if (!isShellTool(call.tool) || !POWERSHELL_ERROR.test(result.text.slice(0, 3000))) return [];
+  if (!isShellTool(call.tool) || !powershellReported(result.text.slice(0, 3000))) return [];
   const command = commandOf(call);
   if (command === undefined) return [];
   return [...new Set(programs(commandKeys(command)).flatMap((program) => POWERSHELL_ALIASES[program] ?? []))];
@@ -637,8 +634,8 @@ export function namedSubstitutes(pending: PendingFailure, text: string): string[
 }
 
 export type FailureVerdict =
-  /** A lookup or the environment: nothing to learn, nothing changes. */
-  | { kind: 'noise' }
+  /** A lookup or the environment: nothing to learn, nothing changes (`open`: the failure at its target). */
+  | { kind: 'noise'; open: PendingFailure | undefined }
   /** No open failure at this target: a new one opens. */
   | { kind: 'first' }
   /** A lookup that misfired, with no open failure at its target: it opens as a probe. */
@@ -664,7 +661,7 @@ export function judgeFailure(
   // the PATH this shell reads (`winget install GnuPG.GnuPG`, then `gpg --version`), not an answer.
   const notOnPath = justInstalled && lacksProgram(call, result);
   if (!notOnPath && !refusedDirectory(call, result) && isNoise(call, result))
-    return open === undefined && isMisfiredProbe(call, result) ? { kind: 'probe' } : { kind: 'noise' };
+    return open === undefined && isMisfiredProbe(call, result) ? { kind: 'probe' } : { kind: 'noise', open };
   if (open === undefined) return { kind: 'first' };
   const previous = open.attempts[open.attempts.length - 1];
   const otherError =

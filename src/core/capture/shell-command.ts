@@ -199,28 +199,25 @@ const SUDO_VALUE_OPTIONS = new Set([
   '--group',
 ]);
 
-/** The words that name what a segment runs (`npm install`), or undefined for plumbing. */
-export function segmentKey(segment: readonly string[]): string[] | undefined {
-  // An assignment (`title = "x"` in a PowerShell hashtable), or a line that only closes one.
-  if (segment[1] === '=' && !/^\$/.test(segment[0] ?? '')) return undefined;
+/**
+ * Where a segment's program is: past env assignments, `sudo` and its options, `command`, `exec`,
+ * `nohup`, `timeout`/`env` and their options, and PowerShell's `$var =`. -1 for a segment that runs
+ * nothing (an assignment such as a PowerShell hashtable's `title = "x"`).
+ */
+function programAt(segment: readonly string[]): number {
+  if (segment[1] === '=' && !/^\$/.test(segment[0] ?? '')) return -1;
   let i = 0;
   while (i < segment.length) {
     const token = segment[i] ?? '';
     // PowerShell: `$key = & "C:\...\gpg.exe" --export` runs gpg (the `&` may split it off).
-    if (/^\$[\w:]+$/.test(token) && segment[i + 1] === '=') {
-      i += 2;
-      continue;
-    }
+    if (/^\$[\w:]+$/.test(token) && segment[i + 1] === '=') i += 2;
     // `sudo -u mischa op ...` runs op: sudo's options, and the value of those that take one.
-    if (token === 'sudo') {
+    else if (token === 'sudo') {
       i += 1;
       while (i < segment.length && (segment[i] ?? '').startsWith('-'))
         i += SUDO_VALUE_OPTIONS.has(segment[i] ?? '') ? 2 : 1;
-      continue;
-    }
-    if (
+    } else if (
       /^[A-Za-z_][A-Za-z0-9_]*=/.test(token) ||
-      token === 'sudo' ||
       token === 'command' ||
       token === 'exec' ||
       token === 'nohup'
@@ -231,36 +228,59 @@ export function segmentKey(segment: readonly string[]): string[] | undefined {
       while (i < segment.length && /^(-\S+|\d+[smh]?)$/.test(segment[i] ?? '')) i += 1;
     } else break;
   }
+  return i;
+}
+
+/** A program word as a program name: its path and `.exe` dropped (`C:\Python314\python.exe` is `python`). */
+function programName(word: string): string {
+  return word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\')) + 1).replace(/\.exe$/i, '');
+}
+
+/** The command an ssh or a shell wrapper hands on (`ssh h "opkg remove x"`, `bash -c "..."`), if any. */
+function handedOn(program: string, args: readonly string[]): string | undefined {
+  if (program === 'ssh') return sshRemote(args);
+  return isShellWrapper(program) ? wrappedCommand(program, args) : undefined;
+}
+
+/**
+ * The keys of what a segment runs (`npm install`), or undefined for plumbing: one key, or for a
+ * command handed on (`ssh h "opkg update && opkg install x"`, `powershell "Get-Volume; Get-Disk"`)
+ * one per command it runs there, each behind the outer program (`ssh opkg install`), so two
+ * different remote commands are two targets, as they would be run locally.
+ */
+function segmentKeys(segment: readonly string[]): string[] | undefined {
+  const i = programAt(segment);
+  if (i < 0) return undefined;
   const exe = stripQuotes(segment[i] ?? '');
   if (exe === '' || exe.startsWith('-') || exe.startsWith('>') || exe.startsWith('<')) return undefined;
   // A PowerShell variable, method call or block brace is not a program (`$s.Save()`, `@{`, `}`).
   if (/^\$[\w:]+(?:[.[]|$)/.test(exe) || /^[@{}]/.test(exe)) return undefined;
   // A program run by its path is that program (`/usr/bin/ssh`, `C:\Python314\python.exe`).
-  const local = exe.startsWith('./') || exe.startsWith('.\\');
-  const base = local
-    ? exe
-    : exe.slice(Math.max(exe.lastIndexOf('/'), exe.lastIndexOf('\\')) + 1).replace(/\.exe$/i, '');
+  const base = exe.startsWith('./') || exe.startsWith('.\\') ? exe : programName(exe);
   if (PLUMBING.has(base)) return undefined;
-  if (base === 'ssh') return sshKey(segment.slice(i + 1));
-  if (SHELL_WRAPPERS.has(base.toLowerCase())) {
-    // `powershell "Resolve-DnsName x"` runs Resolve-DnsName: keyed like a command over ssh.
-    const inner = wrappedCommand(base, segment.slice(i + 1));
-    const innerKey = inner === undefined ? undefined : commandKeys(inner)[0];
-    return innerKey === undefined ? [base] : [base, ...innerKey.split(' ')];
+  if (base === 'ssh' || isShellWrapper(base)) {
+    const inner = handedOn(base, segment.slice(i + 1));
+    const keys = inner === undefined ? [] : commandKeys(inner);
+    return keys.length === 0 ? [base] : keys.map((key) => `${base} ${key}`);
   }
   if (!MULTIPLEXERS.has(base)) return [base];
   for (let j = i + 1; j < segment.length; j += 1) {
     const word = stripQuotes(segment[j] ?? '');
     if (word.startsWith('-')) {
       if (base.startsWith('python') && word === '-m' && segment[j + 1])
-        return [base, '-m', stripQuotes(segment[j + 1] ?? '')];
-      if (base.startsWith('python') && word === '-c') return [base, '-c'];
+        return [`${base} -m ${stripQuotes(segment[j + 1] ?? '')}`];
+      if (base.startsWith('python') && word === '-c') return [`${base} -c`];
       continue;
     }
-    if (/^[\w@.:/-]+$/.test(word) && word.length <= 60) return [base, word.replace(/@[^/]*$/, '')];
+    if (/^[\w@.:/-]+$/.test(word) && word.length <= 60) return [`${base} ${word.replace(/@[^/]*$/, '')}`];
     break;
   }
   return [base];
+}
+
+/** The words that name what a segment runs (`npm install`, `ssh opkg remove`), or undefined for plumbing. */
+export function segmentKey(segment: readonly string[]): string[] | undefined {
+  return segmentKeys(segment)?.[0]?.split(' ');
 }
 
 /** Programs that run the command they are given (`bash -c "..."`, `powershell "..."`, `cmd /c ...`). */
@@ -343,16 +363,6 @@ export function sshRemote(args: readonly string[]): string | undefined {
   return rest.length === 1 ? stripQuotes(rest[0] ?? '') : rest.join(' ');
 }
 
-/**
- * `ssh` is a way to run another command: its key names that command too (`ssh opkg`), so two
- * different remote commands are two targets, as they would be run locally.
- */
-function sshKey(args: readonly string[]): string[] {
-  const remote = sshRemote(args);
-  const inner = remote === undefined ? undefined : commandKeys(remote)[0];
-  return inner === undefined ? ['ssh'] : ['ssh', ...inner.split(' ')];
-}
-
 /** Keys of every non-plumbing segment, in order (`["npx create-next-app"]`). */
 export function commandKeys(command: string): string[] {
   // A command handed on (`ssh h "..."`, `bash -c "..."`) is keyed by what it runs, to this depth:
@@ -372,28 +382,7 @@ const MAX_NESTING = 4;
 
 function keysOf(command: string): string[] {
   const keys: string[] = [];
-  for (const segment of segments(command)) {
-    const key = segmentKey(segment);
-    if (key === undefined) continue;
-    // Every command run on the other side (or by the wrapper) is a target
-    // (`ssh h "opkg update && opkg install x"`, `powershell "Get-Volume; Get-Disk"`).
-    const outer = key[0] ?? '';
-    const wrapper = outer === 'ssh' || SHELL_WRAPPERS.has(outer.toLowerCase());
-    const at = segment.findIndex(
-      (token) =>
-        stripQuotes(token)
-          .replace(/^.*[\\/]/, '')
-          .replace(/\.exe$/i, '') === outer,
-    );
-    const inner =
-      !wrapper || key.length < 2 || at < 0
-        ? undefined
-        : outer === 'ssh'
-          ? sshRemote(segment.slice(at + 1))
-          : wrappedCommand(outer, segment.slice(at + 1));
-    if (inner !== undefined) keys.push(...commandKeys(inner).map((each) => `${outer} ${each}`));
-    else keys.push(key.join(' '));
-  }
+  for (const segment of segments(command)) keys.push(...(segmentKeys(segment) ?? []));
   if (keys.length === 0) {
     const first = segments(command)[0];
     if (first && first[0] !== undefined) keys.push(stripQuotes(first[0]));
@@ -407,28 +396,25 @@ function keysOf(command: string): string[] {
  * flag, a number or the key's own words; undefined when it has none a trigger could require.
  */
 export function commandObject(command: string, key: string): string | undefined {
-  const keyWords = key.split(' ');
-  const program = keyWords[0] === 'ssh' ? keyWords[1] : keyWords[0];
-  // Over ssh, the remote command's segments (`ssh h "opkg remove x"`).
-  const opened =
-    keyWords[0] === 'ssh'
-      ? segments(command).flatMap((segment) => {
-          const at = segment.findIndex((token) => stripQuotes(token).replace(/^.*\//, '') === 'ssh');
-          const remote = at < 0 ? undefined : sshRemote(segment.slice(at + 1));
-          return remote === undefined ? [] : segments(remote);
-        })
-      : segments(command);
-  for (const segment of opened) {
-    const words = segment.map(stripQuotes);
-    const at = words.findIndex((word) => word.replace(/^.*[\\/]/, '').replace(/\.exe$/i, '') === program);
-    if (at < 0) continue;
-    const operands = words
+  const [program = '', ...rest] = key.split(' ');
+  for (const segment of segments(command)) {
+    const at = programAt(segment);
+    if (at < 0 || programName(stripQuotes(segment[at] ?? '')) !== program) continue;
+    // Over ssh or a wrapper, what the command it hands on acts on (`ssh h "opkg remove x"`).
+    const inner = rest.length > 0 ? handedOn(program, segment.slice(at + 1)) : undefined;
+    if (inner !== undefined) {
+      const found = commandObject(inner, rest.join(' '));
+      if (found !== undefined) return found;
+      continue;
+    }
+    const operands = segment
       .slice(at + 1)
+      .map(stripQuotes)
       .filter(
         (word) =>
           !word.startsWith('-') &&
           !/^\d+$/.test(word) &&
-          !keyWords.includes(word) &&
+          !rest.includes(word) &&
           word.length >= 3 &&
           word.length <= 120 &&
           !/[*?$`]/.test(word),
@@ -494,9 +480,10 @@ export function escapeRegex(text: string): string {
  * with or without `.exe`), requiring the argument that made the difference when the failed command
  * had one the fix dropped (bare or quoted), and refusing commands that already carry the fix: a
  * flag only within the same command (`dig x && ssh h "ls -la"` still matches a `dig` lesson whose
- * fix is `-la`), an environment assignment anywhere before it.
+ * fix is `-la`), an environment assignment anywhere before it. `requires`: a regex the command
+ * must also hold somewhere (the host of a download).
  */
-export function commandTrigger(key: string, diff: CommandDiff | undefined): string {
+export function commandTrigger(key: string, diff: CommandDiff | undefined, requires?: string): string {
   const [program = '', ...rest] = key.split(' ').map(escapeRegex);
   const exe = /\\.exe$/i.test(program) ? program : `${program}(?:\\.exe)?`;
   // The end is a lookahead so that the required argument may follow the key directly, and the
@@ -510,7 +497,7 @@ export function commandTrigger(key: string, diff: CommandDiff | undefined): stri
     diff?.added[0];
   // Whole-command conditions look at every line of a script, before the program too
   // (`KEY_ID=12AB\ngpg --quick-add-key $KEY_ID`).
-  let before = '';
+  let before = requires === undefined ? '' : `(?=[\\s\\S]*?${requires})`;
   if (removed !== undefined) before += `(?=[\\s\\S]*?(^|[\\s"'=])${escapeRegex(removed)}(["'\\s]|$))`;
   if (added !== undefined && !key.split(' ').includes(added)) {
     // A one-letter flag may come in a cluster (`-f` in `curl -fL`).
