@@ -68,6 +68,15 @@ describe('tool results', () => {
     [{ tool: 'Bash', text: 'added 3 packages\nnpm error code ERESOLVE' }, 'error-output'],
     [{ tool: 'Bash', text: 'x\nModuleNotFoundError: No module named foo' }, 'error-output'],
     [{ tool: 'Bash', text: "'tsc' is not recognized as an internal or external command," }, 'error-output'],
+    // PowerShell names the expression that failed before its non-terminating error.
+    [
+      {
+        tool: 'Bash',
+        text: "Preview:\nextglob.Name : The term 'extglob.Name' is not recognized as the name of a cmdlet, function",
+      },
+      'error-output',
+    ],
+    [{ tool: 'Bash', text: "Notes : The term 'x' is recognized here" }, 'none'],
     [{ tool: 'Bash', text: 'ran it; npm error is a word here, Timeout a class name' }, 'none'],
     [{ tool: 'Read', text: 'bash: foo: command not found' }, 'none'],
   ])('%j is %s', (facts, failure) => {

@@ -129,7 +129,8 @@ const ERROR_OUTPUT = [
   /(^|\n)ERR_PNPM_/,
   /(^|\n)(ModuleNotFoundError|ImportError|SyntaxError|NameError|TypeError|ReferenceError): /,
   /(^|\n)Error: Cannot find module /,
-  /(^|\n)The term '[^']+' is not recognized as the name of a cmdlet/,
+  // PowerShell names the failing expression first in its non-terminating errors (`x.Name : The term`).
+  /(^|\n)([^\n]{1,120} : )?The term '[^']+' is not recognized as the name of a cmdlet/,
   /is not recognized as an internal or external command/,
 ];
 

@@ -50,6 +50,8 @@ import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from 
 import { noSignals } from './episode.js';
 import { parseLessonBlocks } from './lesson-block.js';
 import {
+  cdAlone,
+  cdAloneText,
   judgeFailure,
   judgeSuccess,
   isProbe,
@@ -261,6 +263,14 @@ export function onToolResult(state: DetectorState, result: ToolResult): Episode[
     if (looked !== undefined) return looked;
   }
   if (result.ok && installsSomething(call)) state.installedAt = state.index;
+  // A `cd` on its own in a shell that does not keep it: a failure that waits for the call that
+  // reaches the folder another way.
+  const folder = result.ok ? cdAlone(call) : undefined;
+  if (folder !== undefined) {
+    const failed: ToolResult = { ...result, ok: false, failure: 'error-output', text: cdAloneText(folder) };
+    state.pending.push(openFailure(call, failed, targetOf(call), state.index, true));
+    return [];
+  }
   // A success with no failure waiting for its fix changes nothing else (the common case).
   if (result.ok && state.pending.length === 0) return [];
   const target = targetOf(call);

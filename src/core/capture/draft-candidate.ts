@@ -31,8 +31,23 @@ import type { ToolCall } from './events.js';
 import { errorPattern } from './error-pattern.js';
 import { contentHash } from './hash.js';
 import { curlWithoutFail, urlHost } from './saved-download.js';
-import { commandKeys, commandObject, commandTrigger, diffCommands, escapeRegex } from './shell-command.js';
-import { refusedDirectory } from './pending-failure.js';
+import {
+  DOUBLE_QUOTED_VARIABLE,
+  commandKeys,
+  commandObject,
+  commandTrigger,
+  diffCommands,
+  escapeRegex,
+  expandedInDoubleQuotes,
+} from './shell-command.js';
+import {
+  CD_ALONE_TRIGGER,
+  cdAlone,
+  droppedOverSsh,
+  foundUnder,
+  refusedDirectory,
+} from './pending-failure.js';
+import type { FoundUnder } from './pending-failure.js';
 
 export type CandidateDraft = {
   contentHash: string;
@@ -212,6 +227,12 @@ export type EpisodeFacts = {
   correction: boolean;
   /** The harness refused the shell call's working folder: the tool's use, not the command. */
   refusedDirectory: boolean;
+  /** A path the failed command did not find in the working folder, and the folder the fix found it in. */
+  moved: FoundUnder | undefined;
+  /** The folder of a `cd` on its own that the next shell did not keep (`cdAlone`). */
+  cdAlone: string | undefined;
+  /** A program the host of an ssh command did not have, which the fix did without (`droppedOverSsh`). */
+  remoteMissing: { program: string; host: string } | undefined;
 };
 
 /** The programs a command line runs (`refreshenv; python --version` → refreshenv, python; over ssh, the remote one). */
@@ -256,6 +277,15 @@ export function episodeFacts(episode: Episode): EpisodeFacts {
     harness: first?.result.failure === 'tool-use-error',
     refusedDirectory: first !== undefined && refusedDirectory(first.call, first.result),
     correction: episode.kind === 'user-correction',
+    moved:
+      last !== undefined && episode.fix !== undefined
+        ? foundUnder(last.call, errorText, episode.fix)
+        : undefined,
+    cdAlone: first !== undefined ? cdAlone(first.call) : undefined,
+    remoteMissing:
+      last !== undefined && episode.fix !== undefined
+        ? droppedOverSsh(last.call, errorText, episode.fix)
+        : undefined,
   };
 }
 
@@ -268,25 +298,41 @@ export type DraftTriggers = { tools: string[]; commands: string[]; paths: string
 export function draftTriggers(facts: EpisodeFacts): DraftTriggers {
   const { shell, key, failedCommand, fixCommand, glob, harness, tool } = facts;
   const commands: string[] = [];
-  if (shell && key !== undefined && key !== '' && !facts.refusedDirectory) {
+  // A `cd` on its own: the lesson is the shell's, whatever the folder.
+  if (facts.cdAlone !== undefined) commands.push(CD_ALONE_TRIGGER);
+  else if (shell && key !== undefined && key !== '' && !facts.refusedDirectory) {
     const savedPage = curlWithoutFail(failedCommand, facts.errorText);
     // A curl download that saved an error page: fire on curl without -f from the same host.
+    // A path not found in the working folder: fire where the command gives it that way again.
     const diff = savedPage
       ? { removed: [], added: ['-f'] }
-      : fixCommand !== undefined && failedCommand !== undefined
-        ? diffCommands(failedCommand, fixCommand)
-        : undefined;
+      : facts.moved !== undefined
+        ? { removed: [facts.moved.path], added: [] }
+        : facts.remoteMissing !== undefined
+          ? undefined
+          : fixCommand !== undefined && failedCommand !== undefined
+            ? diffCommands(failedCommand, fixCommand)
+            : undefined;
     // A user's correction is about what the call acted on, not every call of its program.
     const object =
       facts.correction && failedCommand !== undefined && (diff?.removed.length ?? 0) === 0
         ? commandObject(failedCommand, key)
         : undefined;
     const host = savedPage ? urlHost(failedCommand) : undefined;
+    // A fix that only took a variable out of double quotes: fire where one sits in them.
+    const quoted =
+      failedCommand !== undefined &&
+      fixCommand !== undefined &&
+      expandedInDoubleQuotes(failedCommand, fixCommand) !== undefined;
     commands.push(
       commandTrigger(
         key,
         object === undefined ? diff : { removed: [object], added: diff?.added ?? [] },
-        host === undefined ? undefined : `:\\/\\/${escapeRegex(host)}(?=[:/"'\\s]|$)`,
+        host !== undefined
+          ? `:\\/\\/${escapeRegex(host)}(?=[:/"'\\s]|$)`
+          : quoted
+            ? DOUBLE_QUOTED_VARIABLE
+            : undefined,
       ),
     );
   }

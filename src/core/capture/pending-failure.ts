@@ -17,6 +17,7 @@ import {
   isShellWrapper,
   segmentKey,
   segments,
+  sshHost,
   sshRemote,
   stripQuotes,
   tokenize,
@@ -172,7 +173,7 @@ export function powershellSubstitutes(call: ToolCall, result: ToolResult): strin
 
 /** What a shell says when it has no such program. */
 const NO_SUCH_PROGRAM =
-  /command not found|is not recognized as (the name of a cmdlet|an internal or external command)|CommandNotFoundException/;
+  /command not found|is not recognized as (the name of a cmdlet|an internal or external command)|CommandNotFoundException|^(?:[\w./-]+: )?(?:line \d+: )?[\w.+-]+: not found$/m;
 
 /** Words of a command that name a file or folder (`E:\EFI\refind.conf`, `src/a.ts`, `notes.md`). */
 function pathOperands(command: string): string[] {
@@ -258,7 +259,53 @@ export function nextProgramRun(pending: PendingFailure, call: ToolCall): string 
   const key = commandKeys(innerCommand(commandOf(call) ?? ''))[0];
   const program = key?.split(' ')[0];
   if (key === undefined || program === undefined || INSTALLS.test(key)) return undefined;
-  return programs(pending.keys).includes(program.toLowerCase()) ? undefined : program;
+  // The program a wrapper ran in the failed call (`powershell Get-Process`) is no replacement.
+  const failed = [...programs(pending.keys), ...wrapped(pending.keys)];
+  return failed.includes(program.toLowerCase()) ? undefined : program;
+}
+
+/** The programs shell wrappers ran (`powershell Get-Process` → `get-process`). */
+function wrapped(keys: readonly string[]): string[] {
+  return keys.flatMap((key) => {
+    const [first = '', second] = key.split(' ');
+    return second !== undefined && isShellWrapper(first) ? [second.toLowerCase()] : [];
+  });
+}
+
+/** The program a shell says it does not have (`ash: hostname: not found`, `bash: jq: command not found`). */
+const NOT_FOUND_PROGRAM = /([\w.+-]+): (?:command )?not found\b/;
+
+/** The host a command line runs its command on over ssh, when it starts with `ssh`. */
+function sshHostOf(command: string): string | undefined {
+  const tokens = tokenize(command);
+  return stripQuotes(tokens[0] ?? '') === 'ssh' ? sshHost(tokens.slice(1)) : undefined;
+}
+
+/**
+ * A program the remote shell did not have (`ssh root@slate 'hostname && uptime'`: "ash: hostname:
+ * not found"), left out by the next command run on that host, which worked: the fix is to do
+ * without it there. The program, else undefined.
+ */
+export function droppedRemoteProgram(pending: PendingFailure, call: ToolCall): string | undefined {
+  if (!pending.missingProgram || pending.enabler !== undefined) return undefined;
+  const failed = lastAttempt(pending);
+  return droppedOverSsh(failed.call, failed.result.text, call)?.program;
+}
+
+/** The program and host of `droppedRemoteProgram`, from the failed call, its output and the fix. */
+export function droppedOverSsh(
+  failed: ToolCall,
+  failedText: string,
+  fix: ToolCall,
+): { program: string; host: string } | undefined {
+  const host = isShellTool(failed.tool) ? sshHostOf(commandOf(failed) ?? '') : undefined;
+  const command = isShellTool(fix.tool) ? commandOf(fix) : undefined;
+  if (host === undefined || command === undefined || sshHostOf(command) !== host || installsSomething(fix))
+    return undefined;
+  const program = NOT_FOUND_PROGRAM.exec(failedText.slice(0, 600))?.[1];
+  if (program === undefined || !commandKeys(commandOf(failed) ?? '').includes(`ssh ${program}`))
+    return undefined;
+  return commandKeys(command).includes(`ssh ${program}`) ? undefined : { program, host };
 }
 
 /** The program of a successful call that works on a path the missing program was given. */
@@ -571,6 +618,93 @@ export function touchesSameFile(pending: PendingFailure, call: ToolCall, target:
   );
 }
 
+/** Agents whose shell tool runs each command in a new shell, in the workspace folder. */
+const FRESH_SHELLS: ReadonlySet<string> = new Set(['gemini', 'codex']);
+
+/** A command that only changes folder (`cd Gemini-Playground`). */
+const CD_ALONE = /^\s*cd\s+("[^"\n]+"|'[^'\n]+'|[^\s;&|"'<>]+)\s*;?\s*$/;
+
+/** The trigger of its lesson: any shell command that only changes folder. */
+export const CD_ALONE_TRIGGER = CD_ALONE.source;
+
+/**
+ * The folder of a shell call that only changes into it, in an agent whose next call starts in a
+ * new shell anyway (Gemini CLI, Codex): a `cd` that changes nothing. Undefined for any other call.
+ */
+export function cdAlone(call: ToolCall): string | undefined {
+  if (!FRESH_SHELLS.has(call.agent) || !isShellTool(call.tool)) return undefined;
+  const word = CD_ALONE.exec(commandOf(call) ?? '')?.[1];
+  const folder = word === undefined ? undefined : stripQuotes(word);
+  return folder === undefined || /^(-|~|\.{1,2})$/.test(folder) ? undefined : folder;
+}
+
+/** What a `cd` on its own did, as its failure. */
+export function cdAloneText(folder: string): string {
+  return `cd ${folder} changed nothing: the next call starts in a new shell, in the workspace folder`;
+}
+
+/** Whether a call reaches into a folder by its path, or changes into it for the same command. */
+export function usesFolder(folder: string, call: ToolCall): boolean {
+  const bare = escapeRegex(folder.replace(/[\\/]+$/, ''));
+  const path = new RegExp(`(^|[\\s"'=])(\\.[\\\\/])?${bare}([\\\\/]|["'\\s;&|]|$)`);
+  if (cdAlone(call) !== undefined) return false;
+  return Object.values(call.input).some((value) => typeof value === 'string' && path.test(value));
+}
+
+/** A relative path as a command gives it (`docs/`, `src/app.ts`): not absolute, home, a flag or a variable. */
+function relativePath(token: string): boolean {
+  return (
+    /^[\w.-][^\s]*$/.test(token) &&
+    !/^\.\.?[\\/]?$/.test(token) &&
+    !/^[A-Za-z]:/.test(token) &&
+    !token.startsWith('-') &&
+    !token.includes('://') &&
+    /[A-Za-z]{2}/.test(token) &&
+    token.replace(/[\\/]+$/, '').length >= 3 &&
+    // A path by its shape (a folder separator, a file extension), not a bare word: `bun` is a program.
+    (/[\\/]/.test(token) || /\.\w{1,5}$/.test(token))
+  );
+}
+
+/** The relative paths a shell command gave that its error says are not there. */
+function missingRelativePaths(failed: ToolCall, failedText: string): string[] {
+  const command = isShellTool(failed.tool) ? commandOf(failed) : undefined;
+  const said = failedText.slice(0, 600);
+  if (command === undefined || errorClass(said) !== 'missing-file') return [];
+  return tokenize(command)
+    .map(stripQuotes)
+    .filter((token) => relativePath(token) && said.includes(token.replace(/[\\/]+$/, '')));
+}
+
+export type FoundUnder = {
+  /** The path as the failed command gave it (`docs/`). */
+  path: string;
+  /** The folder a later call found it in (`M-Gemini/`). */
+  folder: string;
+};
+
+/**
+ * A relative path a shell command could not find (`ls docs/`: No such file or directory) that a
+ * later call reached under a folder (`read_file M-Gemini/docs/SECURITY.md`): the command ran from
+ * the wrong folder. The path must be the one the error names.
+ */
+export function foundUnder(failed: ToolCall, failedText: string, call: ToolCall): FoundUnder | undefined {
+  const missing = missingRelativePaths(failed, failedText);
+  if (missing.length === 0) return undefined;
+  const texts = Object.values(call.input).filter((value): value is string => typeof value === 'string');
+  for (const path of missing) {
+    const bare = escapeRegex(path.replace(/[\\/]+$/, ''));
+    const under = new RegExp(
+      `(?:^|[\\s"'=])((?:[^\\s"'=]*[\\\\/])?[\\w-][^\\s"'=\\\\/]*[\\\\/])${bare}(?=[\\\\/\\s"']|$)`,
+    );
+    for (const text of texts) {
+      const folder = under.exec(text)?.[1];
+      if (folder !== undefined) return { path, folder };
+    }
+  }
+  return undefined;
+}
+
 /** A file tool that refused a file for its size (Claude Code's Read over 25,000 tokens). */
 export const TOO_LARGE =
   /exceeds (the )?maximum allowed tokens|file is too large|too large to (read|display)/i;
@@ -660,8 +794,13 @@ export function judgeFailure(
   // Asking for a program just installed, and the shell has none: the install did not put it on
   // the PATH this shell reads (`winget install GnuPG.GnuPG`, then `gpg --version`), not an answer.
   const notOnPath = justInstalled && lacksProgram(call, result);
+  // A lookup's answer that a relative path is not there waits too: found under another folder,
+  // the lookup ran from the wrong one (`foundUnder`).
   if (!notOnPath && !refusedDirectory(call, result) && isNoise(call, result))
-    return open === undefined && isMisfiredProbe(call, result) ? { kind: 'probe' } : { kind: 'noise', open };
+    return open === undefined &&
+      (isMisfiredProbe(call, result) || missingRelativePaths(call, result.text).length > 0)
+      ? { kind: 'probe' }
+      : { kind: 'noise', open };
   if (open === undefined) return { kind: 'first' };
   const previous = open.attempts[open.attempts.length - 1];
   const otherError =
@@ -700,6 +839,15 @@ export function judgeSuccess(
   edited: boolean,
 ): SuccessVerdict {
   const last = lastAttempt(pending).call;
+  const failed = lastAttempt(pending);
+  if (foundUnder(failed.call, failed.result.text, call) !== undefined)
+    return { close: true, episode: 'error-fix' };
+  // A `cd` on its own waits for the call that reaches the folder another way.
+  const folder = pending.probe ? cdAlone(failed.call) : undefined;
+  if (folder !== undefined)
+    return usesFolder(folder, call)
+      ? { close: true, episode: 'error-fix' }
+      : { close: false, enabler: false, clearEdited: false };
   if (pending.probe) {
     if (isSubstitute(pending, target) || operandRun(pending, call) !== undefined)
       return { close: true, episode: 'error-fix' };
@@ -713,7 +861,8 @@ export function judgeSuccess(
     if (
       isSubstitute(pending, target) ||
       operandRun(pending, call) !== undefined ||
-      nextProgramRun(pending, call) !== undefined
+      nextProgramRun(pending, call) !== undefined ||
+      droppedRemoteProgram(pending, call) !== undefined
     )
       return { close: true, episode: 'error-fix' };
     return {

@@ -354,6 +354,15 @@ const SSH_VALUE_OPTIONS = new Set([
  * The command an `ssh HOST CMD` runs on the other side, as written (one quoted argument unquoted),
  * or undefined for a login shell.
  */
+/** The host an ssh command's arguments name (`root@slate` of `-p 22 root@slate 'ls'`). */
+export function sshHost(args: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < args.length && (args[i] ?? '').startsWith('-'))
+    i += SSH_VALUE_OPTIONS.has(args[i] ?? '') ? 2 : 1;
+  const host = args[i];
+  return host === undefined ? undefined : stripQuotes(host);
+}
+
 export function sshRemote(args: readonly string[]): string | undefined {
   let i = 0;
   while (i < args.length && (args[i] ?? '').startsWith('-'))
@@ -469,6 +478,34 @@ export function diffCommands(failed: string, fixed: string): CommandDiff {
     added: [...new Set(b.filter((t) => !setA.has(t) && isDistinctive(t)))],
   };
 }
+
+/** A variable bash expands inside double quotes (`$HOME`, `${x}`, PowerShell's `$_`), unless escaped. */
+const EXPANDED = /(?<!\\)\$(?:\{[A-Za-z_]\w*\}|[A-Za-z_]\w*)/g;
+
+/** The variables in a command's double-quoted words. */
+function doubleQuotedVariables(command: string): Set<string> {
+  return new Set(
+    tokenize(command)
+      .filter((token) => token.startsWith('"'))
+      .flatMap((token) => [...token.matchAll(EXPANDED)].map((match) => match[0])),
+  );
+}
+
+/**
+ * The variables a failed command left inside double quotes for the calling shell to expand, when
+ * the fix is the same words with them out of its reach (single-quoted):
+ * `powershell "... {$_.Name} ..."` → `powershell '... {$_.Name} ...'`. Undefined otherwise.
+ */
+export function expandedInDoubleQuotes(failed: string, fixed: string): string[] | undefined {
+  const unquoted = (command: string) => command.replace(/["']/g, '').replace(/\s+/g, ' ').trim();
+  if (failed === fixed || unquoted(failed) !== unquoted(fixed)) return undefined;
+  const after = doubleQuotedVariables(fixed);
+  const names = [...doubleQuotedVariables(failed)].filter((name) => !after.has(name));
+  return names.length > 0 ? names : undefined;
+}
+
+/** The trigger condition of such a lesson: a `$` variable inside double quotes. */
+export const DOUBLE_QUOTED_VARIABLE = '"[^"]*?(?<!\\\\)\\$[A-Za-z_{]';
 
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

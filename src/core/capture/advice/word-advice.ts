@@ -10,7 +10,7 @@ import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
 import { TOO_LARGE, sameInput } from '../pending-failure.js';
-import { commandKeys, openWords, stripQuotes, tokenize } from '../shell-command.js';
+import { commandKeys, expandedInDoubleQuotes, openWords, stripQuotes, tokenize } from '../shell-command.js';
 import { curlWithoutFail } from '../saved-download.js';
 import { nameDifference, sameEffect } from './name-difference.js';
 import type { Difference } from './name-difference.js';
@@ -123,6 +123,17 @@ function commandAdvice(
   // The same command with `sudo`, or with another program for the same words (`sc` → `sc.exe`).
   if (added.length === 1 && added[0] === 'sudo' && removed.length === 0)
     return { advice: `Run ${where} with \`sudo\``, remediation };
+  const expanded = added.length + removed.length === 0 ? expandedInDoubleQuotes(failed, fixed) : undefined;
+  if (expanded !== undefined) {
+    const names = expanded
+      .slice(0, 3)
+      .map((name) => code(name))
+      .join(', ');
+    return {
+      advice: `Quote what ${where} is given in single quotes, not double (in double quotes the calling shell expands ${names} first)`,
+      remediation,
+    };
+  }
   const swapped = swappedProgram(failed, fixed);
   if (swapped !== undefined)
     return { advice: `Use ${code(swapped[1], 40)} instead of ${code(swapped[0], 40)}`, remediation };
@@ -301,6 +312,41 @@ export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
       drop: undefined,
     };
   }
+  if (facts.cdAlone !== undefined) {
+    const folder = facts.cdAlone;
+    return {
+      wording: {
+        summary: `Don't run ${code(`cd ${folder}`, 60)} on its own: each ${facts.tool ?? 'shell'} call starts in a new shell in the workspace folder, so give the path (${code(`${folder}/…`, 60)}) or chain ${code(`cd ${folder} && …`, 60)}`,
+        mistake: `${code(`cd ${folder}`, 60)} on its own changed nothing for the calls after it`,
+        remediation:
+          fixCommand !== undefined
+            ? `Reach the folder in the call itself, as the fix did: ${code(fixCommand, 120)}`
+            : `Reach the folder in the call itself, as the fix did (${fix?.tool ?? 'the next call'} on ${code(`${folder}`, 60)})`,
+      },
+      drop: undefined,
+    };
+  }
+  if (facts.remoteMissing !== undefined && fixCommand !== undefined) {
+    const { program, host } = facts.remoteMissing;
+    return {
+      wording: {
+        summary: `Don't run ${code(program, 40)} on ${code(host, 60)} over ssh, it has no such program: ${because}`,
+        mistake,
+        remediation: `Do without it there, as the fix did: ${code(fixCommand, 160)}`,
+      },
+      drop: undefined,
+    };
+  }
+  const moved = facts.moved;
+  if (moved !== undefined)
+    return {
+      wording: {
+        summary: `Look for ${code(moved.path, 60)} under ${code(moved.folder, 60)}, not in the working folder: ${because}`,
+        mistake,
+        remediation: `Give the path from the working folder: ${code(`${moved.folder}${moved.path}`, 120)}`,
+      },
+      drop: undefined,
+    };
   if (episode.replacement !== undefined && facts.key !== undefined && fixCommand !== undefined)
     return {
       wording: {

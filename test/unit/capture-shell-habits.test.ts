@@ -1,0 +1,236 @@
+// Shell habits the detector learns from without an error of the usual kind: a `cd` on its own in
+// a shell that does not keep it, a relative path looked for from the wrong folder, a variable left
+// in double quotes for the calling shell, and a program a host reached over ssh does not have.
+import { describe, expect, it } from 'vitest';
+import { commandOf } from '../../src/core/capture/call-target.js';
+import { draftCandidate } from '../../src/core/capture/draft-candidate.js';
+import type { Episode } from '../../src/core/capture/episode.js';
+import type { ToolCall, TranscriptEvent } from '../../src/core/capture/events.js';
+import { cdAlone, droppedOverSsh, foundUnder, usesFolder } from '../../src/core/capture/pending-failure.js';
+import { expandedInDoubleQuotes } from '../../src/core/capture/shell-command.js';
+import { detectAll, madeUpSession } from '../helpers/capture-events.js';
+
+const shell = (command: string) => ({ command });
+
+function call(tool: string, input: Record<string, unknown>, agent: ToolCall['agent'] = 'gemini'): ToolCall {
+  return {
+    agent,
+    session: 's',
+    project: '/w',
+    timestamp: undefined,
+    file: 'f',
+    line: 1,
+    kind: 'tool-call',
+    callId: 'c',
+    tool,
+    input,
+  };
+}
+
+/** The error-fix episodes of a session: their fix, as a command or a tool. */
+function fixes(events: TranscriptEvent[]): (string | undefined)[] {
+  return detectAll(events)
+    .filter((e) => e.kind === 'error-fix')
+    .map((e: Episode) => (e.fix === undefined ? undefined : (commandOf(e.fix) ?? e.fix.tool)));
+}
+
+describe('a `cd` on its own', () => {
+  it.each<[string, ToolCall, string | undefined]>([
+    [
+      'Gemini CLI: the next call starts over',
+      call('run_shell_command', shell('cd Gemini-Playground')),
+      'Gemini-Playground',
+    ],
+    ['Codex: the same', call('exec_command', shell('cd "my app"'), 'codex'), 'my app'],
+    ['Claude Code keeps the folder', call('Bash', shell('cd app'), 'claude-code'), undefined],
+    ['a cd that runs something after it', call('run_shell_command', shell('cd app && ls')), undefined],
+    ['back to the last folder', call('run_shell_command', shell('cd -')), undefined],
+  ])('%s', (_name, c, folder) => {
+    expect(cdAlone(c)).toBe(folder);
+  });
+
+  it.each<[string, ToolCall, boolean]>([
+    ['its path', call('list_directory', { dir_path: 'app' }), true],
+    ['a file in it', call('read_file', { file_path: 'app/src/a.ts' }), true],
+    ['cd into it for the same command', call('run_shell_command', shell('cd app && npm test')), true],
+    ['another cd on its own', call('run_shell_command', shell('cd app')), false],
+    ['a folder whose name only starts the same', call('list_directory', { dir_path: 'apps' }), false],
+    ['the workspace', call('list_directory', { dir_path: '.' }), false],
+  ])('reaching the folder: %s', (_name, c, uses) => {
+    expect(usesFolder('app', c)).toBe(uses);
+  });
+
+  it('waits for the call that reaches the folder another way, and drafts the shell lesson', () => {
+    const s = madeUpSession({ agent: 'gemini' });
+    const events = [
+      ...s.ok('run_shell_command', shell('cd Gemini-Playground')),
+      ...s.ok('list_directory', { dir_path: '.' }),
+      ...s.ok('run_shell_command', shell('pwd'), '/home/me'),
+      ...s.ok('list_directory', { dir_path: 'Gemini-Playground' }),
+    ];
+    const episodes = detectAll(events);
+    expect(episodes.map((e) => [e.kind, e.fix?.tool])).toEqual([['error-fix', 'list_directory']]);
+    const draft = draftCandidate(episodes[0]!);
+    expect(draft.drop).toBeUndefined();
+    expect(draft.summary).toMatch(
+      /^Don't run `cd Gemini-Playground` on its own: each run_shell_command call starts in a new shell/,
+    );
+    const trigger = new RegExp(draft.commands[0]!);
+    expect(['cd Gemini-Playground', 'cd other', 'cd app && ls', 'ls'].map((c) => trigger.test(c))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('is no lesson in Claude Code, nor when nothing reaches the folder later', () => {
+    const claude = madeUpSession();
+    expect(
+      detectAll([...claude.ok('Bash', shell('cd app')), ...claude.ok('Read', { file_path: 'app/a.ts' })]),
+    ).toEqual([]);
+    const gemini = madeUpSession({ agent: 'gemini' });
+    expect(
+      detectAll([
+        ...gemini.ok('run_shell_command', shell('cd app')),
+        ...gemini.ok('run_shell_command', shell('cd app')),
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('a relative path looked for from the wrong folder', () => {
+  const ls = call('run_shell_command', shell('ls -F docs/ scripts/'));
+  const missing = "Output: ls: cannot access 'docs/': No such file or directory\nExit Code: 2";
+  it.each<[string, ToolCall, string, ReturnType<typeof foundUnder>]>([
+    ['found under a folder', ls, missing, { path: 'docs/', folder: 'M-Gemini/' }],
+    ['found by an absolute path', ls, missing, { path: 'docs/', folder: '/home/me/M-Gemini/' }],
+    ['a path the error does not name', call('run_shell_command', shell('ls notes/')), missing, undefined],
+    [
+      'a bare word is a program, not a path',
+      call('run_shell_command', shell('which bun')),
+      'bun not found',
+      undefined,
+    ],
+    [
+      'an absolute path was not relative to anything',
+      call('run_shell_command', shell('ls /srv/docs/')),
+      "ls: cannot access '/srv/docs/': No such file or directory",
+      undefined,
+    ],
+    ['another error', ls, 'ls: docs/: Permission denied', undefined],
+  ])('%s', (name, failed, text, expected) => {
+    const later = call('read_file', {
+      file_path: name === 'found by an absolute path' ? '/home/me/M-Gemini/docs/a.md' : 'M-Gemini/docs/a.md',
+    });
+    expect(foundUnder(failed, text, later)).toEqual(expected);
+  });
+
+  it('a lookup that found nothing waits for it, and the lesson fires where the path is given that way', () => {
+    const s = madeUpSession({ agent: 'gemini' });
+    const episodes = detectAll([
+      ...s.fail('run_shell_command', shell('ls -F docs/ scripts/'), missing),
+      ...s.ok('read_file', { file_path: 'M-Gemini/docs/SECURITY.md' }),
+    ]);
+    expect(episodes.map((e) => e.kind)).toEqual(['error-fix']);
+    const draft = draftCandidate(episodes[0]!);
+    expect(draft.summary).toMatch(
+      /^Look for `docs\/` under `M-Gemini\/`, not in the working folder: it failed with/,
+    );
+    const trigger = new RegExp(draft.commands[0]!);
+    expect(['ls docs/', 'ls -la docs/', 'ls M-Gemini/docs/', 'ls src/'].map((c) => trigger.test(c))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('a lookup that found nothing and is never found elsewhere teaches nothing', () => {
+    const s = madeUpSession({ agent: 'gemini' });
+    expect(
+      detectAll([
+        ...s.fail('run_shell_command', shell('ls docs/'), missing),
+        ...s.ok('read_file', { file_path: 'README.md' }),
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('a variable left in double quotes', () => {
+  it.each<[string, string, string, string[] | undefined]>([
+    [
+      'PowerShell run from bash',
+      `powershell "Get-Process | ? {$_.Name -like 'b*'}"`,
+      `powershell 'Get-Process | ? {$_.Name -like "b*"}'`,
+      ['$_'],
+    ],
+    ['ssh, braces', 'ssh h "echo ${HOME}"', "ssh h 'echo ${HOME}'", ['${HOME}']],
+    ['an escaped dollar stays', 'ssh h "echo \\$HOME"', "ssh h 'echo \\$HOME'", undefined],
+    ['other words changed too', 'ssh h "echo $HOME"', "ssh h 'echo $PATH'", undefined],
+    ['the same command', 'ssh h "echo $HOME"', 'ssh h "echo $HOME"', undefined],
+  ])('%s', (_name, failed, fixed, names) => {
+    expect(expandedInDoubleQuotes(failed, fixed)).toEqual(names);
+  });
+
+  it('drafts a quoting lesson that fires only where a variable sits in double quotes', () => {
+    const s = madeUpSession();
+    const failed = `powershell "Get-Process | Where-Object {$_.Name -like '*bash*'} | Format-Table"`;
+    const fixed = `powershell 'Get-Process | Where-Object {$_.Name -like "*bash*"} | Format-Table'`;
+    const episodes = detectAll([
+      ...s.fail(
+        'Bash',
+        shell(failed),
+        "extglob.Name : The term 'extglob.Name' is not recognized as the name of a cmdlet",
+        'error-output',
+      ),
+      ...s.ok('Bash', shell(fixed), 'bash 9132'),
+    ]);
+    const draft = draftCandidate(episodes[0]!);
+    expect(draft.summary).toMatch(
+      /^Quote what `powershell Get-Process` is given in single quotes, not double \(in double quotes the calling shell expands `\$_` first\)/,
+    );
+    const trigger = new RegExp(draft.commands[0]!);
+    expect([failed, fixed, 'powershell "Get-Process"'].map((c) => trigger.test(c))).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+});
+
+describe('a program the host reached over ssh does not have', () => {
+  const failed = call('Bash', shell("ssh root@slate 'hostname && uptime'"), 'claude-code');
+  const text = 'Exit code 127\nash: hostname: not found';
+  it.each<[string, string, ReturnType<typeof droppedOverSsh>]>([
+    [
+      'done without it on the same host',
+      "ssh root@slate 'cat /proc/uptime'",
+      { program: 'hostname', host: 'root@slate' },
+    ],
+    ['another host', "ssh root@other 'cat /proc/uptime'", undefined],
+    ['still running it', "ssh root@slate 'hostname -s'", undefined],
+    ['installing it', "ssh root@slate 'opkg install hostname'", undefined],
+  ])('%s', (_name, fix, expected) => {
+    expect(droppedOverSsh(failed, text, call('Bash', shell(fix), 'claude-code'))).toEqual(expected);
+  });
+
+  it('the next command on that host without it is the fix', () => {
+    const s = madeUpSession();
+    const events = [
+      ...s.fail('Bash', shell("ssh root@slate 'hostname && uptime'"), text),
+      ...s.ok('Bash', shell("ssh root@slate 'echo test; cat /proc/uptime'"), '3343.68'),
+    ];
+    expect(fixes(events)).toEqual(["ssh root@slate 'echo test; cat /proc/uptime'"]);
+    const episodes = detectAll(events);
+    const draft = draftCandidate(episodes[0]!);
+    expect(draft.summary).toBe(
+      'Don\'t run `hostname` on `root@slate` over ssh, it has no such program: it failed with "ash: hostname: not found"',
+    );
+    const trigger = new RegExp(draft.commands[0]!);
+    expect(["ssh root@slate 'hostname'", "ssh root@slate 'uptime'"].map((c) => trigger.test(c))).toEqual([
+      true,
+      false,
+    ]);
+  });
+});
