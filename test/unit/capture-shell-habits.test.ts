@@ -72,6 +72,8 @@ describe('a `cd` on its own', () => {
     expect(episodes.map((e) => [e.kind, e.fix?.tool])).toEqual([['error-fix', 'list_directory']]);
     const draft = draftCandidate(episodes[0]!);
     expect(draft.drop).toBeUndefined();
+    // No output says it went wrong: the lesson speaks before the call, waiting for no error.
+    expect(draft.errors).toEqual([]);
     expect(draft.summary).toMatch(
       /^Don't run `cd Gemini-Playground` on its own: each run_shell_command call starts in a new shell/,
     );

@@ -267,7 +267,14 @@ export function onToolResult(state: DetectorState, result: ToolResult): Episode[
   // reaches the folder another way.
   const folder = result.ok ? cdAlone(call) : undefined;
   if (folder !== undefined) {
-    const failed: ToolResult = { ...result, ok: false, failure: 'error-output', text: cdAloneText(folder) };
+    // Its output never says so (`foundLater`): its lesson speaks before the call, not after an error.
+    const failed: ToolResult = {
+      ...result,
+      ok: false,
+      failure: 'error-output',
+      text: cdAloneText(folder),
+      foundLater: true,
+    };
     state.pending.push(openFailure(call, failed, targetOf(call), state.index, true));
     return [];
   }
