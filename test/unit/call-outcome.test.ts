@@ -96,6 +96,21 @@ describe('collectCalls', () => {
     expect(nextAttempt(calls, 1)).toBeUndefined();
   });
 
+  it.each([
+    ['gemini', 'run_shell_command', 'failed'],
+    ['codex', 'exec_command', 'failed'],
+    ['claude-code', 'Bash', 'ok'],
+  ] as const)('a cd on its own in %s (%s) is %s: the next call starts over there', (agent, tool, outcome) => {
+    const where = { ...origin, agent, timestamp: undefined, line: 1 };
+    const { sessions } = collectCalls([
+      { ...where, kind: 'tool-call', callId: 'x', tool, input: { command: 'cd app' } },
+      { ...where, kind: 'tool-result', callId: 'x', tool, ok: true, text: '', exitCode: 0, failure: 'none' },
+    ]);
+    const [cd] = sessions[0]?.calls ?? [];
+    expect(cd?.outcome).toBe(outcome);
+    if (outcome === 'failed') expect(cd?.gist).toMatch(/^cd app changed nothing/);
+  });
+
   it('reads a real Claude Code transcript into ordered calls with outcomes', () => {
     const file = join(
       'test/fixtures/transcripts/claude-code',

@@ -6,7 +6,8 @@ import { commandOf } from '../../src/core/capture/call-target.js';
 import { draftCandidate } from '../../src/core/capture/draft-candidate.js';
 import type { Episode } from '../../src/core/capture/episode.js';
 import type { ToolCall, TranscriptEvent } from '../../src/core/capture/events.js';
-import { cdAlone, droppedOverSsh, foundUnder, usesFolder } from '../../src/core/capture/pending-failure.js';
+import { cdAlone, usesFolder } from '../../src/core/capture/fresh-shell.js';
+import { droppedOverSsh, foundUnder } from '../../src/core/capture/pending-failure.js';
 import { expandedInDoubleQuotes } from '../../src/core/capture/shell-command.js';
 import { detectAll, madeUpSession } from '../helpers/capture-events.js';
 

@@ -50,8 +50,6 @@ import type { Attempt, Episode, EpisodeKind, EpisodeSignals, EvidenceRef } from 
 import { noSignals } from './episode.js';
 import { parseLessonBlocks } from './lesson-block.js';
 import {
-  cdAlone,
-  cdAloneText,
   judgeFailure,
   judgeSuccess,
   isProbe,
@@ -66,6 +64,7 @@ import {
   substituteRun,
 } from './pending-failure.js';
 import type { PendingFailure } from './pending-failure.js';
+import { cdAlone, cdAloneText } from './fresh-shell.js';
 
 export type DetectorOptions = {
   /** Events a failure stays open for a fix. */

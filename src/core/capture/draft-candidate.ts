@@ -40,14 +40,9 @@ import {
   escapeRegex,
   expandedInDoubleQuotes,
 } from './shell-command.js';
-import {
-  CD_ALONE_TRIGGER,
-  cdAlone,
-  droppedOverSsh,
-  foundUnder,
-  refusedDirectory,
-} from './pending-failure.js';
+import { droppedOverSsh, foundUnder, refusedDirectory } from './pending-failure.js';
 import type { FoundUnder } from './pending-failure.js';
+import { CD_ALONE_TRIGGER, cdAlone } from './fresh-shell.js';
 
 export type CandidateDraft = {
   contentHash: string;

@@ -10,6 +10,7 @@ import { commandOf } from './call-target.js';
 import type { CallTarget } from './call-target.js';
 import { errorClass } from '../outcome/error-class.js';
 import type { Attempt } from './episode.js';
+import { cdAlone, usesFolder } from './fresh-shell.js';
 import type { ToolCall, ToolResult } from './events.js';
 import {
   commandKeys,
@@ -616,39 +617,6 @@ export function touchesSameFile(pending: PendingFailure, call: ToolCall, target:
     (/[\\/]/.test(path) && path.length >= 8 && command.includes(path)) ||
     (name.length >= 5 && command.includes(name))
   );
-}
-
-/** Agents whose shell tool runs each command in a new shell, in the workspace folder. */
-const FRESH_SHELLS: ReadonlySet<string> = new Set(['gemini', 'codex']);
-
-/** A command that only changes folder (`cd Gemini-Playground`). */
-const CD_ALONE = /^\s*cd\s+("[^"\n]+"|'[^'\n]+'|[^\s;&|"'<>]+)\s*;?\s*$/;
-
-/** The trigger of its lesson: any shell command that only changes folder. */
-export const CD_ALONE_TRIGGER = CD_ALONE.source;
-
-/**
- * The folder of a shell call that only changes into it, in an agent whose next call starts in a
- * new shell anyway (Gemini CLI, Codex): a `cd` that changes nothing. Undefined for any other call.
- */
-export function cdAlone(call: ToolCall): string | undefined {
-  if (!FRESH_SHELLS.has(call.agent) || !isShellTool(call.tool)) return undefined;
-  const word = CD_ALONE.exec(commandOf(call) ?? '')?.[1];
-  const folder = word === undefined ? undefined : stripQuotes(word);
-  return folder === undefined || /^(-|~|\.{1,2})$/.test(folder) ? undefined : folder;
-}
-
-/** What a `cd` on its own did, as its failure. */
-export function cdAloneText(folder: string): string {
-  return `cd ${folder} changed nothing: the next call starts in a new shell, in the workspace folder`;
-}
-
-/** Whether a call reaches into a folder by its path, or changes into it for the same command. */
-export function usesFolder(folder: string, call: ToolCall): boolean {
-  const bare = escapeRegex(folder.replace(/[\\/]+$/, ''));
-  const path = new RegExp(`(^|[\\s"'=])(\\.[\\\\/])?${bare}([\\\\/]|["'\\s;&|]|$)`);
-  if (cdAlone(call) !== undefined) return false;
-  return Object.values(call.input).some((value) => typeof value === 'string' && path.test(value));
 }
 
 /** A relative path as a command gives it (`docs/`, `src/app.ts`): not absolute, home, a flag or a variable. */
