@@ -34,6 +34,10 @@ describe('user corrections', () => {
     ['you edited the wrong file', true],
     ['the wrong version of node is a common problem; explain it', false],
     ['add a loading spinner while it is not loading', false],
+    ['in the M-Gemini repo', true],
+    ['I meant the staging server', true],
+    ['in the M-Gemini repo, add a CONTRIBUTING file', false],
+    ['in the meantime, run the tests', false],
   ])('%s -> %s', (text, expected) => {
     expect(isCorrection(text)).toBe(expected);
   });

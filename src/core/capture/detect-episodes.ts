@@ -94,6 +94,9 @@ const CORRECTION = [
   /^(it|this|that|the [\w-]+)('s| is| are) (still )?not (working|showing|loading|starting|running)\b/i,
   /\bnothing (happened|changed)\b|\bi (still )?(don'?t|do not|can'?t|cannot) see (it|any|the)\b/i,
   /\b(that'?s|that is|this is|it'?s|you (used|opened|edited|changed)) the wrong\b/i,
+  // What the user meant instead: "I meant the other one", or only where ("in the M-Gemini repo").
+  /^i (meant|mean)\b/i,
+  /^(in|inside|under) (the|my|our) [\w.@/-]+ (repo|repository|folder|directory|dir|project)[.!]?$/i,
 ];
 
 const CAUSAL =
