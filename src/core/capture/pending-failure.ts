@@ -636,13 +636,22 @@ function relativePath(token: string): boolean {
 
 /** The relative paths a shell command gave that its error says are not there. */
 function missingRelativePaths(failed: ToolCall, failedText: string): string[] {
+  // Asked again for each later call while the failure waits: worked out once per call and text.
+  const known = missingPaths.get(failed);
+  if (known !== undefined && known.text === failedText) return known.paths;
   const command = isShellTool(failed.tool) ? commandOf(failed) : undefined;
   const said = failedText.slice(0, 600);
-  if (command === undefined || errorClass(said) !== 'missing-file') return [];
-  return tokenize(command)
-    .map(stripQuotes)
-    .filter((token) => relativePath(token) && said.includes(token.replace(/[\\/]+$/, '')));
+  const paths =
+    command === undefined || errorClass(said) !== 'missing-file'
+      ? []
+      : tokenize(command)
+          .map(stripQuotes)
+          .filter((token) => relativePath(token) && said.includes(token.replace(/[\\/]+$/, '')));
+  missingPaths.set(failed, { text: failedText, paths });
+  return paths;
 }
+
+const missingPaths = new WeakMap<ToolCall, { text: string; paths: string[] }>();
 
 export type FoundUnder = {
   /** The path as the failed command gave it (`docs/`). */
