@@ -5,6 +5,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LoreError } from '../core/errors.js';
+import { HOSTS } from '../core/inject/types.js';
+import type { Host } from '../core/inject/types.js';
 import {
   BODY_MAX,
   CATEGORIES,
@@ -62,6 +64,12 @@ export const LESSON_OPTIONS: Record<string, OptionSpec> = {
     multiple: true,
     value: 'S',
     description: 'language or framework (python, react); repeatable',
+  },
+  agent: {
+    type: 'string',
+    multiple: true,
+    value: 'A',
+    description: `only in this agent's sessions (${HOSTS.join(', ')}); repeatable; none: every agent`,
   },
   category: { type: 'string', value: 'C', description: CATEGORIES.join(' | ') },
   severity: { type: 'string', value: 'S', description: SEVERITIES.join(' | ') },
@@ -154,6 +162,13 @@ export async function draftFromArgs(ctx: CommandContext, args: ParsedArgs): Prom
         flag === 'tag' || flag === 'stack' ? value.split(',') : [value],
       );
   }
+  const agents = listOption(args, 'agent')?.flatMap((value) => value.split(','));
+  if (agents !== undefined) {
+    const unknown = agents.filter((agent) => !(HOSTS as readonly string[]).includes(agent));
+    if (unknown.length > 0)
+      throw new LoreError('usage', `--agent ${unknown[0]}: expected one of ${HOSTS.join(', ')}`);
+    draft.agents = agents as Host[];
+  }
   const category = choiceOption(args, 'category', CATEGORIES);
   if (category) draft.category = category;
   const severity = choiceOption(args, 'severity', SEVERITIES);
@@ -181,6 +196,7 @@ export function fieldToFlag(field: string): string {
     errors: '--error',
     tags: '--tag',
     stack: '--stack',
+    agents: '--agent',
     evidence: '--evidence',
     needsReview: '--needs-review',
   };

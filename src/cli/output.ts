@@ -57,6 +57,7 @@ export function formatLessonDetail(
     ...list('errors', lesson.errors),
     ...list('tags', lesson.tags),
     ...list('stack', lesson.stack),
+    ...list('agents', lesson.agents),
     ...list('supersedes', lesson.supersedes),
     ...block('mistake', lesson.mistake),
     ...block('remediation', lesson.remediation),

@@ -187,7 +187,7 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
     }
   }
   const phase = parsed.event === 'PreToolUse' ? adapter.callPhase?.(raw) : undefined;
-  const event: HookEvent = phase === undefined ? parsed : { ...parsed, phase };
+  const event: HookEvent = { ...parsed, host: adapter.host, ...(phase === undefined ? {} : { phase }) };
   debug.event = event.event;
   if (phase !== undefined) debug.phase = phase;
   debug.tool = event.tool;

@@ -134,6 +134,38 @@ describe('lore explain --host', () => {
     },
   );
 
+  it("a lesson scoped to agents (`lore add --agent`) is dropped in the others' hooks, and shown in its own", () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add([
+      '--summary',
+      "Don't run cd on its own: each call starts in a new shell",
+      '--command',
+      '^\\s*cd\\s+\\S+\\s*$',
+      '--agent',
+      'gemini,codex',
+    ]);
+    expect(sandbox.run(['show', id]).stdout).toContain('agents: gemini, codex');
+    const explain = (host: string) => {
+      const run = sandbox.run(['explain', '--host', host, '--tool', 'Bash', '--command', 'cd app', '--json']);
+      expect(run.code).toBe(0);
+      const data = JSON.parse(run.stdout) as {
+        halves?: (Half & { dropped: { id: string; reason: string }[] })[];
+        included?: { id: string }[];
+        dropped?: { id: string; reason: string }[];
+      };
+      const halves = data.halves ?? [data as Half & { dropped: { id: string; reason: string }[] }];
+      return {
+        shown: halves.flatMap((h) => h.included.map((i) => i.id)),
+        dropped: halves.flatMap((h) => h.dropped.map((d) => [d.id, d.reason])),
+      };
+    };
+    expect(explain('gemini').shown).toEqual([id]);
+    expect(explain('codex').shown).toEqual([id]);
+    expect(explain('claude-code')).toEqual({ shown: [], dropped: [[id, 'agent-mismatch']] });
+    const unknown = sandbox.run(['add', '--summary', 'x y z', '--command', 'ls', '--agent', 'windsurf']);
+    expect([unknown.code, unknown.stderr.includes('--agent windsurf: expected one of')]).toEqual([2, true]);
+  });
+
   it('a prompt for Cursor, which has no hook that can answer one, is a usage error; an unknown host too', () => {
     const { sandbox } = sandboxWithLessons();
     const prompt = sandbox.run(['explain', '--host', 'cursor', '--prompt', 'run pytest']);

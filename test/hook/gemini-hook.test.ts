@@ -127,6 +127,33 @@ describe('Gemini CLI hooks', () => {
     expect(run(sandbox, shell(sandbox, 'AfterTool', 'pytest -x', 'other')).stdout).toContain(pytest);
   });
 
+  it("a lesson scoped to Gemini CLI and Codex speaks in Gemini's hook, not in Claude Code's", () => {
+    const sandbox = createSandbox();
+    const cd = sandbox.add([
+      '--summary',
+      "Don't run cd on its own: each run_shell_command call starts in a new shell",
+      '--tool',
+      'Bash',
+      '--command',
+      '^\\s*cd\\s+\\S+\\s*$',
+      '--agent',
+      'gemini',
+      '--agent',
+      'codex',
+    ]);
+    expect(run(sandbox, shell(sandbox, 'AfterTool', 'cd app')).stdout).toContain(`[lore ${cd}]`);
+    const claude = inRepo(sandbox, payload('claude', 'PreToolUse', 'Bash'), {
+      session_id: 'c1',
+      tool_input: { command: 'cd app', description: 'go there' },
+    });
+    expect(run(sandbox, claude, {}).stdout).toBe('{}');
+    const other = inRepo(sandbox, payload('claude', 'PreToolUse', 'Bash'), {
+      session_id: 'c2',
+      tool_input: { command: 'cd app', description: 'go there' },
+    });
+    expect(run(sandbox, other, { args: ['--host', 'codex'] }).stdout).toContain(`[lore ${cd}]`);
+  });
+
   it('BeforeTool denies a guarded call with the teaching reason; AfterTool does not repeat it', () => {
     const { sandbox, guard } = lessonSandbox();
     for (let i = 0; i < 2; i += 1) {

@@ -75,6 +75,8 @@ describe('a `cd` on its own', () => {
     expect(draft.drop).toBeUndefined();
     // No output says it went wrong: the lesson speaks before the call, waiting for no error.
     expect(draft.errors).toEqual([]);
+    // Claude Code keeps the folder: the lesson is for the agents that do not.
+    expect(draft.agents).toEqual(['gemini', 'codex']);
     expect(draft.summary).toMatch(
       /^Don't run `cd Gemini-Playground` on its own: each run_shell_command call starts in a new shell/,
     );
@@ -137,6 +139,7 @@ describe('a relative path looked for from the wrong folder', () => {
     ]);
     expect(episodes.map((e) => e.kind)).toEqual(['error-fix']);
     const draft = draftCandidate(episodes[0]!);
+    expect(draft.agents).toBeUndefined();
     expect(draft.summary).toMatch(
       /^Look for `docs\/` under `M-Gemini\/`, not in the working folder: it failed with/,
     );

@@ -285,6 +285,38 @@ describe('load and match: the stages selectLessons runs', () => {
     ]);
   });
 
+  it.each([
+    ['gemini', 'match'],
+    ['codex', 'match'],
+    ['claude-code', 'agent-mismatch'],
+    [undefined, 'match'],
+  ] as const)("a lesson scoped to agents, in %s's hook: %s", (host, outcome) => {
+    const cd = lesson({
+      summary: 'run no cd on its own: each call starts in a new shell',
+      tools: ['Bash'],
+      commands: ['^\\s*cd\\s+\\S+\\s*$'],
+      agents: ['gemini', 'codex'],
+    });
+    const scoped = manifestOf([cd], { stack: [] });
+    const selection = selectLessons({
+      event: event({ tool: 'Bash', command: 'cd app', ...(host === undefined ? {} : { host }) }),
+      head: scoped.head,
+      ...manifestReaders(scoped),
+      words: scoped.words,
+      repoPaths: [],
+      state: { seen: new Set<string>(), shownCount: 0, stateAvailable: true },
+      settings: scoped.head.settings,
+      exhaustive: true,
+    });
+    if (outcome === 'match') expect(selection.matches.map((m) => m.lesson.id)).toEqual([cd.id]);
+    else {
+      expect(selection.matches).toEqual([]);
+      expect(selection.decision.plan.skipped).toEqual([
+        { id: cd.id, reason: 'agent-mismatch', matchedBy: ['command:^\\s*cd\\s+\\S+\\s*$'] },
+      ]);
+    }
+  });
+
   it('prompts match commands, paths, tags and summary words they mention', () => {
     const ev = event({
       event: 'UserPromptSubmit',

@@ -301,6 +301,7 @@ function richLessons(): ExportLesson[] {
     errors: [],
     tags: [],
     stack: [],
+    agents: [],
     symbols: [],
     type: 'hint' as const,
     priority: 5,

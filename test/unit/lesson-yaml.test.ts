@@ -63,6 +63,7 @@ describe('parseLessonYaml: a valid lesson', () => {
         errors: [],
         tags: [],
         stack: [],
+        agents: [],
         symbols: [],
         category: 'technical',
         severity: 'medium',

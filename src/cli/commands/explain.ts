@@ -185,7 +185,7 @@ async function explainForHost(
   for (const phase of hostPhases(host, event, request.output !== undefined)) {
     const { summaries, ...explained } = await explainCall(
       ws,
-      { ...request, ...(phase === undefined ? {} : { phase }), maxChars: HOST_ADAPTERS[host].maxChars },
+      { ...request, ...(phase === undefined ? {} : { phase }), maxChars: HOST_ADAPTERS[host].maxChars, host },
       nowMs,
     );
     const hostEvent = hostEventName(host, event, phase);

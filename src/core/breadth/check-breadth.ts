@@ -149,6 +149,7 @@ export function hookEventOf(call: CachedCall): HookEvent | undefined {
     sessionId: call.session,
     agentId: 'main',
     cwd,
+    host: call.agent,
     ...(call.error !== undefined ? { output: call.error } : {}),
   };
   if (tool === 'bash')

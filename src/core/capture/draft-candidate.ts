@@ -42,7 +42,8 @@ import {
 } from './shell-command.js';
 import { droppedOverSsh, foundUnder, refusedDirectory } from './pending-failure.js';
 import type { FoundUnder } from './pending-failure.js';
-import { CD_ALONE_TRIGGER, cdAlone } from './fresh-shell.js';
+import { CD_ALONE_TRIGGER, FRESH_SHELL_AGENTS, cdAlone } from './fresh-shell.js';
+import type { Host } from '../inject/types.js';
 
 export type CandidateDraft = {
   contentHash: string;
@@ -61,6 +62,8 @@ export type CandidateDraft = {
   paths: string[];
   /** The failure's error words (error-pattern.ts): the lesson waits for them (empty: it fires before calls). */
   errors: string[];
+  /** The agents the lesson holds for (absent: every agent): a habit of one agent's tools. */
+  agents?: Host[];
   tags: string[];
   category: Category;
   severity: LessonSeverity;
@@ -116,6 +119,8 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     commands,
     paths,
     errors: draftErrors(episode, facts),
+    // A `cd` on its own changes nothing only where each call starts a new shell.
+    ...(facts.cdAlone !== undefined ? { agents: [...FRESH_SHELL_AGENTS] } : {}),
     tags,
     category,
     severity,

@@ -7,10 +7,12 @@
 import { commandOf } from './call-target.js';
 import { isShellTool } from './classify-result.js';
 import type { ToolCall } from './events.js';
+import type { Host } from '../inject/types.js';
 import { escapeRegex, stripQuotes } from './shell-command.js';
 
-/** Agents whose shell tool runs each command in a new shell, in the workspace folder. */
-const FRESH_SHELLS: ReadonlySet<string> = new Set(['gemini', 'codex']);
+/** Agents whose shell tool runs each command in a new shell, in the workspace folder: the lesson's `agents`. */
+export const FRESH_SHELL_AGENTS: readonly Host[] = ['gemini', 'codex'];
+const FRESH_SHELLS: ReadonlySet<string> = new Set(FRESH_SHELL_AGENTS);
 
 /** A command that only changes folder (`cd Gemini-Playground`). */
 const CD_ALONE = /^\s*cd\s+("[^"\n]+"|'[^'\n]+'|[^\s;&|"'<>]+)\s*;?\s*$/;

@@ -199,6 +199,7 @@ function draftContent(draft: CandidateDraft) {
     commands: draft.commands,
     paths: draft.paths,
     errors: draft.errors,
+    ...(draft.agents !== undefined ? { agents: draft.agents } : {}),
     tags: draft.tags,
     category: draft.category,
     severity: draft.severity,

@@ -196,6 +196,9 @@ export function createMatcher(event: HookEvent, ctx: MatchContext): LessonMatche
     if (!stackAllows(lesson.stack, ctx.stack)) {
       return { skip: { id: lesson.id, reason: 'stack-mismatch', matchedBy } };
     }
+    if (lesson.agents !== undefined && event.host !== undefined && !lesson.agents.includes(event.host)) {
+      return { skip: { id: lesson.id, reason: 'agent-mismatch', matchedBy } };
+    }
     if (waits) {
       if (event.output === undefined) return { skip: { id: lesson.id, reason: 'awaits-error', matchedBy } };
       const hits = errorReasons(errors, event.output);

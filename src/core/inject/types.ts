@@ -50,6 +50,8 @@ export type HookEvent = {
   transcriptPath?: string;
   /** A tool call's result, in the halves after it ran (`after`, `outcome`): its error or output, capped. */
   output?: string;
+  /** The agent whose hook sent the event (absent: no agent's, as in `lore explain`): lessons scoped to others skip it. */
+  host?: Host;
 };
 
 /** The injection settings, a snapshot of `inject.*` in the config. */
@@ -116,6 +118,8 @@ export type ManifestLesson = {
   errors?: string[];
   tags: string[];
   stack: string[];
+  /** The agents (hosts) it applies to (absent: every agent): another host's hook never matches it. */
+  agents?: Host[];
   /** Lowercase summary keywords, for prompts. */
   words: string[];
   /** Precomputed rank base: priority, confidence, votes, stack boost. Higher first. */
@@ -234,6 +238,7 @@ export const SKIP_REASONS = [
   'low-priority',
   'needs-review',
   'stack-mismatch',
+  'agent-mismatch',
   'guards-off',
   'state-unavailable',
   'in-skill',

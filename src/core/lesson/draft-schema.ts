@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { CATEGORIES, LESSON_TYPE_HELP, LESSON_TYPES, SEVERITIES, SUMMARY_MAX } from './constants.js';
 import { ConfidenceSchema, EvidenceSchema, PrioritySchema } from './field-schemas.js';
+import { HOSTS } from '../inject/types.js';
 
 const list = (what: string) => z.array(z.string()).describe(what);
 
@@ -42,6 +43,9 @@ export const LessonDraftSchema = z
     ),
     tags: list('tags, preferably category:value (lang:python)'),
     stack: list('languages or frameworks'),
+    agents: z
+      .array(z.enum(HOSTS))
+      .describe('the agents it applies to (claude-code, codex, gemini, cursor); empty: every agent'),
     category: z.enum(CATEGORIES),
     severity: z.enum(SEVERITIES),
     type: z.enum(LESSON_TYPES).describe(LESSON_TYPE_HELP),

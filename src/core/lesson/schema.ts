@@ -25,6 +25,7 @@ import {
   SUMMARY_MAX,
   TIERS,
 } from './constants.js';
+import { HOSTS } from '../inject/types.js';
 import { findBacktrackingRisk } from '../match/regex-safety.js';
 import { findGlobSyntaxProblem } from '../match/glob-syntax.js';
 import { ConfidenceSchema, EvidenceSchema, PrioritySchema } from './field-schemas.js';
@@ -135,6 +136,12 @@ export const LessonSchema = z.looseObject({
     ),
   tags: z.array(tag).default([]).describe('Tags, preferably category:value (lang:python, tool:pytest).'),
   stack: z.array(z.string().min(1)).default([]).describe('Languages or frameworks this applies to.'),
+  agents: z
+    .array(z.enum(HOSTS))
+    .default([])
+    .describe(
+      'The agents it applies to (claude-code, codex, gemini, cursor); empty: every agent. A hook of another agent never shows it.',
+    ),
   symbols: z.array(z.string().min(1)).default([]).describe('Reserved: code symbols.'),
   category: z.enum(CATEGORIES).default('technical'),
   severity: z.enum(SEVERITIES).default('medium'),

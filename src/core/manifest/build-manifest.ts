@@ -265,6 +265,7 @@ export function manifestEntry(
     ...(gated.length > 0 ? { errors: gated } : {}),
     tags: lesson.tags,
     stack: lesson.stack.map((s) => s.toLowerCase()),
+    ...(lesson.agents.length > 0 ? { agents: lesson.agents } : {}),
     words: summaryWords(lesson.summary),
     score: Math.round(rankBase(lesson, voteScore, stack) * 100) / 100,
     strength: staticStrength(lesson),

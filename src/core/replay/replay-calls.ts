@@ -145,7 +145,7 @@ function parseFor(adapter: HookAdapter, raw: Record<string, unknown>): HookEvent
   const parsed = parseHookPayload(adapter.normalizeInput(raw));
   if (parsed === undefined || !adapter.events.includes(parsed.event)) return undefined;
   const phase = parsed.event === 'PreToolUse' ? adapter.callPhase?.(raw) : undefined;
-  return phase === undefined ? parsed : { ...parsed, phase };
+  return { ...parsed, host: adapter.host, ...(phase === undefined ? {} : { phase }) };
 }
 
 /**

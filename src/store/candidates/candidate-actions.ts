@@ -6,6 +6,8 @@
 import { candidateHashes, compareCandidates } from '../../core/capture/merge-candidate.js';
 import type { CandidateRecord } from '../../core/capture/merge-candidate.js';
 import type { Category, Classifier, LessonSeverity, ScopeClass, Tier } from '../../core/lesson/schema.js';
+import { HOSTS } from '../../core/inject/types.js';
+import type { Host } from '../../core/inject/types.js';
 import { openCandidateStore, pickCandidate } from './candidate-store.js';
 import type { CandidateStore, StoredCandidate } from './candidate-store.js';
 import { addLesson, author } from '../lessons/lesson-writes.js';
@@ -49,6 +51,7 @@ export function draftOf(record: CandidateRecord, edits: LessonDraft): LessonDraf
     errors: list('errors'),
     tags: list('tags'),
     stack: list('stack'),
+    agents: list('agents')?.filter((agent): agent is Host => (HOSTS as readonly string[]).includes(agent)),
     category: text('category') as Category | undefined,
     severity: text('severity') as LessonSeverity | undefined,
     priority: record.priority,

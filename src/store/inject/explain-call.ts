@@ -11,7 +11,7 @@ import { formatDecision } from '../../core/inject/format-decision.js';
 import { manifestReaders } from '../../core/inject/candidate-ordinals.js';
 import { boundedOutput, parseHookPayload } from '../../core/inject/parse-hook-input.js';
 import { preambleFor, selectLessons } from '../../core/inject/select-lessons.js';
-import type { CallPhase, HookEvent, HookEventName, SessionSource } from '../../core/inject/types.js';
+import type { CallPhase, HookEvent, HookEventName, Host, SessionSource } from '../../core/inject/types.js';
 import { DISABLED_FILE, repoRelativePaths } from '../fs/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 
@@ -36,6 +36,8 @@ export type ExplainRequest = {
   output?: string;
   /** The host's own cap on one answer's context (the hook narrows the configured budget to it). */
   maxChars?: number;
+  /** The agent whose hook is explained (`--host`): lessons scoped to other agents are dropped. */
+  host?: Host;
 };
 
 export type Explanation = {
@@ -100,7 +102,9 @@ export function explainEvent(request: ExplainRequest): HookEvent {
     ...(eventName === 'UserPromptSubmit' ? { prompt } : {}),
     ...(eventName === 'SessionStart' ? { source: request.source ?? 'startup' } : {}),
   };
-  const event = parseHookPayload(payload);
+  const parsed = parseHookPayload(payload);
+  const event =
+    parsed === undefined || request.host === undefined ? parsed : { ...parsed, host: request.host };
   if (event === undefined) {
     throw new LoreError(
       'usage',

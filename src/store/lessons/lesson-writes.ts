@@ -78,6 +78,7 @@ function normalizeDraft(draft: LessonDraft): LessonDraft {
     const list = out[key];
     if (list) out[key] = [...new Set(list.map((item) => item.trim()).filter((item) => item !== ''))];
   }
+  if (out.agents) out.agents = [...new Set(out.agents)];
   // content patterns keep their spaces: `^  print\(` means the indentation
   if (out.contents) out.contents = [...new Set(out.contents.filter((item) => item !== ''))];
   if (out.errors) out.errors = [...new Set(out.errors.filter((item) => item !== ''))];
