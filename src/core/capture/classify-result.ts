@@ -119,6 +119,8 @@ const INTERACTIVE = [
 const COMPLETED =
   /(^|\n)\s*(Success!|Successfully (created|installed|initialized)|Done in \d|✔ (Done|Created))/;
 
+const NOT_A_CMDLET = "' is not recognized as the name of a cmdlet";
+
 /** Output that means failure even when the call carried no flag (shell tools only). */
 const ERROR_OUTPUT = [
   /(^|\n)\S*: (line \d+: )?\S+: command not found/,
@@ -129,8 +131,7 @@ const ERROR_OUTPUT = [
   /(^|\n)ERR_PNPM_/,
   /(^|\n)(ModuleNotFoundError|ImportError|SyntaxError|NameError|TypeError|ReferenceError): /,
   /(^|\n)Error: Cannot find module /,
-  // PowerShell names the failing expression first in its non-terminating errors (`x.Name : The term`).
-  /(^|\n)([^\n]{1,120} : )?The term '[^']+' is not recognized as the name of a cmdlet/,
+  /(^|\n)The term '[^']+' is not recognized as the name of a cmdlet/,
   /is not recognized as an internal or external command/,
 ];
 
@@ -192,7 +193,10 @@ export function classifyResult(facts: ResultFacts): ResultVerdict {
     !COMPLETED.test(text.slice(-2000))
   )
     return fail('interactive-prompt');
-  if (shellText && ANY_ERROR_OUTPUT.test(sample)) return fail('error-output');
+  // PowerShell's cmdlet error may follow the expression that failed (`x.Name : The term ...`):
+  // one literal search, not a pattern tried at every line.
+  if (shellText && (ANY_ERROR_OUTPUT.test(sample) || sample.includes(NOT_A_CMDLET)))
+    return fail('error-output');
   return { kind: 'result', ok: true, failure: 'none', exitCode };
 }
 
