@@ -8,7 +8,7 @@ import type { Episode } from '../../src/core/capture/episode.js';
 import type { ToolCall, TranscriptEvent } from '../../src/core/capture/events.js';
 import { cdAlone, usesFolder } from '../../src/core/capture/fresh-shell.js';
 import { droppedOverSsh, foundUnder } from '../../src/core/capture/pending-failure.js';
-import { expandedInDoubleQuotes } from '../../src/core/capture/shell-command.js';
+import { expandedInDoubleQuotes, prependedStep } from '../../src/core/capture/shell-command.js';
 import { detectAll, madeUpSession } from '../helpers/capture-events.js';
 
 const shell = (command: string) => ({ command });
@@ -238,5 +238,55 @@ describe('a program the host reached over ssh does not have', () => {
       true,
       false,
     ]);
+  });
+});
+
+describe('a step the fix ran first', () => {
+  it.each<[string, string, string, boolean, string | undefined]>([
+    ['git push, after a pull', 'git push', 'git pull --rebase && git push', false, 'git pull --rebase'],
+    ['after `;`', 'pytest -x', 'source .venv/bin/activate; pytest -x', false, 'source .venv/bin/activate'],
+    [
+      'both read from lines cut short at the same place',
+      "git commit -m \"$(cat <<'EOF'\ndocs: add the router notes [REDACTED]",
+      "git add .gitleaksignore && git commit -m \"$(cat <<'EOF'\ndocs: add the router notes [REDACTED]",
+      true,
+      'git add .gitleaksignore',
+    ],
+    [
+      'cut short at different places: compared by the beginning both have',
+      'git commit -m "docs: add the router notes [RED',
+      'git add x && git commit -m "docs: add the router notes [REDACTED]',
+      true,
+      'git add x',
+    ],
+    [
+      'the same two lines read whole differ',
+      'git commit -m "docs: add the router notes [RED',
+      'git add x && git commit -m "docs: add the router notes [REDACTED]',
+      false,
+      undefined,
+    ],
+    ['a cd says where, not what', 'npm test', 'cd app && npm test', false, undefined],
+    ['the command changed too', 'git push', 'git pull && git push -f', false, undefined],
+    ['a step after it is no step before it', 'make', 'make && make install', false, undefined],
+  ])('%s', (_name, failed, fixed, cut, step) => {
+    expect(prependedStep(failed, fixed, cut)).toBe(step);
+  });
+
+  it('drafts "Run X before Y", and a fix cut short by its line is still named by its step', () => {
+    const s = madeUpSession();
+    const failed = "git commit -m \"$(cat <<'EOF'\ndocs: add the router notes [REDACTED]";
+    const events: TranscriptEvent[] = [
+      ...s.fail('Bash', shell(failed), 'Exit code 1\nCommit blocked: 3 leaks'),
+    ];
+    (events[0] as ToolCall).inputCut = true;
+    const fix = s.ok('Bash', shell(`git add .gitleaksignore && ${failed}`), '[main b88f899] docs');
+    fix[0].inputCut = true;
+    const episodes = detectAll([...events, ...s.ok('Edit', { file_path: '/repo/.gitleaksignore' }), ...fix]);
+    const draft = draftCandidate(episodes[0]!);
+    expect(draft.drop).toBeUndefined();
+    expect(draft.summary).toBe(
+      'Run `git add .gitleaksignore` before `git commit`: without it, it failed with "Commit blocked: 3 leaks"',
+    );
   });
 });

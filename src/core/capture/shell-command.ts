@@ -479,6 +479,28 @@ export function diffCommands(failed: string, fixed: string): CommandDiff {
   };
 }
 
+/**
+ * The command a fix ran before the failed one: the fix is that command, `&&` or `;`, then the failed
+ * command as it was (`git pull --rebase && git push` after `git push`). A command read from a line
+ * cut short (`cut`) is compared by the beginning both still have. A `cd` is not a step (it says
+ * where, not what). Undefined otherwise.
+ */
+export function prependedStep(failed: string, fixed: string, cut = false): string | undefined {
+  const [before, after] = [failed.trim(), fixed.trim()];
+  for (const match of after.matchAll(/\s*(?:&&|;)\s*/g)) {
+    const rest = after.slice(match.index + match[0].length);
+    const same =
+      rest === before ||
+      (cut &&
+        Math.min(rest.length, before.length) >= 12 &&
+        (rest.startsWith(before) || before.startsWith(rest)));
+    if (!same) continue;
+    const step = after.slice(0, match.index).trim();
+    return step === '' || /^cd\s/.test(step) ? undefined : step;
+  }
+  return undefined;
+}
+
 /** A variable bash expands inside double quotes (`$HOME`, `${x}`, PowerShell's `$_`), unless escaped. */
 const EXPANDED = /(?<!\\)\$(?:\{[A-Za-z_]\w*\}|[A-Za-z_]\w*)/g;
 

@@ -10,7 +10,14 @@ import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
 import { TOO_LARGE, sameInput } from '../pending-failure.js';
-import { commandKeys, expandedInDoubleQuotes, openWords, stripQuotes, tokenize } from '../shell-command.js';
+import {
+  commandKeys,
+  expandedInDoubleQuotes,
+  openWords,
+  prependedStep,
+  stripQuotes,
+  tokenize,
+} from '../shell-command.js';
 import { curlWithoutFail } from '../saved-download.js';
 import { nameDifference, sameEffect } from './name-difference.js';
 import type { Difference } from './name-difference.js';
@@ -356,12 +363,23 @@ export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
       },
       drop: undefined,
     };
+  // The fix ran a command first, then the failed one as it was (`git pull --rebase && git push`).
+  const prepended =
+    fix !== undefined && failed !== undefined && fixCommand !== undefined && facts.failedCommand !== undefined
+      ? prependedStep(
+          commandOf(failed) ?? facts.failedCommand,
+          fixCommand,
+          failed.inputCut === true || fix.inputCut === true,
+        )
+      : undefined;
   const step =
     episode.enabler !== undefined && fix !== undefined && failed !== undefined && sameInput(fix, failed)
       ? episode.enabler
-      : fix !== undefined && isPriorStep(facts)
-        ? fix
-        : undefined;
+      : fix !== undefined && prepended !== undefined
+        ? { ...fix, input: { ...fix.input, command: prepended } }
+        : fix !== undefined && isPriorStep(facts)
+          ? fix
+          : undefined;
   if (step !== undefined) {
     const { advice, remediation } = enablerAdvice(step, facts, project);
     return {
