@@ -815,8 +815,8 @@ export function judgeSuccess(
   target: CallTarget,
   edited: boolean,
 ): SuccessVerdict {
-  const last = lastAttempt(pending).call;
   const failed = lastAttempt(pending);
+  const last = failed.call;
   if (foundUnder(failed.call, failed.result.text, call) !== undefined)
     return { close: true, episode: 'error-fix' };
   // A `cd` on its own waits for the call that reaches the folder another way.
