@@ -575,6 +575,29 @@ describe('select: the whole pipeline', () => {
     expect(decision.plan.included.map((i) => i.id)).toEqual([general.id]);
   });
 
+  it("SessionStart: a lesson scoped to other agents is not among them in this agent's session", () => {
+    const gemini = lesson({ summary: 'a gemini habit no call brings', priority: 9, agents: ['gemini'] });
+    const scoped = manifestOf([general, gemini]);
+    const start = (host: 'gemini' | 'claude-code') =>
+      selectLessons({
+        event: event({ event: 'SessionStart', source: 'startup', host }),
+        head: scoped.head,
+        ...manifestReaders(scoped),
+        words: scoped.words,
+        repoPaths: [],
+        state: { seen: new Set<string>(), shownCount: 0, stateAvailable: true },
+        settings: scoped.head.settings,
+      }).decision.plan;
+    expect(start('gemini').included.map((i) => i.id)).toEqual([gemini.id, general.id]);
+    const claude = start('claude-code');
+    expect(claude.included.map((i) => i.id)).toEqual([general.id]);
+    expect(claude.skipped).toContainEqual({
+      id: gemini.id,
+      reason: 'agent-mismatch',
+      matchedBy: ['startup'],
+    });
+  });
+
   it('SubagentStart: the protocol only', () => {
     const decision = run(event({ event: 'SubagentStart', agentId: 'a1' }));
     expect([

@@ -176,6 +176,11 @@ export function isPromptEvent(event: HookEvent): boolean {
   );
 }
 
+/** Whether a lesson scoped to agents (`agents`) holds in the hook of the event's host; any host, unscoped. */
+export function agentAllows(lesson: ManifestLesson, event: HookEvent): boolean {
+  return lesson.agents === undefined || event.host === undefined || lesson.agents.includes(event.host);
+}
+
 export type LessonMatcher = (lesson: ManifestLesson) => { match?: Match; skip?: Skip } | undefined;
 
 /** Matches one lesson at a time against an event, as `selectLessons` reads the candidates. */
@@ -196,9 +201,7 @@ export function createMatcher(event: HookEvent, ctx: MatchContext): LessonMatche
     if (!stackAllows(lesson.stack, ctx.stack)) {
       return { skip: { id: lesson.id, reason: 'stack-mismatch', matchedBy } };
     }
-    if (lesson.agents !== undefined && event.host !== undefined && !lesson.agents.includes(event.host)) {
-      return { skip: { id: lesson.id, reason: 'agent-mismatch', matchedBy } };
-    }
+    if (!agentAllows(lesson, event)) return { skip: { id: lesson.id, reason: 'agent-mismatch', matchedBy } };
     if (waits) {
       if (event.output === undefined) return { skip: { id: lesson.id, reason: 'awaits-error', matchedBy } };
       const hits = errorReasons(errors, event.output);

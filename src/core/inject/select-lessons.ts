@@ -7,7 +7,7 @@
 import { stackAllows } from './detect-stack.js';
 import { formatDecision, headerOverhead } from './format-decision.js';
 import { attachTexts, candidateOrdinals, createLessonCursor } from './candidate-ordinals.js';
-import { createMatcher, isPromptEvent } from './create-matcher.js';
+import { agentAllows, createMatcher, isPromptEvent } from './create-matcher.js';
 import { planInjection } from './plan-injection.js';
 import type { PlanState } from './plan-injection.js';
 import { checkpointDenies, deniesCalls, rankMatches } from './rank-matches.js';
@@ -122,9 +122,11 @@ export function selectLessons(input: SelectInput): Selection {
     for (const n of ordinals) {
       const lesson = cursor.at(n);
       if (lesson === undefined) continue;
-      if (stackAllows(lesson.stack, head.stack))
-        matches.push({ lesson, matchedBy: ['startup'], strength: 0 });
-      else skipped.push({ id: lesson.id, reason: 'stack-mismatch', matchedBy: ['startup'] });
+      if (!stackAllows(lesson.stack, head.stack))
+        skipped.push({ id: lesson.id, reason: 'stack-mismatch', matchedBy: ['startup'] });
+      else if (!agentAllows(lesson, event))
+        skipped.push({ id: lesson.id, reason: 'agent-mismatch', matchedBy: ['startup'] });
+      else matches.push({ lesson, matchedBy: ['startup'], strength: 0 });
     }
     const ranked = withTexts(rankMatches(matches));
     const plan = planInjection(ranked, input.state, {
