@@ -104,6 +104,21 @@ describe('lore render', () => {
     expect(after).toContain('No active lessons yet.');
   });
 
+  it('a lesson scoped to agents goes only into the sections of the files those agents read', () => {
+    const sandbox = createSandbox();
+    config(sandbox, 'views:\n  render: true\n  agentFiles: [AGENTS.md, CLAUDE.md, GEMINI.md]\n');
+    const everyone = sandbox.add(['--summary', 'Run migrations before tests']);
+    const fresh = sandbox.add(['--summary', 'Do not run cd on its own', '--agent', 'gemini,codex']);
+    const sections = Object.fromEntries(
+      ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].map((name) => [name, read(sandbox.inRepo(name))]),
+    );
+    expect(Object.values(sections).map((text) => [text.includes(everyone), text.includes(fresh)])).toEqual([
+      [true, true],
+      [true, false],
+      [true, true],
+    ]);
+  });
+
   it('refuses a file with broken markers and writes nothing; a write still succeeds and says why', () => {
     const sandbox = createSandbox();
     config(sandbox, 'views:\n  agentFiles: [AGENTS.md]\n');

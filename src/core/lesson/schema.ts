@@ -26,6 +26,7 @@ import {
   TIERS,
 } from './constants.js';
 import { HOSTS } from '../inject/types.js';
+import type { Host } from '../inject/types.js';
 import { findBacktrackingRisk } from '../match/regex-safety.js';
 import { findGlobSyntaxProblem } from '../match/glob-syntax.js';
 import { ConfidenceSchema, EvidenceSchema, PrioritySchema } from './field-schemas.js';
@@ -102,6 +103,13 @@ const repoFile = z
 /** The instruction files agents without hooks read, which can hold a managed lesson section. */
 export const AGENT_FILES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'] as const;
 export type AgentFile = (typeof AGENT_FILES)[number];
+
+/** The agents that read each instruction file: a lesson scoped to others stays out of its section. */
+export const AGENT_FILE_READERS: Readonly<Record<AgentFile, readonly Host[]>> = {
+  'AGENTS.md': ['codex', 'cursor'],
+  'CLAUDE.md': ['claude-code'],
+  'GEMINI.md': ['gemini'],
+};
 
 /** Every field of a lesson, in the order lore writes them. Unknown fields survive with a warning. */
 export const LessonSchema = z.looseObject({

@@ -10,7 +10,7 @@ export type ViewLesson = Pick<
   Lesson,
   'id' | 'summary' | 'category' | 'tier' | 'severity' | 'type' | 'createdAt'
 > &
-  Partial<Pick<Lesson, 'body'>>;
+  Partial<Pick<Lesson, 'body' | 'agents'>>;
 
 export type RenderOptions = {
   /** The page heading; omitted when undefined. */

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { SEVERITIES } from '../../core/lesson/constants.js';
+import { AGENT_FILE_READERS } from '../../core/lesson/schema.js';
 import { applyManagedSection } from '../../core/views/managed-section.js';
 import { compareNewestFirst, renderLearnings } from '../../core/views/render-learnings.js';
 import type { ViewLesson } from '../../core/views/render-learnings.js';
@@ -125,8 +126,14 @@ async function renderViewsLocked(
   const current = readText(out);
   planned.push({ kind: 'learnings', path: out, next: learningsText(lessons), current });
   if (root !== undefined && ws.config.views.agentFiles.length > 0) {
-    const body = sectionText(lessons, ws.config.views.sectionLimit);
     for (const name of ws.config.views.agentFiles) {
+      // A lesson scoped to agents goes only into the files those agents read.
+      const readers = AGENT_FILE_READERS[name];
+      const read = lessons.filter(
+        (lesson) =>
+          (lesson.agents ?? []).length === 0 || lesson.agents?.some((agent) => readers.includes(agent)),
+      );
+      const body = sectionText(read, ws.config.views.sectionLimit);
       const path = resolve(root, name);
       const existing = readText(path);
       const result = applyManagedSection(existing, body);
