@@ -150,6 +150,20 @@ function event(fields: Partial<HookEvent>): HookEvent {
   return { event: 'PreToolUse', sessionId: 's', agentId: 'main', cwd: '/repo', ...fields };
 }
 
+/** The whole selection over a manifest, as `lore explain` runs it, in a session that has shown nothing. */
+function selectFresh(manifest: ReturnType<typeof manifestOf>, ev: HookEvent): Selection {
+  return selectLessons({
+    event: ev,
+    head: manifest.head,
+    ...manifestReaders(manifest),
+    words: manifest.words,
+    repoPaths: [],
+    state: { seen: new Set<string>(), shownCount: 0, stateAvailable: true },
+    settings: manifest.head.settings,
+    exhaustive: true,
+  });
+}
+
 describe('load and match: the stages selectLessons runs', () => {
   const pytest = lesson({
     summary: 'pytest hangs on a TTY',
@@ -297,17 +311,10 @@ describe('load and match: the stages selectLessons runs', () => {
       commands: ['^\\s*cd\\s+\\S+\\s*$'],
       agents: ['gemini', 'codex'],
     });
-    const scoped = manifestOf([cd], { stack: [] });
-    const selection = selectLessons({
-      event: event({ tool: 'Bash', command: 'cd app', ...(host === undefined ? {} : { host }) }),
-      head: scoped.head,
-      ...manifestReaders(scoped),
-      words: scoped.words,
-      repoPaths: [],
-      state: { seen: new Set<string>(), shownCount: 0, stateAvailable: true },
-      settings: scoped.head.settings,
-      exhaustive: true,
-    });
+    const selection = selectFresh(
+      manifestOf([cd], { stack: [] }),
+      event({ tool: 'Bash', command: 'cd app', ...(host === undefined ? {} : { host }) }),
+    );
     if (outcome === 'match') expect(selection.matches.map((m) => m.lesson.id)).toEqual([cd.id]);
     else {
       expect(selection.matches).toEqual([]);
@@ -579,15 +586,7 @@ describe('select: the whole pipeline', () => {
     const gemini = lesson({ summary: 'a gemini habit no call brings', priority: 9, agents: ['gemini'] });
     const scoped = manifestOf([general, gemini]);
     const start = (host: 'gemini' | 'claude-code') =>
-      selectLessons({
-        event: event({ event: 'SessionStart', source: 'startup', host }),
-        head: scoped.head,
-        ...manifestReaders(scoped),
-        words: scoped.words,
-        repoPaths: [],
-        state: { seen: new Set<string>(), shownCount: 0, stateAvailable: true },
-        settings: scoped.head.settings,
-      }).decision.plan;
+      selectFresh(scoped, event({ event: 'SessionStart', source: 'startup', host })).decision.plan;
     expect(start('gemini').included.map((i) => i.id)).toEqual([gemini.id, general.id]);
     const claude = start('claude-code');
     expect(claude.included.map((i) => i.id)).toEqual([general.id]);
