@@ -37,6 +37,9 @@ export function formatCandidateDetail(record: CandidateRecord, store: Tier, file
     ...((record.errors as string[] | undefined)?.length
       ? [`waits for its error: ${(record.errors as string[]).join('  ')}`]
       : []),
+    ...((record.agents as string[] | undefined)?.length
+      ? [`only in: ${(record.agents as string[]).join(', ')} (its agents)`]
+      : []),
     ...((record.tags as string[] | undefined)?.length
       ? [`tags: ${(record.tags as string[]).join(' ')}`]
       : []),

@@ -231,6 +231,27 @@ describe('lore scan words candidates as advice', () => {
   });
 });
 
+describe('a Gemini CLI habit', () => {
+  it('a cd on its own in a real Gemini session becomes a candidate and a lesson for Gemini CLI and Codex only', () => {
+    const sandbox = createSandbox();
+    const dir = join(sandbox.base, 'gemini');
+    mkdirSync(dir);
+    const name = 'session-2025-12-24T06-27-36e8d28f.json';
+    cpSync(join(fixtures, 'gemini', 'chats', name), join(dir, name));
+    expect(sandbox.run(['scan', '--source', 'gemini', '--path', dir]).code).toBe(0);
+    const listed = sandbox.run(['candidates', 'list', '--json']).json<{ candidates: { id: string }[] }>();
+    expect(listed.candidates).toHaveLength(1);
+    const id = listed.candidates[0]?.id ?? '';
+    expect(sandbox.run(['candidates', 'show', id]).stdout).toContain('only in: gemini, codex (its agents)');
+    const approved = sandbox.run(['candidates', 'approve', id, '--json']).json<{ lesson: { id: string } }>();
+    const { lesson } = sandbox
+      .run(['show', approved.lesson.id, '--json'])
+      .json<{ lesson: { agents: string[]; errors: string[]; summary: string } }>();
+    expect(lesson).toMatchObject({ agents: ['gemini', 'codex'], errors: [] });
+    expect(lesson.summary).toMatch(/^Don't run `cd Gemini-Playground` on its own/);
+  });
+});
+
 describe('candidates stay out of git', () => {
   it('lore init ignores candidates/; an older .gitignore gets it from the first scan, once', () => {
     const sandbox = createSandbox();
