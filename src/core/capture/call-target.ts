@@ -35,7 +35,7 @@ function inputPath(input: Record<string, unknown>): string | undefined {
   return file?.trim();
 }
 
-export function commandOf(call: ToolCall): string | undefined {
+export function commandOf(call: Pick<ToolCall, 'input'>): string | undefined {
   const value = call.input.command ?? call.input.cmd;
   return typeof value === 'string' ? value : undefined;
 }

@@ -119,6 +119,11 @@ const INTERACTIVE = [
 const COMPLETED =
   /(^|\n)\s*(Success!|Successfully (created|installed|initialized)|Done in \d|✔ (Done|Created))/;
 
+/**
+ * PowerShell's "The term 'x' is not recognized as the name of a cmdlet", at a line's start or after
+ * the expression that failed (`x.Name : The term ...`): one literal search, not a pattern tried at
+ * every line.
+ */
 const NOT_A_CMDLET = "' is not recognized as the name of a cmdlet";
 
 /** Output that means failure even when the call carried no flag (shell tools only). */
@@ -131,7 +136,6 @@ const ERROR_OUTPUT = [
   /(^|\n)ERR_PNPM_/,
   /(^|\n)(ModuleNotFoundError|ImportError|SyntaxError|NameError|TypeError|ReferenceError): /,
   /(^|\n)Error: Cannot find module /,
-  /(^|\n)The term '[^']+' is not recognized as the name of a cmdlet/,
   /is not recognized as an internal or external command/,
 ];
 
@@ -193,8 +197,6 @@ export function classifyResult(facts: ResultFacts): ResultVerdict {
     !COMPLETED.test(text.slice(-2000))
   )
     return fail('interactive-prompt');
-  // PowerShell's cmdlet error may follow the expression that failed (`x.Name : The term ...`):
-  // one literal search, not a pattern tried at every line.
   if (shellText && (ANY_ERROR_OUTPUT.test(sample) || sample.includes(NOT_A_CMDLET)))
     return fail('error-output');
   return { kind: 'result', ok: true, failure: 'none', exitCode };

@@ -64,7 +64,7 @@ import {
   substituteRun,
 } from './pending-failure.js';
 import type { PendingFailure } from './pending-failure.js';
-import { cdAlone, cdAloneText } from './fresh-shell.js';
+import { cdAloneFailure } from './fresh-shell.js';
 
 export type DetectorOptions = {
   /** Events a failure stays open for a fix. */
@@ -267,17 +267,9 @@ export function onToolResult(state: DetectorState, result: ToolResult): Episode[
   if (result.ok && installsSomething(call)) state.installedAt = state.index;
   // A `cd` on its own in a shell that does not keep it: a failure that waits for the call that
   // reaches the folder another way.
-  const folder = result.ok ? cdAlone(call) : undefined;
-  if (folder !== undefined) {
-    // Its output never says so (`foundLater`): its lesson speaks before the call, not after an error.
-    const failed: ToolResult = {
-      ...result,
-      ok: false,
-      failure: 'error-output',
-      text: cdAloneText(folder),
-      foundLater: true,
-    };
-    state.pending.push(openFailure(call, failed, targetOf(call), state.index, true));
+  const cd = cdAloneFailure(call, result);
+  if (cd !== undefined) {
+    state.pending.push(openFailure(call, cd, targetOf(call), state.index, true));
     return [];
   }
   // A success with no failure waiting for its fix changes nothing else (the common case).

@@ -6,7 +6,7 @@
  */
 import { commandOf } from './call-target.js';
 import { isShellTool } from './classify-result.js';
-import type { ToolCall } from './events.js';
+import type { ToolCall, ToolResult } from './events.js';
 import type { Host } from '../inject/types.js';
 import { escapeRegex, stripQuotes } from './shell-command.js';
 
@@ -29,14 +29,26 @@ type CallLike = Pick<ToolCall, 'agent' | 'tool' | 'input'>;
  */
 export function cdAlone(call: CallLike): string | undefined {
   if (!FRESH_SHELLS.has(call.agent) || !isShellTool(call.tool)) return undefined;
-  const word = CD_ALONE.exec(commandOf(call as ToolCall) ?? '')?.[1];
+  const word = CD_ALONE.exec(commandOf(call) ?? '')?.[1];
   const folder = word === undefined ? undefined : stripQuotes(word);
   return folder === undefined || /^(-|~|\.{1,2})$/.test(folder) ? undefined : folder;
 }
 
-/** What a `cd` on its own did, as its failure. */
-export function cdAloneText(folder: string): string {
-  return `cd ${folder} changed nothing: the next call starts in a new shell, in the workspace folder`;
+/**
+ * The result of a `cd` on its own as the failure it was (its output never says so: `foundLater`,
+ * so its lesson speaks before the call, not after an error); undefined for any other result.
+ */
+export function cdAloneFailure(call: CallLike, result: ToolResult): ToolResult | undefined {
+  const folder = result.ok ? cdAlone(call) : undefined;
+  if (folder === undefined) return undefined;
+  return {
+    ...result,
+    ok: false,
+    failure: 'error-output',
+    text: `cd ${folder} changed nothing: the next call starts in a new shell, in the workspace folder`,
+    exitCode: undefined,
+    foundLater: true,
+  };
 }
 
 /** Whether a call reaches into a folder by its path, or changes into it for the same command. */

@@ -619,19 +619,9 @@ export function touchesSameFile(pending: PendingFailure, call: ToolCall, target:
   );
 }
 
-/** A relative path as a command gives it (`docs/`, `src/app.ts`): not absolute, home, a flag or a variable. */
-function relativePath(token: string): boolean {
-  return (
-    /^[\w.-][^\s]*$/.test(token) &&
-    !/^\.\.?[\\/]?$/.test(token) &&
-    !/^[A-Za-z]:/.test(token) &&
-    !token.startsWith('-') &&
-    !token.includes('://') &&
-    /[A-Za-z]{2}/.test(token) &&
-    token.replace(/[\\/]+$/, '').length >= 3 &&
-    // A path by its shape (a folder separator, a file extension), not a bare word: `bun` is a program.
-    (/[\\/]/.test(token) || /\.\w{1,5}$/.test(token))
-  );
+/** A path operand given from the working folder (`docs/`, `src/app.ts`): not absolute, home, a drive, `..` or a URL. */
+function relativePath(path: string): boolean {
+  return /^[\w-]/.test(path) && !/^[A-Za-z]:/.test(path) && !path.includes('://');
 }
 
 /** The relative paths a shell command gave that its error says are not there. */
@@ -644,9 +634,9 @@ function missingRelativePaths(failed: ToolCall, failedText: string): string[] {
   const paths =
     command === undefined || errorClass(said) !== 'missing-file'
       ? []
-      : tokenize(command)
-          .map(stripQuotes)
-          .filter((token) => relativePath(token) && said.includes(token.replace(/[\\/]+$/, '')));
+      : pathOperands(command).filter(
+          (path) => relativePath(path) && said.includes(path.replace(/[\\/]+$/, '')),
+        );
   missingPaths.set(failed, { text: failedText, paths });
   return paths;
 }

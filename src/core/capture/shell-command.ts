@@ -350,24 +350,26 @@ const SSH_VALUE_OPTIONS = new Set([
   '-B',
 ]);
 
+/** Where the host stands in an ssh command's arguments: past its options (and their values). */
+function sshHostIndex(args: readonly string[]): number {
+  let i = 0;
+  while (i < args.length && (args[i] ?? '').startsWith('-'))
+    i += SSH_VALUE_OPTIONS.has(args[i] ?? '') ? 2 : 1;
+  return i;
+}
+
+/** The host an ssh command's arguments name (`root@slate` of `-p 22 root@slate 'ls'`). */
+export function sshHost(args: readonly string[]): string | undefined {
+  const host = args[sshHostIndex(args)];
+  return host === undefined ? undefined : stripQuotes(host);
+}
+
 /**
  * The command an `ssh HOST CMD` runs on the other side, as written (one quoted argument unquoted),
  * or undefined for a login shell.
  */
-/** The host an ssh command's arguments name (`root@slate` of `-p 22 root@slate 'ls'`). */
-export function sshHost(args: readonly string[]): string | undefined {
-  let i = 0;
-  while (i < args.length && (args[i] ?? '').startsWith('-'))
-    i += SSH_VALUE_OPTIONS.has(args[i] ?? '') ? 2 : 1;
-  const host = args[i];
-  return host === undefined ? undefined : stripQuotes(host);
-}
-
 export function sshRemote(args: readonly string[]): string | undefined {
-  let i = 0;
-  while (i < args.length && (args[i] ?? '').startsWith('-'))
-    i += SSH_VALUE_OPTIONS.has(args[i] ?? '') ? 2 : 1;
-  const rest = args.slice(i + 1);
+  const rest = args.slice(sshHostIndex(args) + 1);
   if (rest.length === 0) return undefined;
   return rest.length === 1 ? stripQuotes(rest[0] ?? '') : rest.join(' ');
 }

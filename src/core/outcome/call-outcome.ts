@@ -10,7 +10,7 @@
 import { boundedOutput } from '../inject/parse-hook-input.js';
 import { commandOf, targetOf } from '../capture/call-target.js';
 import { errorGist } from '../capture/classify-result.js';
-import { cdAlone, cdAloneText } from '../capture/fresh-shell.js';
+import { cdAloneFailure } from '../capture/fresh-shell.js';
 import type { Agent, ToolCall, TranscriptEvent } from '../capture/events.js';
 import { errorClass } from './error-class.js';
 import type { ErrorClass } from './error-class.js';
@@ -151,16 +151,15 @@ export function collectCalls(
             call.output = output === event.text ? output : (JSON.parse(JSON.stringify(output)) as string);
         }
         // A `cd` on its own where the next call starts over failed, whatever its output says.
-        const folder = event.ok ? cdAlone(call) : undefined;
-        if (event.ok && folder === undefined) {
+        const result = cdAloneFailure(call, event) ?? event;
+        if (result.ok) {
           call.outcome = 'ok';
           break;
         }
-        const text = folder === undefined ? event.text : cdAloneText(folder);
         call.outcome = 'failed';
-        if (event.exitCode !== undefined && folder === undefined) call.exitCode = event.exitCode;
-        call.gist = errorGist(text, programsOf(call));
-        call.errorClass = errorClass(`${call.gist}\n${text.slice(0, 4000)}`);
+        if (result.exitCode !== undefined) call.exitCode = result.exitCode;
+        call.gist = errorGist(result.text, programsOf(call));
+        call.errorClass = errorClass(`${call.gist}\n${result.text.slice(0, 4000)}`);
         counts.failed += 1;
         break;
       }
