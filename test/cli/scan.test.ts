@@ -87,8 +87,8 @@ describe('lore scan and candidates', () => {
     ]);
     expect(data.new).toBe(data.candidates.length);
     expect(data.episodes).toBeGreaterThanOrEqual(data.new + data.merged + data.dropped + data.capped);
-    expect(data.files).toBe(120);
-    expect(data.skipped).toBe(348);
+    expect(data.files).toBe(149);
+    expect(data.skipped).toBe(397);
     expect(data.candidates.length).toBeGreaterThan(10);
     expect(Object.keys(data.candidates[0] ?? {})).toEqual([
       'id',
@@ -106,7 +106,7 @@ describe('lore scan and candidates', () => {
     expect(first.stderr).not.toContain('\r[');
 
     const again = sandbox.run(['scan', '--json']).json<ScanJson>();
-    expect(again).toMatchObject({ files: 120, bytes: 0, episodes: 0, new: 0, dropped: 0, candidates: [] });
+    expect(again).toMatchObject({ files: 149, bytes: 0, episodes: 0, new: 0, dropped: 0, candidates: [] });
 
     const listed = sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates;
     expect(listed[0]?.occurrences).toBeGreaterThan(1);
