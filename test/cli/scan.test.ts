@@ -159,17 +159,30 @@ describe('lore scan and candidates', () => {
   });
 });
 
-/** A Claude Code transcript of Bash calls and their results, one JSON line each. */
-function bashTranscript(calls: { command: string; description: string; result: string; error: boolean }[]) {
+type TranscriptCall = { result: string; error: boolean } & (
+  { command: string; description: string } | { tool: string; input: Record<string, unknown> }
+);
+
+/** A Claude Code transcript of calls (Bash unless named) and their results, one JSON line each. */
+function bashTranscript(calls: TranscriptCall[]) {
   const base = { sessionId: 's-advice', cwd: '/work/app' };
   return calls
-    .flatMap(({ command, description, result, error }, i) => [
+    .flatMap((call, i) => [
       JSON.stringify({
         ...base,
         type: 'assistant',
         message: {
           role: 'assistant',
-          content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command, description } }],
+          content: [
+            'tool' in call
+              ? { type: 'tool_use', id: `t${i}`, name: call.tool, input: call.input }
+              : {
+                  type: 'tool_use',
+                  id: `t${i}`,
+                  name: 'Bash',
+                  input: { command: call.command, description: call.description },
+                },
+          ],
         },
       }),
       JSON.stringify({
@@ -177,7 +190,9 @@ function bashTranscript(calls: { command: string; description: string; result: s
         type: 'user',
         message: {
           role: 'user',
-          content: [{ type: 'tool_result', tool_use_id: `t${i}`, is_error: error, content: result }],
+          content: [
+            { type: 'tool_result', tool_use_id: `t${i}`, is_error: call.error, content: call.result },
+          ],
         },
       }),
     ])
@@ -186,7 +201,7 @@ function bashTranscript(calls: { command: string; description: string; result: s
 }
 
 describe('lore scan words candidates as advice', () => {
-  it('stores the advice and drops a find whose fix repeats the failure', () => {
+  it('stores the advice and drops a find whose fix changes nothing a lesson could name', () => {
     const sandbox = createSandbox();
     const dir = join(sandbox.base, 'transcripts');
     mkdirSync(dir);
@@ -206,13 +221,19 @@ describe('lore scan words candidates as advice', () => {
           result: '[main 1a2b3c4] Add the parser',
           error: false,
         },
+        // Another old_string, and nothing a lesson could name: dropped.
         {
-          command: 'make build',
-          description: 'build it',
-          result: 'Exit code 2\nmake: *** [build] Error 1',
+          tool: 'Edit',
+          input: { file_path: '/work/app/a.ts', old_string: 'x = 1', new_string: 'x = 3' },
+          result: '<tool_use_error>String to replace not found in file.</tool_use_error>',
           error: true,
         },
-        { command: 'make build', description: 'build it again', result: 'built', error: false },
+        {
+          tool: 'Edit',
+          input: { file_path: '/work/app/a.ts', old_string: 'x = 2', new_string: 'x = 3' },
+          result: 'The file /work/app/a.ts has been updated.',
+          error: false,
+        },
       ]),
     );
     const text = sandbox.run(['scan', '--path', dir]);

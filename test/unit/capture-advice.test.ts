@@ -405,11 +405,11 @@ describe('heuristic episodes worded as advice', () => {
       { drop: 'unnamed-difference' },
     ],
     [
-      'error-fix that repeats the failed command (another description): dropped',
+      'error-fix that repeats the failed command (run in the background): dropped',
       () =>
         episodeOf([
-          ...s.fail('Bash', { command: 'make', description: 'a' }),
-          ...s.ok('Bash', { command: 'make', description: 'b' }),
+          ...s.fail('run_shell_command', { command: 'make', is_background: false }),
+          ...s.ok('run_shell_command', { command: 'make', is_background: true }),
         ]),
       { drop: 'fix-repeats-failure' },
     ],
@@ -549,8 +549,8 @@ describe('heuristic episodes worded as advice', () => {
   it('a dropped episode still drafts, and says why', () => {
     const draft = draftCandidate(
       episodeOf([
-        ...s.fail('Bash', { command: 'make', description: 'a' }),
-        ...s.ok('Bash', { command: 'make', description: 'b' }),
+        ...s.fail('run_shell_command', { command: 'make', is_background: false }),
+        ...s.ok('run_shell_command', { command: 'make', is_background: true }),
       ]),
     );
     expect(draft.drop).toBe('fix-repeats-failure');

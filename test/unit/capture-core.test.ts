@@ -69,6 +69,37 @@ describe('tool results', () => {
     [{ tool: 'Bash', text: 'Are you sure you want to continue connecting (yes/no)' }, 'interactive-prompt'],
     [{ tool: 'Bash', text: '[sudo] password for dev: ' }, 'interactive-prompt'],
     [{ tool: 'Bash', text: 'PASSWORD:' }, 'interactive-prompt'],
+    // A prompt with output after it was answered (`pacman -S --noconfirm`): no stall.
+    [
+      {
+        tool: 'Bash',
+        text: [
+          'resolving dependencies...',
+          ':: Proceed with installation? [Y/n]',
+          ':: Retrieving packages...',
+          ' glow-2.1.1-1.1-x86_64 downloading...',
+          '(1/1) checking keys in keyring',
+          '(1/1) installing glow',
+        ].join('\n'),
+      },
+      'none',
+    ],
+    [
+      { tool: 'Bash', text: 'resolving dependencies...\n:: Proceed with installation? [Y/n] ' },
+      'interactive-prompt',
+    ],
+    [
+      {
+        tool: 'run_shell_command',
+        text: 'Command: apt install x\nDirectory: (root)\nOutput: Do you want to continue? [Y/n]\nError: (none)\nSignal: (none)',
+      },
+      'interactive-prompt',
+    ],
+    // A menu prompt lists its choices below the question.
+    [
+      { tool: 'Bash', text: '? Which template would you like? › (Use arrow keys)\n❯ app\n  library' },
+      'interactive-prompt',
+    ],
     [{ tool: 'Bash', text: 'added 3 packages\nnpm error code ERESOLVE' }, 'error-output'],
     [{ tool: 'Bash', text: 'x\nModuleNotFoundError: No module named foo' }, 'error-output'],
     [{ tool: 'Bash', text: "'tsc' is not recognized as an internal or external command," }, 'error-output'],

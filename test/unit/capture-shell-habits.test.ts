@@ -1,8 +1,9 @@
 // Shell habits the detector learns from without an error of the usual kind: a `cd` on its own in
 // a shell that does not keep it, a relative path looked for from the wrong folder, a variable left
-// in double quotes for the calling shell, and a program a host reached over ssh does not have.
+// in double quotes for the calling shell, and a program a host reached over ssh does not have;
+// and the step that made the same command work on its retry.
 import { describe, expect, it } from 'vitest';
-import { commandOf } from '../../src/core/capture/call-target.js';
+import { commandOf, sameInput } from '../../src/core/capture/call-target.js';
 import { draftCandidate } from '../../src/core/capture/draft-candidate.js';
 import type { Episode } from '../../src/core/capture/episode.js';
 import type { ToolCall, TranscriptEvent } from '../../src/core/capture/events.js';
@@ -288,5 +289,87 @@ describe('a step the fix ran first', () => {
     expect(draft.summary).toBe(
       'Run `git add .gitleaksignore` before `git commit`: without it, it failed with "Commit blocked: 3 leaks"',
     );
+  });
+});
+
+describe('the step that made the same command work again', () => {
+  it.each<[string, Record<string, unknown>, Record<string, unknown>, boolean]>([
+    [
+      'other words describe it',
+      { command: 'git push', description: 'Push' },
+      { command: 'git push', description: 'Push with gh auth' },
+      true,
+    ],
+    ['no words at all on one', { command: 'git push' }, { command: 'git push', description: 'Push' }, true],
+    ['another command', { command: 'git push' }, { command: 'git push -u origin main' }, false],
+    [
+      'another timeout is another call',
+      { command: 'pytest', timeout: 60000 },
+      { command: 'pytest', timeout: 600000 },
+      false,
+    ],
+    ['a file tool told why', { file_path: '/a', reason: 'x' }, { file_path: '/a', reason: 'y' }, true],
+  ])('%s: same call %s', (_name, a, b, same) => {
+    expect(sameInput({ input: a }, { input: b })).toBe(same);
+  });
+
+  /** The summaries of what a session's episodes would become. */
+  function summaries(events: TranscriptEvent[]): string[] {
+    return detectAll(events).flatMap((episode) => {
+      const draft = draftCandidate(episode);
+      return draft.drop === undefined ? [draft.summary] : [];
+    });
+  }
+
+  it('names the step between a failed push and the same push under other words', () => {
+    const s = madeUpSession();
+    const failed = "fatal: could not read Username for 'https://github.com': No such device or address";
+    expect(
+      summaries([
+        ...s.fail(
+          'Bash',
+          { command: 'git push -u origin main', description: 'Push to GitHub' },
+          `Exit code 128\n${failed}`,
+        ),
+        ...s.ok('Bash', { command: 'gh auth setup-git', description: 'Let git use gh' }, ''),
+        ...s.ok('Bash', { command: 'git push -u origin main', description: 'Push again' }, 'main -> main'),
+      ]),
+    ).toEqual([`Run \`gh auth setup-git\` before \`git push\`: without it, it failed with "${failed}"`]);
+  });
+
+  it('never names a lookup as the step: it changed nothing, so the retry that worked teaches nothing', () => {
+    const s = madeUpSession({ agent: 'gemini' });
+    const events = [
+      ...s.fail(
+        'run_shell_command',
+        { command: 'sudo cp a /etc/pam.d/sudo', description: 'Copy' },
+        'Sorry, try again.',
+      ),
+      ...s.ok(
+        'run_shell_command',
+        { command: 'cat /etc/pam.d/sudo', description: 'Look' },
+        'auth sufficient pam_u2f.so',
+      ),
+      ...s.ok('run_shell_command', { command: 'sudo cp a /etc/pam.d/sudo', description: 'Copy again' }, ''),
+    ];
+    expect(summaries(events)).toEqual([]);
+  });
+
+  it('names a lookup-shaped command that writes a file (`cat > x << EOF`)', () => {
+    const s = madeUpSession();
+    const events = [
+      ...s.fail(
+        'Bash',
+        { command: 'python sync.py' },
+        "Exit code 1\nUnicodeEncodeError: 'charmap' codec can't encode character",
+      ),
+      ...s.ok('Bash', { command: "cat > sync.py << 'EOF'\nprint('[OK]')\nEOF" }, ''),
+      ...s.ok('Bash', { command: 'python sync.py' }, '[OK]'),
+    ];
+    expect(summaries(events)).toEqual([
+      expect.stringMatching(
+        /^Run `cat > sync\.py << 'EOF'.*` before `python sync\.py`: without it, it failed with "UnicodeEncodeError/,
+      ),
+    ]);
   });
 });

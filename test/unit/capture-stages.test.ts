@@ -382,9 +382,16 @@ describe('pending failures: what a call means for them', () => {
     [
       'another command of the same shell tool',
       () => pendingOf('Bash', bash('pytest -x')),
-      target('Bash', bash('ls tests')),
+      target('Bash', bash('pip install pytest-timeout')),
       false,
       { close: false, enabler: true, clearEdited: true },
+    ],
+    [
+      'a lookup of the same shell tool: it changed nothing, so it enables nothing',
+      () => pendingOf('Bash', bash('pytest -x')),
+      target('Bash', bash('ls tests')),
+      false,
+      { close: false, enabler: false, clearEdited: true },
     ],
     [
       'an edit after a shell failure',

@@ -53,6 +53,28 @@ export function targetOf(call: ToolCall): CallTarget {
   return { family: tool, keys: [tool] };
 }
 
+/**
+ * Parameters that describe a call to people and change nothing it runs (Claude Code's Bash
+ * `description`, a tool's `explanation` or `reason`): the same command retried under other words is
+ * the same call.
+ */
+export const DESCRIBING = new Set(['description', 'explanation', 'justification', 'reason', 'title']);
+
+/** A call's input as what it does: every parameter but the ones that only describe it, in order. */
+function effectiveInput(call: Pick<ToolCall, 'input'>): string {
+  return JSON.stringify(Object.entries(call.input).filter(([key]) => !DESCRIBING.has(key)));
+}
+
+/** Whether two calls ask for the same thing, whatever words describe them. */
+export function sameInput(a: Pick<ToolCall, 'input'>, b: Pick<ToolCall, 'input'>): boolean {
+  return effectiveInput(a) === effectiveInput(b);
+}
+
+/** How many different things a list of calls asked for, describing words aside. */
+export function distinctInputs(calls: readonly Pick<ToolCall, 'input'>[]): number {
+  return new Set(calls.map(effectiveInput)).size;
+}
+
 /** The file a call acts on, when its target is one (never for shell calls). */
 export function targetPath(call: ToolCall | undefined): string | undefined {
   if (!call) return undefined;

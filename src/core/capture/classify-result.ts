@@ -115,6 +115,23 @@ const INTERACTIVE = [
   /Press (Enter|any key) to continue/i,
 ];
 
+/**
+ * Whether the output stops at a question: one of its last three lines (the harness's frame aside)
+ * is the prompt, the choices of a menu prompt below it, and it never says it finished. A prompt
+ * with more output after it was answered, as `pacman -S --noconfirm` answers its own "Proceed
+ * with installation? [Y/n]" and goes on to install.
+ */
+function endsInPrompt(text: string): boolean {
+  if (COMPLETED.test(text.slice(-2000))) return false;
+  const tail = text
+    .slice(-1500)
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '' && !FRAME.test(line.trim()))
+    .slice(-3)
+    .join('\n');
+  return INTERACTIVE.some((pattern) => pattern.test(tail));
+}
+
 /** The command got past its prompts and finished after all. */
 const COMPLETED =
   /(^|\n)\s*(Success!|Successfully (created|installed|initialized)|Done in \d|✔ (Done|Created))/;
@@ -191,11 +208,7 @@ export function classifyResult(facts: ResultFacts): ResultVerdict {
   if (exitCode !== undefined && exitCode !== 0) return fail('exit-code');
   if (facts.errorFlag === true) return fail('error-flag');
   if (facts.errorPrefix === true) return fail('error-prefix');
-  if (
-    suspect === true &&
-    INTERACTIVE.some((pattern) => pattern.test(sample)) &&
-    !COMPLETED.test(text.slice(-2000))
-  )
+  if (suspect === true && INTERACTIVE.some((pattern) => pattern.test(sample)) && endsInPrompt(text))
     return fail('interactive-prompt');
   if (shellText && (ANY_ERROR_OUTPUT.test(sample) || sample.includes(NOT_A_CMDLET)))
     return fail('error-output');

@@ -32,7 +32,7 @@ import {
   looksFor,
 } from './background-launch.js';
 import type { Launch } from './background-launch.js';
-import { commandOf, targetOf } from './call-target.js';
+import { commandOf, distinctInputs, sameInput, targetOf } from './call-target.js';
 import { isShellTool } from './classify-result.js';
 import { commandKeys } from './shell-command.js';
 import {
@@ -60,7 +60,6 @@ import {
   powershellSubstitutes,
   nextProgramRun,
   operandRun,
-  sameInput,
   substituteRun,
 } from './pending-failure.js';
 import type { PendingFailure } from './pending-failure.js';
@@ -601,7 +600,7 @@ export function pendingSignals(pending: PendingFailure, fix: ToolCall | undefine
 /** Three or more calls at one target (the failed attempts and the fix), at least two of them different. */
 export function isRetryLoop(attempts: readonly Attempt[], fix: ToolCall | undefined): boolean {
   const calls = [...attempts.map((attempt) => attempt.call), ...(fix ? [fix] : [])];
-  return calls.length >= 3 && new Set(calls.map((call) => JSON.stringify(call.input))).size >= 2;
+  return calls.length >= 3 && distinctInputs(calls) >= 2;
 }
 
 function ref(event: { file: string; line: number }): EvidenceRef {

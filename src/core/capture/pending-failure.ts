@@ -6,7 +6,7 @@
  * fix). The detector (`detect-episodes.ts`) applies them to its state.
  */
 import { FORK_RETRY, errorGist, isShellTool, powershellReported } from './classify-result.js';
-import { commandOf } from './call-target.js';
+import { commandOf, sameInput } from './call-target.js';
 import type { CallTarget } from './call-target.js';
 import { errorClass } from '../outcome/error-class.js';
 import type { Attempt } from './episode.js';
@@ -335,6 +335,11 @@ export function isProbe(call: ToolCall): boolean {
   return isProbeCommand(command);
 }
 
+/** A lookup that writes nothing (`cat x`, `ls`, `git remote -v`; never `cat > x << EOF`). */
+function readsOnly(call: ToolCall): boolean {
+  return isProbe(call) && writtenFiles(commandOf(call) ?? '').length === 0;
+}
+
 function isProbeCommand(command: string): boolean {
   const keys = commandKeys(command);
   if (keys.length > 0 && keys.every((key) => PROBES.has(key.split(' ')[0] ?? ''))) return true;
@@ -521,10 +526,6 @@ export function onlyMoreOutput(failed: ToolCall, next: ToolCall): boolean {
   if (a === undefined || b === undefined || a === b) return false;
   const words = (command: string) => tokenize(command).filter((word) => !VERBOSITY.test(word));
   return words(a).join(' ') === words(b).join(' ');
-}
-
-export function sameInput(a: ToolCall, b: ToolCall): boolean {
-  return JSON.stringify(a.input) === JSON.stringify(b.input);
 }
 
 /** The shell wrapper a key runs its command under (`powershell` of `powershell Resolve-DnsName`), if any. */
@@ -834,9 +835,9 @@ export function judgeSuccess(
       return { close: true, episode: 'error-fix' };
     return {
       close: false,
-      // Any successful call of the same family counts, lookups included; for a failed file or
-      // tool call, any call at all.
-      enabler: target.family === pending.family || pending.family !== 'shell',
+      // Any successful call of the same family that acted counts; for a failed file or tool call,
+      // any call at all. A shell lookup changes nothing, so it cannot be what made a command work.
+      enabler: pending.family === 'shell' ? target.family === 'shell' && !readsOnly(call) : true,
       clearEdited: isShellTool(call.tool) && call.tool === last.tool && pending.family === 'shell',
     };
   }

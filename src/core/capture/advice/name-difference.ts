@@ -5,7 +5,7 @@
  * only change is free text (another `old_string`, another prompt), nothing can be named, and a
  * lesson that says "the same tool with different input" teaches nothing.
  */
-import { commandOf, targetPath } from '../call-target.js';
+import { DESCRIBING, commandOf, targetPath } from '../call-target.js';
 import { isShellTool } from '../classify-result.js';
 import type { ToolCall } from '../events.js';
 import { diffCommands } from '../shell-command.js';
@@ -26,8 +26,11 @@ export type Difference =
 /** A few words of a text parameter, changed. */
 export type TextEdit = { key: string; added: string[]; removed: string[] };
 
-/** Parameters that describe a call to people and change nothing it does. */
-const INERT = new Set(['description', 'explanation', 'justification', 'reason', 'title', 'is_background']);
+/**
+ * Parameters a lesson never names as the difference: the describing ones, and Gemini CLI's
+ * `is_background` (how long the harness waits, not what runs).
+ */
+const INERT = new Set([...DESCRIBING, 'is_background']);
 
 /** Parameters that carry a file's content: another text there is another edit, not another way. */
 const CONTENT = new Set([
@@ -89,7 +92,7 @@ export function parameterChanges(
   return { added, removed, changed, edited };
 }
 
-/** Whether two calls do the same thing: the same input but for the words that describe it. */
+/** Whether two calls differ in nothing a lesson could name: the same tool and input but for `INERT`. */
 export function sameEffect(a: ToolCall, b: ToolCall): boolean {
   const strip = (input: Record<string, unknown>) =>
     JSON.stringify(Object.entries(input).filter(([key]) => !INERT.has(key)));

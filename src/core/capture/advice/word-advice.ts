@@ -5,11 +5,11 @@
  * fix is the failure repeated, or another input with no difference that can be named, is dropped
  * with its reason: a reviewer could only reject it.
  */
-import { commandOf, targetOf, targetPath } from '../call-target.js';
+import { commandOf, sameInput, targetOf, targetPath } from '../call-target.js';
 import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
-import { TOO_LARGE, sameInput } from '../pending-failure.js';
+import { TOO_LARGE } from '../pending-failure.js';
 import {
   commandKeys,
   expandedInDoubleQuotes,
