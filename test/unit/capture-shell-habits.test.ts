@@ -1,14 +1,19 @@
 // Shell habits the detector learns from without an error of the usual kind: a `cd` on its own in
 // a shell that does not keep it, a relative path looked for from the wrong folder, a variable left
 // in double quotes for the calling shell, and a program a host reached over ssh does not have;
-// and the step that made the same command work on its retry.
+// the step that made the same command work on its retry; and what Windows shells lack.
 import { describe, expect, it } from 'vitest';
 import { commandOf, sameInput } from '../../src/core/capture/call-target.js';
 import { draftCandidate } from '../../src/core/capture/draft-candidate.js';
 import type { Episode } from '../../src/core/capture/episode.js';
 import type { ToolCall, TranscriptEvent } from '../../src/core/capture/events.js';
 import { cdAlone, usesFolder } from '../../src/core/capture/fresh-shell.js';
-import { droppedOverSsh, foundUnder } from '../../src/core/capture/pending-failure.js';
+import {
+  droppedOverSsh,
+  foundUnder,
+  programName,
+  shellSubstitutes,
+} from '../../src/core/capture/pending-failure.js';
 import { expandedInDoubleQuotes, prependedStep } from '../../src/core/capture/shell-command.js';
 import { detectAll, madeUpSession } from '../helpers/capture-events.js';
 
@@ -371,5 +376,118 @@ describe('the step that made the same command work again', () => {
         /^Run `cat > sync\.py << 'EOF'.*` before `python sync\.py`: without it, it failed with "UnicodeEncodeError/,
       ),
     ]);
+  });
+});
+
+describe('what a Windows shell lacks, and what did the work instead', () => {
+  /** The summaries of what a session's episodes would become. */
+  function summaries(events: TranscriptEvent[]): string[] {
+    return detectAll(events).flatMap((episode) => {
+      const draft = draftCandidate(episode);
+      return draft.drop === undefined ? [draft.summary] : [];
+    });
+  }
+  const bashSaid = (text: string) => ({ ...call('Bash', {}), kind: 'tool-result' as const, ok: false, text });
+
+  it.each<[string, string, string, string[]]>([
+    [
+      'cmd switches in Git Bash',
+      'dir /s /b "C:\\x" 2>nul',
+      "dir: cannot access '/s': No such file or directory",
+      ['ls', 'find'],
+    ],
+    [
+      'a %VARIABLE% in Git Bash',
+      'cd /d "%USERPROFILE%\\docs" && dir',
+      'bash: line 1: cd: too many arguments',
+      ['ls', 'find'],
+    ],
+    ['findstr given cmd syntax', 'ipconfig | findstr /i "IPv4"', 'FINDSTR: Cannot open IPv4', ['grep']],
+    ['no cmd syntax: a POSIX dir', 'dir docs', "dir: cannot access 'docs': No such file or directory", []],
+    [
+      'cmd itself said it has no such program',
+      'dir /b x',
+      "'dir' is not recognized as an internal or external command,",
+      [],
+    ],
+    [
+      'PowerShell ran its alias',
+      'dir /ad',
+      "Get-ChildItem : A positional parameter cannot be found that accepts argument '/ad'.\nAt line:1 char:1",
+      ['get-childitem'],
+    ],
+  ])('%s', (_name, command, output, substitutes) => {
+    const result = { ...bashSaid(output), failure: 'exit-code' as const, exitCode: 1, callId: 'c' };
+    expect(shellSubstitutes(call('Bash', shell(command), 'claude-code'), result)).toEqual(substitutes);
+  });
+
+  it('learns the POSIX program that did the work of cmd syntax Git Bash could not run', () => {
+    const s = madeUpSession();
+    expect(
+      summaries([
+        ...s.fail(
+          'Bash',
+          shell('cd /d "%USERPROFILE%\\documents" && dir'),
+          'Exit code 1\n/usr/bin/bash: line 1: cd: too many arguments',
+        ),
+        ...s.ok('Bash', shell('ls -la "$HOME/documents"'), 'total 0'),
+      ]),
+    ).toEqual([
+      'Use `ls` instead of `dir` here: it failed with "/usr/bin/bash: line 1: cd: too many arguments"',
+    ]);
+  });
+
+  it.each([
+    ['/c/Python314/python', 'python'],
+    ['python3', 'python'],
+    ['C:\\Program Files\\GnuPG\\bin\\gpg.exe', 'gpg'],
+    ['pip3.12', 'pip'],
+    ['node', 'node'],
+  ])('%s is the program %s', (program, name) => {
+    expect(programName(program)).toBe(name);
+  });
+
+  const store =
+    'Python was not found; run without arguments to install from the Microsoft Store, or disable this shortcut from Settings > Apps > Advanced app settings > App execution aliases.';
+
+  it("names the path of a Python found after the Store's stand-in said there was none", () => {
+    const s = madeUpSession();
+    expect(
+      summaries([
+        ...s.fail(
+          'Bash',
+          { command: 'python3 -c "import sys"', description: 'Check Python' },
+          `Exit code 49\n${store}`,
+        ),
+        ...s.ok('Bash', shell('which python || ls /c/Python*/python.exe'), '/c/Python314/python'),
+        ...s.ok('Bash', { command: '/c/Python314/python -c "import sys"', description: 'Verify paths' }, ''),
+      ]),
+    ).toEqual([
+      expect.stringMatching(
+        /^Use `\/c\/Python314\/python` instead of `python3` here: it failed with "Python was not found;/,
+      ),
+    ]);
+  });
+
+  it("a hook's missing Python is not the command's: nothing replaces `git commit`", () => {
+    const s = madeUpSession();
+    const found = summaries([
+      ...s.fail(
+        'Bash',
+        { command: 'git commit -m "sync"', description: 'Commit with signing keys' },
+        `Exit code 128\nRunning sync...\n${store}\nerror: gpg failed to sign the data`,
+      ),
+      ...s.ok(
+        'Bash',
+        { command: 'gpg --list-secret-keys', description: 'List the signing keys for the commit' },
+        'sec rsa4096',
+      ),
+      ...s.ok(
+        'Bash',
+        { command: 'git config --get user.signingkey', description: 'Look at the git signing key' },
+        'ABC',
+      ),
+    ]);
+    expect(found.filter((summary) => summary.includes('instead of `git commit`'))).toEqual([]);
   });
 });

@@ -57,7 +57,7 @@ import {
   namedSubstitutes,
   installsSomething,
   openFailure,
-  powershellSubstitutes,
+  shellSubstitutes,
   nextProgramRun,
   operandRun,
   substituteRun,
@@ -291,7 +291,7 @@ function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, tar
       // A lookup retried under its PowerShell alias still names the cmdlet that would work.
       const { open } = verdict;
       if (open !== undefined)
-        for (const cmdlet of powershellSubstitutes(call, result))
+        for (const cmdlet of shellSubstitutes(call, result))
           if (!open.substitutes.includes(cmdlet)) open.substitutes.push(cmdlet);
       return [];
     }

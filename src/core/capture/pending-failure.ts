@@ -124,7 +124,7 @@ export function openFailure(
     diagnosis: undefined,
     userText: undefined,
     enabler: undefined,
-    substitutes: powershellSubstitutes(call, result),
+    substitutes: shellSubstitutes(call, result),
     operands: lacking ? pathOperands(commandOf(call) ?? '') : [],
     died: false,
     savedFile: undefined,
@@ -164,17 +164,53 @@ const POWERSHELL_ALIASES: Readonly<Record<string, string>> = {
   start: 'start-process',
 };
 
-/** The cmdlets a failed shell call ran under their alias, when PowerShell reported the failure. */
-export function powershellSubstitutes(call: ToolCall, result: ToolResult): string[] {
-  if (!isShellTool(call.tool) || !powershellReported(result.text.slice(0, 3000))) return [];
-  const command = commandOf(call);
+/**
+ * cmd.exe's commands and the POSIX programs that do their work: what replaces them when a POSIX
+ * shell (Git Bash on Windows) was given cmd syntax (`dir /s /b`, `cd /d "%USERPROFILE%\x"`).
+ */
+const CMD_COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  dir: ['ls', 'find'],
+  type: ['cat'],
+  del: ['rm'],
+  erase: ['rm'],
+  copy: ['cp'],
+  xcopy: ['cp'],
+  move: ['mv'],
+  findstr: ['grep'],
+  where: ['which'],
+  md: ['mkdir'],
+  rd: ['rm', 'rmdir'],
+};
+
+/** What only cmd.exe reads: a `/x` switch, a `%NAME%` variable, `2>nul`. */
+const CMD_SYNTAX = /(?:^|\s)\/[a-z?]{1,3}(?=\s|$)|%[A-Za-z_]\w*%|\d?>\s*nul\b/i;
+
+/**
+ * The programs that replace what a failed shell call ran under a name another shell reads
+ * otherwise: the cmdlets behind PowerShell's aliases when PowerShell reported the failure; the
+ * POSIX programs for cmd's commands given cmd syntax in a shell that is not cmd.
+ */
+export function shellSubstitutes(call: ToolCall, result: ToolResult): string[] {
+  const command = isShellTool(call.tool) ? commandOf(call) : undefined;
   if (command === undefined) return [];
-  return [...new Set(programs(commandKeys(command)).flatMap((program) => POWERSHELL_ALIASES[program] ?? []))];
+  const ran = programs(commandKeys(command));
+  if (powershellReported(result.text.slice(0, 3000)))
+    return [...new Set(ran.flatMap((program) => POWERSHELL_ALIASES[program] ?? []))];
+  if (!CMD_SYNTAX.test(command) || /is not recognized as an internal or external command/.test(result.text))
+    return [];
+  return [...new Set(ran.flatMap((program) => CMD_COMMANDS[program] ?? []))];
 }
 
 /** What a shell says when it has no such program. */
 const NO_SUCH_PROGRAM =
   /command not found|is not recognized as (the name of a cmdlet|an internal or external command)|CommandNotFoundException|^(?:[\w./-]+: )?(?:line \d+: )?[\w.+-]+: not found$/m;
+
+/**
+ * Windows' stand-in for a Python it does not have (the Microsoft Store's app execution alias): no
+ * such program, when the command itself ran Python (a hook of `git commit` may print it too).
+ */
+const STORE_PYTHON = /^Python was not found; run without arguments to install from the Microsoft Store/m;
+const PYTHONS = new Set(['python', 'python3', 'py']);
 
 /** Words of a command that name a file or folder (`E:\EFI\refind.conf`, `src/a.ts`, `notes.md`). */
 function pathOperands(command: string): string[] {
@@ -188,7 +224,10 @@ function pathOperands(command: string): string[] {
 
 /** Whether the shell said it has no such program as the call ran. */
 function lacksProgram(call: ToolCall, result: ToolResult): boolean {
-  return isShellTool(call.tool) && NO_SUCH_PROGRAM.test(result.text.slice(0, 2000));
+  if (!isShellTool(call.tool)) return false;
+  const head = result.text.slice(0, 2000);
+  if (NO_SUCH_PROGRAM.test(head)) return true;
+  return STORE_PYTHON.test(head) && programs(commandKeys(commandOf(call) ?? '')).some((p) => PYTHONS.has(p));
 }
 
 /** Whether a shell call installs something (`winget install x`, `apt-get install y`, `pacman -S z`). */
@@ -250,19 +289,56 @@ export function samePurpose(a: ToolCall, b: ToolCall): boolean {
 
 /**
  * The program of the first shell success after the shell said the failed program does not exist,
- * when it says it is for the same thing: the agent's replacement (`wmic logicaldisk` "to list the
- * drives", then `Get-Volume` "to list all volumes"), unless it installs something or only looks.
+ * when it says it is for the same thing (`wmic logicaldisk` "to list the drives", then `Get-Volume`
+ * "to list all volumes") or runs the same program by its path (`/c/Python314/python` after
+ * `python3`): the agent's replacement, unless it installs something or only looks.
  */
 export function nextProgramRun(pending: PendingFailure, call: ToolCall): string | undefined {
   if (!pending.missingProgram || pending.enabler !== undefined || !isShellTool(call.tool) || isProbe(call))
     return undefined;
-  if (!samePurpose(lastAttempt(pending).call, call)) return undefined;
-  const key = commandKeys(innerCommand(commandOf(call) ?? ''))[0];
-  const program = key?.split(' ')[0];
-  if (key === undefined || program === undefined || INSTALLS.test(key)) return undefined;
-  // The program a wrapper ran in the failed call (`powershell Get-Process`) is no replacement.
+  const command = commandOf(call) ?? '';
+  const key = commandKeys(innerCommand(command))[0];
+  if (key === undefined || INSTALLS.test(key)) return undefined;
+  const program = replacing(pending, command);
+  if (program === undefined) return undefined;
+  return program.includes('/') || program.includes('\\') || samePurpose(lastAttempt(pending).call, call)
+    ? program
+    : undefined;
+}
+
+/**
+ * The program a command ran in place of the failed call's: another program, or the same one run by
+ * its path (that path, as the command gave it). The program a wrapper ran in the failed call
+ * (`powershell Get-Process`) is no replacement.
+ */
+function replacing(pending: PendingFailure, command: string): string | undefined {
+  const program = commandKeys(innerCommand(command))[0]?.split(' ')[0];
+  if (program === undefined) return undefined;
   const failed = [...programs(pending.keys), ...wrapped(pending.keys)];
-  return failed.includes(program.toLowerCase()) ? undefined : program;
+  if (failed.some((name) => programName(name) === programName(program))) return pathRun(command, program);
+  return program;
+}
+
+/**
+ * A program's name whatever path or version it is run by: `/c/Python314/python`, `python3` and
+ * `python.exe` are all `python`, so the one found at its full path replaces the one the shell lacked.
+ */
+export function programName(program: string): string {
+  const base = program.split(/[\\/]/).at(-1) ?? program;
+  return base
+    .toLowerCase()
+    .replace(/\.exe$/, '')
+    .replace(/[\d.]+$/, '');
+}
+
+/**
+ * The program the shell lacked, run by its path (`/c/Python314/python -c ...` after `python3`
+ * was not found): that path, as the command gave it. Undefined when the command ran it by name.
+ */
+function pathRun(command: string, program: string): string | undefined {
+  return tokenize(command)
+    .map(stripQuotes)
+    .find((token) => /[\\/]/.test(token) && programName(token) === programName(program));
 }
 
 /** The programs shell wrappers ran (`powershell Get-Process` → `get-process`). */
@@ -314,9 +390,7 @@ export function operandRun(pending: PendingFailure, call: ToolCall): string | un
   if (pending.operands.length === 0 || !isShellTool(call.tool)) return undefined;
   const command = commandOf(call);
   if (command === undefined || !pending.operands.some((path) => command.includes(path))) return undefined;
-  const program = commandKeys(innerCommand(command))[0]?.split(' ')[0];
-  const failed = programs(pending.keys);
-  return program !== undefined && !failed.includes(program.toLowerCase()) ? program : undefined;
+  return replacing(pending, command);
 }
 
 export function lastAttempt(pending: PendingFailure): Attempt {

@@ -9,7 +9,7 @@ import { commandOf, sameInput, targetOf, targetPath } from '../call-target.js';
 import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
-import { TOO_LARGE } from '../pending-failure.js';
+import { TOO_LARGE, programName } from '../pending-failure.js';
 import {
   commandKeys,
   expandedInDoubleQuotes,
@@ -357,7 +357,7 @@ export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
   if (episode.replacement !== undefined && facts.key !== undefined && fixCommand !== undefined)
     return {
       wording: {
-        summary: `Use ${code(episode.replacement, 40)} instead of ${code(facts.key, 40)} here: ${because}`,
+        summary: `Use ${code(episode.replacement, 40)} instead of ${code(replacedKey(episode.replacement, facts), 40)} here: ${because}`,
         mistake,
         remediation: `Run ${code(fixCommand, 160)}`,
       },
@@ -489,4 +489,17 @@ export function wordCorrection(episode: Episode, facts: EpisodeFacts): Advice {
     },
     drop: undefined,
   };
+}
+
+/**
+ * What a replacement stands in for: the failed command's program of the same name when the fix ran
+ * it by its path (`python` of `refreshenv; python --version`, for `C:\Python314\python.exe`), else
+ * the failed command's key.
+ */
+function replacedKey(replacement: string, facts: EpisodeFacts): string {
+  const key = facts.key ?? '';
+  if (!/[\\/]/.test(replacement)) return key;
+  const name = programName(replacement);
+  const ran = commandKeys(facts.failedCommand ?? '').find((k) => programName(k.split(' ')[0] ?? '') === name);
+  return ran?.split(' ')[0] ?? key;
 }
