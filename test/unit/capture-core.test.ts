@@ -38,6 +38,10 @@ describe('user corrections', () => {
     ['I meant the staging server', true],
     ['in the M-Gemini repo, add a CONTRIBUTING file', false],
     ['in the meantime, run the tests', false],
+    ['not the app list but the launcher, like action bar?', true],
+    ['not a problem, but thanks for asking', false],
+    ["I'm not sure the txt files in the debug folder are chat transcripts", true],
+    ["I'm not certain yet which port to use, pick one", false],
   ])('%s -> %s', (text, expected) => {
     expect(isCorrection(text)).toBe(expected);
   });

@@ -491,3 +491,21 @@ describe('what a Windows shell lacks, and what did the work instead', () => {
     expect(found.filter((summary) => summary.includes('instead of `git commit`'))).toEqual([]);
   });
 });
+
+describe('a correction after the agent only kept notes', () => {
+  it('is about the call before the to-do list update', () => {
+    const s = madeUpSession();
+    const episodes = detectAll([
+      ...s.ok('Bash', shell('cp ~/.claude/debug/*.txt transcripts/'), ''),
+      ...s.ok(
+        'TodoWrite',
+        { todos: [{ content: 'Copy transcripts', status: 'completed' }] },
+        'Todos updated',
+      ),
+      s.user("I'm not sure the txt files in the debug folder are chat transcripts"),
+    ]);
+    expect(episodes.map((e) => [e.kind, e.failures[0]?.call.tool, commandOf(e.failures[0]!.call)])).toEqual([
+      ['user-correction', 'Bash', 'cp ~/.claude/debug/*.txt transcripts/'],
+    ]);
+  });
+});

@@ -93,8 +93,12 @@ const CORRECTION = [
   /^(it|this|that|the [\w-]+)('s| is| are) (still )?not (working|showing|loading|starting|running)\b/i,
   /\bnothing (happened|changed)\b|\bi (still )?(don'?t|do not|can'?t|cannot) see (it|any|the)\b/i,
   /\b(that'?s|that is|this is|it'?s|you (used|opened|edited|changed)) the wrong\b/i,
-  // What the user meant instead: "I meant the other one", or only where ("in the M-Gemini repo").
+  // What the user meant instead: "I meant the other one", "not the app list but the launcher",
+  // or only where ("in the M-Gemini repo").
   /^i (meant|mean)\b/i,
+  /^not (the|a|an|my|this|that|these|those) [^.?!\n]{1,80}\bbut (the|a|an|my|this|that|rather)\b/i,
+  // Doubt of what the agent just claimed ("I'm not sure the txt files are chat transcripts").
+  /^i'?m not sure (the|that|this|these|those|it|they|you)\b/i,
   /^(in|inside|under) (the|my|our) [\w.@/-]+ (repo|repository|folder|directory|dir|project)[.!]?$/i,
 ];
 
@@ -491,9 +495,22 @@ const SHOWING_KEYS = new Set([
   ...['git status', 'git log', 'git diff', 'git show', 'docker ps', 'docker logs', 'kubectl get'],
 ]);
 
-/** A call that only looked: a lookup (`isProbe`), or a shell command whose every program only shows something. */
+/** Tools an agent keeps its own notes and plans with: they do nothing a person could correct. */
+const BOOKKEEPING = new Set([
+  'todowrite',
+  'todoread',
+  'todo_write',
+  'write_todos',
+  'update_plan',
+  'exitplanmode',
+]);
+
+/**
+ * A call that only looked, or only kept the agent's notes: a lookup (`isProbe`), a to-do list or
+ * plan update, or a shell command whose every program only shows something.
+ */
 export function looksAround(call: ToolCall): boolean {
-  if (isProbe(call)) return true;
+  if (isProbe(call) || BOOKKEEPING.has(call.tool.toLowerCase())) return true;
   if (!isShellTool(call.tool)) return false;
   const keys = commandKeys(commandOf(call) ?? '');
   return (
