@@ -111,6 +111,33 @@ describe('collectCalls', () => {
     if (outcome === 'failed') expect(cd?.gist).toMatch(/^cd app changed nothing/);
   });
 
+  it('a command whose output opens with its own error failed, though a pipe hid its exit code', () => {
+    const where = { ...origin, agent: 'claude-code' as const, timestamp: undefined, line: 1 };
+    const said =
+      'Error: Input must be provided either through stdin or as a prompt argument when using --print';
+    const { sessions } = collectCalls([
+      {
+        ...where,
+        kind: 'tool-call',
+        callId: 'x',
+        tool: 'Bash',
+        input: { command: 'claude --chrome 2>&1 | head -50' },
+      },
+      {
+        ...where,
+        kind: 'tool-result',
+        callId: 'x',
+        tool: 'Bash',
+        ok: true,
+        text: said,
+        exitCode: undefined,
+        failure: 'none',
+      },
+    ]);
+    const [piped] = sessions[0]?.calls ?? [];
+    expect([piped?.outcome, piped?.gist]).toEqual(['failed', said]);
+  });
+
   it('reads a real Claude Code transcript into ordered calls with outcomes', () => {
     const file = join(
       'test/fixtures/transcripts/claude-code',

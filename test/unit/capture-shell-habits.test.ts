@@ -8,6 +8,7 @@ import { draftCandidate } from '../../src/core/capture/draft-candidate.js';
 import type { Episode } from '../../src/core/capture/episode.js';
 import type { ToolCall, TranscriptEvent } from '../../src/core/capture/events.js';
 import { cdAlone, usesFolder } from '../../src/core/capture/fresh-shell.js';
+import { maskedFailure } from '../../src/core/capture/masked-failure.js';
 import {
   droppedOverSsh,
   foundUnder,
@@ -507,5 +508,83 @@ describe('a correction after the agent only kept notes', () => {
     expect(episodes.map((e) => [e.kind, e.failures[0]?.call.tool, commandOf(e.failures[0]!.call)])).toEqual([
       ['user-correction', 'Bash', 'cp ~/.claude/debug/*.txt transcripts/'],
     ]);
+  });
+});
+
+describe('failures a result hid', () => {
+  const gemini = (output: string) =>
+    `Command: x\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: (none)\nSignal: (none)`;
+  const banner =
+    'Microsoft Windows [Version 10.0.26200.7309]\r\n(c) Microsoft Corporation. All rights reserved.\r\n\r\nC:\\Users\\dev>';
+  it.each<[string, string, string, string, boolean]>([
+    [
+      "a pipe hid dir's exit code",
+      'Bash',
+      'dir /s /b x 2>nul | head -20',
+      "dir: cannot access '/s': No such file or directory",
+      true,
+    ],
+    [
+      "a program's Error: line",
+      'Bash',
+      'claude --chrome 2>&1 | head -50',
+      'Error: Input must be provided',
+      true,
+    ],
+    [
+      "Gemini CLI's frame around the error",
+      'run_shell_command',
+      'grep -r foo notes | head',
+      gemini('grep: notes: No such file or directory'),
+      true,
+    ],
+    ['cmd /c that ran nothing', 'Bash', 'cmd /c "dir /s /b x"', banner, true],
+    ["Gemini CLI's frame around an answer", 'run_shell_command', 'echo hi', gemini('hi'), false],
+    [
+      "a line that only looks like one: not the command's program",
+      'Bash',
+      'cat notes.txt',
+      'TODO: fix the parser\nerror handling is missing',
+      false,
+    ],
+    [
+      "the error of another program than the command's",
+      'Bash',
+      'make docs',
+      'sphinx: cannot find conf.py',
+      false,
+    ],
+    [
+      'an error further down: the output did not open with it',
+      'Bash',
+      'npm run build | tail',
+      'building...\nnpm: cannot find x',
+      false,
+    ],
+    ['a file tool', 'Read', 'x', 'Error: nope', false],
+  ])('%s', (_name, tool, command, text, hidden) => {
+    const result = {
+      ...call(tool, {}),
+      kind: 'tool-result' as const,
+      ok: true,
+      text,
+      exitCode: undefined,
+      failure: 'none' as const,
+      callId: 'c',
+    };
+    const found = maskedFailure(call(tool, { command, file_path: command }), result);
+    expect(found === undefined ? 'ok' : `${found.failure}`).toBe(hidden ? 'error-output' : 'ok');
+  });
+
+  it('waits for the call that worked', () => {
+    const s = madeUpSession();
+    const said =
+      'Error: Input must be provided either through stdin or as a prompt argument when using --print';
+    expect(
+      detectAll([
+        ...s.ok('Bash', shell('claude --chrome 2>&1 | head -50'), said),
+        ...s.ok('Bash', shell('echo "test" | claude --chrome --print 2>&1 | head -100'), 'ready'),
+      ]).map((e) => [e.kind, commandOf(e.fix!)]),
+    ).toEqual([['error-fix', 'echo "test" | claude --chrome --print 2>&1 | head -100']]);
   });
 });

@@ -316,6 +316,22 @@ function ownErrorLine(lines: readonly string[], programs: readonly string[]): nu
   return lines.findIndex((line) => starts.test(line) && saysError(line));
 }
 
+/**
+ * The error a shell command's output opens with although nothing flagged it (`x 2>&1 | head` hides
+ * the exit code): its first line is an error of one of the command's own programs (`dir: cannot
+ * access '/s': No such file or directory`), or a program's `Error: ...`. Undefined otherwise.
+ */
+export function openingError(text: string, programs: readonly string[]): string | undefined {
+  const first = text
+    .slice(0, 600)
+    .split(/\r?\n/)
+    .map((line) => line.trim().replace(FRAME_PREFIX, '').trim())
+    .find((line) => line !== '' && !FRAME.test(line));
+  if (first === undefined || !/^[\w.-]+: /.test(first)) return undefined;
+  if (/^Error: (?!\(none\))\S/.test(first)) return first;
+  return ownErrorLine([first], programs) === 0 ? first : undefined;
+}
+
 /** A tally of none ("0 error(s)", "0 failed") reports no error. */
 const NONE_COUNTED = /\b0 (?:errors?|error\(s\)|failures?|failed)\b/gi;
 

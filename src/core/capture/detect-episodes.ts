@@ -64,6 +64,7 @@ import {
 } from './pending-failure.js';
 import type { PendingFailure } from './pending-failure.js';
 import { cdAloneFailure } from './fresh-shell.js';
+import { maskedFailure } from './masked-failure.js';
 
 export type DetectorOptions = {
   /** Events a failure stays open for a fix. */
@@ -247,10 +248,12 @@ export function expireOld(state: DetectorState, window: number): Episode[] {
   return out;
 }
 
-export function onToolResult(state: DetectorState, result: ToolResult): Episode[] {
-  const call = state.calls.get(result.callId);
+export function onToolResult(state: DetectorState, read: ToolResult): Episode[] {
+  const call = state.calls.get(read.callId);
   if (!call) return [];
-  state.calls.delete(result.callId);
+  state.calls.delete(read.callId);
+  // A failure the result hid (an exit code a pipe lost, `cmd /c` that ran nothing) is one.
+  const result = maskedFailure(call, read) ?? read;
   state.lastCall = { call, result };
   if (!looksAround(call)) state.lastAction = { call, result, index: state.index };
   const launched = result.ok ? backgroundProgram(call) : undefined;

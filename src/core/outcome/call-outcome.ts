@@ -10,7 +10,7 @@
 import { boundedOutput } from '../inject/parse-hook-input.js';
 import { commandOf, targetOf } from '../capture/call-target.js';
 import { errorGist } from '../capture/classify-result.js';
-import { cdAloneFailure } from '../capture/fresh-shell.js';
+import { resultOfCall } from '../capture/masked-failure.js';
 import type { Agent, ToolCall, TranscriptEvent } from '../capture/events.js';
 import { errorClass } from './error-class.js';
 import type { ErrorClass } from './error-class.js';
@@ -150,8 +150,9 @@ export function collectCalls(
           if (output !== undefined)
             call.output = output === event.text ? output : (JSON.parse(JSON.stringify(output)) as string);
         }
-        // A `cd` on its own where the next call starts over failed, whatever its output says.
-        const result = cdAloneFailure(call, event) ?? event;
+        // A `cd` on its own where the next call starts over failed, whatever its output says; so
+        // did a command whose output opens with its own error although a pipe hid its exit code.
+        const result = resultOfCall(call, event);
         if (result.ok) {
           call.outcome = 'ok';
           break;
