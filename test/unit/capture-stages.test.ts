@@ -387,6 +387,13 @@ describe('pending failures: what a call means for them', () => {
       { close: false, enabler: true, clearEdited: true },
     ],
     [
+      'plumbing that edits a file in place (`sed -i`) is a step, though it looks like a lookup',
+      () => pendingOf('Bash', bash('./sync.sh')),
+      target('Bash', bash("sed -i 's/a/b/' sync.sh")),
+      false,
+      { close: false, enabler: true, clearEdited: true },
+    ],
+    [
       'a lookup of the same shell tool: it changed nothing, so it enables nothing',
       () => pendingOf('Bash', bash('pytest -x')),
       target('Bash', bash('ls tests')),
@@ -577,6 +584,30 @@ describe('the detector over short sessions', () => {
         ...s.ok('Bash', bash('gpg --verbose --batch --generate-key params.txt')),
       ],
       [],
+    ],
+    [
+      'the same command with its output shown another way works: the failure went away by itself, nothing',
+      () => [
+        ...s.fail('Bash', bash('./sync.sh --dry-run'), 'Exit code 1'),
+        ...s.ok('Bash', bash('./sync.sh --dry-run 2>&1 | head -60')),
+      ],
+      [],
+    ],
+    [
+      'a step, then the same command with its output shown another way: the step is the enabler',
+      () => [
+        ...s.fail('Bash', bash('./sync.sh --dry-run'), 'Exit code 127\nbad interpreter: /bin/bash^M'),
+        ...s.ok('Bash', bash("sed -i 's/\\r$//' sync.sh")),
+        ...s.ok('Bash', bash('./sync.sh --dry-run 2>&1 | head -60')),
+      ],
+      [
+        {
+          kind: 'error-fix',
+          attempts: 1,
+          fix: './sync.sh --dry-run 2>&1 | head -60',
+          enabler: "sed -i 's/\\r$//' sync.sh",
+        },
+      ],
     ],
     [
       'asked for a missing program, then installed it: setting up, nothing',

@@ -59,6 +59,7 @@ import {
   openFailure,
   shellSubstitutes,
   nextProgramRun,
+  onlyMoreOutput,
   operandRun,
   substituteRun,
 } from './pending-failure.js';
@@ -582,7 +583,9 @@ export function episodeFromPending(
 ): Episode {
   const first = pending.attempts[0] as Attempt;
   // The enabler explains a fix only when the fix repeated the failed call unchanged.
-  const enabler = fix && sameInput(fix, lastAttempt(pending).call) ? pending.enabler : undefined;
+  const failed = lastAttempt(pending).call;
+  const enabler =
+    fix && (sameInput(fix, failed) || onlyMoreOutput(failed, fix)) ? pending.enabler : undefined;
   const replacement = fix
     ? (substituteRun(pending, targetOf(fix)) ?? operandRun(pending, fix) ?? nextProgramRun(pending, fix))
     : undefined;

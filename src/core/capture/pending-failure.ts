@@ -409,9 +409,15 @@ export function isProbe(call: ToolCall): boolean {
   return isProbeCommand(command);
 }
 
-/** A lookup that writes nothing (`cat x`, `ls`, `git remote -v`; never `cat > x << EOF`). */
+/** Plumbing that writes the file it is given: `sed -i`, `perl -pi`, `tee file`. */
+const WRITES_IN_PLACE =
+  /(?:^|[\s;&|(])(?:(?:sed|perl)\s+(?:-\w*i\w*|--in-place)(?=[\s=.]|$)|tee\s+(?:-a\s+)?[^\s|;&-])/;
+
+/** A lookup that writes nothing (`cat x`, `ls`, `git remote -v`; never `cat > x << EOF` or `sed -i`). */
 function readsOnly(call: ToolCall): boolean {
-  return isProbe(call) && writtenFiles(commandOf(call) ?? '').length === 0;
+  if (!isProbe(call)) return false;
+  const command = commandOf(call) ?? '';
+  return writtenFiles(command).length === 0 && !WRITES_IN_PLACE.test(command);
 }
 
 function isProbeCommand(command: string): boolean {
@@ -591,14 +597,19 @@ function installedAfterCheck(pending: PendingFailure, installer: ToolCall | unde
 /** Flags that make a program say more, not do otherwise. */
 const VERBOSITY = /^(--verbose|-v+|--debug|-Verbose|-Debug)$/;
 
+/** How a command's output is shown, never what runs: stderr joined or dropped, a last `| head`/`| tail`. */
+const OUTPUT_PLUMBING = /\s+2>(&1|\/dev\/null)(?=\s|$)|\s*\|\s*(head|tail)(\s+-n)?(\s+-?\d+)?\s*$/g;
+
 /**
- * The same command with only a verbosity flag added (`gpg --verbose ...` after `gpg ...`): when it
- * works, the failure went away by itself; the flag fixed nothing.
+ * The same command with only a verbosity flag added (`gpg --verbose ...` after `gpg ...`) or its
+ * output shown another way (`x 2>&1 | head -60` after `x`): when it works, the failure went away
+ * by itself or by what ran in between; the change fixed nothing.
  */
 export function onlyMoreOutput(failed: ToolCall, next: ToolCall): boolean {
   const [a, b] = [commandOf(failed), commandOf(next)];
   if (a === undefined || b === undefined || a === b) return false;
-  const words = (command: string) => tokenize(command).filter((word) => !VERBOSITY.test(word));
+  const words = (command: string) =>
+    tokenize(command.replace(OUTPUT_PLUMBING, '')).filter((word) => !VERBOSITY.test(word));
   return words(a).join(' ') === words(b).join(' ');
 }
 

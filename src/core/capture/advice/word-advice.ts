@@ -9,7 +9,7 @@ import { commandOf, sameInput, targetOf, targetPath } from '../call-target.js';
 import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
-import { TOO_LARGE, programName } from '../pending-failure.js';
+import { TOO_LARGE, onlyMoreOutput, programName } from '../pending-failure.js';
 import {
   commandKeys,
   expandedInDoubleQuotes,
@@ -373,7 +373,10 @@ export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
         )
       : undefined;
   const step =
-    episode.enabler !== undefined && fix !== undefined && failed !== undefined && sameInput(fix, failed)
+    episode.enabler !== undefined &&
+    fix !== undefined &&
+    failed !== undefined &&
+    (sameInput(fix, failed) || onlyMoreOutput(failed, fix))
       ? episode.enabler
       : fix !== undefined && prepended !== undefined
         ? { ...fix, input: { ...fix.input, command: prepended } }
