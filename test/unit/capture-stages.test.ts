@@ -578,6 +578,32 @@ describe('the detector over short sessions', () => {
       [{ kind: 'error-fix', attempts: 1, fix: 'Read', enabler: undefined }],
     ],
     [
+      'a folder read as a file, then listed at that path: error-fix',
+      () => [
+        ...s.fail(
+          'Read',
+          { file_path: '/home/me/.claude' },
+          'EISDIR: illegal operation on a directory, read',
+          'error-flag',
+        ),
+        ...s.ok('Glob', { pattern: '**/*.jsonl', path: '/home/me/.claude' }),
+      ],
+      [{ kind: 'error-fix', attempts: 1, fix: 'Glob', enabler: undefined }],
+    ],
+    [
+      'a folder read as a file, then another folder listed: nothing yet',
+      () => [
+        ...s.fail(
+          'Read',
+          { file_path: '/home/me/.claude' },
+          'EISDIR: illegal operation on a directory, read',
+          'error-flag',
+        ),
+        ...s.ok('Glob', { pattern: '**/*.jsonl', path: '/home/me/.config' }),
+      ],
+      [],
+    ],
+    [
       'the same command with only --verbose added works: the failure went away by itself, nothing',
       () => [
         ...s.fail('Bash', bash('gpg --batch --generate-key params.txt'), 'Exit code 1'),

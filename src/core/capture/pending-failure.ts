@@ -696,6 +696,11 @@ export function touchesSameFile(pending: PendingFailure, call: ToolCall, target:
     target.keys.some((key) => baseName(key) === name)
   )
     return true;
+  // A folder read as a file, then listed at that path (Glob, LS, list_directory).
+  if (LISTING_TOOLS.has(call.tool.toLowerCase())) {
+    const listed = call.input.path ?? call.input.dir_path ?? call.input.directory;
+    return typeof listed === 'string' && samePathAs(listed, path);
+  }
   const command = commandOf(call);
   if (command === undefined) return false;
   // The whole path (`sudo cp new /etc/pam.d/sudo`), or a basename long enough to tell files apart.
