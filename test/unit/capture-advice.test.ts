@@ -25,6 +25,11 @@ const episodeOf = (events: readonly TranscriptEvent[]): Episode => detectAll(eve
 describe('the error gist', () => {
   it.each([
     ['Exit code 1\n\u001b[31mError: boom\u001b[0m', 'Error: boom'],
+    // A PowerShell parser error says what went wrong below where, above its error record.
+    [
+      "At line:1 char:14\n+ cd C:\\x && git status\n+              ~~\nThe token '&&' is not a valid statement separator in this version.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : InvalidEndOfLine",
+      "The token '&&' is not a valid statement separator in this version.",
+    ],
     ['<tool_use_error>File has not been read yet</tool_use_error>', 'File has not been read yet'],
     ['Wall time: 3s\nOutput:\nall fine', 'all fine'],
     ['', 'failed without output'],

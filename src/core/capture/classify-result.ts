@@ -267,6 +267,8 @@ export const FORK_RETRY = /child_copy: cygheap|dofork: child|fork: retry: Resour
  * OpenSSH's banner and Cygwin's fork retries.
  */
 function isNoiseLine(line: string): boolean {
+  // PowerShell's error record under a parser error's message: where, never what.
+  if (/^\+ (CategoryInfo|FullyQualifiedErrorId)\s*:/.test(line)) return true;
   if (/--:--:--|^\s*%\s+Total\s+%\s+Received|\bcopyright\b|all rights reserved|^welcome to\b/i.test(line))
     return true;
   if (SSH_BANNER.test(line) || FORK_RETRY.test(line) || BUSYBOX_BANNER.test(line)) return true;
@@ -297,7 +299,7 @@ function htmlText(line: string): string {
 /** The line a failing program writes last when it dies of an exception (Python, Java, Node). */
 const EXCEPTION = /^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b(?::|$)/;
 const ERROR_WORDS =
-  /error|\berr!|\bfailed\b|\bfailure\b|not found|not recognized|\bcannot\b|can't|\bunable to\b|could not|couldn't|denied|\binvalid\b|no such|\bunknown\b|\bmissing\b|refused|rejected|timed out|unexpected|exception|does not exist|doesn't exist|not allowed|forbidden|not permitted|\bfatal\b|\bpanic/i;
+  /error|is not a valid|\berr!|\bfailed\b|\bfailure\b|not found|not recognized|\bcannot\b|can't|\bunable to\b|could not|couldn't|denied|\binvalid\b|no such|\bunknown\b|\bmissing\b|refused|rejected|timed out|unexpected|exception|does not exist|doesn't exist|not allowed|forbidden|not permitted|\bfatal\b|\bpanic/i;
 
 /**
  * The first error line that the failed command's own program wrote, by its name at the start
