@@ -588,3 +588,75 @@ describe('failures a result hid', () => {
     ).toEqual([['error-fix', 'echo "test" | claude --chrome --print 2>&1 | head -100']]);
   });
 });
+
+describe('a program the shell lacked, and what stood in for it', () => {
+  /** The summaries of what a session's episodes would become. */
+  function summaries(events: TranscriptEvent[]): string[] {
+    return detectAll(events).flatMap((episode) => {
+      const draft = draftCandidate(episode);
+      return draft.drop === undefined ? [draft.summary] : [];
+    });
+  }
+
+  it.each<[string, string, string, string, string]>([
+    [
+      'another version of it',
+      'python script.py',
+      '/bin/bash: line 1: python: command not found',
+      'python3 script.py',
+      'Use `python3` instead of `python` here',
+    ],
+    [
+      'its plugin form',
+      'docker-compose up -d',
+      'bash: docker-compose: command not found',
+      'docker compose up -d',
+      'Use `docker compose` instead of `docker-compose` here',
+    ],
+    [
+      'the same program by its path, with a space in it',
+      'gh auth status',
+      '/usr/bin/bash: line 1: gh: command not found',
+      '"C:\\Program Files\\GitHub CLI\\gh.exe" auth status',
+      'Use `C:\\Program Files\\GitHub CLI\\gh.exe` instead of `gh` here',
+    ],
+  ])('%s', (_name, failed, said, fixed, summary) => {
+    const s = madeUpSession();
+    expect(
+      summaries([
+        ...s.fail('Bash', shell(failed), `Exit code 127\n${said}`),
+        ...s.ok('Bash', shell(fixed), 'done'),
+      ]),
+    ).toEqual([`${summary}: it failed with "${said}"`]);
+  });
+
+  it('the same program run again by name replaces nothing', () => {
+    const s = madeUpSession();
+    const found = summaries([
+      ...s.fail('Bash', shell('python script.py'), 'Exit code 127\nbash: python: command not found'),
+      ...s.ok('Bash', shell('python script.py --fast'), 'done'),
+    ]);
+    expect(found.filter((summary) => summary.startsWith('Use '))).toEqual([]);
+  });
+
+  it('a patch settled by showing the file in the shell: read it first', () => {
+    const s = madeUpSession({ agent: 'codex' });
+    const patch = (line: string) => ({
+      input: `*** Begin Patch\n*** Update File: src/parser.py\n@@\n-${line}\n+new\n*** End Patch`,
+    });
+    expect(
+      summaries([
+        ...s.fail(
+          'apply_patch',
+          patch('old'),
+          'Failed to find expected lines in src/parser.py',
+          'error-flag',
+        ),
+        ...s.ok('exec_command', { cmd: 'sed -n 1,80p src/parser.py' }, 'older'),
+        ...s.ok('apply_patch', patch('older'), 'Success'),
+      ]),
+    ).toEqual([
+      'Read `src/parser.py` before calling apply_patch on it: it failed with "Failed to find expected lines in src/parser.py"',
+    ]);
+  });
+});

@@ -289,9 +289,10 @@ export function samePurpose(a: ToolCall, b: ToolCall): boolean {
 
 /**
  * The program of the first shell success after the shell said the failed program does not exist,
- * when it says it is for the same thing (`wmic logicaldisk` "to list the drives", then `Get-Volume`
- * "to list all volumes") or runs the same program by its path (`/c/Python314/python` after
- * `python3`): the agent's replacement, unless it installs something or only looks.
+ * when it stands in for that program (`python3` for `python`, `/c/Python314/python` for `python3`,
+ * `docker compose` for `docker-compose`) or says it is for the same thing (`wmic logicaldisk` "to
+ * list the drives", then `Get-Volume` "to list all volumes"): the agent's replacement, unless it
+ * installs something or only looks.
  */
 export function nextProgramRun(pending: PendingFailure, call: ToolCall): string | undefined {
   if (!pending.missingProgram || pending.enabler !== undefined || !isShellTool(call.tool) || isProbe(call))
@@ -301,22 +302,38 @@ export function nextProgramRun(pending: PendingFailure, call: ToolCall): string 
   if (key === undefined || INSTALLS.test(key)) return undefined;
   const program = replacing(pending, command);
   if (program === undefined) return undefined;
-  return program.includes('/') || program.includes('\\') || samePurpose(lastAttempt(pending).call, call)
-    ? program
-    : undefined;
+  return standsIn(pending, program) || samePurpose(lastAttempt(pending).call, call) ? program : undefined;
+}
+
+/** The programs the failed call ran, and those its shell wrappers ran (`powershell Get-Process`). */
+function failedPrograms(pending: PendingFailure): string[] {
+  return [...programs(pending.keys), ...wrapped(pending.keys)];
+}
+
+/** Whether a program names a failed one another way: another version, its path, its plugin form. */
+function standsIn(pending: PendingFailure, program: string): boolean {
+  const failed = failedPrograms(pending);
+  return (
+    (program.includes(' ') && failed.includes(program.replace(/ /g, '-').toLowerCase())) ||
+    failed.some((name) => programName(name) === programName(program))
+  );
 }
 
 /**
- * The program a command ran in place of the failed call's: another program, or the same one run by
- * its path (that path, as the command gave it). The program a wrapper ran in the failed call
- * (`powershell Get-Process`) is no replacement.
+ * The program a command ran in place of the failed call's: another program or version of it
+ * (`python3` for `python`), the same one run by its path (that path, as the command gave it), or
+ * its plugin form (`docker compose` for `docker-compose`). The program a wrapper ran in the failed
+ * call (`powershell Get-Process`) is no replacement; nor is the failed program run again by name.
  */
 function replacing(pending: PendingFailure, command: string): string | undefined {
-  const program = commandKeys(innerCommand(command))[0]?.split(' ')[0];
-  if (program === undefined) return undefined;
-  const failed = [...programs(pending.keys), ...wrapped(pending.keys)];
-  if (failed.some((name) => programName(name) === programName(program))) return pathRun(command, program);
-  return program;
+  const key = commandKeys(innerCommand(command))[0];
+  const program = key?.split(' ')[0];
+  if (key === undefined || program === undefined) return undefined;
+  const failed = failedPrograms(pending);
+  if (key.includes(' ') && failed.includes(key.replace(/ /g, '-').toLowerCase())) return key;
+  const path = pathRun(command, program);
+  if (path !== undefined) return path;
+  return failed.includes(program.toLowerCase()) ? undefined : program;
 }
 
 /**
@@ -336,9 +353,12 @@ export function programName(program: string): string {
  * was not found): that path, as the command gave it. Undefined when the command ran it by name.
  */
 function pathRun(command: string, program: string): string | undefined {
-  return tokenize(command)
-    .map(stripQuotes)
-    .find((token) => /[\\/]/.test(token) && programName(token) === programName(program));
+  // Words as written, quotes taken off but backslashes kept: Windows paths are full of them.
+  for (const match of innerCommand(command).matchAll(/"([^"]+)"|'([^']+)'|([^\s"';|&]+)/g)) {
+    const word = match[1] ?? match[2] ?? match[3] ?? '';
+    if (/[\\/]/.test(word) && programName(word) === programName(program)) return word;
+  }
+  return undefined;
 }
 
 /** The programs shell wrappers ran (`powershell Get-Process` → `get-process`). */
@@ -414,7 +434,7 @@ const WRITES_IN_PLACE =
   /(?:^|[\s;&|(])(?:(?:sed|perl)\s+(?:-\w*i\w*|--in-place)(?=[\s=.]|$)|tee\s+(?:-a\s+)?[^\s|;&-])/;
 
 /** A lookup that writes nothing (`cat x`, `ls`, `git remote -v`; never `cat > x << EOF` or `sed -i`). */
-function readsOnly(call: ToolCall): boolean {
+export function readsOnly(call: ToolCall): boolean {
   if (!isProbe(call)) return false;
   const command = commandOf(call) ?? '';
   return writtenFiles(command).length === 0 && !WRITES_IN_PLACE.test(command);

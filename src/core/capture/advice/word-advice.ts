@@ -9,7 +9,7 @@ import { commandOf, sameInput, targetOf, targetPath } from '../call-target.js';
 import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
-import { TOO_LARGE, onlyMoreOutput, programName } from '../pending-failure.js';
+import { TOO_LARGE, onlyMoreOutput, programName, readsOnly } from '../pending-failure.js';
 import {
   commandKeys,
   expandedInDoubleQuotes,
@@ -231,6 +231,13 @@ function lastFailedCall(episode: Episode): ToolCall | undefined {
   return (whole ?? episode.failures[episode.failures.length - 1])?.call;
 }
 
+/** Whether a call reads the file at `path`: a read tool on it, or a shell lookup that names it. */
+function readsFile(call: ToolCall, path: string): boolean {
+  if (targetOf(call).family === 'read') return targetPath(call) === path;
+  const command = commandOf(call);
+  return command !== undefined && readsOnly(call) && command.includes(path);
+}
+
 /** A shell fix that shares no command with the failure ran before it could work (an install). */
 function isPriorStep(facts: EpisodeFacts): boolean {
   if (!facts.shell || facts.failedCommand === undefined || facts.fixCommand === undefined) return false;
@@ -287,15 +294,15 @@ export function wordErrorFix(episode: Episode, facts: EpisodeFacts): Advice {
     };
   if (facts.harness && facts.path !== undefined && READ_FIRST.test(facts.gist))
     return readFirstAdvice(facts, facts.path, project);
-  // An edit that failed and was settled by reading the same file: reading first is the advice.
+  // An edit that failed and was settled by reading the same file (a read tool, or a shell command
+  // that only shows it: `cat`, `sed -n 1,80p`): reading first is the advice.
   const settled = episode.fix;
   if (
     settled !== undefined &&
     facts.path !== undefined &&
     facts.call !== undefined &&
     targetOf(facts.call).family === 'edit' &&
-    targetOf(settled).family === 'read' &&
-    targetPath(settled) === facts.path
+    readsFile(settled, facts.path)
   )
     return readFirstAdvice(facts, facts.path, project);
   const mistake = mistakeOf(facts, project);
@@ -495,14 +502,18 @@ export function wordCorrection(episode: Episode, facts: EpisodeFacts): Advice {
 }
 
 /**
- * What a replacement stands in for: the failed command's program of the same name when the fix ran
- * it by its path (`python` of `refreshenv; python --version`, for `C:\Python314\python.exe`), else
- * the failed command's key.
+ * What a replacement stands in for: the failed command's program it names another way (`python` of
+ * `refreshenv; python --version`, for `C:\\Python314\\python.exe` or `python3`; `docker-compose`,
+ * for `docker compose`), else the failed command's key.
  */
 function replacedKey(replacement: string, facts: EpisodeFacts): string {
-  const key = facts.key ?? '';
-  if (!/[\\/]/.test(replacement)) return key;
-  const name = programName(replacement);
-  const ran = commandKeys(facts.failedCommand ?? '').find((k) => programName(k.split(' ')[0] ?? '') === name);
-  return ran?.split(' ')[0] ?? key;
+  const plugin = replacement.replace(/ /g, '-').toLowerCase();
+  // A path names its program whole (`C:\\Program Files\\GitHub CLI\\gh.exe`); a key by its first word.
+  const name = programName(
+    /[\\/]/.test(replacement) ? replacement : (replacement.split(' ')[0] ?? replacement),
+  );
+  const ran = commandKeys(facts.failedCommand ?? '')
+    .map((key) => key.split(' ')[0] ?? key)
+    .find((program) => program.toLowerCase() === plugin || programName(program) === name);
+  return ran ?? facts.key ?? '';
 }
