@@ -660,3 +660,55 @@ describe('a program the shell lacked, and what stood in for it', () => {
     ]);
   });
 });
+
+describe('how a call was made, refused and then made right', () => {
+  /** The summaries of what a session's episodes would become. */
+  function summaries(events: TranscriptEvent[]): string[] {
+    return detectAll(events).flatMap((episode) => {
+      const draft = draftCandidate(episode);
+      return draft.drop === undefined ? [draft.summary] : [];
+    });
+  }
+
+  it('a lookup asked with an option its program lacks, then asked another way', () => {
+    const s = madeUpSession();
+    expect(
+      summaries([
+        ...s.fail(
+          'Bash',
+          shell("grep -P '\\d+' notes.txt"),
+          'Exit code 2\ngrep: invalid option -- P\nusage: grep [-abc]',
+        ),
+        ...s.ok('Bash', shell("grep -E '[0-9]+' notes.txt"), '12'),
+      ]),
+    ).toEqual([
+      expect.stringMatching(
+        /^Use `-E .*` instead of `-P` with `grep`: it failed with "grep: invalid option -- P"$/,
+      ),
+    ]);
+  });
+
+  it('a lookup that found nothing, then asked another way, teaches nothing', () => {
+    const s = madeUpSession();
+    expect(
+      summaries([
+        ...s.fail('Bash', shell('grep -r needle src'), 'Exit code 1'),
+        ...s.ok('Bash', shell('grep -ri needle .'), 'a.ts: needle'),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('a relative path the tool refused, then the same file by its absolute path', () => {
+    const s = madeUpSession({ agent: 'gemini' });
+    const refused =
+      'File path must be absolute, but was relative: src/a.py. You must provide an absolute path.';
+    expect(
+      summaries([
+        ...s.fail('read_file', { absolute_path: 'src/a.py' }, refused, 'error-flag'),
+        ...s.ok('read_file', { absolute_path: '/repo/src/a.py' }, 'print(1)'),
+      ]),
+    ).toEqual([
+      `Give read_file the absolute path (\`/repo/src/a.py\`), not \`src/a.py\`: it failed with "${refused}"`,
+    ]);
+  });
+});

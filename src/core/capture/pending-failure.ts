@@ -417,6 +417,14 @@ export function lastAttempt(pending: PendingFailure): Attempt {
   return pending.attempts[pending.attempts.length - 1] as Attempt;
 }
 
+/** A program refusing how it was called: an option it does not have, or its usage printed. */
+const USAGE_REFUSED =
+  /\b(invalid|unrecognized|unknown|illegal) option\b|\boption requires an argument\b|^usage: /im;
+
+function usageRefused(text: string): boolean {
+  return USAGE_REFUSED.test(text.slice(0, 2000));
+}
+
 /** A lookup (`which`, `ls`, `tool --version`): asking, not doing. */
 /** File tools that list or search folders: a folder that is not there is their answer, as for `ls`. */
 const LISTING_TOOLS = new Set(['list_directory', 'ls', 'glob', 'grep', 'search_file_content']);
@@ -707,6 +715,17 @@ export function touchesSameFile(pending: PendingFailure, call: ToolCall, target:
   const path = pending.keys[0];
   if (path === undefined || path === '?') return false;
   if ((target.family === 'edit' || target.family === 'read') && target.keys.includes(path)) return true;
+  // The same file by its absolute path, after the tool refused the relative one.
+  if (
+    (target.family === 'edit' || target.family === 'read') &&
+    !/^([\\/]|[A-Za-z]:)/.test(path) &&
+    target.keys.some(
+      (key) =>
+        /^([\\/]|[A-Za-z]:)/.test(key) &&
+        key.replace(/\\/g, '/').endsWith(`/${path.replace(/^\.[\\/]/, '').replace(/\\/g, '/')}`),
+    )
+  )
+    return true;
   const name = baseName(path);
   // A file that was not where the call looked, found under its own name elsewhere.
   if (
@@ -929,7 +948,13 @@ export function judgeSuccess(
   if (pending.probe) {
     if (isSubstitute(pending, target) || operandRun(pending, call) !== undefined)
       return { close: true, episode: 'error-fix' };
-    if (relatedTo(pending, target, call.tool)) return { close: true, episode: undefined };
+    // The same lookup asked another way after its usage was refused (`grep -P` where grep has no
+    // -P, then `grep -E`): the way it was asked was the mistake.
+    if (relatedTo(pending, target, call.tool))
+      return {
+        close: true,
+        episode: usageRefused(failed.result.text) && !sameInput(call, last) ? 'error-fix' : undefined,
+      };
     return { close: false, enabler: false, clearEdited: false };
   }
   if (!relatedTo(pending, target, call.tool)) {

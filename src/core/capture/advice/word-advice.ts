@@ -159,6 +159,15 @@ function commandAdvice(
   return { advice: `Run ${code(fixed, 90)} instead of ${code(failed, 50)}`, remediation };
 }
 
+/** A path from the root: `/x`, `\\x`, `C:\\x`, `C:/x`. */
+const ABSOLUTE = /^([\\/]|[A-Za-z]:)/;
+
+/** Whether `full` is `relative` given from some folder (`/r/src/a.py` of `src/a.py` or `./src/a.py`). */
+function endsWithPath(full: string, relative: string): boolean {
+  const slash = (path: string) => path.replace(/\\/g, '/');
+  return slash(full).endsWith(`/${slash(relative).replace(/^\.\//, '')}`);
+}
+
 /** The imperative for any nameable difference, and the remediation. */
 function differenceAdvice(
   diff: Difference,
@@ -169,6 +178,13 @@ function differenceAdvice(
     case 'command':
       return commandAdvice(diff, facts.key);
     case 'path': {
+      // The same file by its absolute path: the tool wanted an absolute path.
+      const tool = facts.tool ?? 'the tool';
+      if (!ABSOLUTE.test(diff.failed) && ABSOLUTE.test(diff.fixed) && endsWithPath(diff.fixed, diff.failed))
+        return {
+          advice: `Give ${tool} the absolute path (${code(diff.fixed, 70)}), not ${code(diff.failed, 50)}`,
+          remediation: `Use ${code(diff.fixed, 70)}`,
+        };
       const fixed = code(displayPath(diff.fixed, project), 70);
       return {
         advice: `Use ${fixed} instead of ${code(displayPath(diff.failed, project), 50)} with ${facts.tool ?? 'the tool'}`,
