@@ -688,6 +688,40 @@ describe('how a call was made, refused and then made right', () => {
     ]);
   });
 
+  it('a filter with a syntax error, then written another way', () => {
+    const s = madeUpSession();
+    expect(
+      summaries([
+        ...s.fail(
+          'Bash',
+          shell("jq '.items[] | .name' data.json"),
+          'Exit code 3\njq: error: syntax error, unexpected INVALID_CHARACTER',
+        ),
+        ...s.ok('Bash', shell("jq '.items[].name' data.json"), '"a"'),
+      ]),
+    ).toHaveLength(1);
+  });
+
+  it('a lookup the shell lacked, then another lookup on all its words: its replacement', () => {
+    const s = madeUpSession({ agent: 'codex' });
+    expect(
+      summaries([
+        ...s.fail('exec_command', { cmd: 'rg TODO src' }, 'bash: rg: command not found'),
+        ...s.ok('exec_command', { cmd: 'grep -rn TODO src' }, 'src/a.ts:1: TODO'),
+      ]),
+    ).toEqual(['Use `grep` instead of `rg` here: it failed with "bash: rg: command not found"']);
+  });
+
+  it('a program the shell lacked is not replaced by another that acts on the same words', () => {
+    const s = madeUpSession();
+    expect(
+      summaries([
+        ...s.fail('Bash', shell('wg show wg0'), 'Exit code 127\nzsh: command not found: wg'),
+        ...s.ok('Bash', shell('sudo ip link show wg0'), '5: wg0: <POINTOPOINT>'),
+      ]),
+    ).toEqual([]);
+  });
+
   it('a lookup that found nothing, then asked another way, teaches nothing', () => {
     const s = madeUpSession();
     expect(

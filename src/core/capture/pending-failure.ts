@@ -44,6 +44,11 @@ export type PendingFailure = {
    * program that then works on one of them is its replacement.
    */
   operands: string[];
+  /**
+   * For a one-program lookup the shell does not have: the words it was given (`TODO`, `src` of
+   * `rg TODO src`). Another lookup then run on all of them is its replacement.
+   */
+  words: string[];
   /** The shell said the failed program does not exist (`wmic : The term 'wmic' is not recognized`). */
   missingProgram: boolean;
   /** A background launch that a later check found not running (`background-launch.ts`). */
@@ -126,6 +131,7 @@ export function openFailure(
     enabler: undefined,
     substitutes: shellSubstitutes(call, result),
     operands: lacking ? pathOperands(commandOf(call) ?? '') : [],
+    words: lacking && isProbe(call) ? argumentWords(commandOf(call) ?? '') : [],
     died: false,
     savedFile: undefined,
     missingProgram: !probe && lacking,
@@ -405,21 +411,38 @@ export function droppedOverSsh(
   return commandKeys(command).includes(`ssh ${program}`) ? undefined : { program, host };
 }
 
-/** The program of a successful call that works on a path the missing program was given. */
+/**
+ * The program of a successful call that works on a path the missing program was given, or on every
+ * word a one-program command gave it (`grep -rn TODO src` after `rg TODO src`).
+ */
 export function operandRun(pending: PendingFailure, call: ToolCall): string | undefined {
-  if (pending.operands.length === 0 || !isShellTool(call.tool)) return undefined;
+  if ((pending.operands.length === 0 && pending.words.length === 0) || !isShellTool(call.tool))
+    return undefined;
   const command = commandOf(call);
-  if (command === undefined || !pending.operands.some((path) => command.includes(path))) return undefined;
-  return replacing(pending, command);
+  if (command === undefined) return undefined;
+  const onPath = pending.operands.some((path) => command.includes(path));
+  const onWords =
+    pending.words.length >= 2 && isProbe(call) && pending.words.every((word) => command.includes(word));
+  return onPath || onWords ? replacing(pending, command) : undefined;
+}
+
+/** The words a one-program command gave its program, options aside (`TODO`, `src` of `rg -n TODO src`). */
+function argumentWords(command: string): string[] {
+  const all = segments(command);
+  if (all.length !== 1) return [];
+  return (all[0] ?? [])
+    .slice(1)
+    .map((token) => stripQuotes(token))
+    .filter((word) => word.length >= 2 && !word.startsWith('-'));
 }
 
 export function lastAttempt(pending: PendingFailure): Attempt {
   return pending.attempts[pending.attempts.length - 1] as Attempt;
 }
 
-/** A program refusing how it was called: an option it does not have, or its usage printed. */
+/** A program refusing how it was called: an option it does not have, its usage printed, a syntax error. */
 const USAGE_REFUSED =
-  /\b(invalid|unrecognized|unknown|illegal) option\b|\boption requires an argument\b|^usage: /im;
+  /\b(invalid|unrecognized|unknown|illegal) option\b|\boption requires an argument\b|^usage: |\b(syntax|parse) error\b/im;
 
 function usageRefused(text: string): boolean {
   return USAGE_REFUSED.test(text.slice(0, 2000));
