@@ -322,16 +322,33 @@ function ownErrorLine(lines: readonly string[], programs: readonly string[]): nu
  * The error a shell command's output opens with although nothing flagged it (`x 2>&1 | head` hides
  * the exit code): its first line is an error of one of the command's own programs (`dir: cannot
  * access '/s': No such file or directory`), or a program's `Error: ...`. Undefined otherwise.
+ * `programs` (the command's) is asked for only when the line could be one of theirs.
  */
-export function openingError(text: string, programs: readonly string[]): string | undefined {
-  const first = text
-    .slice(0, 600)
-    .split(/\r?\n/)
-    .map((line) => line.trim().replace(FRAME_PREFIX, '').trim())
-    .find((line) => line !== '' && !FRAME.test(line));
+export function openingError(text: string, programs: () => readonly string[]): string | undefined {
+  const first = firstLine(text);
   if (first === undefined || !/^[\w.-]+: /.test(first)) return undefined;
   if (/^Error: (?!\(none\))\S/.test(first)) return first;
-  return ownErrorLine([first], programs) === 0 ? first : undefined;
+  return ownErrorLine([first], programs()) === 0 ? first : undefined;
+}
+
+/**
+ * The first line of output that is not the harness's frame (Gemini CLI's `Command:` and
+ * `Directory:`, the `Output:` before it), read line by line from the start: no split of the rest.
+ */
+function firstLine(text: string): string | undefined {
+  let start = 0;
+  for (let n = 0; n < 8 && start < text.length; n += 1) {
+    const end = text.indexOf('\n', start);
+    const line = text
+      .slice(start, end < 0 ? text.length : end)
+      .trim()
+      .replace(FRAME_PREFIX, '')
+      .trim();
+    if (line !== '' && !FRAME.test(line)) return line;
+    if (end < 0) return undefined;
+    start = end + 1;
+  }
+  return undefined;
 }
 
 /** A tally of none ("0 error(s)", "0 failed") reports no error. */

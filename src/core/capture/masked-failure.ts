@@ -32,7 +32,10 @@ export function maskedFailure(
   if (CMD_BANNER_ONLY.test(result.text.slice(0, 400)))
     return failed(`cmd printed its banner and ran no command\n${result.text}`);
   const command = commandOf(call);
-  if (command === undefined || !/^[\s\S]{0,300}?[\w.-]+: /.test(result.text)) return undefined;
-  const programs = commandKeys(command).map((key) => key.split(' ')[0] ?? key);
-  return openingError(result.text, programs) === undefined ? undefined : failed(result.text);
+  const colon = result.text.indexOf(': ');
+  if (command === undefined || colon < 0 || colon > 600) return undefined;
+  // The command is parsed only for output that opens with an error-shaped line.
+  let programs: string[] | undefined;
+  const ran = () => (programs ??= commandKeys(command).map((key) => key.split(' ')[0] ?? key));
+  return openingError(result.text, ran) === undefined ? undefined : failed(result.text);
 }
