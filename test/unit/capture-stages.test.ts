@@ -60,6 +60,15 @@ function gist(episode: Episode) {
 
 describe('call targets', () => {
   it.each([
+    ['sudo -u me op vault list', ['op']],
+    ['pkexec pacman -Syu --noconfirm', ['pacman']],
+    ['doas apk add jq', ['apk add']],
+    ['run0 --user me systemctl restart blocky', ['systemctl restart']],
+  ])('run as another user, %j runs %j', (command, keys) => {
+    expect(commandKeys(command)).toEqual(keys);
+  });
+
+  it.each([
     ['sudo -u me op item create \\\n  "Public Key[text]=$K"', ['op']],
     ['Get-ChildItem -Path C:\\a `\n  -Recurse\nGet-Volume', ['Get-ChildItem', 'Get-Volume']],
     ['X=`date`\nls -la', ['ls']],

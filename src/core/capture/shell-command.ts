@@ -1,8 +1,11 @@
 /**
  * Just enough shell to name what a command runs: split it into segments (`&&`, `||`, `;`, `|`),
- * drop env assignments, `sudo`, `cd` and plumbing (`echo`, `yes`, `cat`), and key each segment by
+ * drop env assignments, `sudo` (and `doas`, `pkexec`, `run0`), `cd` and plumbing (`echo`, `yes`, `cat`), and key each segment by
  * its executable plus the subcommand for multiplexers (`git push`, `npm install`, `npx vitest`).
  */
+
+/** Programs that run the command after them as another user. */
+const ELEVATE = new Set(['sudo', 'doas', 'pkexec', 'run0']);
 
 const MULTIPLEXERS = new Set([
   'git',
@@ -166,7 +169,7 @@ export function writtenFiles(command: string): string[] {
     /^(?:\d*>>?|&>>?)$/.test(token) ? [stripQuotes(tokens[i + 1] ?? '')] : [],
   );
   for (const segment of segments(command)) {
-    const at = segment[0] === 'sudo' ? 1 : 0;
+    const at = ELEVATE.has(segment[0] ?? '') ? 1 : 0;
     if (segment[at] === 'tee')
       files.push(
         ...segment
@@ -211,8 +214,9 @@ function programAt(segment: readonly string[]): number {
     const token = segment[i] ?? '';
     // PowerShell: `$key = & "C:\...\gpg.exe" --export` runs gpg (the `&` may split it off).
     if (/^\$[\w:]+$/.test(token) && segment[i + 1] === '=') i += 2;
-    // `sudo -u mischa op ...` runs op: sudo's options, and the value of those that take one.
-    else if (token === 'sudo') {
+    // `sudo -u mischa op ...` runs op: sudo's options, and the value of those that take one; so
+    // do the other ways to run as root (`doas`, `pkexec`, `run0`).
+    else if (ELEVATE.has(token)) {
       i += 1;
       while (i < segment.length && (segment[i] ?? '').startsWith('-'))
         i += SUDO_VALUE_OPTIONS.has(segment[i] ?? '') ? 2 : 1;
@@ -455,7 +459,7 @@ const WRAPPER_FLAG = /^(-c|-lc|-Command|\/c)$/i;
  */
 export function openWords(command: string): string[] {
   const tokens = tokenize(command);
-  const program = stripQuotes(tokens.find((token) => token !== 'sudo') ?? '')
+  const program = stripQuotes(tokens.find((token) => !ELEVATE.has(token)) ?? '')
     .replace(/^.*[\\/]/, '')
     .replace(/\.exe$/i, '')
     .toLowerCase();
