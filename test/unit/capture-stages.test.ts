@@ -1702,6 +1702,11 @@ describe('draft classification', () => {
     ['/elsewhere/a.PY', '/repo', '**/*.py'],
     ['/repo/[id]/page.tsx', '/repo', '**/*.tsx'],
     ['/repo/Makefile', undefined, undefined],
+    // A relative path is given from the project.
+    ['src/a.ts', '/repo', 'src/a.ts'],
+    ['./docs\\guide.md', undefined, 'docs/guide.md'],
+    ['../other/a.ts', '/repo', '**/*.ts'],
+    ['~/notes.md', '/repo', '**/*.md'],
   ])('the glob of %s in %s is %s', (path, project, glob) => {
     expect(pathGlob(path, project)).toBe(glob);
   });

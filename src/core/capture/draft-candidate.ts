@@ -467,6 +467,11 @@ function normalize(text: string): string {
 /** A repository-relative glob for a file, or `**\/*.ext` when it lies outside the project. */
 export function pathGlob(path: string, project: string | undefined): string | undefined {
   const normal = path.replace(/\\/g, '/');
+  // A relative path is given from the project (the session's working folder): it is in the project.
+  if (!/^(\/|~|[A-Za-z]:)/.test(normal)) {
+    const rel = normal.replace(/^(\.\/)+/, '');
+    if (rel !== '' && !rel.split('/').includes('..') && !/[[\]{}*?]/.test(rel)) return rel;
+  }
   if (project !== undefined) {
     const root = project.replace(/\\/g, '/').replace(/\/+$/, '');
     if (normal.startsWith(`${root}/`)) {
