@@ -35,6 +35,14 @@ function call(tool: string, input: Record<string, unknown>, agent: ToolCall['age
   };
 }
 
+/** The summaries of what a session's episodes would become (the ones not dropped). */
+function summaries(events: TranscriptEvent[]): string[] {
+  return detectAll(events).flatMap((episode) => {
+    const draft = draftCandidate(episode);
+    return draft.drop === undefined ? [draft.summary] : [];
+  });
+}
+
 /** The error-fix episodes of a session: their fix, as a command or a tool. */
 function fixes(events: TranscriptEvent[]): (string | undefined)[] {
   return detectAll(events)
@@ -319,14 +327,6 @@ describe('the step that made the same command work again', () => {
     expect(sameInput({ input: a }, { input: b })).toBe(same);
   });
 
-  /** The summaries of what a session's episodes would become. */
-  function summaries(events: TranscriptEvent[]): string[] {
-    return detectAll(events).flatMap((episode) => {
-      const draft = draftCandidate(episode);
-      return draft.drop === undefined ? [draft.summary] : [];
-    });
-  }
-
   it('names the step between a failed push and the same push under other words', () => {
     const s = madeUpSession();
     const failed = "fatal: could not read Username for 'https://github.com': No such device or address";
@@ -381,13 +381,6 @@ describe('the step that made the same command work again', () => {
 });
 
 describe('what a Windows shell lacks, and what did the work instead', () => {
-  /** The summaries of what a session's episodes would become. */
-  function summaries(events: TranscriptEvent[]): string[] {
-    return detectAll(events).flatMap((episode) => {
-      const draft = draftCandidate(episode);
-      return draft.drop === undefined ? [draft.summary] : [];
-    });
-  }
   const bashSaid = (text: string) => ({ ...call('Bash', {}), kind: 'tool-result' as const, ok: false, text });
 
   it.each<[string, string, string, string[]]>([
@@ -590,14 +583,6 @@ describe('failures a result hid', () => {
 });
 
 describe('a program the shell lacked, and what stood in for it', () => {
-  /** The summaries of what a session's episodes would become. */
-  function summaries(events: TranscriptEvent[]): string[] {
-    return detectAll(events).flatMap((episode) => {
-      const draft = draftCandidate(episode);
-      return draft.drop === undefined ? [draft.summary] : [];
-    });
-  }
-
   it.each<[string, string, string, string, string]>([
     [
       'another version of it',
@@ -662,14 +647,6 @@ describe('a program the shell lacked, and what stood in for it', () => {
 });
 
 describe('how a call was made, refused and then made right', () => {
-  /** The summaries of what a session's episodes would become. */
-  function summaries(events: TranscriptEvent[]): string[] {
-    return detectAll(events).flatMap((episode) => {
-      const draft = draftCandidate(episode);
-      return draft.drop === undefined ? [draft.summary] : [];
-    });
-  }
-
   it('a lookup asked with an option its program lacks, then asked another way', () => {
     const s = madeUpSession();
     expect(
