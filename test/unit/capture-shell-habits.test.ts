@@ -569,6 +569,18 @@ describe('failures a result hid', () => {
     expect(found === undefined ? 'ok' : `${found.failure}`).toBe(hidden ? 'error-output' : 'ok');
   });
 
+  it('cmd /c that ran nothing in Git Bash, then cmd //c', () => {
+    const s = madeUpSession();
+    expect(
+      summaries([
+        ...s.ok('Bash', shell('cmd /c "ver"'), banner),
+        ...s.ok('Bash', shell('cmd //c "ver"'), 'Microsoft Windows [Version 10.0.26200.7309]'),
+      ]),
+    ).toEqual([
+      'Run `cmd //c "ver"` instead of `cmd /c "ver"`: it failed with "cmd printed its banner and ran no command"',
+    ]);
+  });
+
   it('waits for the call that worked', () => {
     const s = madeUpSession();
     const said =

@@ -69,6 +69,15 @@ describe('call targets', () => {
   });
 
   it.each([
+    ['cmd /c "dir /b"', ['cmd dir']],
+    // Git Bash turns `/c` into a path (C:/); `//c` passes it through.
+    ['cmd //c "dir /b"', ['cmd dir']],
+    ['cmd', ['cmd']],
+  ])('cmd hands on what follows /c: %j runs %j', (command, keys) => {
+    expect(commandKeys(command)).toEqual(keys);
+  });
+
+  it.each([
     ['sudo -u me op item create \\\n  "Public Key[text]=$K"', ['op']],
     ['Get-ChildItem -Path C:\\a `\n  -Recurse\nGet-Volume', ['Get-ChildItem', 'Get-Volume']],
     ['X=`date`\nls -la', ['ls']],

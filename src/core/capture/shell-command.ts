@@ -318,7 +318,8 @@ export function wrappedCommand(program: string, args: readonly string[]): string
     }
     rest = args.slice(i);
   } else if (name === 'cmd') {
-    const at = args.findIndex((arg) => /^\/[ck]$/i.test(arg));
+    // `//c` is how Git Bash passes `/c` through unconverted.
+    const at = args.findIndex((arg) => /^\/\/?[ck]$/i.test(arg));
     if (at < 0) return undefined;
     rest = args.slice(at + 1);
   } else {
