@@ -1377,6 +1377,21 @@ describe('drafting stages', () => {
     ).toEqual([true, true, false, false]);
   });
 
+  it('a command that looks first is keyed by what it does after the lookup', () => {
+    const episode = episodeOf([
+      ...s.fail(
+        'Bash',
+        bash('which gh && gh auth status'),
+        'Exit code 1\nYou are not logged into any GitHub hosts.',
+      ),
+      ...s.ok('Bash', bash('gh auth login --with-token < t.txt')),
+    ]);
+    const facts = episodeFacts(episode);
+    expect(facts.key).toBe('gh auth');
+    const re = new RegExp(draftTriggers(facts).commands[0]!);
+    expect(['which gh && gh auth status', 'which node'].map((c) => re.test(c))).toEqual([true, false]);
+  });
+
   it.each([
     ['sudo cp .gemini/tmp/x/sudo_prompt /etc/pam.d/sudo && echo ok', 'cp', '/etc/pam.d/sudo'],
     ['pkill -f cosmic-applet-battery', 'pkill', 'cosmic-applet-battery'],

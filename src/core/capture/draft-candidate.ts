@@ -40,7 +40,7 @@ import {
   escapeRegex,
   expandedInDoubleQuotes,
 } from './shell-command.js';
-import { droppedOverSsh, foundUnder, refusedDirectory } from './pending-failure.js';
+import { droppedOverSsh, foundUnder, isLookupKey, refusedDirectory } from './pending-failure.js';
 import type { FoundUnder } from './pending-failure.js';
 import { CD_ALONE_TRIGGER, FRESH_SHELL_AGENTS, cdAlone } from './fresh-shell.js';
 import type { Host } from '../inject/types.js';
@@ -245,6 +245,15 @@ function programsOf(command: string | undefined): string[] {
   });
 }
 
+/**
+ * What a failed command is for: its first key that does more than look something up (`gh auth`
+ * of `which gh && gh auth status`), else its first key.
+ */
+function keyOf(command: string): string {
+  const keys = commandKeys(command);
+  return keys.find((key) => !isLookupKey(key)) ?? keys[0] ?? command.split(/\s+/)[0] ?? '';
+}
+
 export function episodeFacts(episode: Episode): EpisodeFacts {
   const first = episode.failures[0];
   const last = episode.failures[episode.failures.length - 1];
@@ -262,10 +271,7 @@ export function episodeFacts(episode: Episode): EpisodeFacts {
     fixCommand: episode.fix ? commandOf(episode.fix) : undefined,
     errorText,
     gist: first ? errorGist(errorText, programsOf(failedCommand)) : '',
-    key:
-      failedCommand !== undefined
-        ? (commandKeys(failedCommand)[0] ?? failedCommand.split(/\s+/)[0] ?? '')
-        : undefined,
+    key: failedCommand !== undefined ? keyOf(failedCommand) : undefined,
     path,
     // A user's correction of an edit is about that file, not every file of its kind.
     glob:

@@ -464,6 +464,11 @@ export function isProbe(call: ToolCall): boolean {
 const WRITES_IN_PLACE =
   /(?:^|[\s;&|(])(?:(?:sed|perl)\s+(?:-\w*i\w*|--in-place)(?=[\s=.]|$)|tee\s+(?:-a\s+)?[^\s|;&-])/;
 
+/** Whether a command key only looks something up (`which`, `ls`, `grep`): not what a command is for. */
+export function isLookupKey(key: string): boolean {
+  return PROBES.has(key.split(' ')[0] ?? '');
+}
+
 /** A lookup that writes nothing (`cat x`, `ls`, `git remote -v`; never `cat > x << EOF` or `sed -i`). */
 export function readsOnly(call: ToolCall): boolean {
   if (!isProbe(call)) return false;
