@@ -343,6 +343,19 @@ describe('the step that made the same command work again', () => {
     ).toEqual([`Run \`gh auth setup-git\` before \`git push\`: without it, it failed with "${failed}"`]);
   });
 
+  it('names the step the error itself told the agent to run, whatever ran after it', () => {
+    const s = madeUpSession();
+    const said = 'current directory is not a git repository. Run `git init` to initialize it';
+    expect(
+      summaries([
+        ...s.fail('Bash', shell('gh repo create x --private --source=. --push'), `Exit code 1\n${said}`),
+        ...s.ok('Bash', shell('git init'), 'Initialized empty Git repository'),
+        ...s.ok('Bash', shell('git branch -m main'), ''),
+        ...s.ok('Bash', shell('gh repo create x --private --source=. --push'), 'Created repository'),
+      ]),
+    ).toEqual([`Run \`git init\` before \`gh repo\`: without it, it failed with "${said}"`]);
+  });
+
   it('never names a lookup as the step: it changed nothing, so the retry that worked teaches nothing', () => {
     const s = madeUpSession({ agent: 'gemini' });
     const events = [

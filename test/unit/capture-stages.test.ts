@@ -37,6 +37,7 @@ import {
   openFailure,
   relatedTo,
   touchesSameFile,
+  namedByFailure,
 } from '../../src/core/capture/pending-failure.js';
 import type { PendingFailure } from '../../src/core/capture/pending-failure.js';
 import { detectAll, madeUpSession } from '../helpers/capture-events.js';
@@ -263,6 +264,18 @@ describe('pending failures: what a call means for them', () => {
     const call = session().call(tool, input);
     return [call, targetOf(call)];
   };
+
+  it.each([
+    ['Run `git init` to initialize it', 'cd ~/x && git init', true],
+    ['Run `git init` to initialize it', 'git branch -m main', false],
+    ['To log in, run: gh auth login', 'gh auth login --web', true],
+    ['To log in, run: gh auth login', 'gh auth status', false],
+    ['Error: it broke', 'git init', false],
+  ])('a failure that said %j named %j as its step: %s', (said, command, named) => {
+    const [failed, result] = session().fail('Bash', bash('gh repo create x'), said);
+    const pending = openFailure(failed, result, targetOf(failed), 1);
+    expect(namedByFailure(pending, session().call('Bash', bash(command)))).toBe(named);
+  });
 
   it.each([
     [

@@ -58,6 +58,7 @@ import {
   installsSomething,
   openFailure,
   shellSubstitutes,
+  namedByFailure,
   nextProgramRun,
   onlyMoreOutput,
   operandRun,
@@ -445,7 +446,8 @@ function onSuccess(
     if (held.has(p)) return true;
     const verdict = judgeSuccess(p, call, target, state.edited.has(p));
     if (!verdict.close) {
-      if (verdict.enabler) p.enabler = call;
+      // The step the failure itself named stays the step, whatever ran after it.
+      if (verdict.enabler && (p.enabler === undefined || !namedByFailure(p, p.enabler))) p.enabler = call;
       if (verdict.clearEdited) state.edited.delete(p);
       return true;
     }

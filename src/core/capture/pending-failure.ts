@@ -464,6 +464,23 @@ export function isProbe(call: ToolCall): boolean {
 const WRITES_IN_PLACE =
   /(?:^|[\s;&|(])(?:(?:sed|perl)\s+(?:-\w*i\w*|--in-place)(?=[\s=.]|$)|tee\s+(?:-a\s+)?[^\s|;&-])/;
 
+/**
+ * Whether the failure's own output named this call as the thing to run ("Run `git init` to
+ * initialize it", "To log in, run: gh auth login"): then it is the step, whatever ran after it.
+ */
+export function namedByFailure(pending: PendingFailure, call: ToolCall): boolean {
+  const command = commandOf(call)?.trim();
+  if (command === undefined || command.length < 3) return false;
+  const text = lastAttempt(pending).result.text.slice(0, 2000);
+  const named = [...text.matchAll(/`([^`\n]{3,120})`|\brun:?\s+([a-z][\w.-]*(?: [a-z][\w.-]*){0,3})/gi)].map(
+    (match) => (match[1] ?? match[2] ?? '').trim(),
+  );
+  const parts = command.split(/&&|\|\||;|\n/).map((part) => part.trim());
+  return named.some(
+    (step) => step.length >= 3 && parts.some((part) => part === step || part.startsWith(`${step} `)),
+  );
+}
+
 /** Whether a command key only looks something up (`which`, `ls`, `grep`): not what a command is for. */
 export function isLookupKey(key: string): boolean {
   return PROBES.has(key.split(' ')[0] ?? '');
