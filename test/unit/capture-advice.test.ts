@@ -25,6 +25,15 @@ const episodeOf = (events: readonly TranscriptEvent[]): Episode => detectAll(eve
 describe('the error gist', () => {
   it.each([
     ['Exit code 1\n\u001b[31mError: boom\u001b[0m', 'Error: boom'],
+    // A warning above the error is not it; a warning alone still is.
+    [
+      "Exit code 1\nwarning: unable to access '/home/me/.gitignore_global': Permission denied\nfatal: pathspec 'x' did not match any files",
+      "fatal: pathspec 'x' did not match any files",
+    ],
+    [
+      "warning: unable to access '/home/me/.gitignore_global': Permission denied",
+      "warning: unable to access '/home/me/.gitignore_global': Permission denied",
+    ],
     // A PowerShell parser error says what went wrong below where, above its error record.
     [
       "At line:1 char:14\n+ cd C:\\x && git status\n+              ~~\nThe token '&&' is not a valid statement separator in this version.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : InvalidEndOfLine",

@@ -351,6 +351,9 @@ function firstLine(text: string): string | undefined {
   return undefined;
 }
 
+/** A line a program prints beside its error, not as it: `warning: ...`, `hint: ...`. */
+const ASIDE = /^(warning|warn|hint|note)\b:?/i;
+
 /** A tally of none ("0 error(s)", "0 failed") reports no error. */
 const NONE_COUNTED = /\b0 (?:errors?|error\(s\)|failures?|failed)\b/gi;
 
@@ -382,6 +385,8 @@ export function errorGist(text: string, programs: readonly string[] = []): strin
         ? own
         : Math.max(
             0,
+            // A warning or hint above the error (git's `warning: unable to access ...`) is not it.
+            lines.findIndex((line) => saysError(line) && !ASIDE.test(line)),
             lines.findIndex((line) => saysError(line)),
           );
   const telling = lines[at];
