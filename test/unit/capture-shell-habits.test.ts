@@ -12,7 +12,7 @@ import { maskedFailure } from '../../src/core/capture/masked-failure.js';
 import {
   droppedOverSsh,
   foundUnder,
-  programName,
+  programFamily,
   shellSubstitutes,
 } from '../../src/core/capture/pending-failure.js';
 import { expandedInDoubleQuotes, prependedStep } from '../../src/core/capture/shell-command.js';
@@ -451,7 +451,7 @@ describe('what a Windows shell lacks, and what did the work instead', () => {
     ['pip3.12', 'pip'],
     ['node', 'node'],
   ])('%s is the program %s', (program, name) => {
-    expect(programName(program)).toBe(name);
+    expect(programFamily(program)).toBe(name);
   });
 
   const store =

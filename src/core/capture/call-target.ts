@@ -75,6 +75,17 @@ export function distinctInputs(calls: readonly Pick<ToolCall, 'input'>[]): numbe
   return new Set(calls.map(effectiveInput)).size;
 }
 
+/** A path from the root or home: `/x`, `\\x`, `~/x`, `C:\\x`, `C:/x`; else given from the working folder. */
+export function isAbsolutePath(path: string): boolean {
+  return /^([\\/~]|[A-Za-z]:)/.test(path);
+}
+
+/** Whether `full` is the relative `path` given from some folder (`/r/src/a.py` of `src/a.py` or `./src/a.py`). */
+export function givenFrom(full: string, path: string): boolean {
+  const slash = (text: string) => text.replace(/\\/g, '/');
+  return slash(full).endsWith(`/${slash(path).replace(/^\.\//, '')}`);
+}
+
 /** The file a call acts on, when its target is one (never for shell calls). */
 export function targetPath(call: ToolCall | undefined): string | undefined {
   if (!call) return undefined;

@@ -248,6 +248,11 @@ function withoutPowershellReports(lines: readonly string[]): string[] {
 /** What a harness writes before the output on the same line (Gemini `Output: ...`). */
 const FRAME_PREFIX = /^Output:\s+(?=\S)/i;
 
+/** A line of output as the program wrote it: trimmed, the harness's `Output: ` in front of it taken off. */
+function unframed(line: string): string {
+  return line.trim().replace(FRAME_PREFIX, '').trim();
+}
+
 /** What a BusyBox applet prints above its usage: the version, never the error. */
 const BUSYBOX_BANNER = /^BusyBox v\d[\w.-]* .*multi-call binary/;
 
@@ -339,11 +344,7 @@ function firstLine(text: string): string | undefined {
   let start = 0;
   for (let n = 0; n < 8 && start < text.length; n += 1) {
     const end = text.indexOf('\n', start);
-    const line = text
-      .slice(start, end < 0 ? text.length : end)
-      .trim()
-      .replace(FRAME_PREFIX, '')
-      .trim();
+    const line = unframed(text.slice(start, end < 0 ? text.length : end));
     if (line !== '' && !FRAME.test(line)) return line;
     if (end < 0) return undefined;
     start = end + 1;
@@ -374,7 +375,7 @@ export function errorGist(text: string, programs: readonly string[] = []): strin
       .replace(/<\/?tool_use_error>/g, '')
       .split(/\r?\n|\r/),
   )
-    .map((line) => htmlText(line.trim().replace(FRAME_PREFIX, '')).trim())
+    .map((line) => htmlText(unframed(line)).trim())
     .filter((line) => line !== '' && !FRAME.test(line) && !isNoiseLine(line));
   const exception = lines.findLastIndex((line) => EXCEPTION.test(line));
   const own = ownErrorLine(lines, programs);

@@ -20,7 +20,7 @@ import {
 } from './advice/word-advice.js';
 import { fixEqualsFailure } from './advice/advice-shape.js';
 import type { Advice, AdviceDrop } from './advice/word-advice.js';
-import { commandOf, targetPath } from './call-target.js';
+import { commandOf, isAbsolutePath, targetPath } from './call-target.js';
 import { NONZERO_EXIT, errorGist, hookToolName, isShellTool } from './classify-result.js';
 import { blockTriggers } from './block-lesson.js';
 import { classifyScope } from './classify-scope.js';
@@ -474,7 +474,7 @@ function normalize(text: string): string {
 export function pathGlob(path: string, project: string | undefined): string | undefined {
   const normal = path.replace(/\\/g, '/');
   // A relative path is given from the project (the session's working folder): it is in the project.
-  if (!/^(\/|~|[A-Za-z]:)/.test(normal)) {
+  if (!isAbsolutePath(normal)) {
     const rel = normal.replace(/^(\.\/)+/, '');
     if (rel !== '' && !rel.split('/').includes('..') && !/[[\]{}*?]/.test(rel)) return rel;
   }

@@ -6,7 +6,7 @@
  * fix). The detector (`detect-episodes.ts`) applies them to its state.
  */
 import { FORK_RETRY, errorGist, isShellTool, powershellReported } from './classify-result.js';
-import { commandOf, sameInput } from './call-target.js';
+import { commandOf, givenFrom, isAbsolutePath, sameInput } from './call-target.js';
 import type { CallTarget } from './call-target.js';
 import { errorClass } from '../outcome/error-class.js';
 import type { Attempt } from './episode.js';
@@ -16,6 +16,7 @@ import {
   commandKeys,
   escapeRegex,
   isShellWrapper,
+  programName,
   segmentKey,
   segments,
   sshHost,
@@ -306,9 +307,12 @@ export function nextProgramRun(pending: PendingFailure, call: ToolCall): string 
   const command = commandOf(call) ?? '';
   const key = commandKeys(innerCommand(command))[0];
   if (key === undefined || INSTALLS.test(key)) return undefined;
-  const program = replacing(pending, command);
+  const failed = failedPrograms(pending);
+  const program = replacing(failed, command, key);
   if (program === undefined) return undefined;
-  return standsIn(pending, program) || samePurpose(lastAttempt(pending).call, call) ? program : undefined;
+  return standsInFor(program, failed) !== undefined || samePurpose(lastAttempt(pending).call, call)
+    ? program
+    : undefined;
 }
 
 /** The programs the failed call ran, and those its shell wrappers ran (`powershell Get-Process`). */
@@ -316,41 +320,45 @@ function failedPrograms(pending: PendingFailure): string[] {
   return [...programs(pending.keys), ...wrapped(pending.keys)];
 }
 
-/** Whether a program names a failed one another way: another version, its path, its plugin form. */
-function standsIn(pending: PendingFailure, program: string): boolean {
-  const failed = failedPrograms(pending);
-  return (
-    (program.includes(' ') && failed.includes(program.replace(/ /g, '-').toLowerCase())) ||
-    failed.some((name) => programName(name) === programName(program))
-  );
+/** A key's plugin form as one program's name (`docker compose` → `docker-compose`); undefined for one word. */
+function pluginForm(key: string): string | undefined {
+  return key.includes(' ') ? key.replace(/ /g, '-').toLowerCase() : undefined;
 }
 
 /**
- * The program a command ran in place of the failed call's: another program or version of it
- * (`python3` for `python`), the same one run by its path (that path, as the command gave it), or
- * its plugin form (`docker compose` for `docker-compose`). The program a wrapper ran in the failed
- * call (`powershell Get-Process`) is no replacement; nor is the failed program run again by name.
+ * The failed program that `program` names another way: another version of it (`python3` for
+ * `python`), its path (`C:\\Program Files\\GitHub CLI\\gh.exe` for `gh`), its plugin form
+ * (`docker compose` for `docker-compose`). Undefined when it names none of them.
  */
-function replacing(pending: PendingFailure, command: string): string | undefined {
-  const key = commandKeys(innerCommand(command))[0];
-  const program = key?.split(' ')[0];
-  if (key === undefined || program === undefined) return undefined;
-  const failed = failedPrograms(pending);
-  if (key.includes(' ') && failed.includes(key.replace(/ /g, '-').toLowerCase())) return key;
+export function standsInFor(program: string, failed: readonly string[]): string | undefined {
+  const plugin = pluginForm(program);
+  const family = programFamily(program);
+  return failed.find((name) => name.toLowerCase() === plugin || programFamily(name) === family);
+}
+
+/**
+ * The program a command (its first key `key`) ran in place of the failed ones: another program or
+ * version of one (`python3` for `python`), the same one run by its path (that path, as the command
+ * gave it), or its plugin form (`docker compose` for `docker-compose`). The program a wrapper ran in
+ * the failed call (`powershell Get-Process`) is no replacement; nor is a failed program run again by
+ * name.
+ */
+function replacing(failed: readonly string[], command: string, key: string): string | undefined {
+  const program = key.split(' ')[0] ?? key;
+  const plugin = pluginForm(key);
+  if (plugin !== undefined && failed.includes(plugin)) return key;
   const path = pathRun(command, program);
   if (path !== undefined) return path;
   return failed.includes(program.toLowerCase()) ? undefined : program;
 }
 
 /**
- * A program's name whatever path or version it is run by: `/c/Python314/python`, `python3` and
+ * A program's family whatever path or version it is run by: `/c/Python314/python`, `python3` and
  * `python.exe` are all `python`, so the one found at its full path replaces the one the shell lacked.
  */
-export function programName(program: string): string {
-  const base = program.split(/[\\/]/).at(-1) ?? program;
-  return base
+export function programFamily(program: string): string {
+  return programName(program)
     .toLowerCase()
-    .replace(/\.exe$/, '')
     .replace(/[\d.]+$/, '');
 }
 
@@ -362,7 +370,7 @@ function pathRun(command: string, program: string): string | undefined {
   // Words as written, quotes taken off but backslashes kept: Windows paths are full of them.
   for (const match of innerCommand(command).matchAll(/"([^"]+)"|'([^']+)'|([^\s"';|&]+)/g)) {
     const word = match[1] ?? match[2] ?? match[3] ?? '';
-    if (/[\\/]/.test(word) && programName(word) === programName(program)) return word;
+    if (/[\\/]/.test(word) && programFamily(word) === programFamily(program)) return word;
   }
   return undefined;
 }
@@ -423,7 +431,8 @@ export function operandRun(pending: PendingFailure, call: ToolCall): string | un
   const onPath = pending.operands.some((path) => command.includes(path));
   const onWords =
     pending.words.length >= 2 && isProbe(call) && pending.words.every((word) => command.includes(word));
-  return onPath || onWords ? replacing(pending, command) : undefined;
+  const key = onPath || onWords ? commandKeys(innerCommand(command))[0] : undefined;
+  return key === undefined ? undefined : replacing(failedPrograms(pending), command, key);
 }
 
 /** The words a one-program command gave its program, options aside (`TODO`, `src` of `rg -n TODO src`). */
@@ -763,12 +772,8 @@ export function touchesSameFile(pending: PendingFailure, call: ToolCall, target:
   // The same file by its absolute path, after the tool refused the relative one.
   if (
     (target.family === 'edit' || target.family === 'read') &&
-    !/^([\\/]|[A-Za-z]:)/.test(path) &&
-    target.keys.some(
-      (key) =>
-        /^([\\/]|[A-Za-z]:)/.test(key) &&
-        key.replace(/\\/g, '/').endsWith(`/${path.replace(/^\.[\\/]/, '').replace(/\\/g, '/')}`),
-    )
+    !isAbsolutePath(path) &&
+    target.keys.some((key) => isAbsolutePath(key) && givenFrom(key, path))
   )
     return true;
   const name = baseName(path);

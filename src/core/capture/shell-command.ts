@@ -236,7 +236,7 @@ function programAt(segment: readonly string[]): number {
 }
 
 /** A program word as a program name: its path and `.exe` dropped (`C:\Python314\python.exe` is `python`). */
-function programName(word: string): string {
+export function programName(word: string): string {
   return word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\')) + 1).replace(/\.exe$/i, '');
 }
 

@@ -5,11 +5,11 @@
  * fix is the failure repeated, or another input with no difference that can be named, is dropped
  * with its reason: a reviewer could only reject it.
  */
-import { commandOf, sameInput, targetOf, targetPath } from '../call-target.js';
+import { commandOf, givenFrom, isAbsolutePath, sameInput, targetOf, targetPath } from '../call-target.js';
 import type { EpisodeFacts, Wording } from '../draft-candidate.js';
 import type { Episode } from '../episode.js';
 import type { ToolCall } from '../events.js';
-import { TOO_LARGE, onlyMoreOutput, programName, readsOnly } from '../pending-failure.js';
+import { TOO_LARGE, onlyMoreOutput, readsOnly, standsInFor } from '../pending-failure.js';
 import {
   commandKeys,
   expandedInDoubleQuotes,
@@ -159,15 +159,6 @@ function commandAdvice(
   return { advice: `Run ${code(fixed, 90)} instead of ${code(failed, 50)}`, remediation };
 }
 
-/** A path from the root: `/x`, `\\x`, `C:\\x`, `C:/x`. */
-const ABSOLUTE = /^([\\/]|[A-Za-z]:)/;
-
-/** Whether `full` is `relative` given from some folder (`/r/src/a.py` of `src/a.py` or `./src/a.py`). */
-function endsWithPath(full: string, relative: string): boolean {
-  const slash = (path: string) => path.replace(/\\/g, '/');
-  return slash(full).endsWith(`/${slash(relative).replace(/^\.\//, '')}`);
-}
-
 /** The imperative for any nameable difference, and the remediation. */
 function differenceAdvice(
   diff: Difference,
@@ -180,7 +171,7 @@ function differenceAdvice(
     case 'path': {
       // The same file by its absolute path: the tool wanted an absolute path.
       const tool = facts.tool ?? 'the tool';
-      if (!ABSOLUTE.test(diff.failed) && ABSOLUTE.test(diff.fixed) && endsWithPath(diff.fixed, diff.failed))
+      if (!isAbsolutePath(diff.failed) && isAbsolutePath(diff.fixed) && givenFrom(diff.fixed, diff.failed))
         return {
           advice: `Give ${tool} the absolute path (${code(diff.fixed, 70)}), not ${code(diff.failed, 50)}`,
           remediation: `Use ${code(diff.fixed, 70)}`,
@@ -523,13 +514,6 @@ export function wordCorrection(episode: Episode, facts: EpisodeFacts): Advice {
  * for `docker compose`), else the failed command's key.
  */
 function replacedKey(replacement: string, facts: EpisodeFacts): string {
-  const plugin = replacement.replace(/ /g, '-').toLowerCase();
-  // A path names its program whole (`C:\\Program Files\\GitHub CLI\\gh.exe`); a key by its first word.
-  const name = programName(
-    /[\\/]/.test(replacement) ? replacement : (replacement.split(' ')[0] ?? replacement),
-  );
-  const ran = commandKeys(facts.failedCommand ?? '')
-    .map((key) => key.split(' ')[0] ?? key)
-    .find((program) => program.toLowerCase() === plugin || programName(program) === name);
-  return ran ?? facts.key ?? '';
+  const ran = commandKeys(facts.failedCommand ?? '').map((key) => key.split(' ')[0] ?? key);
+  return standsInFor(replacement, ran) ?? facts.key ?? '';
 }
