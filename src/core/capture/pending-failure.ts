@@ -480,14 +480,24 @@ const WRITES_IN_PLACE =
 export function namedByFailure(pending: PendingFailure, call: ToolCall): boolean {
   const command = commandOf(call)?.trim();
   if (command === undefined || command.length < 3) return false;
-  const text = lastAttempt(pending).result.text.slice(0, 2000);
-  const named = [...text.matchAll(/`([^`\n]{3,120})`|\brun:?\s+([a-z][\w.-]*(?: [a-z][\w.-]*){0,3})/gi)].map(
-    (match) => (match[1] ?? match[2] ?? '').trim(),
-  );
+  const named = namedSteps(lastAttempt(pending).result);
+  if (named.length === 0) return false;
   const parts = command.split(/&&|\|\||;|\n/).map((part) => part.trim());
-  return named.some(
-    (step) => step.length >= 3 && parts.some((part) => part === step || part.startsWith(`${step} `)),
-  );
+  return named.some((step) => parts.some((part) => part === step || part.startsWith(`${step} `)));
+}
+
+/** The commands a failure's output tells the agent to run, read once per result. */
+const steps = new WeakMap<ToolResult, string[]>();
+function namedSteps(result: ToolResult): string[] {
+  let named = steps.get(result);
+  if (named === undefined) {
+    const text = result.text.slice(0, 2000);
+    named = [...text.matchAll(/`([^`\n]{3,120})`|\brun:?\s+([a-z][\w.-]*(?: [a-z][\w.-]*){0,3})/gi)]
+      .map((match) => (match[1] ?? match[2] ?? '').trim())
+      .filter((step) => step.length >= 3);
+    steps.set(result, named);
+  }
+  return named;
 }
 
 /** Whether a command key only looks something up (`which`, `ls`, `grep`): not what a command is for. */
