@@ -748,3 +748,52 @@ describe('how a call was made, refused and then made right', () => {
     ]);
   });
 });
+
+describe('a status query that said how things stand', () => {
+  // Each row: a failed status query, then the work it pointed to; whether a lesson comes of it.
+  const rows: [string, string, string, string[], boolean][] = [
+    [
+      'not logged in is an answer',
+      'which gh && gh auth status',
+      'You are not logged into any GitHub hosts. To log in, run: gh auth login',
+      ['gh auth login --with-token < token.txt', 'gh auth status'],
+      false,
+    ],
+    [
+      'a stopped service is an answer',
+      'w32tm /query /status',
+      'The following error occurred: The service has not been started. (0x80070426)',
+      ['w32tm /resync'],
+      false,
+    ],
+    [
+      'an inactive unit is an answer',
+      'systemctl --user is-active pipewire',
+      'Exit code 3\ninactive',
+      ['systemctl --user start pipewire', 'systemctl --user is-active pipewire'],
+      false,
+    ],
+    [
+      'a status query the shell lacked still failed',
+      'gh auth status',
+      '/usr/bin/bash: line 1: gh: command not found',
+      ['"/c/Program Files/GitHub CLI/gh.exe" auth status'],
+      true,
+    ],
+    [
+      'a status query asked from a folder that is not there still failed',
+      'cd /Users/me/repo && git status',
+      '(eval):cd:1: no such file or directory: /Users/me/repo',
+      ['cd /Users/me/Documents/repo && git status'],
+      true,
+    ],
+  ];
+  it.each(rows)('%s', (_, failed, said, next, lesson) => {
+    const s = madeUpSession({ agent: 'claude-code' });
+    const found = summaries([
+      ...s.fail('Bash', shell(failed), said),
+      ...next.flatMap((command) => s.ok('Bash', shell(command), 'ok')),
+    ]);
+    expect(found).toHaveLength(lesson ? 1 : 0);
+  });
+});

@@ -512,6 +512,45 @@ export function readsOnly(call: ToolCall): boolean {
   return writtenFiles(command).length === 0 && !WRITES_IN_PLACE.test(command);
 }
 
+/** Subcommands that ask a program for its state (`gh auth status`, `systemctl is-active x`). */
+const STATE_QUERIES = new Set(['status', 'is-active', 'is-enabled', 'is-failed']);
+
+/** Windows programs whose `query` (or `/query`) asks for a service's, a key's or the clock's state. */
+const WINDOWS_QUERIES = new Set(['sc', 'reg', 'w32tm', 'qwinsta', 'quser']);
+
+/** A segment that asks its program for its state: a status subcommand among its first words. */
+function asksState(segment: readonly string[], key: readonly string[]): boolean {
+  const program = key[0] ?? '';
+  const rest = segment.slice(segment.indexOf(program) + 1).map((word) => stripQuotes(word).toLowerCase());
+  const words = rest.filter((word) => !word.startsWith('-')).slice(0, 3);
+  if (words.some((word) => STATE_QUERIES.has(word))) return true;
+  return WINDOWS_QUERIES.has(program.toLowerCase()) && (words[0] === 'query' || rest.includes('/query'));
+}
+
+/**
+ * A status query that said how things stand (`gh auth status`: "You are not logged into any
+ * GitHub hosts"; `w32tm /query /status`: "The service has not been started"): the agent asked and
+ * got its answer, as from a lookup; what it does next is the work, not a fix. A status query the
+ * shell could not run, or that was asked wrongly, still failed.
+ */
+function reportsState(call: ToolCall, result: ToolResult): boolean {
+  if (!isShellTool(call.tool)) return false;
+  const command = commandOf(call);
+  if (command === undefined) return false;
+  const head = result.text.slice(0, 2000);
+  if (NO_SUCH_PROGRAM.test(head) || usageRefused(head)) return false;
+  let asked = false;
+  for (const segment of segments(command)) {
+    // Asked from a folder it moved to first: the folder may be what failed.
+    if (/^(cd|pushd|set-location|sl)$/i.test(segment[0] ?? '')) return false;
+    const key = segmentKey(segment);
+    if (key === undefined || PROBES.has(key[0] ?? '')) continue;
+    if (!asksState(segment, key)) return false;
+    asked = true;
+  }
+  return asked;
+}
+
 function isProbeCommand(command: string): boolean {
   const keys = commandKeys(command);
   if (keys.length > 0 && keys.every((key) => PROBES.has(key.split(' ')[0] ?? ''))) return true;
@@ -630,7 +669,7 @@ function lastStage(command: string): string[] | undefined {
 /** Failures that teach nothing: lookups, the network, a site's answer, the harness itself. */
 export function isNoise(call: ToolCall, result: ToolResult): boolean {
   if (writesToMissingFolder(call, result)) return false;
-  if (isProbe(call) || isEmptySearch(call, result)) return true;
+  if (isProbe(call) || isEmptySearch(call, result) || reportsState(call, result)) return true;
   const head = result.text.slice(0, 3000);
   if (WEB_TOOLS.has(call.tool.toLowerCase()) && !BAD_WEB_INPUT.test(head)) return true;
   return isEnvironmentFailure(head);
