@@ -10,8 +10,10 @@ import { userInfo } from 'node:os';
 import { basename, resolve, sep } from 'node:path';
 import type { Agent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
+import type { CandidateDraft } from '../core/capture/draft-candidate.js';
 import type { CandidateRecord, ScoringConfig } from '../core/capture/merge-candidate.js';
 import { redactDeep } from '../core/capture/redact.js';
+import { LoreError } from '../core/errors.js';
 import type { Config } from '../core/lesson/schema.js';
 import type { OwnTier } from '../core/lesson/constants.js';
 import type { CandidateStore, StoredCandidate } from '../store/candidates/candidate-store.js';
@@ -68,6 +70,14 @@ export type TouchedCandidate = StoredCandidate & {
   tier: OwnTier;
   change: 'new' | 'merged';
   /** The transcript lines of this scan's episodes, with files as the scanner was given them. */
+  evidence: { file: string; line: number }[];
+};
+
+/** A candidate this scan creates (no id yet) or merges into, with the drafts it gathered. */
+type Pending = {
+  tier: OwnTier;
+  id: string | undefined;
+  drafts: CandidateDraft[];
   evidence: { file: string; line: number }[];
 };
 
@@ -138,7 +148,9 @@ export async function captureCandidates(
         // Content hash to id (a candidate a block took over is found by the find's hash too): the
         // record itself is read again under its lock when merging.
         const byHash = new Map(
-          store.list().flatMap((c) => candidateHashes(c.record).map((hash) => [hash, c.id] as const)),
+          store
+            .list()
+            .flatMap((c) => candidateHashes(c.record).map((hash) => [hash, `${tier}:${c.id}`] as const)),
         );
         entry = { store, byHash, decided: new Set(store.decisions().keys()) };
         stores.set(tier, entry);
@@ -153,15 +165,17 @@ export async function captureCandidates(
         project !== undefined && (project === projectRoot || resolve(project).startsWith(projectRoot + sep));
       return inside ? 'project' : 'user';
     };
-    const touched = new Map<string, TouchedCandidate>();
     let newCount = 0;
-    let mergedCount = 0;
     let decided = 0;
     let dropped = 0;
     let capped = 0;
     // lessons-learned's maxCandidatesPerScan: a first scan of a long history must not flood the
     // review queue. Merges into existing candidates are not capped.
     const maxNew = target.capture.maxCandidatesPerScan ?? Number.POSITIVE_INFINITY;
+    // What the scan does to each candidate is gathered first and written once at the end: a
+    // history that repeats a mistake a hundred times writes its candidate once, not a hundred
+    // times (each a YAML read, a YAML write and an fsync).
+    const pending = new Map<string, Pending>();
     const handle = (episode: Episode) => {
       const tier = tierOf(episode.project);
       const draft = draftCandidate(redactDeep(episode, { names }));
@@ -175,38 +189,23 @@ export async function captureCandidates(
         decided += 1;
         return;
       }
-      const existing = hashes.map((hash) => entry.byHash.get(hash)).find((id) => id !== undefined);
-      let stored: StoredCandidate;
-      let change: 'new' | 'merged';
-      if (existing) {
-        let result: 'merged' | 'unchanged' | 'new' = 'unchanged';
-        stored = entry.store.update(existing, (current: CandidateRecord) => {
-          const merged = mergeCandidate(draft, current, { id: current.id, nowIso, tier, scoring });
-          result = merged.change;
-          return merged.record;
-        });
-        if (result === 'unchanged') return;
-        change = 'merged';
-        mergedCount += touched.has(`${tier}:${stored.id}`) ? 0 : 1;
-      } else if (newCount >= maxNew) {
-        capped += 1;
-        return;
-      } else {
-        stored = entry.store.create(
-          (id) => mergeCandidate(draft, undefined, { id, nowIso, tier, scoring }).record,
-        );
-        change = 'new';
+      const known = hashes.map((hash) => entry.byHash.get(hash)).find((key) => key !== undefined);
+      let key = known;
+      if (key === undefined) {
+        if (newCount >= maxNew) {
+          capped += 1;
+          return;
+        }
         newCount += 1;
+        key = `new:${tier}:${newCount}`;
+        pending.set(key, { tier, id: undefined, drafts: [], evidence: [] });
+      } else if (!pending.has(key)) {
+        pending.set(key, { tier, id: key.slice(key.indexOf(':') + 1), drafts: [], evidence: [] });
       }
-      for (const hash of hashes) entry.byHash.set(hash, stored.id);
-      const key = `${tier}:${stored.id}`;
-      const before = touched.get(key);
-      touched.set(key, {
-        ...stored,
-        tier,
-        change: before?.change ?? change,
-        evidence: [...(before?.evidence ?? []), ...episode.evidence],
-      });
+      const item = pending.get(key) as Pending;
+      item.drafts.push(draft);
+      item.evidence.push(...episode.evidence);
+      for (const hash of hashes) entry.byHash.set(hash, key);
     };
     const report = scanTranscripts({
       ...where,
@@ -216,6 +215,51 @@ export async function captureCandidates(
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       onEpisodes: (episodes) => episodes.forEach(handle),
     });
-    return { report, touched: [...touched.values()], newCount, mergedCount, decided, dropped, capped };
+    const touched: TouchedCandidate[] = [];
+    let mergedCount = 0;
+    for (const item of pending.values()) {
+      const { store } = open(item.tier);
+      const context = { nowIso, tier: item.tier, scoring };
+      /** The drafts merged in order onto `record` (none: the first makes the record). */
+      const fold = (record: CandidateRecord | undefined, id: string) => {
+        let changed = false;
+        let out = record;
+        for (const draft of item.drafts) {
+          const merged = mergeCandidate(draft, out, { ...context, id });
+          changed ||= merged.change !== 'unchanged';
+          out = merged.record;
+        }
+        return { record: out as CandidateRecord, changed };
+      };
+      const create = () => {
+        const stored = store.create((id) => fold(undefined, id).record);
+        touched.push({ ...stored, tier: item.tier, change: 'new', evidence: item.evidence });
+      };
+      if (item.id === undefined) {
+        create();
+        continue;
+      }
+      let changed = false;
+      let stored: StoredCandidate;
+      try {
+        stored = store.update(item.id, (current: CandidateRecord) => {
+          const folded = fold(current, current.id);
+          changed = folded.changed;
+          return folded.record;
+        });
+      } catch (error) {
+        // Removed while this scan ran: rejected (then its pattern is decided) or deleted by hand
+        // (then its episodes make it again).
+        if (!(error instanceof LoreError && error.code === 'not-found')) throw error;
+        const decisions = store.decisions();
+        if (item.drafts.some((draft) => draftHashes(draft).some((hash) => decisions.has(hash)))) continue;
+        create();
+        continue;
+      }
+      if (!changed) continue;
+      mergedCount += 1;
+      touched.push({ ...stored, tier: item.tier, change: 'merged', evidence: item.evidence });
+    }
+    return { report, touched, newCount, mergedCount, decided, dropped, capped };
   });
 }

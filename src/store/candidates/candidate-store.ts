@@ -32,7 +32,7 @@ export type CandidateStore = {
   /** An id or a unique id prefix. */
   resolve(ref: string): StoredCandidate;
   create(render: (id: string) => CandidateRecord): StoredCandidate;
-  /** Read-modify-write under the candidate's lock. */
+  /** Read-modify-write under the candidate's lock; `change` returning the record it got writes nothing. */
   update(id: string, change: (current: CandidateRecord) => CandidateRecord): StoredCandidate;
   remove(id: string): void;
   decide(decision: Decision): void;
@@ -110,7 +110,8 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
         const current = read(id);
         if (!current) throw new LoreError('not-found', `candidate ${id} is gone`);
         const record = change(current.record);
-        writeFileAtomic(fileOf(id), serializeCandidate(record));
+        // The same record back: nothing changed, nothing to write.
+        if (record !== current.record) writeFileAtomic(fileOf(id), serializeCandidate(record));
         return { id, file: fileOf(id), record };
       });
     },
