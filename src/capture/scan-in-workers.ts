@@ -3,11 +3,10 @@
  * scanning thread hands each worker up to two files at a time over a MessageChannel, blocks on a
  * shared counter (Atomics.wait) until a worker answers, takes the answers with
  * receiveMessageOnPort, and passes them on in file order, so candidates come out exactly as from
- * a scan in one thread. One worker per spare core (cores - 1), at least one and at most two, each
- * with a small young generation (4 MB): decoding transcript lines allocates fast, and V8 would
- * otherwise grow the young generation of the scanning thread to 48 MB. So a scan of any size
- * stays near 110 MB of RSS with one worker (130 MB with two), and uses a second core when there
- * is one to spare.
+ * a scan in one thread. One worker per core, at most two, each with a small young generation
+ * (4 MB): decoding transcript lines allocates fast, and V8 would otherwise grow the young
+ * generation of the scanning thread to 48 MB. The scanning thread itself only drafts and merges
+ * what the workers found (a fraction of a core), so it parses nothing and its heap stays small.
  *
  * Workers are used only when they pay off (at least `PARALLEL_SCAN_MIN_BYTES` to read, unless
  * forced) and when the compiled worker script exists (not when running from TypeScript sources).
@@ -44,7 +43,7 @@ export function scanInWorkers(
   const bytes = jobs.reduce((sum, job) => sum + job.bytes, 0);
   if (jobs.length === 0 || bytes < minBytes || !existsSync(fileURLToPath(script)))
     return { done: 0, workers: 0 };
-  const count = Math.min(MAX_SCAN_WORKERS, Math.max(1, availableParallelism() - 1), jobs.length);
+  const count = Math.min(MAX_SCAN_WORKERS, availableParallelism(), jobs.length);
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const pool: PoolWorker[] = [];
   const stop = () => {

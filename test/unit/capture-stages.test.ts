@@ -1394,15 +1394,15 @@ describe('drafting stages', () => {
     const episode = episodeOf([
       ...s.fail(
         'Bash',
-        bash('which gh && gh auth status'),
-        'Exit code 1\nYou are not logged into any GitHub hosts.',
+        bash('which gh && gh pr create --fill'),
+        'Exit code 1\naborted: you must first push the current branch to a remote',
       ),
-      ...s.ok('Bash', bash('gh auth login --with-token < t.txt')),
+      ...s.ok('Bash', bash('gh pr create --fill --head feature')),
     ]);
     const facts = episodeFacts(episode);
-    expect(facts.key).toBe('gh auth');
+    expect(facts.key).toBe('gh pr');
     const re = new RegExp(draftTriggers(facts).commands[0]!);
-    expect(['which gh && gh auth status', 'which node'].map((c) => re.test(c))).toEqual([true, false]);
+    expect(['which gh && gh pr create', 'which node'].map((c) => re.test(c))).toEqual([true, false]);
   });
 
   it.each([

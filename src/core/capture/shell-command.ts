@@ -384,13 +384,26 @@ export function commandKeys(command: string): string[] {
   // A command handed on (`ssh h "..."`, `bash -c "..."`) is keyed by what it runs, to this depth:
   // deeper nesting is keyed by the wrapper alone, so no command can exhaust the stack.
   if (nesting >= MAX_NESTING) return [];
+  // The detector asks about the same few commands again and again (each open failure weighs
+  // every call after it): the keys of the newest commands are kept.
+  const known = nesting === 0 ? recentKeys.get(command) : undefined;
+  if (known !== undefined) return [...known];
   nesting += 1;
   try {
-    return keysOf(command);
+    const keys = keysOf(command);
+    if (nesting === 1) {
+      if (recentKeys.size >= RECENT_KEYS) recentKeys.clear();
+      recentKeys.set(command, keys);
+    }
+    return [...keys];
   } finally {
     nesting -= 1;
   }
 }
+
+/** The keys of the commands seen last (cleared when full: a scan moves on through its files). */
+const recentKeys = new Map<string, string[]>();
+const RECENT_KEYS = 512;
 
 /** How deep commandKeys is in commands handed on; MAX_NESTING is as deep as it opens them. */
 let nesting = 0;
