@@ -2,7 +2,8 @@
  * What one file's scan adds to the call cache (see core/breadth/cached-call.ts): the tool calls
  * read and their outcomes. Per event it only keeps a slim copy of calls (the command and path
  * fields of the input, strings cut short) and of results (the text cut to what the error class
- * reads); at the end of the file `collectCalls` pairs them, and the newest calls are redacted.
+ * reads); at the end of the file `collectCalls` pairs them. The scan redacts the calls the cache
+ * keeps before writing them (`redactCall`).
  * A file with more calls than the cache holds keeps only its newest.
  */
 import type { TranscriptEvent } from '../core/capture/events.js';
@@ -51,8 +52,11 @@ function slimInput(input: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(out)) as Record<string, unknown>;
 }
 
-/** Redacts what a call carries from the transcript: its command, paths, keys and folder. */
-function redactCall(call: CachedCall, redact: RedactOptions): CachedCall {
+/**
+ * Redacts what a call carries from the transcript: its command, paths, keys and folder. The scan
+ * does it once the calls the cache keeps are known (the newest of every file read), not per file.
+ */
+export function redactCall(call: CachedCall, redact: RedactOptions): CachedCall {
   return {
     ...call,
     ...(call.project !== undefined ? { project: redactText(call.project, redact) } : {}),
@@ -65,8 +69,8 @@ function redactCall(call: CachedCall, redact: RedactOptions): CachedCall {
 
 export type CallCollector = {
   push(event: TranscriptEvent): void;
-  /** The calls read, newest `CALL_CACHE_LIMIT`, redacted. */
-  finish(redact: RedactOptions): CachedCall[];
+  /** The calls read, newest `CALL_CACHE_LIMIT`, not redacted yet (see `redactCall`). */
+  finish(): CachedCall[];
 };
 
 export function createCallCollector(limit = CALL_CACHE_LIMIT): CallCollector {
@@ -101,11 +105,11 @@ export function createCallCollector(limit = CALL_CACHE_LIMIT): CallCollector {
           break;
       }
     },
-    finish(redact) {
+    finish() {
       if (events.length === 0) return [];
       const collected = collectCalls(events);
       const all = collected.sessions.flatMap((session) => session.calls.map(cachedCallOf));
-      return mergeCachedCalls([], all, limit).map((call) => redactCall(call, redact));
+      return mergeCachedCalls([], all, limit);
     },
   };
 }

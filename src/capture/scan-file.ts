@@ -17,7 +17,6 @@ import { findFeedbackMarkers, MARKER_PREFIX } from '../core/feedback/feedback-ma
 import type { FeedbackMarker } from '../core/feedback/feedback-markers.js';
 import type { DetectorOptions, EpisodeDetector } from '../core/capture/detect-episodes.js';
 import type { CachedCall } from '../core/breadth/cached-call.js';
-import type { RedactOptions } from '../core/capture/redact.js';
 import { createCallCollector } from './collect-recent-calls.js';
 import { decodeLine } from './compact-line.js';
 import { readLinesFrom, readZstdLinesFrom } from './read-lines.js';
@@ -54,7 +53,7 @@ export type FileScan = {
   markers: MarkerHit[];
   /** Whether the file was read from the start (new, shrunk, replaced). */
   restarted: boolean;
-  /** The tool calls read, for the call cache (only when asked for: `collectCalls`). */
+  /** The tool calls read, for the call cache (only when asked for: `collectCalls`; not redacted yet). */
   calls?: CachedCall[];
 };
 
@@ -73,8 +72,8 @@ export type ScanFileOptions = {
   since?: string;
   /** Shortens and scrubs event text before it is kept in the state file. */
   keep: (event: TranscriptEvent) => TranscriptEvent;
-  /** Also return the tool calls read, redacted so, for the call cache. */
-  collectCalls?: RedactOptions;
+  /** Also return the tool calls read, for the call cache. */
+  collectCalls?: boolean;
 };
 
 export function signatureMatches(
@@ -236,7 +235,7 @@ export function scanFile(options: ScanFileOptions): FileScan {
     episodes,
     markers,
     restarted: restart,
-    ...(calls && options.collectCalls ? { calls: calls.finish(options.collectCalls) } : {}),
+    ...(calls ? { calls: calls.finish() } : {}),
   };
 }
 

@@ -33,6 +33,6 @@ export function runScanJob(job: ScanJob): FileScan {
     detector: job.detector,
     ...(job.since !== undefined ? { since: job.since } : {}),
     keep: (event) => keepEvent(event, job.redact),
-    ...(job.collectCalls === true ? { collectCalls: job.redact } : {}),
+    ...(job.collectCalls === true ? { collectCalls: true } : {}),
   });
 }

@@ -20,6 +20,7 @@ import { writeFileAtomic } from '../store/fs/fs-atomic.js';
 import { readCallCache, writeCallCache } from '../store/breadth/call-cache.js';
 import { CALL_CACHE_LIMIT, mergeCachedCalls } from '../core/breadth/cached-call.js';
 import type { CachedCall } from '../core/breadth/cached-call.js';
+import { redactCall } from './collect-recent-calls.js';
 import { READERS, detectAgent, walk } from './readers.js';
 import { signatureMatches } from './scan-file.js';
 import type { FileScan, FileState, MarkerHit } from './scan-file.js';
@@ -272,7 +273,11 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
   }
   if (options.callCachePath !== undefined && (dirty || newCalls.length > 0)) {
     const old = readCallCache(options.callCachePath);
-    const calls = mergeCachedCalls(old.calls, newCalls);
+    // Only the calls the cache keeps are redacted, once (the cached ones already were).
+    const fresh = new Set(newCalls);
+    const calls = mergeCachedCalls(old.calls, newCalls).map((call) =>
+      fresh.has(call) ? redactCall(call, options.redact) : call,
+    );
     writeCallCache(options.callCachePath, calls);
     report.callCache = { calls: calls.length, added: newCalls.length, damaged: old.status === 'damaged' };
   }
