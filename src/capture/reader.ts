@@ -32,6 +32,12 @@ export type LineParser = {
    * neither decoded nor parsed. `record` lines that fail JSON.parse are counted as malformed.
    */
   wants(line: Buffer): boolean;
+  /**
+   * The line with what the parser never reads cut out before decoding (a copy of a result the
+   * line holds twice), or the line itself. When the slimmed line is not valid JSON, the whole
+   * line is decoded instead.
+   */
+  slim?(line: Buffer): Buffer;
   /** One decoded JSON record at a 1-based line. */
   parse(record: unknown, line: number): TranscriptEvent[];
   /**

@@ -198,7 +198,13 @@ export function scanFile(options: ScanFileOptions): FileScan {
       }
       let record: unknown;
       try {
-        record = JSON.parse(decodeLine(line));
+        const slim = parser.slim?.(line) ?? line;
+        try {
+          record = JSON.parse(decodeLine(slim));
+        } catch (error) {
+          if (slim === line) throw error;
+          record = JSON.parse(decodeLine(line));
+        }
       } catch (error) {
         broken(line, lineNumber, `that is not valid JSON (${(error as Error).message.slice(0, 80)})`);
         return;

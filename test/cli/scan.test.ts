@@ -88,7 +88,9 @@ describe('lore scan and candidates', () => {
     expect(data.new).toBe(data.candidates.length);
     expect(data.episodes).toBeGreaterThanOrEqual(data.new + data.merged + data.dropped + data.capped);
     expect(data.files).toBe(149);
-    expect(data.skipped).toBe(397);
+    // The fixtures' broken lines (cut by a redaction pass), less the 58 Claude Code lines whose
+    // only broken part is the `toolUseResult` copy, which is never decoded (slim-line.ts).
+    expect(data.skipped).toBe(339);
     expect(data.candidates.length).toBeGreaterThan(10);
     expect(Object.keys(data.candidates[0] ?? {})).toEqual([
       'id',

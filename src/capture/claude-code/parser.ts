@@ -9,6 +9,7 @@ import { classifyResult } from '../../core/capture/classify-result.js';
 import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
 import { contentText, isObject, str, stripInjected, trimCalls } from '../reader.js';
 import { salvageRecord } from './salvage.js';
+import { withoutToolUseResult } from './slim-line.js';
 import type { LineParser, ParserContext } from '../reader.js';
 
 /** The top-level `"type"` key; its value decides whether the line is decoded at all. */
@@ -196,6 +197,7 @@ export function createClaudeParser(context: ParserContext): LineParser {
       if (hasWantedType(line.subarray(0, HEAD), line)) return true;
       return hasWantedType(line.subarray(line.length - TAIL), line);
     },
+    slim: withoutToolUseResult,
     parse,
     salvage(line, lineNumber) {
       const record = salvageRecord(line.toString('utf8'));
