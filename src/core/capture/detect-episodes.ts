@@ -157,10 +157,11 @@ export type DetectorState = {
   /** The newest call with its result, until a user correction or a refusal uses it up. */
   lastCall: Attempt | undefined;
   /**
-   * The newest call that did something (not a lookup such as `ls` or `ps`), with the event index
-   * it came at: a user's correction after a look around is about what the agent did before it.
+   * The newest calls with the event index each came at, newest last (those within
+   * `CORRECTED_ACTION_REACH` events): a user's correction after a look around is about what the
+   * agent did before it. Which of them only looked is worked out when a correction comes.
    */
-  lastAction?: Attempt & { index: number };
+  recentCalls: (Attempt & { index: number })[];
   lastAssistantText: AssistantText | undefined;
   /** Pending shell failures (of build/test tools) after which the agent edited files. */
   edited: Set<PendingFailure>;
@@ -191,6 +192,7 @@ export function createDetectorState(): DetectorState {
     calls: new Map(),
     recent: [],
     lastCall: undefined,
+    recentCalls: [],
     lastAssistantText: undefined,
     edited: new Set(),
     toldWorkspace: false,
@@ -257,7 +259,8 @@ export function onToolResult(state: DetectorState, read: ToolResult): Episode[] 
   // A failure the result hid (an exit code a pipe lost, `cmd /c` that ran nothing) is one.
   const result = maskedFailure(call, read) ?? read;
   state.lastCall = { call, result };
-  if (!looksAround(call)) state.lastAction = { call, result, index: state.index };
+  state.recentCalls.push({ call, result, index: state.index });
+  if (state.recentCalls.length > CORRECTED_ACTION_REACH) state.recentCalls.shift();
   const launched = result.ok ? backgroundProgram(call) : undefined;
   if (launched !== undefined)
     return onLaunch(state, { program: launched, attempt: { call, result }, index: state.index });
@@ -485,7 +488,7 @@ export function onUserText(state: DetectorState, event: UserText): Episode[] {
   }
   const episode = correctionEpisode(event, correctedCall(state), state.lastAssistantText);
   state.lastCall = undefined;
-  state.lastAction = undefined;
+  state.recentCalls = [];
   return [episode];
 }
 
@@ -535,10 +538,12 @@ export const CORRECTED_ACTION_REACH = 40;
 export function correctedCall(state: DetectorState): Attempt | undefined {
   const last = state.lastCall;
   if (last === undefined || !looksAround(last.call)) return last;
-  const action = state.lastAction;
-  return action !== undefined && state.index - action.index <= CORRECTED_ACTION_REACH
-    ? { call: action.call, result: action.result }
-    : undefined;
+  for (let i = state.recentCalls.length - 1; i >= 0; i -= 1) {
+    const action = state.recentCalls[i] as Attempt & { index: number };
+    if (state.index - action.index > CORRECTED_ACTION_REACH) return undefined;
+    if (!looksAround(action.call)) return { call: action.call, result: action.result };
+  }
+  return undefined;
 }
 
 /** An episode with nothing found yet, at the event that starts it. */
