@@ -462,12 +462,17 @@ function usageRefused(text: string): boolean {
 const LISTING_TOOLS = new Set(['list_directory', 'ls', 'glob', 'grep', 'search_file_content']);
 
 export function isProbe(call: ToolCall): boolean {
-  if (LISTING_TOOLS.has(call.tool.toLowerCase())) return true;
-  if (!isShellTool(call.tool)) return false;
-  const command = commandOf(call);
-  if (command === undefined) return false;
-  return isProbeCommand(command);
+  let probe = probes.get(call);
+  if (probe === undefined) {
+    const command = isShellTool(call.tool) ? commandOf(call) : undefined;
+    probe = LISTING_TOOLS.has(call.tool.toLowerCase()) || (command !== undefined && isProbeCommand(command));
+    probes.set(call, probe);
+  }
+  return probe;
 }
+
+/** isProbe of a call, worked out once: each failure waiting for a fix asks it of every call after it. */
+const probes = new WeakMap<ToolCall, boolean>();
 
 /** Plumbing that writes the file it is given: `sed -i`, `perl -pi`, `tee file`. */
 const WRITES_IN_PLACE =

@@ -100,12 +100,24 @@ const PLUMBING = new Set([
  * Words, quoted strings and operators; a line break is `\n`. A `#` that starts a word starts a
  * comment to the end of the line (`# list it first\nls -la`), which names nothing.
  */
-function lexemes(command: string): string[] {
+function lexemes(command: string): readonly string[] {
+  const known = recentLexemes.get(command);
+  if (known !== undefined) return known;
   // A line continued (`\` in a shell, ` `` ` after a space in PowerShell) is one line; a backtick
   // that closes a bash command substitution at the end of a line continues nothing.
   const body = withoutHeredocBodies(command);
-  return words(body.includes('\n') ? body.replace(/\\\r?\n|[ \t]`\r?\n/g, ' ') : body);
+  const out = words(body.includes('\n') ? body.replace(/\\\r?\n|[ \t]`\r?\n/g, ' ') : body);
+  if (recentLexemes.size >= RECENT_COMMANDS) recentLexemes.clear();
+  recentLexemes.set(command, out);
+  return out;
 }
+
+/**
+ * The words of the commands seen last: one call's command is taken apart by several checks (its
+ * keys, what it writes, whether it only looks), and again for each failure that waits for a fix.
+ */
+const recentLexemes = new Map<string, readonly string[]>();
+const RECENT_COMMANDS = 512;
 
 const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/g;
 
@@ -392,7 +404,7 @@ export function commandKeys(command: string): string[] {
   try {
     const keys = keysOf(command);
     if (nesting === 1) {
-      if (recentKeys.size >= RECENT_KEYS) recentKeys.clear();
+      if (recentKeys.size >= RECENT_COMMANDS) recentKeys.clear();
       recentKeys.set(command, keys);
     }
     return [...keys];
@@ -403,7 +415,6 @@ export function commandKeys(command: string): string[] {
 
 /** The keys of the commands seen last (cleared when full: a scan moves on through its files). */
 const recentKeys = new Map<string, string[]>();
-const RECENT_KEYS = 512;
 
 /** How deep commandKeys is in commands handed on; MAX_NESTING is as deep as it opens them. */
 let nesting = 0;
