@@ -5,18 +5,29 @@
  * `[REDACTED:kind]` marker, so a reviewer sees that something was there and what it was.
  */
 
-type Rule = { kind: string; pattern: RegExp; replace: (match: string, ...groups: string[]) => string };
+type Rule = {
+  kind: string;
+  pattern: RegExp;
+  replace: (match: string, ...groups: string[]) => string;
+  /**
+   * Text the pattern cannot match without (a necessary condition, tested first): most text holds
+   * no `@`, no `://` and no key word, and the full patterns cost a scan from every word start.
+   */
+  needs?: RegExp;
+};
 
 const mark = (kind: string) => `[REDACTED:${kind}]`;
 
 const RULES: Rule[] = [
   {
     kind: 'private-key',
+    needs: /PRIVATE KEY-----/,
     pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
     replace: () => mark('private-key'),
   },
   {
     kind: 'jwt',
+    needs: /eyJ/,
     pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
     replace: () => mark('jwt'),
   },
@@ -33,22 +44,27 @@ const RULES: Rule[] = [
   },
   {
     kind: 'url-password',
+    needs: /:\/\//,
     pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@"'`]+):([^\s@/"'`]+)@/gi,
     replace: (_m, head) => `${head}:${mark('password')}@`,
   },
   {
     kind: 'bearer',
+    needs: /Bearer|Basic|Token/,
     pattern: /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{12,}/g,
     replace: (_m, scheme) => `${scheme} ${mark('token')}`,
   },
   {
     kind: 'header',
+    needs: /authorization|api-key|x-auth-token|cookie/i,
     pattern:
       /\b(authorization|proxy-authorization|x-api-key|api-key|x-auth-token|cookie|set-cookie)(\s*[:=]\s*)(["']?)[^\s"'\n]{6,}(?:[^\n"']*)\3/gi,
     replace: (_m, name, sep, quote) => `${name}${sep}${quote}${mark('token')}${quote}`,
   },
   {
     kind: 'assignment',
+    needs:
+      /secret|token|passwd|password|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|session|auth[_-]?key/i,
     pattern:
       /\b([A-Za-z0-9_.-]*(?:secret|token|passwd|password|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|session[_-]?(?:id|key|token)?|auth[_-]?key|client[_-]?secret)[A-Za-z0-9_]*)(\s*[=:]\s*|\s+)("[^"\n]{4,}"|'[^'\n]{4,}'|[^\s"',;)}\]]{6,})/gi,
     replace: (match, name, sep, value) =>
@@ -60,21 +76,25 @@ const RULES: Rule[] = [
   },
   {
     kind: 'password-flag',
+    needs: /--(?:password|token|api-key)/,
     pattern: /(--password(?:=|\s+)|--token(?:=|\s+)|--api-key(?:=|\s+))("[^"]+"|'[^']+'|\S+)/g,
     replace: (_m, flag) => `${flag}${mark('secret')}`,
   },
   {
     kind: 'email',
+    needs: /@/,
     pattern: /\b(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g,
     replace: () => mark('email'),
   },
   {
     kind: 'home',
+    needs: /\/home\/|\/Users\/|:\\{1,2}Users\\/,
     pattern: /(\/home\/|\/Users\/|[A-Za-z]:\\{1,2}Users\\{1,2})([^/\\\s"'`:]+)/g,
     replace: (_m, prefix) => (prefix.startsWith('/') ? `${prefix}[user]` : `${prefix}[user]`),
   },
   {
     kind: 'project-key',
+    needs: /-home-|-Users-/,
     pattern: /(^|[/\\\s])(-home-|-Users-|[A-Z]--Users-)([A-Za-z0-9_.]+)(?=-|\/|$)/g,
     replace: (_m, lead, prefix) => `${lead}${prefix}[user]`,
   },
@@ -86,15 +106,34 @@ export type RedactOptions = {
 };
 
 export function redactText(text: string, options: RedactOptions = {}): string {
+  return applyRules(text, options, true);
+}
+
+/** The rules over `text`; `prefilter: false` runs every pattern (the reference the filter must equal). */
+export function applyRules(text: string, options: RedactOptions, prefilter: boolean): string {
   let out = text;
-  for (const rule of RULES)
+  for (const rule of RULES) {
+    if (prefilter && rule.needs !== undefined && !rule.needs.test(out)) continue;
     out = out.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string);
+  }
   for (const name of options.names ?? []) {
     if (name.length < 3 || ['root', 'user', 'dev', 'runner', 'node', 'admin', 'ubuntu'].includes(name))
       continue;
-    out = out.replace(new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'g'), '[user]');
+    if (prefilter && !out.includes(name)) continue;
+    out = out.replace(nameRegex(name), '[user]');
   }
   return out;
+}
+
+/** A name as a whole word, compiled once per name. */
+const nameRegexes = new Map<string, RegExp>();
+function nameRegex(name: string): RegExp {
+  let regex = nameRegexes.get(name);
+  if (regex === undefined) {
+    regex = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'g');
+    nameRegexes.set(name, regex);
+  }
+  return regex;
 }
 
 /** Redacts every string inside a JSON-like value. */
