@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,19 +105,19 @@ function table(rows) {
     .join('\n');
 }
 
-/** The size of the manifest's head and of its literal index (in the head, or in files of its own). */
+/** The size of the manifest's head and of its literal index (in the head, or the files it names). */
 function manifestSizes(root) {
   const dir = join(root, '.lore', 'cache', 'manifest');
-  const head = statSync(join(dir, 'head.json')).size;
-  let index = 0;
-  let files = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && /^literals/.test(entry.name)) {
-      index += statSync(join(entry.parentPath, entry.name)).size;
-      files += 1;
-    }
-  }
-  return { head, index, indexFiles: files };
+  const text = readFileSync(join(dir, 'head.json'), 'utf8');
+  const head = JSON.parse(text);
+  if (head.index === undefined)
+    return {
+      head: Buffer.byteLength(text),
+      index: Buffer.byteLength(JSON.stringify(head.literals)),
+      indexFiles: 0,
+    };
+  const files = Object.values(head.index).map((name) => statSync(join(dir, head.generation, name)).size);
+  return { head: Buffer.byteLength(text), index: files.reduce((a, b) => a + b, 0), indexFiles: files.length };
 }
 
 const KINDS = [
@@ -225,7 +225,7 @@ export async function runHookBench({
       `\n  ${size.toLocaleString('en-US')} ${what} (${manifest.lessons} active in the manifest, built from files in ${ms(buildMs, 0)}); ${runs} runs each; ${injected} of ${runs * KINDS.length} calls injected, ${denied} denied`,
     );
     log(
-      `  head.json ${kb(files.head)}; literal index ${files.indexFiles === 0 ? 'inside the head' : `${kb(files.index)} in ${files.indexFiles} files`}; load average ${loadBefore.join(' ')} before, ${loadAfter.join(' ')} after`,
+      `  head.json ${kb(files.head)}; literal index ${kb(files.index)} ${files.indexFiles === 0 ? 'of it' : `in ${files.indexFiles} files`}; load average ${loadBefore.join(' ')} before, ${loadAfter.join(' ')} after`,
     );
     log(
       table([

@@ -284,7 +284,12 @@ describe('load and match: the stages selectLessons runs', () => {
   });
 
   it('reads only the blocks of lessons whose literals occur', () => {
-    const ordinals = candidateOrdinals(event({ tool: 'Bash', command: 'pytest' }), manifest.head, []);
+    const ordinals = candidateOrdinals(
+      event({ tool: 'Bash', command: 'pytest' }),
+      manifest.head,
+      [],
+      readers.literals,
+    );
     const ids = ordinals.map((n) => readers.readLesson(n)?.id);
     expect(ids).toEqual(expect.arrayContaining([pytest.id, anything.id]));
     expect(ids).not.toContain(guard.id);
