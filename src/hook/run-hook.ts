@@ -267,7 +267,7 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
     deps.requestRebuild({ start, cacheDir, reason: 'missing', onlyIfChanged: false });
     return { stdout: EMPTY_OUTPUT, debug: { ...debug, manifest: `unreadable: ${(error as Error).message}` } };
   }
-  const plan = applyClaims(selection.decision.plan, (id, priority) => state.claim(id, priority));
+  const plan = applyClaims(selection.decision.plan, (wanted) => state.claimAll(wanted));
   const decision = formatDecision(event.event, plan, preambleFor(event.event));
   if (phase === 'outcome')
     decision.hostEvent = String((raw as { hook_event_name?: unknown }).hook_event_name);

@@ -547,7 +547,10 @@ describe('plan', () => {
 
   it('a claim lost to a parallel hook becomes already-shown', () => {
     const plan = planInjection([m(fakeLesson('a', 'x')), m(fakeLesson('b', 'y'))], state, options);
-    const claimed = applyClaims(plan, (id) => id === 'b');
+    const claimed = applyClaims(
+      plan,
+      (wanted) => new Set(wanted.map((w) => w.id).filter((id) => id === 'b')),
+    );
     expect([claimed.included.map((i) => i.id), claimed.skipped.map((s) => [s.id, s.reason])]).toEqual([
       ['b'],
       [['a', 'already-shown']],

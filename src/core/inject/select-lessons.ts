@@ -360,18 +360,24 @@ export function preambleFor(event: HookEvent['event']): string | undefined {
  */
 export function applyClaims(
   plan: InjectionPlan,
-  claim: (id: string, priority: number) => boolean,
+  claim: (wanted: readonly { id: string; priority: number }[]) => ReadonlySet<string>,
 ): InjectionPlan {
+  // a checkpoint's denial is claimed at priority 0: a compaction never forgets it, so it never
+  // denies a second time
+  const checkpoints = plan.denied.filter((item) => item.kind === 'checkpoint');
+  const got = claim([
+    ...checkpoints.map((item) => ({ id: item.id, priority: 0 })),
+    ...plan.included.map((item) => ({ id: item.id, priority: item.priority })),
+  ]);
   const included = [];
   const skipped = [...plan.skipped];
   const denied = plan.denied.filter((item) => {
-    // claimed at priority 0: a compaction never forgets it, so it never denies a second time
-    if (item.kind !== 'checkpoint' || claim(item.id, 0)) return true;
+    if (item.kind !== 'checkpoint' || got.has(item.id)) return true;
     skipped.push({ id: item.id, reason: 'already-shown', matchedBy: item.matchedBy });
     return false;
   });
   for (const item of plan.included) {
-    if (claim(item.id, item.priority)) included.push(item);
+    if (got.has(item.id)) included.push(item);
     else if (item.skill === undefined)
       skipped.push({ id: item.id, reason: 'already-shown', matchedBy: item.matchedBy });
     else {

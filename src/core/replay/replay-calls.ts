@@ -189,11 +189,15 @@ function createPlanner(session: SessionCalls, input: ReplayInput) {
       state: { seen: mine, seenElsewhere: elsewhere, shownCount: mine.size, stateAvailable: true },
       settings,
     });
-    return applyClaims(selection.decision.plan, (id, priority) => {
-      if (claimed.has(id)) return false;
-      claimed.set(id, priority);
-      mine.add(id);
-      return true;
+    return applyClaims(selection.decision.plan, (wanted) => {
+      const got = new Set<string>();
+      for (const { id, priority } of wanted) {
+        if (claimed.has(id)) continue;
+        claimed.set(id, priority);
+        mine.add(id);
+        got.add(id);
+      }
+      return got;
     });
   }
   /** A compaction, as the hook's SessionStart `compact` handles it: important lessons may go out again. */

@@ -99,6 +99,8 @@ export function encodeLiteralIndex(table: Readonly<LiteralTable>, domain: Litera
 export type LiteralIndex = {
   domain: LiteralDomain;
   buffer: Buffer;
+  /** The numbers, read through a DataView: Buffer's readUInt32LE costs a fresh process ~0.05 ms to set up. */
+  view: DataView;
   buckets: number;
   count: number;
   gramMask: number;
@@ -114,18 +116,20 @@ export function openLiteralIndex(buffer: Buffer, domain: LiteralDomain): Literal
   const fail = (why: string): never => {
     throw new LiteralIndexError(`literal index (${domain}): ${why}`);
   };
-  if (buffer.length < HEADER || buffer.readUInt32LE(0) !== MAGIC) fail('not a literal index');
-  if (buffer.readUInt32LE(4) !== buffer.length) fail(`${buffer.length} bytes, the header says otherwise`);
-  const buckets = buffer.readUInt32LE(8);
-  const count = buffer.readUInt32LE(12);
-  const scopeLength = buffer.readUInt32LE(20);
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.length);
+  const u32 = (at: number) => view.getUint32(at, true);
+  if (buffer.length < HEADER || u32(0) !== MAGIC) fail('not a literal index');
+  if (u32(4) !== buffer.length) fail(`${buffer.length} bytes, the header says otherwise`);
+  const buckets = u32(8);
+  const count = u32(12);
+  const scopeLength = u32(20);
   if (buckets === 0 || (buckets & (buckets - 1)) !== 0) fail('bucket count');
   const bucketsAt = align4(HEADER + scopeLength);
   const entriesAt = bucketsAt + 4 * (buckets + 1);
   const startsAt = entriesAt + 8 * count;
   const dataAt = startsAt + 4 * (count + 1);
-  if (dataAt > buffer.length || buffer.readUInt32LE(entriesAt - 4) !== count) fail('tables');
-  if (dataAt + buffer.readUInt32LE(dataAt - 4) !== buffer.length) fail('records');
+  if (dataAt > buffer.length || u32(entriesAt - 4) !== count) fail('tables');
+  if (dataAt + u32(dataAt - 4) !== buffer.length) fail('records');
   let scopes: unknown;
   try {
     scopes = JSON.parse(buffer.toString('utf8', HEADER, HEADER + scopeLength));
@@ -136,9 +140,10 @@ export function openLiteralIndex(buffer: Buffer, domain: LiteralDomain): Literal
   return {
     domain,
     buffer,
+    view,
     buckets,
     count,
-    gramMask: buffer.readUInt32LE(16),
+    gramMask: u32(16),
     scopes: scopes as string[],
     bucketsAt,
     entriesAt,
@@ -149,9 +154,9 @@ export function openLiteralIndex(buffer: Buffer, domain: LiteralDomain): Literal
 
 /** Record `i`'s text, or undefined when its bounds are off (a corrupt file). */
 function recordText(index: LiteralIndex, i: number): string | undefined {
-  const { buffer, startsAt, dataAt } = index;
-  const start = dataAt + buffer.readUInt32LE(startsAt + 4 * i);
-  const end = dataAt + buffer.readUInt32LE(startsAt + 4 * i + 4);
+  const { buffer, view, startsAt, dataAt } = index;
+  const start = dataAt + view.getUint32(startsAt + 4 * i, true);
+  const end = dataAt + view.getUint32(startsAt + 4 * i + 4, true);
   return start <= end && end <= buffer.length ? buffer.toString('utf8', start, end) : undefined;
 }
 
@@ -166,7 +171,7 @@ export function probeLiteralIndex(
 ): void {
   const haystack = haystackOf(index.domain, texts);
   if (haystack === '' || index.count === 0) return;
-  const { buffer, bucketsAt, entriesAt } = index;
+  const { view, bucketsAt, entriesAt } = index;
   const admitted = index.scopes.map((scope) => scopeAdmits(scope, texts));
   if (!admitted.includes(true)) return;
   const anchored = texts.anchored === true;
@@ -177,11 +182,11 @@ export function probeLiteralIndex(
     for (let at = 0; at + length <= haystack.length; at += 1) {
       const hash = gramHash(haystack, at, length);
       const slot = bucketsAt + 4 * (hash & last);
-      const end = Math.min(buffer.readUInt32LE(slot + 4), index.count);
-      for (let i = buffer.readUInt32LE(slot); i < end; i += 1) {
-        if (tested[i] === 1 || buffer.readUInt32LE(entriesAt + 8 * i) !== hash) continue;
+      const end = Math.min(view.getUint32(slot + 4, true), index.count);
+      for (let i = view.getUint32(slot, true); i < end; i += 1) {
+        if (tested[i] === 1 || view.getUint32(entriesAt + 8 * i, true) !== hash) continue;
         tested[i] = 1;
-        if (admitted[buffer.readUInt32LE(entriesAt + 8 * i + 4)] !== true) continue;
+        if (admitted[view.getUint32(entriesAt + 8 * i + 4, true)] !== true) continue;
         const text = recordText(index, i);
         const mid = text === undefined ? -1 : text.indexOf(POSTINGS);
         if (text === undefined || mid < 0) throw new LiteralIndexError(`literal index: record ${i}`);
@@ -221,7 +226,7 @@ export function decodeLiteralIndex(index: LiteralIndex): LiteralEntry[] {
   for (let i = 0; i < index.count; i += 1) {
     const text = recordText(index, i);
     const mid = text === undefined ? -1 : text.indexOf(POSTINGS);
-    const scope = index.scopes[index.buffer.readUInt32LE(index.entriesAt + 8 * i + 4)];
+    const scope = index.scopes[index.view.getUint32(index.entriesAt + 8 * i + 4, true)];
     if (text === undefined || mid < 0 || scope === undefined)
       throw new LiteralIndexError(`literal index: record ${i}`);
     out.push({ scope, domain: index.domain, part: text.slice(0, mid), postings: text.slice(mid + 1) });
