@@ -168,8 +168,15 @@ export async function runHookBench({
     let denied = 0;
     for (let i = 0; i < runs; i += 1) {
       const session = `bench-${spec}-${i}`;
-      base.push(timed(['-e', ''], '', env).wall);
-      for (const [kind] of KINDS) {
+      // the baseline and the three calls in turn, starting one later each round, so that no kind
+      // always runs right after the same other one
+      const order = ['base', ...KINDS.map(([kind]) => kind)];
+      for (let k = 0; k < order.length; k += 1) {
+        const kind = order[(i + k) % order.length];
+        if (kind === 'base') {
+          base.push(timed(['-e', ''], '', env).wall);
+          continue;
+        }
         const run = timed([hookBundle], JSON.stringify(payload(store.root, kind, i, session)), env);
         times[kind].push(run.wall);
         if (run.stdout.includes('additionalContext')) injected += 1;

@@ -113,14 +113,20 @@ function matchOne(
   const reasons: string[] = [];
   const commandTexts = prompt ? prompt.lines : event.command !== undefined ? [event.command] : [];
   const paths = prompt ? [...ctx.repoPaths, ...prompt.paths] : ctx.repoPaths;
-  for (const source of lesson.commands) {
-    const regex = cachedRegex(source);
-    if (regex !== null && commandTexts.some((text) => regex.test(text))) reasons.push(`command:${source}`);
+  // a regex is built only when there is text to try it on (an Edit has no command, a Bash call no
+  // paths): building one costs a fresh process tens of microseconds
+  if (commandTexts.length > 0) {
+    for (const source of lesson.commands) {
+      const regex = cachedRegex(source);
+      if (regex !== null && commandTexts.some((text) => regex.test(text))) reasons.push(`command:${source}`);
+    }
   }
-  lesson.pathRegexes.forEach((source, i) => {
-    const regex = cachedRegex(source);
-    if (regex !== null && paths.some((path) => regex.test(path))) reasons.push(`path:${lesson.paths[i]}`);
-  });
+  if (paths.length > 0) {
+    lesson.pathRegexes.forEach((source, i) => {
+      const regex = cachedRegex(source);
+      if (regex !== null && paths.some((path) => regex.test(path))) reasons.push(`path:${lesson.paths[i]}`);
+    });
+  }
   const contents = lesson.contents;
   if (contents !== undefined && contents.length > 0 && !prompt) {
     const pathReasons = reasons.filter((reason) => reason.startsWith('path:'));
