@@ -933,3 +933,238 @@ export function ensureStore(dataDir, size, log = () => {}) {
   writeFileSync(marker, JSON.stringify({ ...info, generateMs, key }));
   return { root, key, cached: false, generateMs, votesFiles: info.votesFiles };
 }
+
+// ---------------------------------------------------------------------------------------------
+// A store grown from capture: every lesson has its own trigger
+
+/** Programs agents run, real ones first; the long tail is made of syllables. */
+const PROGRAMS = [
+  'git',
+  'npm',
+  'npx',
+  'pnpm',
+  'yarn',
+  'node',
+  'python',
+  'python3',
+  'pip',
+  'pytest',
+  'docker',
+  'kubectl',
+  'helm',
+  'terraform',
+  'cargo',
+  'go',
+  'make',
+  'gradle',
+  'mvn',
+  'psql',
+  'curl',
+  'ssh',
+  'gitleaks',
+  'rg',
+  'jq',
+  'aws',
+  'gcloud',
+  'az',
+  'gh',
+  'brew',
+  'apt-get',
+  'systemctl',
+  'rsync',
+  'ruff',
+  'mypy',
+  'eslint',
+  'tsc',
+  'vitest',
+  'jest',
+  'poetry',
+  'uv',
+  'deno',
+  'bun',
+  'rustc',
+];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'tor',
+  'zen',
+  'ver',
+  'pa',
+  'qui',
+  'dex',
+  'rho',
+  'sta',
+  'bul',
+  'cor',
+  'fin',
+  'gra',
+  'nix',
+];
+const SUBCOMMANDS = [
+  'install',
+  'build',
+  'test',
+  'run',
+  'push',
+  'pull',
+  'apply',
+  'plan',
+  'deploy',
+  'status',
+  'sync',
+  'migrate',
+  'lint',
+  'check',
+  'exec',
+  'logs',
+  'login',
+  'publish',
+  'init',
+  'upgrade',
+  'rollout',
+  'describe',
+  'detect',
+  'scan',
+  'serve',
+  'fmt',
+  'clean',
+  'reset',
+  'stash',
+  'rebase',
+  'compose',
+];
+const FIXES = ['--no-verify', '--yes', '-y', '--force', '--dry-run', '-q', '--frozen-lockfile', '--ci'];
+const TOPS = ['src', 'lib', 'app', 'tests', 'internal', 'pkg', 'services', 'scripts', 'web'];
+const EXTS = [
+  'py',
+  'ts',
+  'tsx',
+  'js',
+  'go',
+  'rs',
+  'java',
+  'rb',
+  'sql',
+  'yaml',
+  'json',
+  'md',
+  'sh',
+  'tf',
+  'proto',
+  'kt',
+];
+const NAMES = [
+  'handler',
+  'models',
+  'client',
+  'server',
+  'utils_io',
+  'config',
+  'routes',
+  'schema',
+  'worker',
+  'views',
+  'store',
+  'auth',
+];
+
+/**
+ * A 10,000-lesson store shaped like one that grew from real capture: each lesson has its own
+ * command regex (capture's `commandTrigger` over a program and subcommand) or path glob (a file of
+ * the project, `**\/dir/file.ext`, a few `**\/*.ext`), so the manifest files nearly every lesson
+ * under its own literal key.
+ */
+export function generateDistinctStore(root, size, { commandTrigger }, seed = SEED) {
+  const rng = createRng((seed ^ size) + 7);
+  mkdirSync(join(root, '.git'), { recursive: true });
+  const layout = tierLayout(join(root, '.lore'));
+  initTier(layout);
+  const synthetic = [];
+  for (const a of SYLLABLES)
+    for (const b of SYLLABLES) for (const c of ['', 'ctl', 'd', 'x']) synthetic.push(`${a}${b}${c}`);
+  const usedKeys = new Set();
+  const usedGlobs = new Set();
+  const seenIds = new Set();
+  for (let i = 0; i < size; i += 1) {
+    let id;
+    do {
+      const bytes = new Uint8Array(ID_RANDOM_BYTES);
+      for (let j = 0; j < bytes.length; j += 1) bytes[j] = rng.int(0, 255);
+      id = createLessonId(bytes);
+    } while (seenIds.has(id));
+    seenIds.add(id);
+    const base = makeLesson(rng, id, undefined);
+    let summary;
+    let body;
+    let scope;
+    if (rng.chance(0.6)) {
+      let key;
+      do {
+        const program = rng.chance(0.35) ? rng.pick(PROGRAMS) : rng.pick(synthetic);
+        key = rng.chance(0.8) ? `${program} ${rng.pick(SUBCOMMANDS)}` : program;
+        if (usedKeys.has(key)) key = `${key} ${rng.pick(SUBCOMMANDS)}-${rng.int(1, 99)}`;
+      } while (usedKeys.has(key));
+      usedKeys.add(key);
+      const diff = rng.chance(0.4) ? { removed: [], added: [rng.pick(FIXES)] } : undefined;
+      const error = rng.pick(ERRORS);
+      summary = `\`${key}\` fails with ${error.replace(/\[.*\]/, '1')}: ${diff ? `pass ${diff.added[0]}` : 'check its arguments first'}`;
+      body = `The agent ran \`${key} ${rng.pick(FIXES)}\` in ${area(rng)} and got "${error}".`;
+      scope = {
+        tools: ['Bash'],
+        commands: [commandTrigger(key, diff)],
+        paths: [],
+        ...(rng.chance(0.3) ? { errors: [error] } : {}),
+      };
+    } else {
+      let glob;
+      do {
+        const kind = rng.next();
+        const ext = rng.pick(EXTS);
+        if (kind < 0.03) glob = `**/*.${ext}`;
+        else if (kind < 0.25) glob = `**/${rng.pick(AREAS)}/${rng.pick(NAMES)}_${rng.int(1, 999)}.${ext}`;
+        else glob = `${rng.pick(TOPS)}/${rng.pick(AREAS)}/${rng.pick(NAMES)}_${rng.int(1, 9999)}.${ext}`;
+      } while (usedGlobs.has(glob));
+      usedGlobs.add(glob);
+      body = `An edit of ${glob} was reverted by the user: the generated twin must change with it.`;
+      summary = `Editing ${glob} breaks the ${rng.pick(AREAS)} build unless its generated twin is updated too`;
+      scope = { tools: rng.pick([['Edit', 'Write'], ['Edit'], ['Read'], []]), commands: [], paths: [glob] };
+    }
+    const lesson = {
+      ...base,
+      slug: slugify(summary),
+      summary: summary.slice(0, 280),
+      body,
+      tags: base.tags.filter((tag) => tag.startsWith('topic:')),
+      stack: [],
+      type: base.type === 'guard' && !scope.errors ? 'guard' : 'hint',
+      status: rng.chance(0.04) ? 'archived' : 'active',
+      ...scope,
+    };
+    if (!scope.errors) delete lesson.errors;
+    for (const field of ['mistake', 'remediation', 'context', 'observation', 'implication', 'action'])
+      delete lesson[field];
+    const dir = join(layout.lessonsDir, id);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'lesson.yaml'), serializeLesson(lesson));
+  }
+  return { lessons: size, votesFiles: 0 };
+}
+
+/** The cached distinct-trigger store for `size`, generated if missing. */
+export async function ensureDistinctStore(dataDir, size, log = () => {}) {
+  const { commandTrigger } = await import('../dist/core/capture/shell-command.js');
+  const sample = commandTrigger('gitleaks detect', { removed: [], added: ['--no-verify'] });
+  const fingerprint = createHash('sha1').update(`${formatFingerprint()}${sample}`).digest('hex').slice(0, 8);
+  const key = `distinct-${size}-g${GENERATOR_VERSION}-${fingerprint}`;
+  const root = join(dataDir, 'stores', key);
+  const marker = join(root, '.bench-generated.json');
+  if (existsSync(marker)) return { root, key, cached: true };
+  rmSync(root, { recursive: true, force: true });
+  const started = performance.now();
+  log(`generating ${size} distinct-trigger lessons in ${root} ...`);
+  const info = generateDistinctStore(root, size, { commandTrigger });
+  writeFileSync(marker, JSON.stringify({ ...info, generateMs: performance.now() - started, key }));
+  return { root, key, cached: false };
+}

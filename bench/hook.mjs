@@ -1,15 +1,19 @@
 // The hook benchmark (`node bench/run.mjs --only hook`, also part of `npm run bench`): whole-process
 // wall time of plugin/bin/lore-hook.cjs against a bare `node -e ''` measured interleaved in the
-// same run (NODE_EXTRA_CA_CERTS cleared in both), for Bash and Edit inputs over 100, 1,000 and
-// 10,000 generated lessons; and the in-process pipeline (runHook: read manifest, match, plan,
-// claim, format) per call. Figures go to bench/.data/hook-last-run.json.
+// same run (NODE_EXTRA_CA_CERTS cleared in both), for Bash, Edit and prompt (UserPromptSubmit)
+// inputs over 100, 1,000 and 10,000 generated lessons (topics that share their scopes) and 10,000
+// lessons that each have their own trigger, as a store grown from capture has (`d10000`); the size
+// of the manifest's head and literal index, and the load average beside the figures; and the
+// in-process pipeline (runHook: read manifest, match, plan, claim, format) per call. Figures go to
+// bench/.data/hook-last-run.json.
 import { spawnSync } from 'node:child_process';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureStore } from './generate.mjs';
+import { ensureDistinctStore, ensureStore } from './generate.mjs';
 import { rebuildManifestFromFiles } from '../dist/store/manifest/manifest-build.js';
 import { runHook } from '../dist/hook/run-hook.js';
 import { summarize as stats } from './stats.mjs';
@@ -48,6 +52,20 @@ const EDIT = [
   'docs/guide.md',
 ];
 
+/** Prompts as users type them: a sentence or a paragraph, naming commands and files now and then. */
+const PROMPTS = [
+  'the tests in tests/unit/test_api.py fail after the last merge, can you find out why and fix them?',
+  'Run the build and tell me what breaks.',
+  'add a --dry-run flag to the deploy script and make sure `terraform plan` still works in CI',
+  'why does docker build take so long here? look at the Dockerfile and the compose file',
+  'Refactor src/api/handlers.ts so the auth checks live in one place, then run npm test.',
+  'please bump vitest and fix whatever breaks',
+  'kubectl apply keeps failing on the staging cluster with a forbidden error; what is wrong with k8s/deploy.yaml?',
+  'Write a migration that adds an index on orders.created_at without locking the table, and explain the rollout.',
+  'git push was rejected, sort it out without losing my local commits',
+  'summarize what changed in internal/server/server.go this week and whether anything needs a follow-up',
+];
+
 const ms = (v, d = 1) => `${v.toFixed(d)} ms`;
 
 /** A young-generation collection, through the gc() that --expose-gc gives a fresh context. */
@@ -57,14 +75,11 @@ const minorGc = (() => {
   return () => gc({ type: 'minor' });
 })();
 
-function payload(root, kind, i, session) {
-  const base = {
-    session_id: session,
-    transcript_path: '/tmp/t.jsonl',
-    cwd: root,
-    hook_event_name: 'PreToolUse',
-    tool_use_id: `t${i}`,
-  };
+function payload(root, kind, i, sessionId) {
+  const session = { session_id: sessionId, transcript_path: '/tmp/t.jsonl', cwd: root };
+  if (kind === 'prompt')
+    return { ...session, hook_event_name: 'UserPromptSubmit', prompt: PROMPTS[i % PROMPTS.length] };
+  const base = { ...session, hook_event_name: 'PreToolUse', tool_use_id: `t${i}` };
   if (kind === 'bash')
     return { ...base, tool_name: 'Bash', tool_input: { command: BASH[i % BASH.length], description: 'x' } };
   return {
@@ -90,9 +105,33 @@ function table(rows) {
     .join('\n');
 }
 
+/** The size of the manifest's head and of its literal index (in the head, or the files it names). */
+function manifestSizes(root) {
+  const dir = join(root, '.lore', 'cache', 'manifest');
+  const text = readFileSync(join(dir, 'head.json'), 'utf8');
+  const head = JSON.parse(text);
+  if (head.index === undefined)
+    return {
+      head: Buffer.byteLength(text),
+      index: Buffer.byteLength(JSON.stringify(head.literals)),
+      indexFiles: 0,
+    };
+  const files = Object.values(head.index).map((name) => statSync(join(dir, head.generation, name)).size);
+  return { head: Buffer.byteLength(text), index: files.reduce((a, b) => a + b, 0), indexFiles: files.length };
+}
+
+const KINDS = [
+  ['bash', 'hook, Bash'],
+  ['edit', 'hook, Edit'],
+  ['prompt', 'hook, prompt'],
+];
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
+const load = () => os.loadavg().map((v) => v.toFixed(2));
+
 export async function runHookBench({
   dataDir,
-  sizes = [100, 1000, 10000],
+  sizes = ['100', '1000', '10000', 'd10000'],
   runs = 200,
   inProcess = 2000,
   log = console.log,
@@ -108,33 +147,46 @@ export async function runHookBench({
   log(
     '\n== hook (plugin/bin/lore-hook.cjs), whole process vs bare node, interleaved; NODE_EXTRA_CA_CERTS cleared',
   );
-  for (const size of sizes) {
+  log(`  load average at start: ${load().join(' ')} (${os.cpus().length} cores)`);
+  for (const spec of sizes.map(String)) {
+    const distinct = spec.startsWith('d');
+    const size = Number(spec.replace(/^d/, ''));
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
-    const store = ensureStore(dataDir, size, (line) => log(`  ${line}`));
+    const store = distinct
+      ? await ensureDistinctStore(dataDir, size, (line) => log(`  ${line}`))
+      : ensureStore(dataDir, size, (line) => log(`  ${line}`));
     const built = performance.now();
     const manifest = rebuildManifestFromFiles({ start: store.root, env, nowMs: Date.now() });
     const buildMs = performance.now() - built;
+    const files = manifestSizes(store.root);
 
+    const loadBefore = load();
     const base = [];
-    const bash = [];
-    const edit = [];
+    const times = { bash: [], edit: [], prompt: [] };
     let injected = 0;
     let denied = 0;
     for (let i = 0; i < runs; i += 1) {
-      const session = `bench-${size}-${i}`;
-      base.push(timed(['-e', ''], '', env).wall);
-      const b = timed([hookBundle], JSON.stringify(payload(store.root, 'bash', i, session)), env);
-      bash.push(b.wall);
-      const e = timed([hookBundle], JSON.stringify(payload(store.root, 'edit', i, session)), env);
-      edit.push(e.wall);
-      for (const out of [b.stdout, e.stdout]) {
-        if (out.includes('additionalContext')) injected += 1;
-        if (out.includes('"deny"')) denied += 1;
+      const session = `bench-${spec}-${i}`;
+      // the baseline and the three calls in turn, starting one later each round, so that no kind
+      // always runs right after the same other one
+      const order = ['base', ...KINDS.map(([kind]) => kind)];
+      for (let k = 0; k < order.length; k += 1) {
+        const kind = order[(i + k) % order.length];
+        if (kind === 'base') {
+          base.push(timed(['-e', ''], '', env).wall);
+          continue;
+        }
+        const run = timed([hookBundle], JSON.stringify(payload(store.root, kind, i, session)), env);
+        times[kind].push(run.wall);
+        if (run.stdout.includes('additionalContext')) injected += 1;
+        if (run.stdout.includes('"deny"')) denied += 1;
       }
     }
+    const loadAfter = load();
 
     const deps = { argv: [], env, tmpdir: tmp, uid: 'bench', requestRebuild: () => undefined };
+    const kindOf = (i) => KINDS[i % KINDS.length][0];
     // The hook runs one call per process, where no garbage collection ever happens; a loop of
     // calls in one process piles up their garbage and pays for it in scavenges of a few ms every
     // ~50 calls. So each timed call starts after a young-generation collection (outside the
@@ -143,9 +195,7 @@ export async function runHookBench({
     const inprocNoGc = [];
     for (let i = 0; i < 300; i += 1) {
       // warm-up (the JIT), untimed
-      const stdin = JSON.stringify(
-        payload(store.root, i % 2 === 0 ? 'bash' : 'edit', i, `warm-${size}-${i}`),
-      );
+      const stdin = JSON.stringify(payload(store.root, kindOf(i), i, `warm-${spec}-${i}`));
       runHook(stdin, { ...deps, nowMs: Date.now() });
     }
     for (const [list, collect] of [
@@ -153,9 +203,7 @@ export async function runHookBench({
       [inprocNoGc, false],
     ]) {
       for (let i = 0; i < inProcess; i += 1) {
-        const stdin = JSON.stringify(
-          payload(store.root, i % 2 === 0 ? 'bash' : 'edit', i, `inproc-${size}-${collect}-${i}`),
-        );
+        const stdin = JSON.stringify(payload(store.root, kindOf(i), i, `inproc-${spec}-${collect}-${i}`));
         if (collect) minorGc();
         const started = performance.now();
         runHook(stdin, { ...deps, nowMs: Date.now() });
@@ -163,33 +211,40 @@ export async function runHookBench({
       }
     }
     const r = {
+      store: distinct ? 'distinct triggers' : 'generated topics',
       lessons: manifest.lessons,
       manifestBuildMs: buildMs,
+      headBytes: files.head,
+      indexBytes: files.index,
+      indexFiles: files.indexFiles,
+      loadAverage: { before: loadBefore, after: loadAfter },
       baseline: stats(base),
-      bash: stats(bash),
-      edit: stats(edit),
+      bash: stats(times.bash),
+      edit: stats(times.edit),
+      prompt: stats(times.prompt),
       inProcess: stats(inproc),
       inProcessWithoutGcBetweenCalls: stats(inprocNoGc),
-      outputs: { injected, denied, of: runs * 2 },
+      outputs: { injected, denied, of: runs * KINDS.length },
     };
-    results.sizes[size] = r;
+    results.sizes[spec] = r;
+    const what = distinct ? 'lessons, each with its own command regex or path glob' : 'generated lessons';
     log(
-      `\n  ${size.toLocaleString('en-US')} lessons (${manifest.lessons} active in the manifest, built from files in ${ms(buildMs, 0)}); ${runs} runs each; ${injected} of ${runs * 2} calls injected, ${denied} denied`,
+      `\n  ${size.toLocaleString('en-US')} ${what} (${manifest.lessons} active in the manifest, built from files in ${ms(buildMs, 0)}); ${runs} runs each; ${injected} of ${runs * KINDS.length} calls injected, ${denied} denied`,
+    );
+    log(
+      `  head.json ${kb(files.head)}; literal index ${kb(files.index)} ${files.indexFiles === 0 ? 'of it' : `in ${files.indexFiles} files`}; load average ${loadBefore.join(' ')} before, ${loadAfter.join(' ')} after`,
     );
     log(
       table([
         ['', 'p50', 'p90', 'p99', 'p50 / base', 'p99 / base'],
         ["node -e ''", ms(r.baseline.p50), ms(r.baseline.p90), ms(r.baseline.p99), '1.00x', '1.00x'],
-        ...[
-          ['hook, Bash', r.bash],
-          ['hook, Edit', r.edit],
-        ].map(([name, s]) => [
+        ...KINDS.map(([kind, name]) => [
           name,
-          ms(s.p50),
-          ms(s.p90),
-          ms(s.p99),
-          `${(s.p50 / r.baseline.p50).toFixed(2)}x`,
-          `${(s.p99 / r.baseline.p99).toFixed(2)}x`,
+          ms(r[kind].p50),
+          ms(r[kind].p90),
+          ms(r[kind].p99),
+          `${(r[kind].p50 / r.baseline.p50).toFixed(2)}x`,
+          `${(r[kind].p99 / r.baseline.p99).toFixed(2)}x`,
         ]),
         [
           `in-process runHook (n=${inProcess})`,
@@ -212,14 +267,15 @@ export async function runHookBench({
   }
   rmSync(tmp, { recursive: true, force: true });
 
-  const ratio = (size) => {
-    const r = results.sizes[size];
-    return r === undefined ? undefined : Math.max(r.bash.p99, r.edit.p99) / r.baseline.p99;
+  const ratio = (spec) => {
+    const r = results.sizes[spec];
+    return r === undefined ? undefined : Math.max(...KINDS.map(([kind]) => r[kind].p99)) / r.baseline.p99;
   };
   const targets = [
-    ['hook p99 / baseline p99 @1,000', ratio(1000), 1.2, 'x'],
-    ['hook p99 / baseline p99 @10,000', ratio(10000), 1.4, 'x'],
-    ['in-process pipeline p99 @1,000', results.sizes[1000]?.inProcess.p99, 2, 'ms'],
+    ['hook p99 / baseline p99 @1,000', ratio('1000'), 1.15, 'x'],
+    ['hook p99 / baseline p99 @10,000 distinct triggers', ratio('d10000'), 1.25, 'x'],
+    ['hook p99 / baseline p99 @10,000 generated', ratio('10000'), 1.25, 'x'],
+    ['in-process pipeline p99 @1,000', results.sizes['1000']?.inProcess.p99, 2, 'ms'],
   ].map(([name, value, limit, unit]) => ({
     name,
     value,
@@ -228,7 +284,10 @@ export async function runHookBench({
     verdict: value === undefined ? 'not run' : value <= limit ? 'PASS' : 'MISS',
   }));
   results.targets = targets;
-  log('\n  hook targets (worse of Bash and Edit)');
+  results.loadAverageAtEnd = load();
+  log(
+    `\n  hook targets (worst of Bash, Edit and prompt); load average now ${results.loadAverageAtEnd.join(' ')}`,
+  );
   log(
     table([
       ['target', 'measured', 'limit', 'verdict'],

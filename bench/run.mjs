@@ -31,7 +31,7 @@ function parseArgs(argv) {
     syncRuns: undefined,
     inProcess: 300,
     only: undefined,
-    hookSizes: [100, 1000, 10000],
+    hookSizes: ['100', '1000', '10000', 'd10000'],
     hookRuns: 200,
     dims: 768,
   };
@@ -43,13 +43,13 @@ function parseArgs(argv) {
     else if (flag === '--sync-runs') options.syncRuns = Number(value());
     else if (flag === '--queries') options.inProcess = Number(value());
     else if (flag === '--only') options.only = value();
-    else if (flag === '--hook-sizes') options.hookSizes = value().split(',').map(Number);
+    else if (flag === '--hook-sizes') options.hookSizes = value().split(',');
     else if (flag === '--hook-runs') options.hookRuns = Number(value());
     else if (flag === '--dims') options.dims = Number(value());
     else if (flag === '--help' || flag === '-h') {
       console.log(
         'usage: node bench/run.mjs [--only store|hook|hosts|capture|replay|mcp|docs|vectors|org] [--sizes 1000,10000] [--runs 30] [--sync-runs N] [--queries 300]\n' +
-          '                          [--hook-sizes 100,1000,10000] [--hook-runs 200] [--dims 768]',
+          '                          [--hook-sizes 100,1000,10000,d10000] [--hook-runs 200] [--dims 768]',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${argv[i]}`);

@@ -44,7 +44,7 @@ export async function bundle({ entry, out, builtinsOnly, launches }) {
     target: 'node20',
     minify: true,
     legalComments: 'none',
-    charset: 'utf8',
+    charset: 'ascii', // read back as latin1 (code-cache.ts): a one-byte string; UTF-8 made a two-byte one, ~0.2 ms to decode
     write: false,
     metafile: true,
     logLevel: 'silent',

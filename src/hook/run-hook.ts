@@ -28,6 +28,7 @@ import {
   withManifestReader,
 } from '../store/hook-state/manifest-files.js';
 import { findHookCache, repoRelativePaths } from '../store/fs/paths.js';
+import { LiteralIndexError } from '../store/hook-state/literal-index.js';
 import { openSessionState, wipeSession } from '../store/hook-state/session-state.js';
 import { maybeStartPull } from './background-pull.js';
 import type { PullRequest } from './background-pull.js';
@@ -108,7 +109,7 @@ function emptyHead(projectRoot: string | null): ManifestHead {
     lessonCount: 0,
     guards: 0,
     ranked: 0,
-    literals: {},
+    index: {},
     keys: {},
     always: '',
     startup: [],
@@ -238,24 +239,35 @@ export function runHook(stdin: string, deps: HookDeps): HookRun {
   }
 
   const repoPaths = repoRelativePaths(event.paths ?? [], projectRoot ?? event.cwd);
-  const selection = withManifestReader(cacheDir, head, (reader) =>
-    selectLessons({
-      event,
-      head,
-      readLesson: reader.readLesson,
-      readText: reader.readText,
-      words: event.event === 'UserPromptSubmit' ? readManifestWords(cacheDir, head) : undefined,
-      repoPaths,
-      state: {
-        seen: state.seen,
-        seenElsewhere: state.seenElsewhere,
-        shownCount: state.seen.size,
-        stateAvailable: state.available,
-      },
-      settings,
-    }),
-  );
-  const plan = applyClaims(selection.decision.plan, (id, priority) => state.claim(id, priority));
+  let selection: ReturnType<typeof selectLessons>;
+  try {
+    selection = withManifestReader(cacheDir, head, (reader) =>
+      selectLessons({
+        event,
+        head,
+        readLesson: reader.readLesson,
+        readText: reader.readText,
+        literals: reader.literals,
+        words: event.event === 'UserPromptSubmit' ? readManifestWords(cacheDir, head) : undefined,
+        repoPaths,
+        state: {
+          seen: state.seen,
+          seenElsewhere: state.seenElsewhere,
+          shownCount: state.seen.size,
+          stateAvailable: state.available,
+        },
+        settings,
+      }),
+    );
+  } catch (error) {
+    // A literal index file the head names is missing or corrupt: nothing to say this time, and a
+    // rebuild for the next call.
+    if (!(error instanceof LiteralIndexError) && (error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw error;
+    deps.requestRebuild({ start, cacheDir, reason: 'missing', onlyIfChanged: false });
+    return { stdout: EMPTY_OUTPUT, debug: { ...debug, manifest: `unreadable: ${(error as Error).message}` } };
+  }
+  const plan = applyClaims(selection.decision.plan, (wanted) => state.claimAll(wanted));
   const decision = formatDecision(event.event, plan, preambleFor(event.event));
   if (phase === 'outcome')
     decision.hostEvent = String((raw as { hook_event_name?: unknown }).hook_event_name);

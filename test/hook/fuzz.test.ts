@@ -1,6 +1,6 @@
 // Bad input for the spawned hook: whatever arrives, it prints {} or valid JSON under 10,000
 // characters and exits 0, quickly.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -185,6 +185,48 @@ describe('hook fuzzing (spawned bundle)', () => {
       );
     }
   });
+
+  it.each([
+    ['missing', undefined],
+    ['cut short', (bytes: Buffer) => bytes.subarray(0, bytes.length - 5)],
+    ['garbage', () => Buffer.from('LIX1 not an index at all')],
+  ])(
+    'a literal index file that is %s behind a valid head: {} and a rebuild',
+    async (_name, mangle?: (bytes: Buffer) => Buffer) => {
+      const other = busySandbox();
+      other.add([
+        '--summary',
+        'gitleaks protect is gone',
+        '--type',
+        'guard',
+        '--command',
+        'gitleaks\\s+protect',
+      ]);
+      expect(other.run(['sync']).code).toBe(0);
+      const dir = join(other.repo, '.lore', 'cache', 'manifest');
+      const head = JSON.parse(readFileSync(join(dir, 'head.json'), 'utf8')) as {
+        generation: string;
+        index: Record<string, string>;
+      };
+      const file = join(dir, head.generation, head.index.c as string);
+      if (mangle === undefined) rmSync(file);
+      else writeFileSync(file, mangle(readFileSync(file)));
+      const call = (session: string) =>
+        runHookBundle(
+          other,
+          inRepo(other, payload('claude', 'PreToolUse', 'Bash'), {
+            session_id: session,
+            tool_input: { command: 'gitleaks protect --staged' },
+          }),
+        );
+      const broken = call('broken');
+      expectSafe(broken);
+      expect(broken.stdout.trim()).toBe('{}');
+      await fileDisappears(join(dir, 'rebuild.lock'));
+      // rebuilt: the guard denies again
+      expect(call('rebuilt').stdout).toContain('"permissionDecision":"deny"');
+    },
+  );
 
   it('an unwritable temp directory: guards still deny, advice is held back', () => {
     fresh();

@@ -36,6 +36,27 @@ describe('session state', () => {
     );
   });
 
+  it('hooks that opened the state together and claim at once: each lesson goes to exactly one', () => {
+    let run = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.subarray(['a1', 'b2', 'c3', 'd4', 'e5', '../x']), { minLength: 1, maxLength: 5 }),
+        (wants) => {
+          run += 1;
+          // all opened before any claims: none of them knows what the others will take
+          const states = wants.map((_, i) =>
+            openSessionState(base, `p${run}`, i % 2 === 0 ? 'main' : 'sub', 0),
+          );
+          const got = wants.map((ids, i) => [...states[i]!.claimAll(ids.map((id) => ({ id, priority: 5 })))]);
+          const all = got.flat();
+          expect(new Set(all).size).toBe(all.length);
+          expect(new Set(all)).toEqual(new Set(wants.flat().filter((id) => id !== '../x')));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('claims are session-wide; each agent sees what it was shown and what went elsewhere', () => {
     const main = openSessionState(base, 'sa', 'main', 0);
     expect([main.claim('a1', 9), main.claim('a1', 9)]).toEqual([true, false]);

@@ -1,11 +1,25 @@
 // runCodeCached (src/store/fs/code-cache.ts), which the hook's launcher and `lore mcp` share: the
 // cache is written once and reused, and anything wrong with it only means compiling as usual.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { codeCacheFile, runCodeCached } from '../../src/store/fs/code-cache.js';
+import {
+  codeCacheFile,
+  codeCacheRuntime,
+  runCodeCached,
+  staleCodeCaches,
+} from '../../src/store/fs/code-cache.js';
 
 let base: string;
 let file: string;
@@ -65,11 +79,50 @@ describe('runCodeCached', () => {
     expect(run().fromCache).toBe(true);
   });
 
-  test('caches of other builds are removed when a new one is written', () => {
+  test("another build's cache for this Node version is removed when a new one is written", () => {
     mkdirSync(cacheDir(), { mode: 0o700 });
-    writeFileSync(join(cacheDir(), 'code-old-1-v0-x.bin'), 'old');
+    writeFileSync(join(cacheDir(), `code-old-1-${process.version}-${process.arch}.bin`), 'old');
     run().save();
     expect(readdirSync(cacheDir())).toEqual([codeCacheFile('b1', statSync(file).size)]);
+  });
+
+  test('the caches of other Node versions are kept, one each, for the newest three versions', () => {
+    mkdirSync(cacheDir(), { mode: 0o700 });
+    const at = (name: string, seconds: number) => {
+      writeFileSync(join(cacheDir(), name), 'x');
+      utimesSync(join(cacheDir(), name), seconds, seconds);
+    };
+    at('code-b0-1-v18.99.0-x64.bin', 1_000);
+    at('code-b1-1-v18.99.0-x64.bin', 2_000);
+    at('code-b1-1-v21.99.0-x64.bin', 3_000);
+    at('code-b1-1-v23.99.0-x64.bin', 4_000);
+    at('code-b1-1-v24.0.0-nightly20250101-arm64.bin', 500);
+    at('code-b1-1-v21.99.0-x64.bin.123.tmp', 10);
+    run().save();
+    expect(readdirSync(cacheDir()).sort()).toEqual(
+      [
+        codeCacheFile('b1', statSync(file).size),
+        'code-b1-1-v21.99.0-x64.bin',
+        'code-b1-1-v23.99.0-x64.bin',
+      ].sort(),
+    );
+  });
+
+  test("staleCodeCaches keeps a writer's fresh temporary file, and what is not a cache", () => {
+    const written = 'code-b1-9-v20.20.2-x64.bin';
+    expect(
+      staleCodeCaches(
+        [
+          { name: 'code-b1-9-v20.20.2-x64.bin.77.tmp', mtimeMs: 99_000 },
+          { name: 'code-b0-9-v20.20.2-x64.bin', mtimeMs: 1 },
+          { name: 'notes.txt', mtimeMs: 1 },
+          { name: 'code-b1-9-v22.1.0-x64.bin', mtimeMs: 5 },
+        ],
+        written,
+        100_000,
+      ),
+    ).toEqual(['code-b0-9-v20.20.2-x64.bin']);
+    expect(codeCacheRuntime(written)).toBe('v20.20.2-x64');
   });
 
   test('a cache directory others can write is not used: the file runs all the same', () => {

@@ -89,9 +89,7 @@ function session(
       },
       settings: manifest.head.settings,
     });
-    const plan = applyClaims(selection.decision.plan, (lessonId, priority) =>
-      state.claim(lessonId, priority),
-    );
+    const plan = applyClaims(selection.decision.plan, (wanted) => state.claimAll(wanted));
     return formatDecision(event.event, plan);
   };
 }
@@ -267,7 +265,7 @@ describe('checkpoint lessons', () => {
         }).decision.plan,
     );
     expect(plans.map((plan) => plan.denied.map((d) => d.id))).toEqual([[cp], [cp]]);
-    const claimed = plans.map((plan, i) => applyClaims(plan, (id, p) => states[i]!.claim(id, p)));
+    const claimed = plans.map((plan, i) => applyClaims(plan, (wanted) => states[i]!.claimAll(wanted)));
     expect(claimed.map((plan) => outcome(formatDecision('PreToolUse', plan)))).toEqual([
       { [cp]: 'deny-once' },
       { [cp]: 'already-shown' },

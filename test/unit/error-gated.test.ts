@@ -109,12 +109,13 @@ const anyTool = lesson({
 const manifest = manifestOf([ls, lsAlways, readFirst, anyTool]);
 
 function select(m: Manifest, event: HookEvent) {
-  const { readLesson, readText } = manifestReaders(m);
+  const { readLesson, readText, literals } = manifestReaders(m);
   return selectLessons({
     event,
     head: m.head,
     readLesson,
     readText,
+    literals,
     words: m.words,
     repoPaths: (event.paths ?? []).map((p) => p.replace(/^\/repo\//, '')),
     state: { seen: new Set(), shownCount: 0, stateAvailable: true },

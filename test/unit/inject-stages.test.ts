@@ -284,7 +284,12 @@ describe('load and match: the stages selectLessons runs', () => {
   });
 
   it('reads only the blocks of lessons whose literals occur', () => {
-    const ordinals = candidateOrdinals(event({ tool: 'Bash', command: 'pytest' }), manifest.head, []);
+    const ordinals = candidateOrdinals(
+      event({ tool: 'Bash', command: 'pytest' }),
+      manifest.head,
+      [],
+      readers.literals,
+    );
     const ids = ordinals.map((n) => readers.readLesson(n)?.id);
     expect(ids).toEqual(expect.arrayContaining([pytest.id, anything.id]));
     expect(ids).not.toContain(guard.id);
@@ -542,7 +547,10 @@ describe('plan', () => {
 
   it('a claim lost to a parallel hook becomes already-shown', () => {
     const plan = planInjection([m(fakeLesson('a', 'x')), m(fakeLesson('b', 'y'))], state, options);
-    const claimed = applyClaims(plan, (id) => id === 'b');
+    const claimed = applyClaims(
+      plan,
+      (wanted) => new Set(wanted.map((w) => w.id).filter((id) => id === 'b')),
+    );
     expect([claimed.included.map((i) => i.id), claimed.skipped.map((s) => [s.id, s.reason])]).toEqual([
       ['b'],
       [['a', 'already-shown']],

@@ -5,8 +5,8 @@
  * one on demand (`readLesson` does the I/O), so `selectLessons`, walking them in rank order and
  * stopping once the plan is settled, reads only the first few.
  */
-import { satisfiedKeys } from './literal-keys.js';
-import type { LiteralTexts } from './literal-keys.js';
+import { tableLookup } from './literal-keys.js';
+import type { LiteralLookup, LiteralTexts } from './literal-keys.js';
 import { decodePostings } from './postings.js';
 import { normalizeTool } from './tool-names.js';
 import type {
@@ -41,22 +41,43 @@ export function promptWords(prompt: string): Set<string> {
   return new Set(prompt.toLowerCase().match(/[a-z0-9][a-z0-9_.-]*[a-z0-9]/g) ?? []);
 }
 
+/** The words table's key of the lessons with a single summary word (no word or tag value is `#`). */
+export const ONE_WORD_KEY = '#';
+
+/**
+ * The lessons a prompt's words can bring (create-matcher.ts): two of their summary words in it, or
+ * one when they have one, or one and the value of one of their tags.
+ */
+export function wordCandidates(words: ManifestWords, prompt: ReadonlySet<string>): number[] {
+  const hits = new Map<number, number>();
+  const one = new Set<number>();
+  for (const word of prompt) {
+    if (Object.hasOwn(words, word))
+      for (const n of decodePostings(words[word])) hits.set(n, (hits.get(n) ?? 0) + 1);
+    const tag = `#${word}`;
+    if (Object.hasOwn(words, tag)) for (const n of decodePostings(words[tag])) one.add(n);
+  }
+  if (Object.hasOwn(words, ONE_WORD_KEY)) for (const n of decodePostings(words[ONE_WORD_KEY])) one.add(n);
+  const out: number[] = [];
+  for (const [n, count] of hits) if (count >= 2 || one.has(n)) out.push(n);
+  return out;
+}
+
 /** The ordinals of every lesson worth matching for this event, ascending. */
 export function candidateOrdinals(
   event: HookEvent,
   head: ManifestHead,
   repoPaths: readonly string[],
+  literals: LiteralLookup,
   words?: ManifestWords,
 ): number[] {
   const out: number[] = [];
   if (event.event === 'PreToolUse' || event.event === 'UserPromptSubmit') {
-    satisfiedKeys(head.literals, literalTexts(event, repoPaths), (postings) => decodePostings(postings, out));
+    literals(literalTexts(event, repoPaths), (postings) => decodePostings(postings, out));
     decodePostings(head.always, out);
     if (event.tool !== undefined) decodePostings(head.keys[`tool:${normalizeTool(event.tool)}`], out);
     if (event.prompt !== undefined && words !== undefined && event.event === 'UserPromptSubmit') {
-      for (const word of promptWords(event.prompt)) {
-        if (Object.hasOwn(words, word)) decodePostings(words[word], out);
-      }
+      out.push(...wordCandidates(words, promptWords(event.prompt)));
     }
   } else if (event.event === 'SessionStart') {
     out.push(...head.startup);
@@ -92,12 +113,14 @@ export function attachTexts(matches: readonly Match[], readText: TextReader): Ma
 }
 
 /** Readers over a manifest held in memory (`lore explain`, tests). */
-export function manifestReaders(manifest: Pick<Manifest, 'head' | 'blocks' | 'texts'>): {
+export function manifestReaders(manifest: Pick<Manifest, 'head' | 'blocks' | 'texts' | 'literals'>): {
   readLesson: LessonReader;
   readText: TextReader;
+  literals: LiteralLookup;
 } {
   const size = manifest.head.blockSize;
   return {
+    literals: tableLookup(manifest.literals),
     readLesson: (n) => manifest.blocks[Math.floor(n / size)]?.[n % size] ?? undefined,
     readText: (n) => manifest.texts[Math.floor(n / size)]?.[n % size] ?? undefined,
   };

@@ -15,7 +15,7 @@
  * already ran PreToolUse) only such lessons match: the others spoke before.
  */
 import { stackAllows, LANGUAGE_EXTENSIONS } from './detect-stack.js';
-import { promptWords } from './candidate-ordinals.js';
+import { ONE_WORD_KEY, promptWords } from './candidate-ordinals.js';
 import { toolAllowed } from './tool-names.js';
 import { cachedRegex } from '../match/cached-regex.js';
 import type { HookEvent, ManifestLesson, Match, Skip } from './types.js';
@@ -113,14 +113,20 @@ function matchOne(
   const reasons: string[] = [];
   const commandTexts = prompt ? prompt.lines : event.command !== undefined ? [event.command] : [];
   const paths = prompt ? [...ctx.repoPaths, ...prompt.paths] : ctx.repoPaths;
-  for (const source of lesson.commands) {
-    const regex = cachedRegex(source);
-    if (regex !== null && commandTexts.some((text) => regex.test(text))) reasons.push(`command:${source}`);
+  // a regex is built only when there is text to try it on (an Edit has no command, a Bash call no
+  // paths): building one costs a fresh process tens of microseconds
+  if (commandTexts.length > 0) {
+    for (const source of lesson.commands) {
+      const regex = cachedRegex(source);
+      if (regex !== null && commandTexts.some((text) => regex.test(text))) reasons.push(`command:${source}`);
+    }
   }
-  lesson.pathRegexes.forEach((source, i) => {
-    const regex = cachedRegex(source);
-    if (regex !== null && paths.some((path) => regex.test(path))) reasons.push(`path:${lesson.paths[i]}`);
-  });
+  if (paths.length > 0) {
+    lesson.pathRegexes.forEach((source, i) => {
+      const regex = cachedRegex(source);
+      if (regex !== null && paths.some((path) => regex.test(path))) reasons.push(`path:${lesson.paths[i]}`);
+    });
+  }
   const contents = lesson.contents;
   if (contents !== undefined && contents.length > 0 && !prompt) {
     const pathReasons = reasons.filter((reason) => reason.startsWith('path:'));
@@ -148,7 +154,7 @@ function matchOne(
         reasons.push(`tag:${tag}`);
     }
   }
-  if (prompt && triggerless && event.event === 'UserPromptSubmit' && lesson.words.length > 0) {
+  if (prompt && event.event === 'UserPromptSubmit' && wordsCanBring(lesson)) {
     const hits = lesson.words.filter((word) => prompt.words.has(word));
     if (hits.length >= Math.min(2, lesson.words.length)) reasons.push(`words:${hits.join(',')}`);
   }
@@ -165,6 +171,37 @@ function matchOne(
     reasons.push(`tool:${event.tool ?? ''}`);
   }
   return reasons;
+}
+
+/**
+ * Whether a prompt's words can bring the lesson: only a lesson without a trigger (a command or a
+ * path: with one, a prompt brings it by naming it) that does not wait for an error (a prompt never
+ * brings one). The manifest files only these under their summary words, so a prompt never reads
+ * the lessons its words cannot bring.
+ */
+export function wordsCanBring(lesson: ManifestLesson): boolean {
+  return (
+    lesson.commands.length === 0 &&
+    lesson.paths.length === 0 &&
+    (lesson.errors ?? []).length === 0 &&
+    lesson.words.length > 0
+  );
+}
+
+/**
+ * The keys a lesson words can bring is filed under in the words table: its summary words, `#` when
+ * it has only one (one hit brings it), and `#<value>` for each tag value a prompt can name (one
+ * hit of a summary word and that value bring it). A prompt reads only lessons that can match it.
+ */
+export function wordKeys(lesson: ManifestLesson): string[] {
+  if (!wordsCanBring(lesson)) return [];
+  const keys = new Set(lesson.words);
+  if (lesson.words.length === 1) keys.add(ONE_WORD_KEY);
+  for (const tag of lesson.tags) {
+    const value = tag.slice(tag.indexOf(':') + 1);
+    if (value.length >= 3) keys.add(`#${value.toLowerCase()}`);
+  }
+  return [...keys];
 }
 
 /** Whether an event's text is matched as a prompt (UserPromptSubmit, or an Agent/Task call). */

@@ -23,6 +23,11 @@ import { normalizeTool } from './tool-names.js';
 
 export type LiteralDomain = 'c' | 'p';
 
+export const LITERAL_DOMAINS: readonly LiteralDomain[] = ['c', 'p'];
+
+/** Opens a literal its regex anchors at the start (`^npm`): see regex-literals.ts. */
+export const ANCHOR_MARK = '\u0002';
+
 const SCOPE_END = '|';
 const AND = '\u0001';
 const POSTINGS = '\u0003';
@@ -86,8 +91,25 @@ export type LiteralTexts = {
   anchored?: boolean;
 };
 
+/**
+ * Finds the satisfied keys of a literal index for an event's texts, calling `found` with the
+ * postings of each (in no particular order). The manifest in memory scans its table
+ * (`tableLookup`); the hook probes the index files (src/store/hook-state/literal-index.ts).
+ */
+export type LiteralLookup = (texts: LiteralTexts, found: (postings: string) => void) => void;
+
+/** The lookup over a packed table: every key of every admitted scope is tested. */
+export function tableLookup(table: Readonly<LiteralTable>): LiteralLookup {
+  return (texts, found) => satisfiedKeys(table, texts, found);
+}
+
+/** The text a key of the domain is looked for in. */
+export function haystackOf(domain: LiteralDomain, texts: LiteralTexts): string {
+  return domain === 'p' ? texts.paths : texts.command;
+}
+
 /** Whether a key of the given scope applies to this event. */
-function scopeAdmits(scope: string, texts: LiteralTexts): boolean {
+export function scopeAdmits(scope: string, texts: LiteralTexts): boolean {
   if (scope === '*' || !texts.toolCall) return true;
   if (texts.tool === undefined) return false;
   return scope === texts.tool || scope.split(',').includes(texts.tool);
@@ -122,6 +144,28 @@ export function unpackLiteralTable(table: Readonly<LiteralTable>): Map<string, s
   return out;
 }
 
+/** One key of a table: its scope, domain, literals (joined by \u0001) and postings. */
+export type LiteralEntry = { scope: string; domain: LiteralDomain; part: string; postings: string };
+
+/** Every key of a packed table, in table order. */
+export function literalEntries(table: Readonly<LiteralTable>): LiteralEntry[] {
+  const out: LiteralEntry[] = [];
+  for (const [key, postings] of unpackLiteralTable(table)) {
+    const end = key.indexOf(SCOPE_END);
+    const domain = key.charAt(end + 1);
+    if (domain !== 'c' && domain !== 'p') continue;
+    out.push({ scope: key.slice(0, end), domain, part: key.slice(end + 2), postings });
+  }
+  return out;
+}
+
+/** The packed table of some entries (`literalEntries` undone). */
+export function entriesTable(entries: readonly LiteralEntry[]): LiteralTable {
+  return packLiteralTable(
+    new Map(entries.map((e) => [`${e.scope}${SCOPE_END}${e.domain}${e.part}`, e.postings] as const)),
+  );
+}
+
 /** Calls `found` with the postings of every satisfied key of `table`. */
 export function satisfiedKeys(
   table: Readonly<LiteralTable>,
@@ -146,17 +190,29 @@ export function satisfiedKeys(
 /** Whether the literals of the entry at `packed[from, to)` (domain first) all occur. */
 function satisfied(packed: string, from: number, to: number, texts: LiteralTexts): boolean {
   const haystack = packed.charCodeAt(from) === 0x70 /* p */ ? texts.paths : texts.command;
-  let start = from + 1;
+  return literalsOccur(packed, from + 1, to, haystack, texts.anchored === true);
+}
+
+/**
+ * Whether every literal of `packed[from, to)` (literals joined by \u0001) occurs in `haystack`; an
+ * anchored one (\u0002 first) must open it when `anchored` (the haystack is one shell command).
+ * An empty literal never occurs (the manifest files none: it would select every call).
+ */
+export function literalsOccur(
+  packed: string,
+  from: number,
+  to: number,
+  haystack: string,
+  anchored: boolean,
+): boolean {
+  let start = from;
   for (;;) {
     let stop = packed.indexOf(AND, start);
     if (stop < 0 || stop > to) stop = to;
-    const anchored = packed.charCodeAt(start) === 2;
-    const literal = packed.slice(anchored ? start + 1 : start, stop);
-    const found = !anchored
-      ? haystack.includes(literal)
-      : texts.anchored === true
-        ? haystack.startsWith(literal)
-        : haystack.includes(literal);
+    const opens = packed.charCodeAt(start) === 2;
+    const literal = packed.slice(opens ? start + 1 : start, stop);
+    const found =
+      literal !== '' && (opens && anchored ? haystack.startsWith(literal) : haystack.includes(literal));
     if (!found) return false;
     if (stop === to) return true;
     start = stop + 1;

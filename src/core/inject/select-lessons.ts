@@ -1,8 +1,8 @@
 /**
  * The hook's pipeline, top to bottom: load → match → rank → plan → format. Pure given the
  * manifest head, a block reader and the session state; `lore explain` runs the same function
- * (exhaustively). On a tool call the stages run as a stream: candidates are read and matched in
- * rank order and planned as they come, until the plan is settled.
+ * (exhaustively). On a tool call or a prompt the stages run as a stream: candidates are read and
+ * matched in rank order and planned as they come, until the plan is settled.
  */
 import { stackAllows } from './detect-stack.js';
 import { formatDecision, headerOverhead } from './format-decision.js';
@@ -12,6 +12,7 @@ import { planInjection } from './plan-injection.js';
 import type { PlanState } from './plan-injection.js';
 import { checkpointDenies, deniesCalls, rankMatches } from './rank-matches.js';
 import { LESSON_PROTOCOL } from './session-protocol.js';
+import type { LiteralLookup } from './literal-keys.js';
 import type {
   HookDecision,
   HookEvent,
@@ -32,6 +33,8 @@ export type SelectInput = {
   head: ManifestHead;
   readLesson: LessonReader;
   readText: TextReader;
+  /** Finds the literal keys a tool call or prompt satisfies. */
+  literals: LiteralLookup;
   /** Needed for prompts only. */
   words?: ManifestWords;
   /** The event's paths, repo-relative (inside the project only). */
@@ -94,6 +97,131 @@ function* mergeRange(
   while (e < eager.length) yield eager[e++] as Match;
 }
 
+/** A lesson in a rank-ordered stream: matched when its turn comes, or already matched. */
+type Ranked = { lesson: ManifestLesson; match?: Match };
+
+/** Rank order among lessons of one strength: score, then id. */
+function before(a: ManifestLesson, b: ManifestLesson): boolean {
+  return a.score > b.score || (a.score === b.score && a.id < b.id);
+}
+
+/**
+ * A prompt's matches in rank order, matched lazily. A lesson with a command or a path matches a
+ * prompt only by naming it, with the strength it has in the manifest's rank order (3): those are
+ * read in that order, the guards' region merged with the rest (a prompt denies nothing, so guards
+ * are advice like any lesson) and with the overflow, and each is matched when its turn comes. A
+ * lesson without either (found by a tag or by words, strength 2 or 1) ranks below all of them, so
+ * those are matched, and sorted, only once the others leave room: a prompt that names a few files
+ * stops reading after the lessons it shows.
+ */
+function* promptStream(
+  ordinals: readonly number[],
+  head: ManifestHead,
+  at: (n: number) => ManifestLesson | undefined,
+  match: (lesson: ManifestLesson) => Match | undefined,
+): Generator<Match> {
+  const weak: Match[] = [];
+  const overflow: Ranked[] = [];
+  for (const n of ordinals) {
+    if (n < head.ranked) continue;
+    const lesson = at(n);
+    const found = lesson === undefined ? undefined : match(lesson);
+    if (found === undefined) continue;
+    if (found.strength >= 3) overflow.push({ lesson: found.lesson, match: found });
+    else weak.push(found);
+  }
+  overflow.sort((a, b) => (before(a.lesson, b.lesson) ? -1 : 1));
+  // where the lessons without a trigger start in the ranked region (it is sorted by strength)
+  let rest = head.ranked;
+  let restLesson: ManifestLesson | undefined;
+  function* region(from: number, to: number, ranked: boolean): Generator<Ranked> {
+    for (const n of ordinals) {
+      if (n < from) continue;
+      if (n >= to) break;
+      const lesson = at(n);
+      if (lesson === undefined) continue;
+      if (ranked && lesson.strength < 3) {
+        rest = n;
+        restLesson = lesson;
+        return;
+      }
+      yield { lesson };
+    }
+  }
+  const streams = [region(0, head.guards, false), region(head.guards, head.ranked, true), overflow.values()];
+  const heads = streams.map((stream) => stream.next());
+  for (;;) {
+    let best: number | undefined;
+    heads.forEach((item, i) => {
+      const current = best === undefined ? undefined : heads[best];
+      if (!item.done && (current?.value === undefined || before(item.value.lesson, current.value.lesson)))
+        best = i;
+    });
+    const item = best === undefined ? undefined : heads[best];
+    if (best === undefined || item === undefined || item.done === true) break;
+    heads[best] = (streams[best] as Iterator<Ranked>).next();
+    const found = item.value.match ?? match(item.value.lesson);
+    if (found === undefined) continue;
+    if (found.strength < 3) {
+      weak.push(found);
+      continue;
+    }
+    yield found;
+  }
+  for (const n of ordinals) {
+    if (n < rest) continue;
+    if (n >= head.ranked) break;
+    const lesson = n === rest && restLesson !== undefined ? restLesson : at(n);
+    const found = lesson === undefined ? undefined : match(lesson);
+    if (found !== undefined) weak.push(found);
+  }
+  yield* weak.sort(compareMatches);
+}
+
+/**
+ * A tool call's matches in rank order: every match has its lesson's static strength, so the
+ * ordinals are the rank order. Lessons changed since the last full build (the overflow) are
+ * matched first, in full.
+ */
+function toolCallStream(
+  ordinals: readonly number[],
+  head: ManifestHead,
+  guards: boolean,
+  at: (n: number) => ManifestLesson | undefined,
+  match: (lesson: ManifestLesson) => Match | undefined,
+): Iterable<Match> {
+  const overflow: Match[] = [];
+  for (const n of ordinals) {
+    if (n < head.ranked) continue;
+    const lesson = at(n);
+    const found = lesson === undefined ? undefined : match(lesson);
+    if (found !== undefined) overflow.push(found);
+  }
+  overflow.sort(compareMatches);
+  if (guards) {
+    // Guards that can deny come first; past them a denied call is settled.
+    const denying = overflow.filter((m) => deniesCalls(m.lesson));
+    const rest = overflow.filter((m) => !deniesCalls(m.lesson));
+    return (function* () {
+      yield* mergeRange(ordinals, 0, head.guards, at, match, denying);
+      yield* mergeRange(ordinals, head.guards, head.ranked, at, match, rest);
+    })();
+  }
+  // Guards are advice: rank them with the rest (all of them are matched). Checkpoints still
+  // deny, so they come first.
+  const guardMatches = [...mergeRange(ordinals, 0, head.guards, at, match, [])];
+  const checkpoints = [...guardMatches, ...overflow]
+    .filter((m) => checkpointDenies(m.lesson))
+    .sort(compareMatches);
+  const eager = [...guardMatches, ...overflow]
+    .filter((m) => !checkpointDenies(m.lesson))
+    .sort(compareMatches);
+  return (function* () {
+    yield* checkpoints;
+    yield* mergeRange(ordinals, head.guards, head.ranked, at, match, eager);
+  })();
+}
+
 export function selectLessons(input: SelectInput): Selection {
   const { event, head, settings } = input;
   const texts = new Map<number, ManifestText>();
@@ -111,7 +239,7 @@ export function selectLessons(input: SelectInput): Selection {
       texts,
     };
   }
-  const ordinals = candidateOrdinals(event, head, input.repoPaths, input.words);
+  const ordinals = candidateOrdinals(event, head, input.repoPaths, input.literals, input.words);
   const cursor = createLessonCursor(input.readLesson);
   const withTexts = (matches: Match[]) =>
     input.exhaustive === true ? attachTexts(matches, input.readText) : matches;
@@ -160,6 +288,7 @@ export function selectLessons(input: SelectInput): Selection {
     if (result?.skip) skipped.push(result.skip);
     return result?.match;
   };
+  const looked: Match[] = [];
   const options = {
     settings,
     overhead: headerOverhead(event.event),
@@ -170,8 +299,12 @@ export function selectLessons(input: SelectInput): Selection {
     skills: head.skills,
   };
 
-  // Prompts match with strengths the rank order cannot know in advance: match everything.
-  if (input.exhaustive === true || isPromptEvent(event) || event.event !== 'PreToolUse') {
+  // A call whose prompt is matched as one (Agent, Task) may deny and is rare: match everything.
+  if (
+    input.exhaustive === true ||
+    (isPromptEvent(event) && event.event !== 'UserPromptSubmit') ||
+    (event.event !== 'PreToolUse' && event.event !== 'UserPromptSubmit')
+  ) {
     const matches: Match[] = [];
     for (const n of ordinals) {
       const lesson = cursor.at(n);
@@ -190,47 +323,18 @@ export function selectLessons(input: SelectInput): Selection {
     };
   }
 
-  // A tool call: every match has its lesson's static strength, so the ordinals are the rank
-  // order. Lessons changed since the last full build (the overflow) are matched first, in full.
-  const overflow: Match[] = [];
-  for (const n of ordinals) {
-    if (n < head.ranked) continue;
-    const lesson = cursor.at(n);
-    const found = lesson === undefined ? undefined : match(lesson);
-    if (found !== undefined) overflow.push(found);
-  }
-  overflow.sort(compareMatches);
-  const looked: Match[] = [];
   const at = (n: number) => cursor.at(n);
-  const record = (stream: Iterable<Match>) =>
+  const stream =
+    event.event === 'UserPromptSubmit'
+      ? promptStream(ordinals, head, at, match)
+      : toolCallStream(ordinals, head, settings.guards, at, match);
+  const record = (matches: Iterable<Match>) =>
     (function* () {
-      for (const m of stream) {
+      for (const m of matches) {
         looked.push(m);
         yield m;
       }
     })();
-  let stream: Iterable<Match>;
-  if (settings.guards) {
-    // Guards that can deny come first; past them a denied call is settled.
-    const denying = overflow.filter((m) => deniesCalls(m.lesson));
-    const rest = overflow.filter((m) => !deniesCalls(m.lesson));
-    stream = (function* () {
-      yield* mergeRange(ordinals, 0, head.guards, at, match, denying);
-      yield* mergeRange(ordinals, head.guards, head.ranked, at, match, rest);
-    })();
-  } else {
-    // Guards are advice: rank them with the rest (all of them are matched). Checkpoints still
-    // deny, so they come first.
-    const guards = [...mergeRange(ordinals, 0, head.guards, at, match, [])];
-    const checkpoints = [...guards, ...overflow]
-      .filter((m) => checkpointDenies(m.lesson))
-      .sort(compareMatches);
-    const eager = [...guards, ...overflow].filter((m) => !checkpointDenies(m.lesson)).sort(compareMatches);
-    stream = (function* () {
-      yield* checkpoints;
-      yield* mergeRange(ordinals, head.guards, head.ranked, at, match, eager);
-    })();
-  }
   const plan = planInjection(record(stream), input.state, { ...options, stopWhenFull: true });
   plan.skipped.push(...skipped);
   return {
@@ -256,18 +360,24 @@ export function preambleFor(event: HookEvent['event']): string | undefined {
  */
 export function applyClaims(
   plan: InjectionPlan,
-  claim: (id: string, priority: number) => boolean,
+  claim: (wanted: readonly { id: string; priority: number }[]) => ReadonlySet<string>,
 ): InjectionPlan {
+  // a checkpoint's denial is claimed at priority 0: a compaction never forgets it, so it never
+  // denies a second time
+  const checkpoints = plan.denied.filter((item) => item.kind === 'checkpoint');
+  const got = claim([
+    ...checkpoints.map((item) => ({ id: item.id, priority: 0 })),
+    ...plan.included.map((item) => ({ id: item.id, priority: item.priority })),
+  ]);
   const included = [];
   const skipped = [...plan.skipped];
   const denied = plan.denied.filter((item) => {
-    // claimed at priority 0: a compaction never forgets it, so it never denies a second time
-    if (item.kind !== 'checkpoint' || claim(item.id, 0)) return true;
+    if (item.kind !== 'checkpoint' || got.has(item.id)) return true;
     skipped.push({ id: item.id, reason: 'already-shown', matchedBy: item.matchedBy });
     return false;
   });
   for (const item of plan.included) {
-    if (claim(item.id, item.priority)) included.push(item);
+    if (got.has(item.id)) included.push(item);
     else if (item.skill === undefined)
       skipped.push({ id: item.id, reason: 'already-shown', matchedBy: item.matchedBy });
     else {

@@ -3,7 +3,9 @@
  * hands to the next. Plain JSON-friendly shapes: the hook bundle imports nothing but these and
  * Node built-ins.
  */
-export const MANIFEST_VERSION = 6;
+import type { LiteralDomain, LiteralTable } from './literal-keys.js';
+
+export const MANIFEST_VERSION = 7;
 
 export const HOOK_EVENTS = ['PreToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -180,8 +182,13 @@ export type ManifestHead = {
    */
   guards: number;
   ranked: number;
-  /** Literal keys and the ordinals filed under them, packed by tool scope (literal-keys.ts; postings.ts). */
-  literals: Record<string, string>;
+  /**
+   * The literal index files of this build or patch in the generation directory, by domain (`c`
+   * commands, `p` paths; absent: no key of that domain): literal keys and the ordinals filed under
+   * them (literal-keys.ts, src/store/hook-state/literal-index.ts). Named here, in the head written
+   * last, so a hook never reads a set of files a writer is still writing.
+   */
+  index: Partial<Record<LiteralDomain, string>>;
   /** exact keys (`tool:<name>`) -> ordinals. */
   keys: Record<string, string>;
   /** Lessons checked on every tool call (no usable literal). */
@@ -207,6 +214,8 @@ export type ManifestWords = Record<string, string>;
 
 export type Manifest = {
   head: ManifestHead;
+  /** Literal keys and the ordinals filed under them, packed by tool scope (literal-keys.ts; postings.ts). */
+  literals: LiteralTable;
   words: ManifestWords;
   blocks: (ManifestLesson | null)[][];
   texts: (ManifestText | null)[][];

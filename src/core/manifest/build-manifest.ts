@@ -18,6 +18,7 @@ import type { LiteralDomain } from '../inject/literal-keys.js';
 import { LANGUAGE_EXTENSIONS } from '../inject/detect-stack.js';
 import { encodePostings } from '../inject/postings.js';
 import { compareEntries, deniesCalls } from '../inject/rank-matches.js';
+import { wordKeys } from '../inject/create-matcher.js';
 import { renderLesson } from './render-lesson.js';
 import { normalizeTool } from '../inject/tool-names.js';
 import { lessonSkill } from '../views/plan-skills.js';
@@ -374,7 +375,7 @@ export function buildManifest(input: ManifestInput): Manifest {
     if (e.always) always.push(n);
     for (const literal of e.literals) push(literalOrdinals, literal, n);
     for (const key of e.keys) push(keyOrdinals, key, n);
-    for (const word of e.lesson.words) push(wordOrdinals, word, n);
+    for (const key of wordKeys(e.lesson)) push(wordOrdinals, key, n);
   });
 
   const startup = entries
@@ -401,7 +402,7 @@ export function buildManifest(input: ManifestInput): Manifest {
       lessonCount: entries.length,
       guards,
       ranked: entries.length,
-      literals: packLiteralTable(new Map(Object.entries(postingsOf(literalOrdinals)))),
+      index: {},
       keys: postingsOf(keyOrdinals),
       always: encodePostings(always),
       startup: startup.map((e) => e.lesson.n),
@@ -410,6 +411,7 @@ export function buildManifest(input: ManifestInput): Manifest {
       patched: {},
       ...(skillNames.size === 0 ? {} : { skills: input.skills }),
     },
+    literals: packLiteralTable(new Map(Object.entries(postingsOf(literalOrdinals)))),
     words: postingsOf(wordOrdinals),
     blocks,
     texts,

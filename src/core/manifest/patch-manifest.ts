@@ -14,6 +14,8 @@ import { chooseSources, manifestEntry, startsSessions, STARTUP_LESSONS } from '.
 import type { ManifestSource } from './build-manifest.js';
 import { lessonSkill } from '../views/plan-skills.js';
 import { packLiteralTable, unpackLiteralTable } from '../inject/literal-keys.js';
+import type { LiteralTable } from '../inject/literal-keys.js';
+import { wordKeys } from '../inject/create-matcher.js';
 import { appendPosting } from '../inject/postings.js';
 import type { ManifestHead, ManifestLesson, ManifestText, ManifestWords } from '../inject/types.js';
 
@@ -82,6 +84,8 @@ export type ManifestPatch = {
   head: ManifestHead;
   /** Blocks to write (block number -> lessons and texts), under the patch's file names. */
   blocks: Map<number, { lessons: (ManifestLesson | null)[]; texts: (ManifestText | null)[] }>;
+  /** The new literal table, when a key changed (the head's `index` then names no files yet). */
+  literals?: LiteralTable;
   /** The new words table, when a word list changed. */
   words?: ManifestWords;
   state: ManifestState;
@@ -94,6 +98,8 @@ export type PatchInput = {
   /** Reads the current block `n` (lessons and texts) as the head names it. */
   readBlock(n: number): { lessons: (ManifestLesson | null)[]; texts: (ManifestText | null)[] } | undefined;
   readWords(): ManifestWords | undefined;
+  /** Reads the current literal table (from the files the head names). */
+  readLiterals(): LiteralTable | undefined;
   /** The patch's token: names its block files (`b<n>-<token>.json`) and becomes the revision. */
   token: string;
   nowMs: number;
@@ -157,7 +163,7 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
   };
 
   const entries = [...state.entries];
-  const literals = unpackLiteralTable(head.literals);
+  let literals: Map<string, string> | undefined;
   const keys = { ...head.keys };
   let always = head.always;
   let words: ManifestWords | undefined;
@@ -192,16 +198,22 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
     block.texts[n % blockSize] = entry.text;
     entries.push([key, entry.text.slug, entry.lesson.score, startsSessions(entry.lesson) ? 1 : 0]);
     ordinalOf.set(key, n);
-    for (const literal of entry.literals) literals.set(literal, appendPosting(literals.get(literal), n));
+    if (entry.literals.length > 0 && literals === undefined) {
+      const current = input.readLiterals();
+      if (current === undefined) return { full: 'literal index unreadable' };
+      literals = unpackLiteralTable(current);
+    }
+    for (const literal of entry.literals) literals?.set(literal, appendPosting(literals.get(literal), n));
     for (const k of entry.keys) keys[k] = appendPosting(keys[k], n);
     if (entry.always) always = appendPosting(always, n);
-    if (entry.lesson.words.length > 0) {
+    const keysOfWords = wordKeys(entry.lesson);
+    if (keysOfWords.length > 0) {
       if (words === undefined) {
         const current = input.readWords();
         if (current === undefined) return { full: 'words unreadable' };
         words = { ...current };
       }
-      for (const word of entry.lesson.words) {
+      for (const word of keysOfWords) {
         words[word] = appendPosting(Object.hasOwn(words, word) ? words[word] : undefined, n);
       }
     }
@@ -222,7 +234,6 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
       revision: input.token,
       builtAtMs: input.nowMs,
       lessonCount: entries.length,
-      literals: packLiteralTable(literals),
       keys,
       always,
       startup: startup.map((x) => x.n),
@@ -230,6 +241,7 @@ export function patchManifest(input: PatchInput): ManifestPatch | { full: string
       patched,
     },
     blocks,
+    ...(literals === undefined ? {} : { literals: packLiteralTable(literals) }),
     ...(words === undefined ? {} : { words }),
     state: { ...state, revision: input.token, entries, files },
   };

@@ -11,6 +11,7 @@
  */
 import type { Agent } from '../capture/events.js';
 import { candidateOrdinals, createLessonCursor } from '../inject/candidate-ordinals.js';
+import type { LiteralLookup } from '../inject/literal-keys.js';
 import { createMatcher, errorReasons } from '../inject/create-matcher.js';
 import { formatDecision } from '../inject/format-decision.js';
 import { parseHookPayload } from '../inject/parse-hook-input.js';
@@ -79,6 +80,7 @@ export type ReplayInput = {
   manifest: Pick<Manifest, 'head' | 'words'>;
   readLesson: LessonReader;
   readText: TextReader;
+  literals: LiteralLookup;
   hosts: ReplayHosts;
   /**
    * `--as-of`: the first call index of a session at which each lesson existed (a lesson fires only
@@ -117,6 +119,7 @@ export function triggerMatches(
   event: HookEvent,
   head: Manifest['head'],
   readLesson: LessonReader,
+  literals: LiteralLookup,
   repoPaths: readonly string[],
 ): { matched: Set<string>; before: Set<string> } {
   const matched = new Set<string>();
@@ -125,7 +128,7 @@ export function triggerMatches(
   const { output, ...pending } = event;
   const matcher = createMatcher(pending, { repoPaths, stack: head.stack });
   const cursor = createLessonCursor(readLesson);
-  for (const n of candidateOrdinals(event, head, repoPaths)) {
+  for (const n of candidateOrdinals(event, head, repoPaths, literals)) {
     const lesson = cursor.at(n);
     const result = lesson === undefined ? undefined : matcher(lesson);
     if (lesson === undefined || result === undefined) continue;
@@ -180,16 +183,21 @@ function createPlanner(session: SessionCalls, input: ReplayInput) {
       head,
       readLesson,
       readText: input.readText,
+      literals: input.literals,
       words: event.event === 'UserPromptSubmit' ? input.manifest.words : undefined,
       repoPaths: pathsInside(event.paths ?? [], root),
       state: { seen: mine, seenElsewhere: elsewhere, shownCount: mine.size, stateAvailable: true },
       settings,
     });
-    return applyClaims(selection.decision.plan, (id, priority) => {
-      if (claimed.has(id)) return false;
-      claimed.set(id, priority);
-      mine.add(id);
-      return true;
+    return applyClaims(selection.decision.plan, (wanted) => {
+      const got = new Set<string>();
+      for (const { id, priority } of wanted) {
+        if (claimed.has(id)) continue;
+        claimed.set(id, priority);
+        mine.add(id);
+        got.add(id);
+      }
+      return got;
     });
   }
   /** A compaction, as the hook's SessionStart `compact` handles it: important lessons may go out again. */
@@ -290,6 +298,7 @@ export function replaySession(session: ReplaySessionCalls, input: ReplayInput): 
       matchEvent,
       head,
       input.readLesson,
+      input.literals,
       pathsInside(first.paths ?? [], root),
     );
     if (matched.size > 0) out.matched.set(index, matched);

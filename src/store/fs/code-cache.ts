@@ -7,7 +7,10 @@
  * writable by nobody else, since whoever can write the cache runs code in the process. Its file
  * name carries a hash of the build, the source's length, the Node version and the architecture
  * (V8 itself checks only the length). Anything wrong with it (missing, rejected, unreadable,
- * unwritable) just means compiling as usual; a fresh cache is written when asked (`save`).
+ * unwritable) just means compiling as usual; a fresh cache is written when asked (`save`). One
+ * cache is kept per Node version and architecture, for the `KEPT_VERSIONS` versions written last:
+ * a user who switches between two Node versions (nvm, a project's .nvmrc) keeps both caches
+ * instead of compiling again at every switch.
  * Node built-ins only: the hook bundles it.
  */
 import {
@@ -16,6 +19,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -25,6 +29,10 @@ import { Script } from 'node:vm';
 import { tempDirectory } from './paths.js';
 
 const PREFIX = 'code-';
+/** Caches kept, one per Node version and architecture: those of the versions that wrote last. */
+export const KEPT_VERSIONS = 3;
+/** A temporary file this old belongs to a writer that died (a write takes milliseconds). */
+const ABANDONED_MS = 60_000;
 
 export type CodeCacheSpec = {
   /** The CommonJS file to run (absolute). */
@@ -70,18 +78,62 @@ export function codeCacheFile(build: string, sourceLength: number): string {
   return `${PREFIX}${build}-${sourceLength}-${process.version}-${process.arch}.bin`;
 }
 
-/** Writes the cache atomically and removes caches of other builds. */
+/** The Node version and architecture a cache file was written by (`v20.20.2-x64`), if it is one. */
+export function codeCacheRuntime(name: string): string | undefined {
+  return /^code-[^-]+-\d+-(v.+-[^-]+)\.bin$/.exec(name)?.[1];
+}
+
+/**
+ * The cache files to remove once `written` is in `dir`: per Node version and architecture all but
+ * the newest (another build's cache is stale once this build wrote one), and every file of the
+ * versions past the `KEPT_VERSIONS` newest; temporary files of writers that died. Pure.
+ */
+export function staleCodeCaches(
+  files: readonly { name: string; mtimeMs: number }[],
+  written: string,
+  nowMs: number,
+): string[] {
+  const stale: string[] = [];
+  const newest = new Map<string, { name: string; mtimeMs: number }>();
+  const runtime = codeCacheRuntime(written);
+  for (const file of files) {
+    if (!file.name.startsWith(PREFIX) || file.name === written) continue;
+    if (file.name.endsWith('.tmp')) {
+      if (nowMs - file.mtimeMs > ABANDONED_MS) stale.push(file.name);
+      continue;
+    }
+    const key = codeCacheRuntime(file.name);
+    if (key === undefined || key === runtime) {
+      stale.push(file.name);
+      continue;
+    }
+    const kept = newest.get(key);
+    if (kept === undefined || file.mtimeMs > kept.mtimeMs) {
+      if (kept !== undefined) stale.push(kept.name);
+      newest.set(key, file);
+    } else stale.push(file.name);
+  }
+  const others = [...newest.values()].sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const file of others.slice(KEPT_VERSIONS - 1)) stale.push(file.name);
+  return stale;
+}
+
+/** Writes the cache atomically, then removes the caches `staleCodeCaches` names. */
 function saveCache(dir: string, file: string, data: Buffer): void {
   const temp = join(dir, `${file}.${process.pid}.tmp`);
   writeFileSync(temp, data, { mode: 0o600 });
   renameSync(temp, join(dir, file));
+  const files: { name: string; mtimeMs: number }[] = [];
   for (const name of readdirSync(dir)) {
-    if (name.startsWith(PREFIX) && name !== file) {
-      try {
-        unlinkSync(join(dir, name));
-      } catch {
-        // another process removed it first
-      }
+    if (!name.startsWith(PREFIX) || name === file) continue;
+    const stat = statSync(join(dir, name), { throwIfNoEntry: false });
+    if (stat !== undefined) files.push({ name, mtimeMs: stat.mtimeMs });
+  }
+  for (const name of staleCodeCaches(files, file, Date.now())) {
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // another process removed it first
     }
   }
 }

@@ -88,6 +88,21 @@ export function appendLine(path: string, line: string): void {
   }
 }
 
+/**
+ * Appends text (whole lines) in one write on an O_APPEND descriptor: it lands whole at the end of
+ * the file even with other writers. Open, write and close rather than appendFileSync, whose first
+ * call costs a fresh process (a hook) ~0.3 ms of Node's own set-up against ~0.1 ms for these.
+ * Throws what opening throws (ENOENT when the directory is missing).
+ */
+export function appendText(path: string, text: string, mode = 0o644): void {
+  const fd = openSync(path, 'a', mode);
+  try {
+    writeAll(fd, Buffer.from(text, 'utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function writeAll(fd: number, buffer: Buffer): void {
   let offset = 0;
   while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);

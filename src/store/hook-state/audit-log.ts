@@ -7,10 +7,11 @@
  * judge what came of the injection (outcome-linked feedback): the host's call id where it sends one
  * (`call_id`), else the command (cut) or paths and the time. Lines from older versions lack them.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookDecision, HookEvent, Host } from '../../core/inject/types.js';
 import { utcIso } from '../../core/utc-time.js';
+import { appendText } from '../fs/fs-atomic.js';
 
 export const AUDIT_FILE = 'audit.jsonl';
 
@@ -94,10 +95,10 @@ export function auditRecord(
 export function appendAudit(cacheDir: string, record: AuditRecord): void {
   const line = `${JSON.stringify(record)}\n`;
   try {
-    appendFileSync(join(cacheDir, AUDIT_FILE), line);
+    appendText(join(cacheDir, AUDIT_FILE), line);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(cacheDir, { recursive: true });
-    appendFileSync(join(cacheDir, AUDIT_FILE), line);
+    appendText(join(cacheDir, AUDIT_FILE), line);
   }
 }

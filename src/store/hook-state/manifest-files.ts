@@ -7,6 +7,9 @@
  *   <cache>/manifest/<generation>/texts.pack    their texts (read only for what gets injected)
  *   <cache>/manifest/<generation>/b<n>-<patch>.json  block n (blockSize lessons) rewritten by an
  *                                             incremental write, and t<n>-<patch>.json its texts
+ *   <cache>/manifest/<generation>/literals-c.lix, literals-p.lix  the literal index of commands and of
+ *                                             paths (literal-index.ts), as the head's `index` names
+ *                                             them (literals-<domain>-<patch>.lix once patched)
  *   <cache>/manifest/<generation>/words.json summary words, for prompts (words-<patch>.json once patched)
  *   <cache>/manifest/state.json, signature  the writers' own (see manifest-patch.ts)
  *   <cache>/manifest/checked              touched by each full freshness check
@@ -28,9 +31,17 @@ import type {
   SourceStamp,
   TextReader,
 } from '../../core/inject/types.js';
+import { entriesTable, LITERAL_DOMAINS } from '../../core/inject/literal-keys.js';
+import type {
+  LiteralDomain,
+  LiteralEntry,
+  LiteralLookup,
+  LiteralTable,
+} from '../../core/inject/literal-keys.js';
 import { isAbandonedTemp, unlinkQuietly, writeFileAtomic } from '../fs/fs-atomic.js';
 import { fileSignature } from '../fs/file-signature.js';
 import { encodePack, openPack } from './manifest-pack.js';
+import { decodeLiteralIndex, encodeLiteralIndex, indexLookup, openLiteralIndex } from './literal-index.js';
 
 export const MANIFEST_DIR = 'manifest';
 export const GENERATION_FILE = 'generation';
@@ -70,6 +81,10 @@ export function readManifestHead(cacheDir: string): ManifestHead | undefined {
     const head = JSON.parse(readFileSync(join(manifestDir(cacheDir), 'head.json'), 'utf8')) as ManifestHead;
     if (head === null || typeof head !== 'object' || head.version !== MANIFEST_VERSION) return undefined;
     if (typeof head.generation !== 'string' || !/^[\w-]+$/.test(head.generation)) return undefined;
+    if (head.index === null || typeof head.index !== 'object') return undefined;
+    for (const domain in head.index) {
+      if (!isIndexFile(domain, head.index[domain as LiteralDomain])) return undefined;
+    }
     return head;
   } catch {
     return undefined;
@@ -98,12 +113,63 @@ function readArray<T>(path: string): T[] | undefined {
   }
 }
 
+/** The name of a domain's literal index file: of the full build, or of the patch `token`. */
+export function indexFile(domain: LiteralDomain, token?: string): string {
+  return token === undefined ? `literals-${domain}.lix` : `literals-${domain}-${token}.lix`;
+}
+
+function isIndexFile(domain: string, name: unknown): boolean {
+  return (
+    (domain === 'c' || domain === 'p') &&
+    typeof name === 'string' &&
+    new RegExp(`^literals-${domain}(-[0-9a-z]+)?\\.lix$`).test(name)
+  );
+}
+
+/**
+ * Writes the literal index of `table` into `dir` (one file per domain that has keys, named with
+ * `token` for a patch) and returns the head's `index` naming them. Fresh names no head refers to
+ * yet: the head, renamed in last, publishes them.
+ */
+export function writeLiteralIndex(
+  dir: string,
+  table: Readonly<LiteralTable>,
+  token?: string,
+): Partial<Record<LiteralDomain, string>> {
+  const index: Partial<Record<LiteralDomain, string>> = {};
+  for (const domain of LITERAL_DOMAINS) {
+    const bytes = encodeLiteralIndex(table, domain);
+    if (bytes === undefined) continue;
+    index[domain] = indexFile(domain, token);
+    writeFileSync(join(dir, index[domain]), bytes);
+  }
+  return index;
+}
+
+/** The literal table of a manifest on disk (for a patch to extend), or undefined when unreadable. */
+export function readManifestLiterals(cacheDir: string, head: ManifestHead): LiteralTable | undefined {
+  try {
+    const entries: LiteralEntry[] = [];
+    for (const domain of LITERAL_DOMAINS) {
+      const name = head.index[domain];
+      if (name === undefined) continue;
+      const buffer = readFileSync(join(manifestDir(cacheDir), head.generation, name));
+      entries.push(...decodeLiteralIndex(openLiteralIndex(buffer, domain)));
+    }
+    return entriesTable(entries);
+  } catch {
+    return undefined;
+  }
+}
+
 export const LESSONS_PACK = 'lessons.pack';
 export const TEXTS_PACK = 'texts.pack';
 
 export type ManifestReader = {
   readLesson: LessonReader;
   readText: TextReader;
+  /** The literal index: a domain's file is read on the first call that needs it (throws when it is missing or corrupt). */
+  literals: LiteralLookup;
   /**
    * Block `b` whole (what an incremental write rewrites), or undefined when its files are
    * missing or corrupt.
@@ -147,6 +213,10 @@ export function openManifestReader(cacheDir: string, head: ManifestHead): Manife
     return patchedBlocks.get(key)?.[n - b * size];
   };
   return {
+    literals: indexLookup((domain) => {
+      const name = head.index[domain];
+      return name === undefined ? undefined : readFileSync(join(dir, name));
+    }),
     readLesson: (n) => asObject<ManifestLesson>(record('b', n)),
     readText: (n) => asObject<ManifestText>(record('t', n)),
     readBlock(b) {
@@ -216,6 +286,7 @@ export function writeManifest(cacheDir: string, manifest: Manifest): void {
   writeFileSync(join(dir, LESSONS_PACK), encodePack(manifest.blocks.flat()));
   writeFileSync(join(dir, TEXTS_PACK), encodePack(manifest.texts.flat()));
   writeFileSync(join(dir, 'words.json'), JSON.stringify(manifest.words));
+  manifest.head.index = writeLiteralIndex(dir, manifest.literals);
   const previous = readManifestHead(cacheDir)?.generation;
   writeFileAtomic(join(root, 'head.json'), JSON.stringify(manifest.head));
   sweepManifestTemps(cacheDir);

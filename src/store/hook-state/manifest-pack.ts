@@ -44,8 +44,14 @@ export function openPack(path: string): PackReader {
   let count = -1;
   let dataStart = 0;
   let buffer = Buffer.allocUnsafe(4096);
+  // numbers through a DataView: Buffer's readUInt32LE costs a fresh process ~0.05 ms to set up
+  let view = new DataView(buffer.buffer, buffer.byteOffset, buffer.length);
+  const u32 = (at: number) => view.getUint32(at, true);
   const readAt = (length: number, position: number): boolean => {
-    if (buffer.length < length) buffer = Buffer.allocUnsafe(Math.max(length, buffer.length * 2));
+    if (buffer.length < length) {
+      buffer = Buffer.allocUnsafe(Math.max(length, buffer.length * 2));
+      view = new DataView(buffer.buffer, buffer.byteOffset, buffer.length);
+    }
     let done = 0;
     while (done < length) {
       const n = readSync(fd as number, buffer, done, length - done, position + done);
@@ -59,8 +65,8 @@ export function openPack(path: string): PackReader {
     if (fd !== undefined) return false;
     try {
       fd = openSync(path, 'r');
-      if (!readAt(8, 0) || buffer.readUInt32LE(0) !== MAGIC) return false;
-      count = buffer.readUInt32LE(4);
+      if (!readAt(8, 0) || u32(0) !== MAGIC) return false;
+      count = u32(4);
       dataStart = 8 + 4 * (count + 1);
       return true;
     } catch {
@@ -72,8 +78,8 @@ export function openPack(path: string): PackReader {
       if (!Number.isInteger(i) || i < 0 || !open() || i >= count) return undefined;
       try {
         if (!readAt(8, 8 + 4 * i)) return undefined;
-        const start = buffer.readUInt32LE(0);
-        const end = buffer.readUInt32LE(4);
+        const start = u32(0);
+        const end = u32(4);
         if (end <= start || !readAt(end - start, dataStart + start)) return undefined;
         return JSON.parse(buffer.toString('utf8', 0, end - start)) as unknown;
       } catch {

@@ -17,8 +17,12 @@
  * session got it. Nothing is created until the first claim: most calls only stat one file.
  * Node built-ins only: the hook imports this.
  */
-import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendText } from '../fs/fs-atomic.js';
+
+/** A lesson to claim, at the priority a compaction compares with `inject.compactForgetPriority`. */
+export type LessonClaim = { id: string; priority: number };
 
 export type SessionState = {
   /** False when the state cannot be read or written: no dedup is possible. */
@@ -31,6 +35,11 @@ export type SessionState = {
   entries: Map<string, number>;
   /** Claims a lesson for the session; false if it was already claimed (or cannot be). */
   claim(id: string, priority: number): boolean;
+  /**
+   * Claims lessons at once (one append, one read back: a claim costs a hook ~0.1 ms of file
+   * calls): the ids this process got, each as `claim` would have.
+   */
+  claimAll(wanted: readonly LessonClaim[]): Set<string>;
   /** Forgets lessons session-wide (after a compaction they may be shown again). */
   forget(ids: readonly string[]): void;
 };
@@ -130,14 +139,14 @@ export function openSessionState(
   };
   const append = (text: string): boolean => {
     try {
-      appendFileSync(file, text, { mode: 0o600 });
+      appendText(file, text, 0o600);
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return false;
     }
     try {
       mkdirSync(hookStateDir(tmp, uid), { recursive: true, mode: 0o700 });
-      appendFileSync(file, text, { mode: 0o600 });
+      appendText(file, text, 0o600);
       return true;
     } catch {
       return false;
@@ -157,7 +166,7 @@ export function openSessionState(
     }
   };
   refresh();
-  return {
+  const state: SessionState = {
     get available() {
       return available;
     },
@@ -165,14 +174,23 @@ export function openSessionState(
     seenElsewhere,
     entries,
     claim(id, priority) {
-      if (!available || !ID.test(id) || claims.has(id)) return false;
-      if (!append(`${id} ${priority} ${scope} ${token}\n`)) {
+      return state.claimAll([{ id, priority }]).has(id);
+    },
+    claimAll(wanted) {
+      const got = new Set<string>();
+      const fresh = new Map<string, number>();
+      for (const { id, priority } of wanted)
+        if (ID.test(id) && !claims.has(id) && !fresh.has(id)) fresh.set(id, priority);
+      if (!available || fresh.size === 0) return got;
+      // one write: O_APPEND puts the lines together at the end, in this order
+      if (!append([...fresh].map(([id, priority]) => `${id} ${priority} ${scope} ${token}\n`).join(''))) {
         available = false;
-        return false;
+        return got;
       }
-      if (!read()) return false;
+      if (!read()) return got;
       refresh();
-      return claims.get(id)?.token === token;
+      for (const id of fresh.keys()) if (claims.get(id)?.token === token) got.add(id);
+      return got;
     },
     forget(ids) {
       const valid = ids.filter((id) => ID.test(id));
@@ -185,4 +203,5 @@ export function openSessionState(
       refresh();
     },
   };
+  return state;
 }

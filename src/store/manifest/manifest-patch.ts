@@ -22,8 +22,10 @@ import {
   withManifestReader,
   manifestDir,
   readManifestHead,
+  readManifestLiterals,
   sourcePaths,
   stampSources,
+  writeLiteralIndex,
 } from '../hook-state/manifest-files.js';
 import type { ParseLesson } from '../lessons/load-lesson.js';
 import type { TierStore } from '../lessons/tier-store.js';
@@ -193,6 +195,7 @@ export function patchManifestFiles(
         nowMs,
         files,
         readBlock: (n) => reader.readBlock(n),
+        readLiterals: () => readManifestLiterals(cacheDir, head),
         readWords: () => {
           const patch = head.patched.words;
           return readJson<ManifestWords>(
@@ -223,8 +226,13 @@ export function patchManifestFiles(
       garbage.push(patch === undefined ? 'words.json' : `words-${patch}.json`);
       writeFileSync(join(dir, `words-${token}.json`), JSON.stringify(result.words));
     }
+    let index = result.head.index;
+    if (result.literals !== undefined) {
+      garbage.push(...Object.values(head.index));
+      index = writeLiteralIndex(dir, result.literals, token);
+    }
     const newState: ManifestState = { ...result.state, garbage };
-    const newHead: ManifestHead = { ...result.head, sources: stampSources(paths) };
+    const newHead: ManifestHead = { ...result.head, index, sources: stampSources(paths) };
     writeManifestState(cacheDir, newState);
     writeFileAtomic(join(manifestDir(cacheDir), SIGNATURE_FILE), `${signatureOfFiles(newState.files)}\n`);
     writeFileAtomic(join(manifestDir(cacheDir), 'head.json'), JSON.stringify(newHead));

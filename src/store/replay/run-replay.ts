@@ -87,8 +87,13 @@ export function replayWithManifest(
         const root = sessionCwd(session.project);
         out.set(
           i,
-          triggerMatches(event, manifest.head, readers.readLesson, pathsInside(event.paths ?? [], root))
-            .matched,
+          triggerMatches(
+            event,
+            manifest.head,
+            readers.readLesson,
+            readers.literals,
+            pathsInside(event.paths ?? [], root),
+          ).matched,
         );
       });
       return out;
