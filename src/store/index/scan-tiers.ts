@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { isAbandonedTemp } from '../fs/fs-atomic.js';
-import { fileSignature, STAMP_WIDTH, stampFile, stampSignature } from '../fs/file-signature.js';
+import { fileSignature, STAMP_WIDTH, stampSignature } from '../fs/file-signature.js';
+import { stampFile } from '../fs/stat-numbers.js';
 import { LESSON_FILE, VOTES_FILE } from '../lessons/tier-store.js';
 import type { LessonDir, TierStore } from '../lessons/tier-store.js';
 
