@@ -29,14 +29,22 @@ beforeAll(() => {
   mkdirSync(join(base, 'repo', '.git'), { recursive: true });
   mkdirSync(join(base, 'home'));
   hook = join(base, 'hook.mjs');
+  // Packages lore itself loads: through import (a module-resolve hook) and through require (the
+  // fast verbs run from a CommonJS bundle), not what those packages load in turn.
   writeFileSync(
     hook,
-    `import { register } from 'node:module';
+    `import Module, { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(\`export async function resolve(s, c, next) {
   const r = await next(s, c);
-  if (r.url.includes('/node_modules/')) process.stderr.write('LOADED ' + r.url.split('/node_modules/')[1].split('/')[0] + '\\\\n');
+  if (r.url.includes('/node_modules/') && !(c.parentURL ?? '').includes('/node_modules/')) process.stderr.write('LOADED ' + r.url.split('/node_modules/')[1].split('/')[0] + '\\\\n');
   return r;
 }\`));
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (request, parent, ...rest) {
+  const file = resolveFilename.call(this, request, parent, ...rest);
+  if (file.includes('/node_modules/') && !(parent?.filename ?? '').includes('/node_modules/')) process.stderr.write('LOADED ' + file.split('/node_modules/')[1].split('/')[0] + '\\n');
+  return file;
+};
 `,
   );
   lore(['init']);
