@@ -41,9 +41,10 @@ if (report !== undefined && libc !== undefined) {
  */
 function answerDetectLibc(family: 'glibc' | 'musl'): string | undefined {
   try {
-    const require = createRequire(import.meta.url);
-    const file = createRequire(require.resolve('libsql')).resolve('detect-libc');
-    const cache = require.cache;
+    // not named `require`: in the CommonJS bundles `import.meta.url` becomes an expression using it
+    const requireHere = createRequire(import.meta.url);
+    const file = createRequire(requireHere.resolve('libsql')).resolve('detect-libc');
+    const cache = requireHere.cache;
     if (cache[file] !== undefined) return undefined;
     const known: Record<string, unknown> = { GLIBC: 'glibc', MUSL: 'musl', familySync: () => family };
     const stub = new Module(file);
@@ -53,7 +54,7 @@ function answerDetectLibc(family: 'glibc' | 'musl'): string | undefined {
       get: (target, key) => {
         if (typeof key === 'string' && Object.hasOwn(target, key)) return target[key];
         delete cache[file];
-        return (require(file) as Record<string | symbol, unknown>)[key];
+        return (requireHere(file) as Record<string | symbol, unknown>)[key];
       },
     });
     cache[file] = stub;
