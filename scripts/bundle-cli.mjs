@@ -1,15 +1,17 @@
-// Bundles the CLI (src/cli/bin.ts) into dist/cli-bundle/: an ES module entry and chunks, one per
-// group of lazily imported verbs, so a command loads a handful of files instead of 40-odd ES
-// modules (each costs a resolve, a read and a compile: about 0.3 ms on this machine, measured as
-// `lore search` 107 ms unbundled vs 101 ms bundled at 1,000 lessons). dist/cli/bin.js, the
-// package's `lore`, becomes a one-line import of the bundle's entry. Not committed: `npm run build`
-// writes it after tsc.
-// The fast verbs (src/cli/fast-verbs.ts) also go into one CommonJS file, dist/cli-bundle/fast-core.cjs
-// (entry src/cli/fast-cli.ts), which bin.ts runs for them through dist/cli-bundle/fast.cjs (entry
-// src/cli/fast-launch.ts: V8's code cache, keyed by a hash of fast-core.cjs): no ES module loading
-// and no ES module facades of Node's built-ins, about 25 ms of a `lore search` at 10,000 lessons.
-// Packages stay external there too (`require` picks their CommonJS builds); a lazy `import()` of a
-// project file becomes a lazy `require` of code in the same file.
+// Bundles the CLI. Not committed: `npm run build` writes it after tsc.
+// - dist/cli/lore.cjs, the package's `lore` (entry src/cli/bin.ts): CommonJS, so that no ES module
+//   loader starts before the verb is known (about 9 ms). dist/cli/bin.js, which agents' MCP
+//   configurations and the plugin name, becomes a one-line import of it.
+// - dist/cli-bundle/fast-core.cjs (entry src/cli/fast-cli.ts): the fast verbs
+//   (src/cli/fast-verbs.ts) in one CommonJS file, which lore.cjs runs from V8's code cache, keyed by
+//   a hash of it (src/cli/fast-launch.ts): no ES module loading and no ES module facades of Node's
+//   built-ins, about 25 ms of a `lore search` at 10,000 lessons. Packages stay external (`require`
+//   picks their CommonJS builds); a lazy `import()` of a project file becomes a lazy `require` of
+//   code in the same file.
+// - dist/cli-bundle/main.js (entry src/cli/main.ts) and chunks, one per group of lazily imported
+//   verbs: every other verb, as ES modules, so a command loads a handful of files instead of 40-odd
+//   ES modules (each costs a resolve, a read and a compile: about 0.3 ms on this machine, measured as
+//   `lore search` 107 ms unbundled vs 101 ms bundled at 1,000 lessons).
 // - Packages stay external: node_modules loads as it does unbundled (lazily, one copy).
 // - `import.meta.url` becomes the URL of the file's own tsc output in dist/, so files found
 //   relative to it (package.json, schema/, the worker scripts, the MCP bundle) are where they were.
@@ -71,7 +73,7 @@ export async function bundleCli() {
     // would run after libsql (an ES module's imports all run before its body), too late to spare
     // libsql's glibc check a whole diagnostic report (5-20 ms of every command that opens the index).
     entryPoints: {
-      bin: `${root}src/cli/bin.ts`,
+      main: `${root}src/cli/main.ts`,
       'libsql-target': `${root}src/store/sqlite/libsql-target.ts`,
     },
     absWorkingDir: root,
@@ -113,7 +115,8 @@ export async function bundleCli() {
   const hash = createHash('sha256').update(core.outputFiles[0].contents).digest('hex').slice(0, 16);
   const launcher = await build({
     ...common,
-    entryPoints: { fast: `${root}src/cli/fast-launch.ts` },
+    entryPoints: { lore: `${root}src/cli/bin.ts` },
+    outdir: `${root}dist/cli`,
     define: { LORE_FAST_CLI_BUILD: JSON.stringify(hash) },
   });
   const fast = {
@@ -122,7 +125,7 @@ export async function bundleCli() {
     metafile: { outputs: { ...core.metafile.outputs, ...launcher.metafile.outputs } },
   };
   const meta = fast.warnings.filter((warning) => warning.text.includes('import.meta'));
-  if (meta.length > 0) throw new Error(`fast.cjs would keep import.meta: ${meta[0].location?.file}`);
+  if (meta.length > 0) throw new Error(`a CommonJS bundle would keep import.meta: ${meta[0].location?.file}`);
   const files = [...result.outputFiles, ...fast.outputFiles];
   const texts = new Map(files.map((file) => [file.path.slice(root.length), file.text]));
   checkLibsqlOrder(result.metafile.outputs, texts);
@@ -130,7 +133,7 @@ export async function bundleCli() {
   for (const file of files) writeFileSync(file.path, file.contents);
   writeFileSync(
     `${root}dist/cli/bin.js`,
-    "#!/usr/bin/env node\n// The `lore` executable: the bundled CLI (scripts/bundle-cli.mjs; unbundled: ./main.js).\nimport '../cli-bundle/bin.js';\n",
+    "#!/usr/bin/env node\n// `lore` as an ES module, for what names this file: the CommonJS bundle of src/cli/bin.ts (scripts/bundle-cli.mjs).\nimport './lore.cjs';\n",
   );
   return files.length;
 }

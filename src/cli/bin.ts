@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 /**
- * The `lore` executable: wires the real process to the CLI. The fast verbs (fast-verbs.ts) run
- * from the CommonJS bundle that `require` loads (fast-launch.ts, fast-cli.ts); every other verb,
- * or all of them when that bundle is missing (an unbundled build), from main.ts.
+ * The `lore` executable, bundled as CommonJS into dist/cli/lore.cjs (the package's `bin`; the
+ * dist/cli/bin.js that agents' MCP configurations and the plugin name only imports it): an ES
+ * module entry alone costs about 9 ms before the first line runs (Node's ES module loader, and its
+ * fs/promises and streams). The fast verbs (fast-verbs.ts) run from their own CommonJS bundle,
+ * from V8's code cache (fast-launch.ts); every other verb from main.ts's ES module bundle
+ * (dist/cli-bundle/main.js), loaded with import().
  */
 import { isFastVerb } from './fast-verbs.js';
+import { runFastCli } from './fast-launch.js';
 import type { Io } from './run-command.js';
-import type { runFastCli } from './fast-launch.js';
-
-const FAST_BUNDLE = '../cli-bundle/fast.cjs';
+import type { runCli as RunCli } from './main.js';
 
 async function readAllStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -16,20 +18,19 @@ async function readAllStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The bundle's entry, or undefined when there is no bundle. */
-function fastCli(): typeof runFastCli | undefined {
-  const { createRequire } = process.getBuiltinModule('node:module');
-  const require = createRequire(import.meta.url);
-  let file: string;
-  try {
-    file = require.resolve(FAST_BUNDLE);
-  } catch {
-    return undefined;
-  }
-  return (require(file) as { runFastCli: typeof runFastCli }).runFastCli;
+/** The whole CLI (main.ts), in the ES module bundle beside the fast one. */
+async function full(io: Io): Promise<number> {
+  const main = (await import(new URL('../cli-bundle/main.js', import.meta.url).href)) as {
+    runCli: typeof RunCli;
+  };
+  return main.runCli(io);
 }
 
-const io: Io = {
+async function run(io: Io): Promise<number> {
+  return (isFastVerb(io.argv[0]) ? await runFastCli(io, full) : undefined) ?? (await full(io));
+}
+
+run({
   argv: process.argv.slice(2),
   cwd: process.cwd(),
   env: process.env,
@@ -37,7 +38,12 @@ const io: Io = {
   stderr: (text) => process.stderr.write(text),
   isTTY: process.stderr.isTTY === true,
   readStdin: readAllStdin,
-};
-const full = async (run: Io): Promise<number> => (await import('./main.js')).runCli(run);
-const fast = isFastVerb(io.argv[0]) ? fastCli() : undefined;
-process.exitCode = (await fast?.(io, full)) ?? (await full(io));
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`lore: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exitCode = 70;
+  },
+);

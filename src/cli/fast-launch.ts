@@ -1,6 +1,6 @@
 /**
- * The entry of dist/cli-bundle/fast.cjs, which bin.ts loads with `require` for a fast verb: runs
- * the fast verbs' bundle (fast-core.cjs, fast-cli.ts) from V8's code cache in
+ * For a fast verb, bin.ts (dist/cli/lore.cjs) runs the fast verbs' bundle (fast-core.cjs,
+ * fast-cli.ts) through this, from V8's code cache in
  * `$TMPDIR/lore-cli-<uid>/` (src/store/fs/code-cache.ts), as the hook and `lore mcp` run theirs,
  * and writes the cache after the first command that ran without one. Parsing the bundle alone
  * takes about 10 ms; from the cache, with the functions a command runs compiled, about 5 ms.

@@ -1,7 +1,7 @@
 // The read path (list, search, show on a fresh index) must not load the YAML parser, zod or
 // picomatch: they cost more than the whole query. A module-resolve hook records what loads.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,5 +74,29 @@ describe('fresh read path', () => {
     appendFileSync(join(base, 'repo', file), '# edited by hand\n');
     const run = lore(['list'], true);
     expect(run.loaded).toEqual(expect.arrayContaining(['yaml', 'zod']));
+  });
+});
+
+describe('the entries', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    bin: { lore: string };
+  };
+  const packageBin = fileURLToPath(new URL(`../../${pkg.bin.lore}`, import.meta.url));
+  const run = (entry: string, args: string[]) =>
+    spawnSync(process.execPath, [entry, ...args], {
+      cwd: join(base, 'repo'),
+      env: { PATH: process.env.PATH, HOME: join(base, 'home'), TZ: 'UTC', NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+
+  it.each([
+    [['search', 'pytest', '--json']],
+    [['list', '--path', 'tests/a.py']],
+    [['--version']],
+    [['nosuch']],
+  ])("the package's bin (CommonJS) and dist/cli/bin.js (an ES module) answer %j alike", (args) => {
+    const [cjs, esm] = [packageBin, bin].map((entry) => run(entry, args));
+    expect(pkg.bin.lore).toBe('dist/cli/lore.cjs');
+    expect([cjs?.status, cjs?.stdout, cjs?.stderr]).toEqual([esm?.status, esm?.stdout, esm?.stderr]);
   });
 });
