@@ -10,7 +10,10 @@
 import { isFastVerb } from './fast-verbs.js';
 import { runFastCli } from './fast-launch.js';
 import type { Io } from './run-command.js';
+import { markStage } from './stage-marks.js';
 import type { runCli as RunCli } from './main.js';
+
+markStage('entry');
 
 async function readAllStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -30,8 +33,19 @@ async function run(io: Io): Promise<number> {
   return (isFastVerb(io.argv[0]) ? await runFastCli(io, full) : undefined) ?? (await full(io));
 }
 
+/**
+ * A fast verb's process leaves as soon as its output is written (stdout and stderr hold nothing
+ * pending), rather than after Node tears its heap and the SQLite driver down: a few ms of every
+ * `lore search`. Every other verb ends as Node ends it, with whatever it left running.
+ */
+function leave(code: number, fast: boolean): void {
+  process.exitCode = code;
+  if (fast && process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
+}
+
+const argv = process.argv.slice(2);
 run({
-  argv: process.argv.slice(2),
+  argv,
   cwd: process.cwd(),
   env: process.env,
   stdout: (text) => process.stdout.write(text),
@@ -39,9 +53,7 @@ run({
   isTTY: process.stderr.isTTY === true,
   readStdin: readAllStdin,
 }).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => leave(code, isFastVerb(argv[0])),
   (error: unknown) => {
     process.stderr.write(`lore: ${(error as Error)?.stack ?? String(error)}\n`);
     process.exitCode = 70;

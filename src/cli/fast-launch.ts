@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { runCodeCached } from '../store/fs/code-cache.js';
 import type { Io } from './run-command.js';
+import { markStage } from './stage-marks.js';
 import type { runFastCli as RunFastCli } from './fast-cli.js';
 
 /** A hash of fast-core.cjs, set by scripts/bundle-cli.mjs (the cache file is named after it). */
@@ -22,6 +23,7 @@ export async function runFastCli(io: Io, full: (io: Io) => Promise<number>): Pro
     cacheName: 'lore-cli',
     require: createRequire(file),
   });
+  markStage('fast bundle loaded');
   const { runFastCli: runCore } = run.exports as { runFastCli: typeof RunFastCli };
   try {
     return await runCore(io, full);

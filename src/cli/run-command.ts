@@ -7,6 +7,7 @@
 import { isLoreError } from '../core/errors.js';
 import { parseCommandArgs, renderHelp } from './command.js';
 import type { Command, CommandContext } from './command.js';
+import { markStage } from './stage-marks.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, internal: 70 } as const;
 
@@ -37,6 +38,7 @@ export async function runCommand(
   let json = rest.includes('--json');
   try {
     const { command } = await entry.load();
+    markStage('verb module loaded');
     const args = parseCommandArgs(verb, command.spec, rest);
     json = args.values.json === true;
     if (args.values.help === true) {
@@ -70,8 +72,10 @@ export async function runCommand(
       },
     };
     const output = await command.run(ctx, args);
+    markStage('command ran');
     if (json) io.stdout(`${JSON.stringify(output.data, null, 2)}\n`);
     else if (output.text !== '') io.stdout(output.text.endsWith('\n') ? output.text : `${output.text}\n`);
+    markStage('output written');
     return output.exitCode ?? EXIT.ok;
   } catch (error) {
     if (isLoreError(error)) {
