@@ -2,7 +2,7 @@
  * For a fast verb, bin.ts (dist/cli/lore.cjs) runs the fast verbs' bundle (fast-core.cjs,
  * fast-cli.ts) through this, from V8's code cache in
  * `$TMPDIR/lore-cli-<uid>/` (src/store/fs/code-cache.ts), as the hook and `lore mcp` run theirs,
- * and writes the cache after the first command that ran without one. Parsing the bundle alone
+ * and writes the cache when it ran without one. Parsing the bundle alone
  * takes about 10 ms; from the cache, with the functions a command runs compiled, about 5 ms.
  */
 import { createRequire } from 'node:module';
@@ -24,10 +24,10 @@ export async function runFastCli(io: Io, full: (io: Io) => Promise<number>): Pro
     require: createRequire(file),
   });
   markStage('fast bundle loaded');
+  // Written now, not when the command ends: a run without a cache compiles every function
+  // (code-cache.ts), so there is nothing more to keep later, and `lore mcp` ends when its client
+  // kills it, before any later save.
+  run.save();
   const { runFastCli: runCore } = run.exports as { runFastCli: typeof RunFastCli };
-  try {
-    return await runCore(io, full);
-  } finally {
-    run.save();
-  }
+  return runCore(io, full);
 }
