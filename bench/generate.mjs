@@ -10,7 +10,7 @@ import { initTier } from '../dist/store/workspace/init-tier.js';
 import { tierLayout } from '../dist/store/fs/paths.js';
 
 /** Bump when the generated content changes, so cached stores are rebuilt. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 const SEED = 0x10e5eed;
 
 /** mulberry32: small, fast, good enough to vary test data reproducibly. */
@@ -851,10 +851,16 @@ export function makeLesson(rng, id, supersededBy) {
   };
   // about a quarter of the command hints wait for their error, as the lessons capture finds do
   // (decided from the id's last character, so the random sequence of everything else is unchanged)
-  if (lesson.type === 'hint' && lesson.commands.length > 0 && parseInt(id.slice(-1), 32) % 4 === 0)
-    lesson.errors = [ERRORS[parseInt(id.slice(-2, -1), 32) % ERRORS.length]];
+  if (lesson.type === 'hint' && lesson.commands.length > 0 && idDigit(id, 1) % 4 === 0)
+    lesson.errors = [ERRORS[idDigit(id, 2) % ERRORS.length]];
   return lesson;
 }
+
+/**
+ * The value (0-31) of the id's nth character from the end, in the id alphabet (Crockford base32:
+ * `parseInt(c, 32)` is NaN for w, x, y and z, which made `ERRORS[NaN]` an `errors: [null]` lesson).
+ */
+const idDigit = (id, fromEnd) => '0123456789abcdefghjkmnpqrstvwxyz'.indexOf(id[id.length - fromEnd]);
 
 /** Error words a waiting lesson looks for in a call's result. */
 const ERRORS = [

@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { toCodexHookTable } from '../dist/core/install/codex-hook-table.js';
 
 chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
+chmodSync(new URL('../dist/cli/lore.cjs', import.meta.url), 0o755);
 
 const plugin = new URL('../plugin/', import.meta.url);
 const readJson = (path) => JSON.parse(readFileSync(new URL(path, plugin), 'utf8'));

@@ -1,6 +1,19 @@
 #!/usr/bin/env node
-/** The `lore` executable: wires the real process to runCli. */
-import { runCli } from './main.js';
+/**
+ * The `lore` executable, bundled as CommonJS into dist/cli/lore.cjs (the package's `bin`; the
+ * dist/cli/bin.js that agents' MCP configurations and the plugin name only imports it): an ES
+ * module entry alone costs about 9 ms before the first line runs (Node's ES module loader, and its
+ * fs/promises and streams). The fast verbs (fast-verbs.ts) run from their own CommonJS bundle,
+ * from V8's code cache (fast-launch.ts); every other verb from main.ts's ES module bundle
+ * (dist/cli-bundle/main.js), loaded with import().
+ */
+import { isFastVerb } from './fast-verbs.js';
+import { runFastCli } from './fast-launch.js';
+import type { Io } from './run-command.js';
+import { markStage } from './stage-marks.js';
+import type { runCli as RunCli } from './main.js';
+
+markStage('entry');
 
 async function readAllStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -8,12 +21,41 @@ async function readAllStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-process.exitCode = await runCli({
-  argv: process.argv.slice(2),
+/** The whole CLI (main.ts), in the ES module bundle beside the fast one. */
+async function full(io: Io): Promise<number> {
+  const main = (await import(new URL('../cli-bundle/main.js', import.meta.url).href)) as {
+    runCli: typeof RunCli;
+  };
+  return main.runCli(io);
+}
+
+async function run(io: Io): Promise<number> {
+  return (isFastVerb(io.argv[0]) ? await runFastCli(io, full) : undefined) ?? (await full(io));
+}
+
+/**
+ * A fast verb's process leaves as soon as its output is written (stdout and stderr hold nothing
+ * pending), rather than after Node tears its heap and the SQLite driver down: a few ms of every
+ * `lore search`. Every other verb ends as Node ends it, with whatever it left running.
+ */
+function leave(code: number, fast: boolean): void {
+  process.exitCode = code;
+  if (fast && process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
+}
+
+const argv = process.argv.slice(2);
+run({
+  argv,
   cwd: process.cwd(),
   env: process.env,
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   isTTY: process.stderr.isTTY === true,
   readStdin: readAllStdin,
-});
+}).then(
+  (code) => leave(code, isFastVerb(argv[0])),
+  (error: unknown) => {
+    process.stderr.write(`lore: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exitCode = 70;
+  },
+);

@@ -3,15 +3,20 @@
  * and decides the exit code: 0 ok, 1 user or data error, 2 usage, 70 internal error.
  */
 import { readFileSync } from 'node:fs';
-import { isLoreError } from '../core/errors.js';
-import { parseCommandArgs, renderHelp } from './command.js';
-import type { Command, CommandContext } from './command.js';
+import { EXIT, runCommand } from './run-command.js';
+import type { Io, VerbEntry } from './run-command.js';
+import { FAST_VERBS } from './fast-cli.js';
 
-export const EXIT = { ok: 0, error: 1, usage: 2, internal: 70 } as const;
+export { EXIT } from './run-command.js';
+export type { Io } from './run-command.js';
 
-type Entry = { summary: string; load: () => Promise<{ command: Command }> };
+type Entry = VerbEntry;
 
-/** Every verb, in the order `lore --help` lists them. Modules load on use. */
+/**
+ * Every verb, in the order `lore --help` lists them. Modules load on use. The fast ones
+ * (fast-cli.ts) usually run from their CommonJS bundle instead (bin.ts), and from here when it is
+ * missing.
+ */
 export const COMMANDS: Record<string, Entry> = {
   up: {
     summary: "scan this machine's agent transcripts and open the dashboard",
@@ -26,12 +31,9 @@ export const COMMANDS: Record<string, Entry> = {
     load: () => import('./commands/init.js'),
   },
   add: { summary: 'add a lesson and print its id', load: () => import('./commands/add.js') },
-  list: {
-    summary: 'list lessons, filtered by status, tag, tool, path or tier',
-    load: () => import('./commands/list.js'),
-  },
-  search: { summary: 'ranked full-text search over lessons', load: () => import('./commands/search.js') },
-  show: { summary: 'show one lesson with its votes', load: () => import('./commands/show.js') },
+  list: FAST_VERBS.list,
+  search: FAST_VERBS.search,
+  show: FAST_VERBS.show,
   docs: {
     summary: 'project Markdown docs: list, show, add a root, index bodies, migrate frontmatter',
     load: () => import('./commands/docs.js'),
@@ -81,7 +83,7 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'list likely duplicate lessons',
     load: () => import('./commands/dedupe.js'),
   },
-  sync: { summary: 'rebuild the index from the lesson files', load: () => import('./commands/sync.js') },
+  sync: FAST_VERBS.sync,
   maintain: {
     summary: 'periodic upkeep: lower the confidence of lessons unused for 30 days',
     load: () => import('./commands/maintain.js'),
@@ -175,10 +177,7 @@ export const COMMANDS: Record<string, Entry> = {
     summary: 'write one agent skill per tool with many lessons (the hook points at it)',
     load: () => import('./commands/aggregate.js'),
   },
-  mcp: {
-    summary: "run lore's MCP server on stdio (tools, lesson resources, learnings sidecar)",
-    load: () => import('./commands/mcp.js'),
-  },
+  mcp: FAST_VERBS.mcp,
   'migrate-layout': {
     summary: 'move lessons/<id>.yaml files into lessons/<id>/lesson.yaml',
     load: () => import('./commands/migrate-layout.js'),
@@ -214,16 +213,6 @@ function mainHelp(): string {
   ].join('\n');
 }
 
-export type Io = {
-  argv: readonly string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  isTTY: boolean;
-  readStdin: () => Promise<string>;
-};
-
 export async function runCli(io: Io): Promise<number> {
   const [verb, ...rest] = io.argv;
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
@@ -248,59 +237,5 @@ export async function runCli(io: Io): Promise<number> {
     return EXIT.usage;
   }
 
-  let json = rest.includes('--json');
-  try {
-    const { command } = await entry.load();
-    const args = parseCommandArgs(verb, command.spec, rest);
-    json = args.values.json === true;
-    if (args.values.help === true) {
-      io.stdout(renderHelp(verb, entry.summary, command.spec));
-      return EXIT.ok;
-    }
-    const ctx: CommandContext = {
-      cwd: io.cwd,
-      env: io.env,
-      root: typeof args.values.root === 'string' ? args.values.root : undefined,
-      json,
-      isTTY: io.isTTY,
-      now: () => Date.now(),
-      note: (line) => io.stderr(`${line}\n`),
-      readStdin: io.readStdin,
-      runCommand: async (argv, cwd, env) => {
-        let output = '';
-        const append = (text: string): void => {
-          output += text;
-        };
-        const code = await runCli({
-          argv,
-          cwd,
-          env,
-          stdout: append,
-          stderr: append,
-          isTTY: false,
-          readStdin: async () => '',
-        });
-        return { output, code };
-      },
-    };
-    const output = await command.run(ctx, args);
-    if (json) io.stdout(`${JSON.stringify(output.data, null, 2)}\n`);
-    else if (output.text !== '') io.stdout(output.text.endsWith('\n') ? output.text : `${output.text}\n`);
-    return output.exitCode ?? EXIT.ok;
-  } catch (error) {
-    if (isLoreError(error)) {
-      if (json) {
-        io.stdout(
-          `${JSON.stringify({ error: { code: error.code, message: error.message, hint: error.hint ?? null, details: error.details ?? null } }, null, 2)}\n`,
-        );
-      }
-      io.stderr(`lore ${verb}: ${error.message}\n`);
-      if (error.hint) io.stderr(`${error.hint}\n`);
-      return error.code === 'usage' ? EXIT.usage : EXIT.error;
-    }
-    io.stderr(`lore ${verb}: internal error: ${(error as Error)?.message ?? String(error)}\n`);
-    if (io.env.LORE_DEBUG === '1') io.stderr(`${(error as Error)?.stack ?? ''}\n`);
-    else io.stderr('this is a bug in lore; run again with LORE_DEBUG=1 for the stack trace and report it\n');
-    return EXIT.internal;
-  }
+  return runCommand(io, verb, entry, rest, runCli);
 }

@@ -1,7 +1,9 @@
 /**
  * `lore install mcp --agent claude-code|codex|gemini` and `lore uninstall mcp --agent ...`: lore's
- * MCP server (`node <this package>/dist/cli/bin.js mcp`) in the agent's MCP configuration, for
- * people who do not use the plugin (whose `.mcp.json` registers it for Claude Code already).
+ * MCP server (`node <this package>/dist/cli/lore.cjs mcp`, the package's `lore`) in the agent's MCP
+ * configuration, for people who do not use the plugin (whose `.mcp.json` registers it for Claude
+ * Code already). lore.cjs rather than dist/cli/bin.js (which only imports it): an ES module entry
+ * costs some 9 ms of every server start.
  */
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
@@ -20,7 +22,7 @@ import { readSettings, writeSettings } from './agent-hooks.js';
 import { choiceOption, flagOption, stringOption } from './command.js';
 import type { CommandContext, CommandOutput, ParsedArgs } from './command.js';
 
-export const LORE_BIN = fileURLToPath(new URL('./bin.js', import.meta.url));
+export const LORE_BIN = fileURLToPath(new URL('./lore.cjs', import.meta.url));
 
 const AGENT_NAMES: Record<McpAgent, string> = {
   'claude-code': 'Claude Code',

@@ -7,10 +7,13 @@ import { formatProblem } from '../core/errors.js';
 import { openWorkspace } from '../store/workspace/workspace.js';
 import type { Workspace } from '../store/workspace/workspace.js';
 import type { CommandContext } from './command.js';
+import { markStage } from './stage-marks.js';
 
 export async function openCommandWorkspace(ctx: CommandContext): Promise<Workspace> {
   const ws = await openWorkspace({ cwd: ctx.cwd, root: ctx.root, env: ctx.env, warn: ctx.note });
+  markStage('workspace opened');
   const report = await ws.ready();
+  markStage('index ready');
   if (report.rebuilt) ctx.note('lore: the index was missing or damaged; rebuilt it from the lesson files');
   for (const problem of ws.configProblems) ctx.note(`lore: ${formatProblem(problem)}`);
   return ws;

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { createSandbox } from '../helpers/cli.js';
 
 const BUNDLE = fileURLToPath(new URL('../../plugin/bin/lore-hook.cjs', import.meta.url));
-const LORE_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const LORE_BIN = fileURLToPath(new URL('../../dist/cli/lore.cjs', import.meta.url));
 
 /**
  * Cursor's hooks.json as its hooks documentation describes it (read 2026-11-26): `version` 1 and

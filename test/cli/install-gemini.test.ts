@@ -9,7 +9,7 @@ import { createSandbox } from '../helpers/cli.js';
 
 const EXTENSION = fileURLToPath(new URL('../../gemini-extension/', import.meta.url)).replace(/\/$/, '');
 const BUNDLE = join(EXTENSION, 'bin', 'lore-hook.cjs');
-const LORE_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const LORE_BIN = fileURLToPath(new URL('../../dist/cli/lore.cjs', import.meta.url));
 
 type Group = {
   matcher?: string;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 
-const LORE = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const LORE = fileURLToPath(new URL('../../dist/cli/lore.cjs', import.meta.url));
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
 const OTHER_SERVER = { type: 'stdio', command: 'npx', args: ['-y', 'some-server'], env: { TOKEN: 'x' } };

@@ -1,7 +1,7 @@
 // The read path (list, search, show on a fresh index) must not load the YAML parser, zod or
 // picomatch: they cost more than the whole query. A module-resolve hook records what loads.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,14 +29,22 @@ beforeAll(() => {
   mkdirSync(join(base, 'repo', '.git'), { recursive: true });
   mkdirSync(join(base, 'home'));
   hook = join(base, 'hook.mjs');
+  // Packages lore itself loads: through import (a module-resolve hook) and through require (the
+  // fast verbs run from a CommonJS bundle), not what those packages load in turn.
   writeFileSync(
     hook,
-    `import { register } from 'node:module';
+    `import Module, { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(\`export async function resolve(s, c, next) {
   const r = await next(s, c);
-  if (r.url.includes('/node_modules/')) process.stderr.write('LOADED ' + r.url.split('/node_modules/')[1].split('/')[0] + '\\\\n');
+  if (r.url.includes('/node_modules/') && !(c.parentURL ?? '').includes('/node_modules/')) process.stderr.write('LOADED ' + r.url.split('/node_modules/')[1].split('/')[0] + '\\\\n');
   return r;
 }\`));
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (request, parent, ...rest) {
+  const file = resolveFilename.call(this, request, parent, ...rest);
+  if (file.includes('/node_modules/') && !(parent?.filename ?? '').includes('/node_modules/')) process.stderr.write('LOADED ' + file.split('/node_modules/')[1].split('/')[0] + '\\n');
+  return file;
+};
 `,
   );
   lore(['init']);
@@ -66,5 +74,29 @@ describe('fresh read path', () => {
     appendFileSync(join(base, 'repo', file), '# edited by hand\n');
     const run = lore(['list'], true);
     expect(run.loaded).toEqual(expect.arrayContaining(['yaml', 'zod']));
+  });
+});
+
+describe('the entries', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    bin: { lore: string };
+  };
+  const packageBin = fileURLToPath(new URL(`../../${pkg.bin.lore}`, import.meta.url));
+  const run = (entry: string, args: string[]) =>
+    spawnSync(process.execPath, [entry, ...args], {
+      cwd: join(base, 'repo'),
+      env: { PATH: process.env.PATH, HOME: join(base, 'home'), TZ: 'UTC', NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+
+  it.each([
+    [['search', 'pytest', '--json']],
+    [['list', '--path', 'tests/a.py']],
+    [['--version']],
+    [['nosuch']],
+  ])("the package's bin (CommonJS) and dist/cli/bin.js (an ES module) answer %j alike", (args) => {
+    const [cjs, esm] = [packageBin, bin].map((entry) => run(entry, args));
+    expect(pkg.bin.lore).toBe('dist/cli/lore.cjs');
+    expect([cjs?.status, cjs?.stdout, cjs?.stderr]).toEqual([esm?.status, esm?.stdout, esm?.stderr]);
   });
 });

@@ -10,9 +10,9 @@ import {
   fileSignature,
   MISSING_SIGNATURE,
   STAMP_WIDTH,
-  stampFile,
   stampSignature,
 } from '../../src/store/fs/file-signature.js';
+import { stampFile, statNumbers } from '../../src/store/fs/stat-numbers.js';
 
 function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'lore-signature-'));
@@ -72,5 +72,23 @@ describe('fileSignature', () => {
     expect(stampSignature(stamps, 0)).toBe(fileSignature(file));
     expect(stampSignature(stamps, STAMP_WIDTH)).toBe(MISSING_SIGNATURE);
     expect([...stamps.subarray(STAMP_WIDTH)].every(Number.isNaN)).toBe(true);
+  });
+});
+
+describe('statNumbers', () => {
+  it('gives what statSync gives (mtimeMs to the bit, size, inode) for a file and a directory', () => {
+    const { dir, file } = setup();
+    utimesSync(file, 1_700_000_000.123456, 1_700_000_000.123456);
+    const numbers = [file, dir].map((path) => statNumbers(path));
+    const stats = [file, dir].map((path) => statSync(path));
+    expect(numbers).toEqual(stats.map((stat) => ({ mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino })));
+  });
+
+  it.each([
+    ['a missing file', (dir: string) => join(dir, 'gone.yaml')],
+    ['a path through a file', (dir: string) => join(dir, 'lesson.yaml', 'votes.jsonl')],
+  ])('is undefined for %s', (_name, pathIn) => {
+    const { dir } = setup();
+    expect(statNumbers(pathIn(dir))).toBeUndefined();
   });
 });

@@ -59,10 +59,22 @@ export type LessonIndex = {
   /** Refreshes only when nothing has since this instance opened or a write invalidated it. */
   settle(): Promise<RefreshReport>;
   /**
+   * Scans every file (votes files and directory listings too): true when none changed since the
+   * index was written (it then counts as refreshed, and `contentParts()` holds); false, with
+   * nothing written, when one did or the database was missing, outdated or corrupt.
+   */
+  isCurrent(): Promise<boolean>;
+  /**
    * What the last refresh saw of every lesson directory, by `tier:id`: `<lesson.yaml>|<votes.jsonl>`
    * signatures (file-signature.ts, `-` when missing), the parts of the manifest's content signature.
    */
   contentParts(): Record<string, string> | undefined;
+  /**
+   * The aggregate signature of every lesson and votes file as the last refresh saw them (equal
+   * aggregates, equal files); undefined before one, or after one that stat-ed only the votes
+   * files it knew of.
+   */
+  scanAggregate(): string | undefined;
   /** In rank order; with `limit`, only the first `limit` records are parsed. */
   list(filter: ListFilter, nowMs: number, halfLifeDays: number, limit?: number): Promise<ListedLesson[]>;
   search(
@@ -147,9 +159,28 @@ export function openLessonIndex(
       state.fullScanNext = true;
     },
     settle: () => guarded(() => lastReport as RefreshReport),
+    isCurrent: async () => {
+      lastReport = undefined;
+      state.fullScanNext = true;
+      try {
+        if (!db) {
+          const opened = openIndexDatabase(dbPath);
+          db = opened.db;
+          if (opened.recovered) return false;
+        }
+        const report = await refreshIndex({ db, tiers, displayPath, state }, false, true);
+        if (report.fresh) lastReport = report;
+        return report.fresh;
+      } catch (error) {
+        if (!isCorruptionError(error)) throw error;
+        return false;
+      }
+    },
     // a lite scan did not look for new votes files: callers stat what they need themselves
     contentParts: () =>
       state.lastScan === undefined || state.lastScan.lite ? undefined : contentPartsOf(state.lastScan),
+    scanAggregate: () =>
+      state.lastScan === undefined || state.lastScan.lite ? undefined : state.lastScan.aggregate,
     list: async (filter, nowMs, halfLifeDays, limit) => {
       const contains = await containmentFor(filter.path);
       return guarded((ctx) => listLessons(ctx, filter, nowMs, halfLifeDays, limit, contains));

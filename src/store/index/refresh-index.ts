@@ -34,8 +34,16 @@ export type RefreshContext = {
 
 const META_KEYS = "('aggregate', 'voted', 'listings', 'fullScanAt', 'context')";
 
-/** `force`: every file is parsed again into emptied tables. */
-export async function refreshIndex(ctx: RefreshContext, force: boolean): Promise<RefreshReport> {
+/**
+ * `force`: every file is parsed again into emptied tables. `look`: a full scan that writes rows only
+ * when nothing changed (the scan remembered); a change is reported (`fresh: false`, nothing
+ * parsed) and left for the next refresh, which scans in full.
+ */
+export async function refreshIndex(
+  ctx: RefreshContext,
+  force: boolean,
+  look = false,
+): Promise<RefreshReport> {
   const { db, tiers, state } = ctx;
   const meta = new Map(
     db
@@ -47,6 +55,7 @@ export async function refreshIndex(ctx: RefreshContext, force: boolean): Promise
   const listings = parseListings(meta.get('listings'), tiers.length);
   const lite =
     !force &&
+    !look &&
     !state.fullScanNext &&
     meta.get('context') === context &&
     meta.has('voted') &&
@@ -70,6 +79,10 @@ export async function refreshIndex(ctx: RefreshContext, force: boolean): Promise
     // Something changed: look at everything, votes files included.
     state.fullScanNext = true;
     return refreshIndex(ctx, force);
+  }
+  if (look) {
+    state.fullScanNext = true;
+    return { parsed: 0, removed: 0, rebuilt: false, fresh: false, legacyFiles: scan.legacy, scan: 'full' };
   }
   const rows = await import('./write-file-rows.js');
   const writer: RowWriter = {

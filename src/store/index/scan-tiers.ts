@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { isAbandonedTemp } from '../fs/fs-atomic.js';
-import { fileSignature, STAMP_WIDTH, stampFile, stampSignature } from '../fs/file-signature.js';
+import { fileSignature, STAMP_WIDTH, stampSignature } from '../fs/file-signature.js';
+import { stampFile } from '../fs/stat-numbers.js';
 import { LESSON_FILE, VOTES_FILE } from '../lessons/tier-store.js';
 import type { LessonDir, TierStore } from '../lessons/tier-store.js';
 
@@ -41,7 +42,7 @@ export type Scan = {
   /** `<tier index>:<name>` of each lesson with a votes file (complete after a full scan). */
   voted: string[];
   /** Each tier's lessons/ listing (null: no such directory). */
-  listings: (string[] | null)[];
+  listings: (readonly string[] | null)[];
 };
 
 /**
@@ -88,8 +89,8 @@ function createAggregate() {
 }
 
 /** A tier's lessons/ listing: as the hint knows it, or read now; null when there is none. */
-function listTier(tier: TierStore, known: readonly string[] | null | undefined): string[] | null {
-  if (known !== undefined) return known === null ? null : [...known];
+function listTier(tier: TierStore, known: readonly string[] | null | undefined): readonly string[] | null {
+  if (known !== undefined) return known;
   try {
     return readdirSync(tier.layout.lessonsDir);
   } catch (error) {
@@ -98,39 +99,62 @@ function listTier(tier: TierStore, known: readonly string[] | null | undefined):
   }
 }
 
-/** `hint` makes a lite scan (see ScanHint); without it every directory is listed and every votes file stat-ed. */
+/** Per tier index, the names of the lessons `voted` (`<tier index>:<name>`) says have a votes file. */
+function votedByTier(voted: ReadonlySet<string>): Map<number, Set<string>> {
+  const byTier = new Map<number, Set<string>>();
+  for (const key of voted) {
+    const colon = key.indexOf(':');
+    if (colon <= 0) continue;
+    const t = Number(key.slice(0, colon));
+    let names = byTier.get(t);
+    if (names === undefined) byTier.set(t, (names = new Set()));
+    names.add(key.slice(colon + 1));
+  }
+  return byTier;
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * `hint` makes a lite scan (see ScanHint); without it every directory is listed and every votes file
+ * stat-ed. The loop runs once per lesson on every read, mostly before V8 has optimised it: it
+ * builds no string but the two paths it stats (a name is looked up in a per-tier set, not as a
+ * `tier:name` key), and no object.
+ */
 export function scanTiers(tiers: readonly TierStore[], hint?: ScanHint): Scan {
-  const voted = hint?.voted;
-  const listings: (string[] | null)[] = [];
+  const voted = hint === undefined ? undefined : votedByTier(hint.voted);
+  const listings: (readonly string[] | null)[] = [];
   const scans: TierScan[] = [];
   const votedNow: string[] = [];
   const legacy: string[] = [];
   const aggregate = createAggregate();
+  const lessonFile = `${sep}${LESSON_FILE}`;
+  const votesFile = `${sep}${VOTES_FILE}`;
   for (const [t, tier] of tiers.entries()) {
     const names = listTier(tier, hint?.listings[t]);
-    listings.push(names === null ? null : [...names]);
+    listings.push(names);
     if (names === null) continue;
     const prefix = `${tier.layout.lessonsDir}${sep}`;
+    const withVotes = voted?.get(t) ?? (voted === undefined ? undefined : NO_NAMES);
     const stamps = new Float64Array(names.length * LESSON_WIDTH);
     const orphans = new Map<string, string>();
     const kept: string[] = [];
     for (const name of names) {
-      if (name.startsWith('.')) continue;
+      if (name.charCodeAt(0) === 46) continue; // '.'
       const at = kept.length * LESSON_WIDTH;
-      const dir = prefix + name;
-      if (stampFile(`${dir}${sep}${LESSON_FILE}`, stamps, at)) {
+      if (stampFile(prefix + name + lessonFile, stamps, at)) {
         kept.push(name);
         aggregate.add(name, t * 4 + 1, stamps, at);
-        const key = `${t}:${name}`;
-        if (voted !== undefined && !voted.has(key)) {
+        if (withVotes !== undefined && !withVotes.has(name)) {
           stamps.fill(Number.NaN, at + STAMP_WIDTH, at + LESSON_WIDTH);
-        } else if (stampFile(`${dir}${sep}${VOTES_FILE}`, stamps, at + STAMP_WIDTH)) {
+        } else if (stampFile(prefix + name + votesFile, stamps, at + STAMP_WIDTH)) {
           aggregate.add(name, t * 4 + 2, stamps, at + STAMP_WIDTH);
-          votedNow.push(key);
+          votedNow.push(`${t}:${name}`);
         }
         continue;
       }
       // Rare: not a directory (a legacy file, a stray file) or a directory without lesson.yaml.
+      const dir = prefix + name;
       const stat = statSync(dir, { throwIfNoEntry: false });
       if (stat?.isFile() && /\.ya?ml$/.test(name)) legacy.push(dir);
       if (!stat?.isDirectory()) continue;

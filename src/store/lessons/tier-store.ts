@@ -20,6 +20,7 @@ import {
   unlinkQuietly,
   writeFileAtomic,
 } from '../fs/fs-atomic.js';
+import { statNumbers } from '../fs/stat-numbers.js';
 import { tierLayout } from '../fs/paths.js';
 import type { TierLayout } from '../fs/paths.js';
 
@@ -199,8 +200,9 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
       const statePath = join(layout.cacheDir, SWEEP_STATE);
       const cleanBefore = readSweepState(statePath);
       const clean: Record<string, number> = {};
+      let changed = false;
       for (const dir of this.list().dirs) {
-        const stat = statSync(dir.dir, { throwIfNoEntry: false });
+        const stat = statNumbers(dir.dir);
         if (!stat) continue;
         // A directory's mtime moves whenever an entry is added, removed or renamed: unchanged
         // since a sweep found only lesson files in it, it still holds only those.
@@ -208,6 +210,7 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
           clean[dir.id] = stat.mtimeMs;
           continue;
         }
+        changed = true;
         let names: string[];
         try {
           names = readdirSync(dir.dir);
@@ -234,7 +237,9 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
         // coarse clock, so an entry added just after the listing could share the stamp read here.
         if (names.length > 0 && !names.some(isTempName) && age > SWEEP_RACY_MS) clean[dir.id] = stat.mtimeMs;
       }
-      writeSweepState(statePath, clean);
+      // unchanged (every directory as clean as before, none gone): no write, no fsync
+      if (changed || Object.keys(clean).length !== Object.keys(cleanBefore).length)
+        writeSweepState(statePath, clean);
       return removed;
     },
   };
