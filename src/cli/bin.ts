@@ -4,12 +4,15 @@
  * dist/cli/bin.js that agents' MCP configurations and the plugin name only imports it): an ES
  * module entry alone costs about 9 ms before the first line runs (Node's ES module loader, and its
  * fs/promises and streams). The fast verbs (fast-verbs.ts) run from their own CommonJS bundle,
- * from V8's code cache (fast-launch.ts); every other verb from main.ts's ES module bundle
- * (dist/cli-bundle/main.js), loaded with import().
+ * from V8's code cache (fast-launch.ts), but `lore mcp`, which runs from here (mcp-verb.ts) into
+ * the server's bundle; every other verb from main.ts's ES module bundle (dist/cli-bundle/main.js),
+ * loaded with import().
  */
 import { isFastVerb } from './fast-verbs.js';
 import { runFastCli } from './fast-launch.js';
+import { runCommand } from './run-command.js';
 import type { Io } from './run-command.js';
+import { MCP_VERB } from './mcp-verb.js';
 import { markStage } from './stage-marks.js';
 import type { runCli as RunCli } from './main.js';
 
@@ -30,7 +33,9 @@ async function full(io: Io): Promise<number> {
 }
 
 async function run(io: Io): Promise<number> {
-  return (isFastVerb(io.argv[0]) ? await runFastCli(io, full) : undefined) ?? (await full(io));
+  const [verb, ...rest] = io.argv;
+  if (verb === 'mcp') return runCommand(io, verb, MCP_VERB, rest, full);
+  return (isFastVerb(verb) ? await runFastCli(io, full) : undefined) ?? (await full(io));
 }
 
 /**

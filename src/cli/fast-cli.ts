@@ -5,6 +5,7 @@
  * (`ctx.runCommand`) go to `full`, the whole CLI. main.ts lists these entries with every other verb.
  */
 import { isFastVerb } from './fast-verbs.js';
+import { MCP_VERB } from './mcp-verb.js';
 import type { FastVerb } from './fast-verbs.js';
 import { runCommand } from './run-command.js';
 import type { Io, VerbEntry } from './run-command.js';
@@ -17,10 +18,7 @@ export const FAST_VERBS: Record<FastVerb, VerbEntry> = {
   search: { summary: 'ranked full-text search over lessons', load: () => import('./commands/search.js') },
   show: { summary: 'show one lesson with its votes', load: () => import('./commands/show.js') },
   sync: { summary: 'rebuild the index from the lesson files', load: () => import('./commands/sync.js') },
-  mcp: {
-    summary: "run lore's MCP server on stdio (tools, lesson resources, learnings sidecar)",
-    load: () => import('./commands/mcp.js'),
-  },
+  mcp: MCP_VERB,
 };
 
 /** The exit code, or undefined when `io.argv` does not start with a fast verb. */

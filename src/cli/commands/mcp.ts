@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { StartMcpOptions } from '../../adapters/mcp/start-mcp.js';
+import type { StartMcpOptions, startMcp as StartMcp } from '../../adapters/mcp/start-mcp.js';
 import type { Command, CommandContext } from '../command.js';
 
 function packageVersion(): string {
@@ -44,7 +44,10 @@ export const command: Command = {
     };
     const bundled = ctx.env.LORE_MCP_BUNDLE === '0' ? undefined : await startBundled(ctx, options);
     if (bundled === undefined) {
-      const { startMcp } = await import('../../adapters/mcp/start-mcp.js');
+      // the ES modules of dist/ (tsc's output), by a URL bundlers leave alone: a bundle of this
+      // verb (dist/cli/lore.cjs) would otherwise carry the whole server a second time
+      const startModule = new URL('../../adapters/mcp/start-mcp.js', import.meta.url).href;
+      const { startMcp } = (await import(startModule)) as { startMcp: typeof StartMcp };
       await startMcp(options);
     } else await bundled.served;
     return { data: null, text: '' };
