@@ -3,8 +3,13 @@
  * scan of the keys (`satisfiedKeys`, what `lore explain` runs) finds; a domain's file is read
  * only when the call has text of that domain; a corrupt file is refused, never misread.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { MANIFEST_VERSION } from '../../src/core/inject/types.js';
+import { readManifestHead } from '../../src/store/hook-state/manifest-files.js';
 import { lessonKeys } from '../../src/core/manifest/build-manifest.js';
 import { GRAM, chooseGrams } from '../../src/core/inject/literal-grams.js';
 import { packLiteralTable, satisfiedKeys } from '../../src/core/inject/literal-keys.js';
@@ -249,5 +254,24 @@ describe('a corrupt file is refused', () => {
     expect(() =>
       lookup({ command: 'pytest\n', paths: '', tool: 'bash', toolCall: true }, () => undefined),
     ).toThrow(/ENOENT/);
+  });
+});
+
+describe('the head names its index files', () => {
+  it.each([
+    [{ c: 'literals-c.lix', p: 'literals-p-m1x2abcd.lix' }, true],
+    [{}, true],
+    [{ c: 'literals-p.lix' }, false],
+    [{ c: '../literals-c.lix' }, false],
+    [{ c: 'literals-c.lix/../../x' }, false],
+    [{ x: 'literals-c.lix' }, false],
+    [undefined, false],
+  ])('%j: read %s', (index, valid) => {
+    const cache = mkdtempSync(join(tmpdir(), 'lore-head-'));
+    onTestFinished(() => rmSync(cache, { recursive: true, force: true }));
+    mkdirSync(join(cache, 'manifest'));
+    const head = { version: MANIFEST_VERSION, generation: 'g1', sources: [], index };
+    writeFileSync(join(cache, 'manifest', 'head.json'), JSON.stringify(head));
+    expect(readManifestHead(cache) !== undefined).toBe(valid);
   });
 });

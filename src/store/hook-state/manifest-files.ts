@@ -118,12 +118,10 @@ export function indexFile(domain: LiteralDomain, token?: string): string {
   return token === undefined ? `literals-${domain}.lix` : `literals-${domain}-${token}.lix`;
 }
 
+const INDEX_FILE = /^literals-([cp])(-[0-9a-z]+)?\.lix$/;
+
 function isIndexFile(domain: string, name: unknown): boolean {
-  return (
-    (domain === 'c' || domain === 'p') &&
-    typeof name === 'string' &&
-    new RegExp(`^literals-${domain}(-[0-9a-z]+)?\\.lix$`).test(name)
-  );
+  return typeof name === 'string' && INDEX_FILE.exec(name)?.[1] === domain;
 }
 
 /**
