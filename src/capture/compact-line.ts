@@ -53,6 +53,16 @@ function cutAfter(line: Buffer, at: number, ceiling: number): number {
  * The line as text to JSON.parse, long strings cut. A line that is not well-formed is returned
  * whole, so JSON.parse reports it as it would have.
  */
+/** The quote that closes the JSON string opening at `open` (quote to quote, escapes counted), or -1. */
+export function closingQuote(line: Buffer, open: number): number {
+  for (let close = line.indexOf(QUOTE, open + 1); close >= 0; close = line.indexOf(QUOTE, close + 1)) {
+    let back = close - 1;
+    while (line[back] === BACKSLASH) back -= 1;
+    if ((close - 1 - back) % 2 === 0) return close;
+  }
+  return -1;
+}
+
 export function decodeLine(line: Buffer): string {
   if (line.length <= LONG_LINE || line.includes(LESSON)) return line.toString('utf8');
   const parts: string[] = [];
@@ -61,15 +71,8 @@ export function decodeLine(line: Buffer): string {
   for (;;) {
     const open = line.indexOf(QUOTE, pos);
     if (open < 0) break;
-    let close = open + 1;
-    for (;;) {
-      close = line.indexOf(QUOTE, close);
-      if (close < 0) return line.toString('utf8');
-      let back = close - 1;
-      while (line[back] === BACKSLASH) back -= 1;
-      if ((close - 1 - back) % 2 === 0) break;
-      close += 1;
-    }
+    const close = closingQuote(line, open);
+    if (close < 0) return line.toString('utf8');
     if (close - open - 1 > LONG_STRING) {
       const head = cutBefore(line, open + 1 + KEEP_HEAD, open + 1);
       const tail = cutAfter(line, close - KEEP_TAIL, close);

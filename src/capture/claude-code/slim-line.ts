@@ -7,22 +7,19 @@
  * quote with `Buffer.indexOf` (escapes counted) and replaced by a stand-in that keeps both facts.
  * Anything unexpected leaves the line as it was; a line that then fails JSON.parse is parsed whole.
  */
+import { closingQuote } from '../compact-line.js';
+
 const KEY = Buffer.from('"toolUseResult":');
 const INTERRUPTED = Buffer.from('"interrupted":true');
 const ERROR = Buffer.from('Error');
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 /** Values shorter than this are left in: cutting them saves nothing. */
 const WORTH_CUTTING = 256;
 
 /** The index after the string that opens at `at` (a quote), or -1. */
 function endOfString(line: Buffer, at: number): number {
-  for (let quote = line.indexOf(QUOTE, at + 1); quote !== -1; quote = line.indexOf(QUOTE, quote + 1)) {
-    let slashes = 0;
-    while (line[quote - 1 - slashes] === BACKSLASH) slashes += 1;
-    if (slashes % 2 === 0) return quote + 1;
-  }
-  return -1;
+  const close = closingQuote(line, at);
+  return close < 0 ? -1 : close + 1;
 }
 
 /** The index after the JSON value that starts at `at`, or -1 when it does not end on the line. */
