@@ -354,7 +354,7 @@ async function rescanChild(spec) {
   const load = (path) => import(pathToFileURL(join(dist, path)).href);
   const [{ captureCandidates, captureTargetOf }, { defaultRoots }, { openWorkspace }] = await Promise.all([
     load('capture/capture-candidates.js'),
-    load('capture/scan-transcripts.js'),
+    load('capture/default-roots.js'),
     load('store/workspace/workspace.js'),
   ]);
   const env = { ...process.env, HOME: home, LORE_HOME: join(work, 'lore-home') };

@@ -120,12 +120,6 @@ export function knownTranscripts(statePath: string): { path: string; agent: Agen
   }));
 }
 
-/** The default folders of every reader (or of one), from the environment. */
-export function defaultRoots(env: NodeJS.ProcessEnv, home: string, source?: Agent): ScanRoot[] {
-  const agents = source ? [source] : (Object.keys(READERS) as Agent[]);
-  return agents.flatMap((agent) => READERS[agent].defaultRoots(env, home).map((path) => ({ path, agent })));
-}
-
 type Found = { path: string; shown: string; agent: Agent };
 
 function findFiles(roots: readonly ScanRoot[], source: Agent | undefined, state: StoredSignatures): Found[] {

@@ -222,7 +222,7 @@ export const command: Command = {
       const roots =
         paths.length > 0 ? paths.map((p) => ({ path: resolve(ctx.cwd, p), shownAs: p })) : undefined;
       const capture = await import('../../capture/capture-candidates.js');
-      const { defaultRoots } = await import('../../capture/scan-transcripts.js');
+      const { defaultRoots } = await import('../../capture/default-roots.js');
       const bar =
         ctx.isTTY && !ctx.json && ctx.env.LORE_SCAN_BACKGROUND_CHILD !== '1' ? progressBar() : undefined;
       const target = capture.captureTargetOf(ws);
