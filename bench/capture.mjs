@@ -354,7 +354,10 @@ async function rescanChild(spec) {
   const load = (path) => import(pathToFileURL(join(dist, path)).href);
   const [{ captureCandidates, captureTargetOf }, { defaultRoots }, { openWorkspace }] = await Promise.all([
     load('capture/capture-candidates.js'),
-    load('capture/scan-transcripts.js'),
+    // a build before default-roots.ts (a --baseline) has defaultRoots in scan-transcripts.js
+    existsSync(join(dist, 'capture', 'default-roots.js'))
+      ? load('capture/default-roots.js')
+      : load('capture/scan-transcripts.js'),
     load('store/workspace/workspace.js'),
   ]);
   const env = { ...process.env, HOME: home, LORE_HOME: join(work, 'lore-home') };

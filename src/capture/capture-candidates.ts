@@ -23,6 +23,7 @@ import type { TierLayout } from '../store/fs/paths.js';
 import type { Workspace } from '../store/workspace/workspace.js';
 import { countChanges, scanTranscripts } from './scan-transcripts.js';
 import type { ScanReport, ScanRoot } from './scan-transcripts.js';
+import type { TranscriptTree } from './transcript-tree.js';
 
 export type CaptureOptions = {
   roots: ScanRoot[];
@@ -34,6 +35,8 @@ export type CaptureOptions = {
   home: string;
   /** Worker threads for the scan itself (see scanTranscripts). */
   threads?: 'auto' | 'never' | 'always';
+  /** List and stat every file below the roots first, for the scan stamp (countChanges `withTree`). */
+  tree?: boolean;
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
 };
 
@@ -92,6 +95,8 @@ export type CaptureResult = {
   dropped: number;
   /** New candidates past `capture.maxCandidatesPerScan`, left out of this scan. */
   capped: number;
+  /** With `tree` and nothing new: what the roots held when they were found unchanged. */
+  tree?: TranscriptTree;
 };
 
 export function scoringOf(capture: Config['capture']): ScoringConfig {
@@ -117,14 +122,15 @@ export async function captureCandidates(
   const where = scanWhere(target, options);
   // Nothing new since the last scan (the usual answer to a background scan): say so without
   // loading the drafting, schema and YAML code.
-  const changes = countChanges(where);
+  const changes = countChanges(where, options.tree === true);
   if (changes.changed === 0) {
     const report: ScanReport = {
       files: changes.files,
       ...{ changedFiles: 0, bytes: 0, lines: 0, skipped: 0, problems: [], events: 0 },
       ...{ episodes: [], episodeCount: 0, markers: [], workers: 0 },
     };
-    return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0, dropped: 0, capped: 0 };
+    const tree = changes.tree ? { tree: changes.tree } : {};
+    return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0, dropped: 0, capped: 0, ...tree };
   }
   const [{ draftCandidate }, { mergeCandidate, candidateHashes, draftHashes }, { openCandidateStore }] =
     await Promise.all([

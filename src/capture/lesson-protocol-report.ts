@@ -7,7 +7,8 @@ import { auditLessonBlocks, summarizeProtocol } from '../core/capture/lesson-pro
 import type { ProtocolReport, SessionProtocol } from '../core/capture/lesson-protocol.js';
 import type { Agent, TranscriptEvent } from '../core/capture/events.js';
 import { readLinesFrom, readZstdLinesFrom } from './read-lines.js';
-import { READERS, detectAgent, walk } from './readers.js';
+import { READERS, detectAgent } from './readers.js';
+import { walk } from './walk-files.js';
 import type { ScanRoot } from './scan-transcripts.js';
 
 function fileEvents(path: string, agent: Agent): TranscriptEvent[] {

@@ -52,8 +52,6 @@ export type LineParser = {
 
 export type TranscriptReader = {
   agent: Agent;
-  /** Where the agent keeps transcripts by default (from the environment; see paths.ts). */
-  defaultRoots(env: NodeJS.ProcessEnv, home: string): string[];
   /** Is this path (found below a root) one of this agent's transcripts? */
   isTranscript(path: string): boolean;
   /** Single-document files (Gemini `.json`) are parsed whole; the rest line by line. */

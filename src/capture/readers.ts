@@ -3,8 +3,7 @@
  * (`rollout-*` is Codex, `*.json` and `chats/` are Gemini) and, for other `.jsonl` files, by a
  * look at their first bytes.
  */
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { Agent } from '../core/capture/events.js';
 import { claudeCodeReader } from './claude-code/index.js';
 import { codexReader } from './codex/index.js';
@@ -45,22 +44,4 @@ export function detectAgent(path: string): Agent | undefined {
   if (/"sessionId"|"type":"(user|assistant|summary|queue-operation|file-history-snapshot)"/.test(start))
     return 'claude-code';
   return undefined;
-}
-
-/** Files below `root` (recursively), sorted; a file root is itself. */
-export function walk(root: string): string[] {
-  const out: string[] = [];
-  let entries;
-  try {
-    entries = readdirSync(root, { withFileTypes: true, recursive: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTDIR') return [root];
-    if (code === 'ENOENT') return [];
-    throw error;
-  }
-  for (const entry of entries) {
-    if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
-  }
-  return out.sort();
 }

@@ -14,7 +14,8 @@ import type { CallCounts, ReplayCall, SessionCalls } from '../core/outcome/call-
 import type { ReplaySessionCalls } from '../core/replay/replay-calls.js';
 import type { TranscriptEvent } from '../core/capture/events.js';
 import { fileEvents } from './file-events.js';
-import { READERS, detectAgent, walk } from './readers.js';
+import { READERS, detectAgent } from './readers.js';
+import { walk } from './walk-files.js';
 import type { ScanRoot } from './scan-transcripts.js';
 
 export type ReplayTranscripts = {

@@ -9,7 +9,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import type { Stats } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Problem } from '../core/errors.js';
 import type { Agent } from '../core/capture/events.js';
@@ -17,11 +16,16 @@ import type { Episode } from '../core/capture/episode.js';
 import type { DetectorOptions } from '../core/capture/detect-episodes.js';
 import type { RedactOptions } from '../core/capture/redact.js';
 import { writeFileAtomic } from '../store/fs/fs-atomic.js';
+import { statNumbers } from '../store/fs/stat-numbers.js';
+import type { StatNumbers } from '../store/fs/stat-numbers.js';
 import { readCallCache, writeCallCache } from '../store/breadth/call-cache.js';
 import { CALL_CACHE_LIMIT, mergeCachedCalls } from '../core/breadth/cached-call.js';
 import type { CachedCall } from '../core/breadth/cached-call.js';
 import { redactCall } from './collect-recent-calls.js';
-import { READERS, detectAgent, walk } from './readers.js';
+import { READERS, detectAgent } from './readers.js';
+import { walk } from './walk-files.js';
+import { readTranscriptTree } from './transcript-tree.js';
+import type { TranscriptTree } from './transcript-tree.js';
 import { signatureMatches } from './scan-file.js';
 import type { FileScan, FileState, MarkerHit } from './scan-file.js';
 import { scanInWorkers } from './scan-in-workers.js';
@@ -119,19 +123,19 @@ export function knownTranscripts(statePath: string): { path: string; agent: Agen
   }));
 }
 
-/** The default folders of every reader (or of one), from the environment. */
-export function defaultRoots(env: NodeJS.ProcessEnv, home: string, source?: Agent): ScanRoot[] {
-  const agents = source ? [source] : (Object.keys(READERS) as Agent[]);
-  return agents.flatMap((agent) => READERS[agent].defaultRoots(env, home).map((path) => ({ path, agent })));
-}
-
 type Found = { path: string; shown: string; agent: Agent };
 
-function findFiles(roots: readonly ScanRoot[], source: Agent | undefined, state: StoredSignatures): Found[] {
+/** The transcripts below `roots`; `listings` holds each root's files (walk-files.ts), in order. */
+function findFiles(
+  roots: readonly ScanRoot[],
+  source: Agent | undefined,
+  state: StoredSignatures,
+  listings: readonly (readonly string[])[] = roots.map((root) => walk(resolve(root.path))),
+): Found[] {
   const found = new Map<string, Found>();
-  for (const root of roots) {
+  for (const [index, root] of roots.entries()) {
     const base = resolve(root.path);
-    for (const path of walk(base)) {
+    for (const path of listings[index] ?? []) {
       if (found.has(path)) continue;
       const known = state.files[path]?.agent;
       const agent = root.agent
@@ -150,7 +154,11 @@ function findFiles(roots: readonly ScanRoot[], source: Agent | undefined, state:
 }
 
 /** Is this file new or changed since the last scan (and not older than `since`)? */
-function needsScan(signature: Signature | undefined, stat: Stats | undefined, sinceMs: number | undefined) {
+function needsScan(
+  signature: Signature | undefined,
+  stat: StatNumbers | undefined,
+  sinceMs: number | undefined,
+) {
   if (!stat) return false;
   if (sinceMs !== undefined && stat.mtimeMs < sinceMs) return false;
   return !(signature && signatureMatches(signature, stat));
@@ -159,19 +167,28 @@ function needsScan(signature: Signature | undefined, stat: Stats | undefined, si
 /**
  * How many transcript files there are and how many changed since the last scan: the directory
  * walk and stats of a scan, without opening anything. `lore scan` asks first, so a scan with
- * nothing new loads none of the drafting and storing code.
+ * nothing new loads none of the drafting and storing code. `withTree`: every file below the roots
+ * is stat-ed, transcript or not, and the listing comes back with its numbers (for the scan stamp,
+ * scan-stamp.ts): the numbers that decided "unchanged" are the ones kept.
  */
-export function countChanges(options: Pick<ScanOptions, 'roots' | 'source' | 'since' | 'statePath'>): {
-  files: number;
-  changed: number;
-} {
+export function countChanges(
+  options: Pick<ScanOptions, 'roots' | 'source' | 'since' | 'statePath'>,
+  withTree = false,
+): { files: number; changed: number; tree?: TranscriptTree } {
   const state = loadSignatures(options.statePath);
-  const files = findFiles(options.roots, options.source, state);
+  const tree = withTree ? readTranscriptTree(options.roots) : undefined;
+  const files = findFiles(
+    options.roots,
+    options.source,
+    state,
+    tree?.roots.map((root) => root.files),
+  );
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
+  const statOf = (path: string) => (tree ? tree.stats.get(path) : statNumbers(path));
   const changed = files.filter((file) =>
-    needsScan(state.files[file.path], statSync(file.path, { throwIfNoEntry: false }), sinceMs),
+    needsScan(state.files[file.path], statOf(file.path), sinceMs),
   ).length;
-  return { files: files.length, changed };
+  return { files: files.length, changed, ...(tree ? { tree } : {}) };
 }
 
 export function scanTranscripts(options: ScanOptions): ScanReport {

@@ -5,8 +5,8 @@
  * module entry alone costs about 9 ms before the first line runs (Node's ES module loader, and its
  * fs/promises and streams). The fast verbs (fast-verbs.ts) run from their own CommonJS bundle,
  * from V8's code cache (fast-launch.ts), but `lore mcp`, which runs from here (mcp-verb.ts) into
- * the server's bundle; every other verb from main.ts's ES module bundle (dist/cli-bundle/main.js),
- * loaded with import().
+ * the server's bundle; `lore scan` with nothing new answers from here (unchanged-scan.ts); every
+ * other verb from main.ts's ES module bundle (dist/cli-bundle/main.js), loaded with import().
  */
 import { isFastVerb } from './fast-verbs.js';
 import { runFastCli } from './fast-launch.js';
@@ -32,16 +32,28 @@ async function full(io: Io): Promise<number> {
   return main.runCli(io);
 }
 
-async function run(io: Io): Promise<number> {
+/** The exit code, and whether the command ran without the whole CLI (a fast verb, a scan's stamp). */
+async function run(io: Io): Promise<{ code: number; fast: boolean }> {
   const [verb, ...rest] = io.argv;
-  if (verb === 'mcp') return runCommand(io, verb, MCP_VERB, rest, full);
-  return (isFastVerb(verb) ? await runFastCli(io, full) : undefined) ?? (await full(io));
+  if (verb === 'mcp') return { code: await runCommand(io, verb, MCP_VERB, rest, full), fast: true };
+  if (verb === 'scan') {
+    // nothing new since the last scan: its answer again, before any of the CLI loads
+    const { answerUnchangedScan } = await import('./unchanged-scan.js');
+    const code = answerUnchangedScan(io);
+    if (code !== undefined) return { code, fast: true };
+  }
+  if (isFastVerb(verb)) {
+    const code = await runFastCli(io, full);
+    if (code !== undefined) return { code, fast: true };
+  }
+  return { code: await full(io), fast: false };
 }
 
 /**
- * A fast verb's process leaves as soon as its output is written (stdout and stderr hold nothing
- * pending), rather than after Node tears its heap and the SQLite driver down: a few ms of every
- * `lore search`. Every other verb ends as Node ends it, with whatever it left running.
+ * A fast verb's process (and a scan answered from its stamp) leaves as soon as its output is
+ * written (stdout and stderr hold nothing pending), rather than after Node tears its heap and the
+ * SQLite driver down: a few ms of every `lore search`. Every other verb ends as Node ends it, with
+ * whatever it left running.
  */
 function leave(code: number, fast: boolean): void {
   process.exitCode = code;
@@ -58,7 +70,7 @@ run({
   isTTY: process.stderr.isTTY === true,
   readStdin: readAllStdin,
 }).then(
-  (code) => leave(code, isFastVerb(argv[0])),
+  ({ code, fast }) => leave(code, fast),
   (error: unknown) => {
     process.stderr.write(`lore: ${(error as Error)?.stack ?? String(error)}\n`);
     process.exitCode = 70;

@@ -24,6 +24,13 @@ export type Io = {
 /** A verb: its one-line summary (`lore --help`, the verb's help) and its module, loaded on use. */
 export type VerbEntry = { summary: string; load: () => Promise<{ command: Command }> };
 
+/** What a command's result prints on stdout: its data as JSON with `--json`, else its text (if any) and a newline. */
+export function formatOutput(output: { data: unknown; text: string }, json: boolean): string {
+  if (json) return `${JSON.stringify(output.data, null, 2)}\n`;
+  if (output.text === '') return '';
+  return output.text.endsWith('\n') ? output.text : `${output.text}\n`;
+}
+
 /**
  * `verb` with arguments `rest`; `nested` runs another whole command line in this process
  * (`ctx.runCommand`, for `lore demo`).
@@ -73,8 +80,8 @@ export async function runCommand(
     };
     const output = await command.run(ctx, args);
     markStage('command ran');
-    if (json) io.stdout(`${JSON.stringify(output.data, null, 2)}\n`);
-    else if (output.text !== '') io.stdout(output.text.endsWith('\n') ? output.text : `${output.text}\n`);
+    const printed = formatOutput(output, json);
+    if (printed !== '') io.stdout(printed);
     markStage('output written');
     return output.exitCode ?? EXIT.ok;
   } catch (error) {

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { READERS, detectAgent, walk } from '../../src/capture/readers.js';
+import { READERS, detectAgent } from '../../src/capture/readers.js';
+import { walk } from '../../src/capture/walk-files.js';
 import { fileEvents } from '../../src/capture/file-events.js';
 
 const root = fileURLToPath(new URL('../fixtures/transcripts/', import.meta.url));

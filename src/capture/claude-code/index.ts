@@ -1,11 +1,10 @@
 /** The Claude Code transcript reader. */
 import type { TranscriptReader } from '../reader.js';
 import { createClaudeParser } from './parser.js';
-import { claudeProjectsDirs, isClaudeSidechain, isClaudeTranscript } from './paths.js';
+import { isClaudeSidechain, isClaudeTranscript } from './paths.js';
 
 export const claudeCodeReader: TranscriptReader = {
   agent: 'claude-code',
-  defaultRoots: claudeProjectsDirs,
   isTranscript: isClaudeTranscript,
   isDocument: () => false,
   isSidechain: isClaudeSidechain,

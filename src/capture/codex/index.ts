@@ -1,11 +1,10 @@
 /** The Codex CLI transcript reader (`.jsonl`, and `.jsonl.zst` decompressed as a stream). */
 import type { TranscriptReader } from '../reader.js';
 import { createCodexParser } from './parser.js';
-import { codexSessionDirs, isCodexTranscript } from './paths.js';
+import { isCodexTranscript } from './paths.js';
 
 export const codexReader: TranscriptReader = {
   agent: 'codex',
-  defaultRoots: codexSessionDirs,
   isTranscript: isCodexTranscript,
   isDocument: () => false,
   isSidechain: () => false,

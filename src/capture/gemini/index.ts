@@ -1,11 +1,10 @@
 /** The Gemini CLI transcript reader (upsert-log `.jsonl` and single-document `.json`). */
 import type { TranscriptReader } from '../reader.js';
 import { createGeminiParser, parseGeminiDocument } from './parser.js';
-import { geminiProjectOf, geminiTmpDirs, isGeminiDocument, isGeminiTranscript } from './paths.js';
+import { geminiProjectOf, isGeminiDocument, isGeminiTranscript } from './paths.js';
 
 export const geminiReader: TranscriptReader = {
   agent: 'gemini',
-  defaultRoots: geminiTmpDirs,
   isTranscript: isGeminiTranscript,
   isDocument: isGeminiDocument,
   isSidechain: () => false,

@@ -30,7 +30,7 @@ export const command: Command = {
     const source = choiceOption(args, 'source', AGENTS);
     const paths = listOption(args, 'path') ?? [];
     const home = ctx.env.HOME ?? homedir();
-    const { defaultRoots } = await import('../../capture/scan-transcripts.js');
+    const { defaultRoots } = await import('../../capture/default-roots.js');
     const { reportLessonProtocol } = await import('../../capture/lesson-protocol-report.js');
     const roots =
       paths.length > 0

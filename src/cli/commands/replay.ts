@@ -103,7 +103,7 @@ export const command: Command = {
       const { resolveLesson } = await import('../../store/lessons/lesson-writes.js');
       const lessons: string[] = [];
       for (const ref of listOption(args, 'lesson') ?? []) lessons.push((await resolveLesson(ws, ref)).id);
-      const { defaultRoots } = await import('../../capture/scan-transcripts.js');
+      const { defaultRoots } = await import('../../capture/default-roots.js');
       const { readReplayTranscripts } = await import('../../capture/replay-transcripts.js');
       const { replayWorkspace } = await import('../../store/replay/run-replay.js');
       const { writeLastReplay } = await import('../../store/replay/last-replay.js');

@@ -7,6 +7,7 @@ import { AGENTS } from '../../core/capture/events.js';
 import { LoreError } from '../../core/errors.js';
 import { choiceOption, flagOption, listOption, stringOption } from '../command.js';
 import type { Command, CommandContext } from '../command.js';
+import { signWatched, stampPlace, writeScanStamp } from '../../capture/scan-stamp.js';
 import { openCommandWorkspace } from '../open-workspace.js';
 import type { Tier } from '../../core/lesson/schema.js';
 import type { Workspace } from '../../store/workspace/workspace.js';
@@ -123,6 +124,34 @@ async function judgeAfterScan(ctx: CommandContext, ws: Workspace) {
 
 type Outcomes = Awaited<ReturnType<typeof judgeAfterScan>>;
 
+/**
+ * No injection left open: none judged now (the next scan finds it judged), none pending or of an
+ * unknown lesson, no session without its transcript. Then a later scan over the same audit logs
+ * and outcome records has nothing to judge either (scan-stamp.ts).
+ */
+function quietOutcomes(outcomes: Outcomes): boolean {
+  return (
+    outcomes.judged === 0 &&
+    outcomes.pending === 0 &&
+    outcomes.unknownLessons === 0 &&
+    outcomes.sessionsWithoutTranscript === 0 &&
+    outcomes.heldForReview.length === 0 &&
+    outcomes.guardProposals.length === 0
+  );
+}
+
+/**
+ * No lesson has the repeats a guard proposal needs, whatever its type: the proposals then stay
+ * none while the outcome records do not change, however the lessons are edited.
+ */
+async function noGuardInReach(ws: Workspace): Promise<boolean> {
+  const [{ workspaceOutcomes }, { guardProposals }] = await Promise.all([
+    import('../../store/feedback/outcome-log.js'),
+    import('../../core/feedback/outcome-floor.js'),
+  ]);
+  return guardProposals(workspaceOutcomes(ws), () => false).length === 0;
+}
+
 /** The human summary of outcome feedback: one line, and what to do when lessons were held or proposed. */
 function outcomeLines(outcomes: Outcomes): string[] {
   const lines: string[] = [];
@@ -152,7 +181,7 @@ function outcomeLines(outcomes: Outcomes): string[] {
 export const command: Command = {
   spec: {
     usage:
-      'lore scan [--source claude-code|codex|gemini] [--path DIR]... [--since DATE] [--background | --distill] [--json]',
+      'lore scan [--source claude-code|codex|gemini] [--path DIR]... [--since DATE] [--background | --distill] [--force] [--json]',
     description:
       'Mines agent transcripts for mistake -> fix episodes and #lesson blocks, and stores them as candidates\n' +
       'for review (.lore/candidates/, kept out of git, or the user tier for transcripts of other projects). Only bytes added\n' +
@@ -160,7 +189,11 @@ export const command: Command = {
       '$CODEX_HOME/sessions (~/.codex/sessions), ~/.gemini/tmp. Secrets are redacted before anything is written.\n' +
       "Then judges what came of lore's injections (the audit log) in the sessions read: a repeat of the lesson's\n" +
       'mistake is an automatic not-helpful (-0.05), a prevented one an automatic helpful (+0.02), once per injection\n' +
-      '(<cache>/outcomes.jsonl); lessons whose mistake keeps coming back are held for review (`lore review`).',
+      '(<cache>/outcomes.jsonl); lessons whose mistake keeps coming back are held for review (`lore review`).\n' +
+      'A scan of the default folders that finds nothing new, judges nothing and notes nothing leaves a stamp\n' +
+      '(<cache>/capture/scan-stamp.json); the next `lore scan` or `lore scan --json` prints its answer again without\n' +
+      'opening the workspace when every file below the folders has the mtime, size and inode it had, and the scan\n' +
+      'state, configs, audit logs, outcome records and lesson folders are unchanged. --force runs the scan regardless.',
     options: {
       source: { type: 'string', value: AGENTS.join('|'), description: "only this agent's transcripts" },
       path: {
@@ -174,6 +207,10 @@ export const command: Command = {
         type: 'boolean',
         description:
           'start a detached scan and return at once; at most once per capture.backgroundIntervalHours',
+      },
+      force: {
+        type: 'boolean',
+        description: 'run the whole scan even when the stamp of the last one says nothing changed',
       },
       distill: {
         type: 'boolean',
@@ -189,18 +226,32 @@ export const command: Command = {
       'lore scan --path ./transcripts --json',
     ],
   },
-  async run(ctx, args) {
+  async run(outer, args) {
     const source = choiceOption(args, 'source', AGENTS);
     const since = parseSince(stringOption(args, 'since'));
     const paths = listOption(args, 'path') ?? [];
-    const home = ctx.env.HOME ?? homedir();
+    const home = outer.env.HOME ?? homedir();
     const distill = flagOption(args, 'distill');
     // The hooks start `lore scan --background`: a model is never called from there.
-    if (distill && (flagOption(args, 'background') || ctx.env.LORE_SCAN_BACKGROUND_CHILD === '1')) {
+    if (distill && (flagOption(args, 'background') || outer.env.LORE_SCAN_BACKGROUND_CHILD === '1')) {
       throw new LoreError('usage', '--distill does not run in the background (nor from a hook)', {
         hint: 'run `lore scan --distill` or `lore distill` yourself',
       });
     }
+    // A scan of the default folders that finds nothing new leaves a stamp for the next one
+    // (scan-stamp.ts), with the signatures of what it reads taken before it reads them.
+    const plain =
+      !source && !since && paths.length === 0 && !distill && !flagOption(args, 'background') && !outer.root;
+    const place = plain ? stampPlace(outer.cwd, outer.env) : undefined;
+    const watched = place ? signWatched(place) : undefined;
+    let notes = 0;
+    const ctx: CommandContext = {
+      ...outer,
+      note: (line) => {
+        notes += 1;
+        outer.note(line);
+      },
+    };
     const ws = await openCommandWorkspace(ctx);
     try {
       // Off or misconfigured: say so before scanning, not after.
@@ -222,7 +273,7 @@ export const command: Command = {
       const roots =
         paths.length > 0 ? paths.map((p) => ({ path: resolve(ctx.cwd, p), shownAs: p })) : undefined;
       const capture = await import('../../capture/capture-candidates.js');
-      const { defaultRoots } = await import('../../capture/scan-transcripts.js');
+      const { defaultRoots } = await import('../../capture/default-roots.js');
       const bar =
         ctx.isTTY && !ctx.json && ctx.env.LORE_SCAN_BACKGROUND_CHILD !== '1' ? progressBar() : undefined;
       const target = capture.captureTargetOf(ws);
@@ -234,6 +285,7 @@ export const command: Command = {
         nowMs: ctx.now(),
         home,
         ...(bar ? { onProgress: bar.update } : {}),
+        ...(place ? { tree: true } : {}),
       };
       let result;
       try {
@@ -287,7 +339,19 @@ export const command: Command = {
         ...outcomeLines(outcomes),
         ...(distilled ? [distilled.text] : []),
       ];
-      return { data, text: lines.join('\n') };
+      const text = lines.join('\n');
+      // nothing new read (the tree comes with that answer only), nothing noted, nothing left to judge
+      const tree = result.tree;
+      const stampable =
+        place !== undefined &&
+        watched !== undefined &&
+        tree !== undefined &&
+        notes === 0 &&
+        place.cacheDir === ws.cacheDir &&
+        quietOutcomes(outcomes) &&
+        (await noGuardInReach(ws));
+      if (stampable) writeScanStamp(place, { watched, tree, atMs: ctx.now(), output: { data, text } });
+      return { data, text };
     } finally {
       ws.close();
     }

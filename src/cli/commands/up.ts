@@ -32,7 +32,7 @@ async function scan(
   roots?: string[],
 ): Promise<ScanSummary> {
   const { captureCandidates, captureTargetOf } = await import('../../capture/capture-candidates.js');
-  const { defaultRoots } = await import('../../capture/scan-transcripts.js');
+  const { defaultRoots } = await import('../../capture/default-roots.js');
   const result = await captureCandidates(captureTargetOf(ws), {
     roots: roots ? roots.map((path) => ({ path })) : defaultRoots(ctx.env, home),
     explicit: roots !== undefined,
