@@ -45,6 +45,12 @@ export type CodeCacheSpec = {
   require(id: string): unknown;
   /** Called just before the file's body runs (after reading and compiling it). */
   onRun?(): void;
+  /**
+   * Whether the run that writes the cache compiles every function first (default true; see
+   * `runCodeCached`). False for a long-lived process that saves once its work is warm: the cache
+   * then holds only the functions that ran, and is read faster.
+   */
+  eager?: boolean;
 };
 
 export type CachedRun = {
@@ -160,7 +166,7 @@ export function runCodeCached(spec: CodeCacheSpec): CachedRun {
   // The run that writes the cache compiles every function, not only those its own event needs: a
   // cache written by (say) a SessionStart would otherwise make each later tool call, and every call
   // of another host's adapter, compile its functions lazily again, run after run.
-  const eager = dir !== undefined && cached === undefined;
+  const eager = spec.eager !== false && dir !== undefined && cached === undefined;
   const v8 = eager ? (spec.require('node:v8') as { setFlagsFromString(flags: string): void }) : undefined;
   v8?.setFlagsFromString('--no-lazy');
   let script: Script;
