@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { isAbandonedTemp } from '../fs/fs-atomic.js';
 import { fileSignature, STAMP_WIDTH, stampSignature } from '../fs/file-signature.js';
-import { stampFile } from '../fs/stat-numbers.js';
+import { inDirectory, stampFile } from '../fs/stat-numbers.js';
 import { LESSON_FILE, VOTES_FILE } from '../lessons/tier-store.js';
 import type { LessonDir, TierStore } from '../lessons/tier-store.js';
 
@@ -134,36 +134,38 @@ export function scanTiers(tiers: readonly TierStore[], hint?: ScanHint): Scan {
     const names = listTier(tier, hint?.listings[t]);
     listings.push(names);
     if (names === null) continue;
-    const prefix = `${tier.layout.lessonsDir}${sep}`;
     const withVotes = voted?.get(t) ?? (voted === undefined ? undefined : NO_NAMES);
     const stamps = new Float64Array(names.length * LESSON_WIDTH);
     const orphans = new Map<string, string>();
     const kept: string[] = [];
-    for (const name of names) {
-      if (name.charCodeAt(0) === 46) continue; // '.'
-      const at = kept.length * LESSON_WIDTH;
-      if (stampFile(prefix + name + lessonFile, stamps, at)) {
-        kept.push(name);
-        aggregate.add(name, t * 4 + 1, stamps, at);
-        if (withVotes !== undefined && !withVotes.has(name)) {
-          stamps.fill(Number.NaN, at + STAMP_WIDTH, at + LESSON_WIDTH);
-        } else if (stampFile(prefix + name + votesFile, stamps, at + STAMP_WIDTH)) {
-          aggregate.add(name, t * 4 + 2, stamps, at + STAMP_WIDTH);
-          votedNow.push(`${t}:${name}`);
+    // paths relative to the lessons folder, where inDirectory can go: see there
+    inDirectory(tier.layout.lessonsDir, (prefix) => {
+      for (const name of names) {
+        if (name.charCodeAt(0) === 46) continue; // '.'
+        const at = kept.length * LESSON_WIDTH;
+        if (stampFile(prefix + name + lessonFile, stamps, at)) {
+          kept.push(name);
+          aggregate.add(name, t * 4 + 1, stamps, at);
+          if (withVotes !== undefined && !withVotes.has(name)) {
+            stamps.fill(Number.NaN, at + STAMP_WIDTH, at + LESSON_WIDTH);
+          } else if (stampFile(prefix + name + votesFile, stamps, at + STAMP_WIDTH)) {
+            aggregate.add(name, t * 4 + 2, stamps, at + STAMP_WIDTH);
+            votedNow.push(`${t}:${name}`);
+          }
+          continue;
         }
-        continue;
+        // Rare: not a directory (a legacy file, a stray file) or a directory without lesson.yaml.
+        const dir = `${tier.layout.lessonsDir}${sep}${name}`;
+        const stat = statSync(dir, { throwIfNoEntry: false });
+        if (stat?.isFile() && /\.ya?ml$/.test(name)) legacy.push(dir);
+        if (!stat?.isDirectory()) continue;
+        const held = orphanSignature(dir);
+        kept.push(name);
+        orphans.set(name, held);
+        stamps.fill(Number.NaN, at, at + LESSON_WIDTH);
+        aggregate.add(`${name}\u0000${held}`, t * 4 + 3, new Float64Array(STAMP_WIDTH), 0);
       }
-      // Rare: not a directory (a legacy file, a stray file) or a directory without lesson.yaml.
-      const dir = prefix + name;
-      const stat = statSync(dir, { throwIfNoEntry: false });
-      if (stat?.isFile() && /\.ya?ml$/.test(name)) legacy.push(dir);
-      if (!stat?.isDirectory()) continue;
-      const held = orphanSignature(dir);
-      kept.push(name);
-      orphans.set(name, held);
-      stamps.fill(Number.NaN, at, at + LESSON_WIDTH);
-      aggregate.add(`${name}\u0000${held}`, t * 4 + 3, new Float64Array(STAMP_WIDTH), 0);
-    }
+    });
     scans.push({ tier, names: kept, stamps, orphans });
   }
   legacy.sort();
