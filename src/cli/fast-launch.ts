@@ -25,6 +25,7 @@ export async function runFastCli(io: Io, full: (io: Io) => Promise<number>): Pro
     cacheName: `lore-cli-${io.argv[0] ?? ''}`,
     require: createRequire(file),
     eager: false,
+    ascii: true, // esbuild's output: see scripts/bundle-*.mjs
   });
   markStage('fast bundle loaded');
   const { runFastCli: runCore } = run.exports as { runFastCli: typeof RunFastCli };

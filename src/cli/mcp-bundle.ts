@@ -35,6 +35,7 @@ export function loadMcpBundle(file = MCP_BUNDLE_FILE): McpBundle | undefined {
     cacheName: 'lore-mcp',
     require: createRequire(file),
     eager: false,
+    ascii: true, // esbuild's output: see scripts/bundle-*.mjs
   });
   const { startMcp } = run.exports as Pick<McpBundle, 'startMcp'>;
   if (typeof startMcp !== 'function') throw new Error(`${file} does not export startMcp`);

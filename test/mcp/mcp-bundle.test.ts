@@ -184,12 +184,17 @@ describe('the bundled lore mcp and its code cache', () => {
     expect(bundleText.includes('import.meta')).toBe(false);
   });
 
-  test("zod's other locales and the SDK's AJV validator are left out, and found in node_modules if asked for", () => {
-    expect(bundleText.length).toBeLessThan(1_200_000);
-    // French zod messages, and AJV's format keyword, were in the bundle before
+  test("zod's other locales, zod 3 and the SDK's AJV validator are left out, and found in node_modules if asked for", () => {
+    expect(bundleText.length).toBeLessThan(900_000);
+    // French zod messages, AJV's format keyword and zod 3's type names were in the bundle before
     expect(bundleText.includes('e invalide')).toBe(false);
     expect(bundleText.includes('must match format')).toBe(false);
+    expect(bundleText.includes('ZodEffects')).toBe(false);
     const requireThere = createRequire(BUNDLE);
+    expect(typeof (requireThere('zod/v3') as { object?: unknown }).object).toBe('function');
+    expect(typeof (requireThere('zod-to-json-schema') as { zodToJsonSchema?: unknown }).zodToJsonSchema).toBe(
+      'function',
+    );
     const locales = requireThere('zod/v4/locales') as Record<string, unknown>;
     expect(typeof locales.fr).toBe('function');
     const { AjvJsonSchemaValidator } = requireThere('@modelcontextprotocol/sdk/validation/ajv') as {
