@@ -25,7 +25,7 @@ export type StatNumbers = {
 };
 
 type RawStat = (
-  path: string,
+  path: string | Uint8Array,
   bigint: false,
   req: undefined,
   throwIfNoEntry: false,
@@ -81,7 +81,7 @@ function rawStat(): RawStat | null {
  * The binding's numbers of `path` (valid until the next call), null when the binding is not used,
  * undefined when the path does not exist (or a component is a file: ENOTDIR). Other errors throw.
  */
-function rawNumbers(path: string): Float64Array | null | undefined {
+function rawNumbers(path: string | Uint8Array): Float64Array | null | undefined {
   const stat = rawStat();
   if (stat === null) return null;
   try {
@@ -92,9 +92,9 @@ function rawNumbers(path: string): Float64Array | null | undefined {
   }
 }
 
-function statSyncNumbers(path: string): StatNumbers | undefined {
+function statSyncNumbers(path: string | Uint8Array): StatNumbers | undefined {
   try {
-    const stats = statSync(path, { throwIfNoEntry: false });
+    const stats = statSync(typeof path === 'string' ? path : Buffer.from(path), { throwIfNoEntry: false });
     return stats === undefined ? undefined : { mtimeMs: stats.mtimeMs, size: stats.size, ino: stats.ino };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
@@ -118,9 +118,10 @@ export function statNumbers(path: string): StatNumbers | undefined {
  * says whether it exists. A path through a file (ENOTDIR) does not exist; other errors throw.
  * Numbers, not a string: a freshness check over 20,000 files hashes them without building one
  * (nor any other object per file). `stampSignature` (file-signature.ts) gives them as the
- * signature `fileSignature` gives.
+ * signature `fileSignature` gives. The path may be bytes (lite-aggregate.ts builds paths in one
+ * buffer rather than as a string per file).
  */
-export function stampFile(path: string, stamps: Float64Array, at: number): boolean {
+export function stampFile(path: string | Uint8Array, stamps: Float64Array, at: number): boolean {
   const values = rawNumbers(path);
   const stat = values === null ? statSyncNumbers(path) : values;
   if (stat === undefined) {
