@@ -81,10 +81,8 @@ export async function runMcpBench({ dataDir, size = 10000, calls = 500, starts =
   const tmp = join(dataDir, 'mcp-tmp');
   mkdirSync(tmp, { recursive: true });
   const env = { ...process.env, LORE_HOME: loreHome, NO_COLOR: '1', NODE_EXTRA_CA_CERTS: '', TMPDIR: tmp };
-  // the MCP server's bundle and the fast verbs' (lore mcp is one of them)
-  const codeCaches = ['lore-mcp', 'lore-cli'].map((name) =>
-    join(tmp, `${name}-${process.getuid?.() ?? 'user'}`),
-  );
+  // the MCP server's bundle (lore mcp does not load the fast verbs' bundle)
+  const codeCaches = ['lore-mcp'].map((name) => join(tmp, `${name}-${process.getuid?.() ?? 'user'}`));
   for (const name of ['NODE_OPTIONS', 'LORE_DEBUG', 'LORE_SESSION_ID', 'CLAUDE_CODE_SESSION_ID'])
     delete env[name];
   const store = ensureStore(dataDir, size, (line) => log(`  ${line}`));

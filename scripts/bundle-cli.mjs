@@ -20,6 +20,7 @@
 //   relative to it (package.json, schema/, the worker scripts, the MCP bundle) are where they were.
 // Deterministic: the same sources give the same bytes.
 import { build } from 'esbuild';
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -109,6 +110,8 @@ export async function bundleCli() {
     minifySyntax: true,
     legalComments: 'none',
     outExtension: { '.js': '.cjs' },
+    // fast-launch.ts reads fast-core.cjs back as latin1 without checking (code-cache.ts `ascii`)
+    charset: 'ascii',
     outdir,
     metafile: true,
     write: false,
@@ -133,6 +136,8 @@ export async function bundleCli() {
   const texts = new Map(files.map((file) => [file.path.slice(root.length), file.text]));
   checkLibsqlOrder(result.metafile.outputs, texts);
   checkLibsqlOrder(fast.metafile.outputs, texts);
+  const notAscii = fast.outputFiles.filter((file) => !isAscii(file.contents)).map((file) => file.path);
+  if (notAscii.length > 0) throw new Error(`not ASCII: ${notAscii.join(', ')}`);
   for (const file of files) writeFileSync(file.path, file.contents);
   writeFileSync(
     `${root}dist/cli/bin.js`,

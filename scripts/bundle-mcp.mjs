@@ -8,8 +8,10 @@
 // Deterministic: the same sources give the same bytes. The build fails if the bundle would keep an
 // `import.meta` or a dynamic `import()` (neither works in the CommonJS script the loader runs).
 import { build } from 'esbuild';
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { moduleUrls } from './source-files.mjs';
 
@@ -49,8 +51,121 @@ const packagesAsCommonJs = {
   },
 };
 
+/**
+ * Modules the server never runs, left out of the bundle (every start reads and decodes the whole
+ * file: some 10 ms per MB at a load average of 2) and loaded from node_modules should anything
+ * ever ask for them. Each is found by the file that imports it; the build fails when one was not
+ * met (a new zod or SDK that moved it), rather than bundling it again unnoticed.
+ * - zod's locales other than English (320 KB, a fifth of the bundle): zod's index modules import
+ *   all 50-odd error-message languages for `z.locales`; lore's messages are English.
+ * - The SDK's JSON Schema validator, AJV (two copies of ajv, ajv-formats, fast-uri: 250 KB),
+ *   which its Server builds at every start (a few ms) for one use: checking what a client answers
+ *   to an elicitation. lore never elicits; the SDK's own validator is loaded on first use.
+ * - zod 3 and zod-to-json-schema (100 KB, and zod 3's module set-up at every start), which the SDK
+ *   uses only for schemas written with zod 3; lore's are zod 4. Each is a module that loads the
+ *   real one on first use of anything but `__esModule`.
+ */
+/** A module that is `name`, required from node_modules the first time anything reads it. */
+const lazyModule = (name) => () =>
+  [
+    '"use strict";',
+    'let real;',
+    `const load = () => (real ??= require(${JSON.stringify(name)}));`,
+    'module.exports = new Proxy({}, {',
+    '  get: (_, key) => (key === "__esModule" ? true : load()[key]),',
+    '  has: (_, key) => key in load(),',
+    '  ownKeys: () => Reflect.ownKeys(load()),',
+    '  getOwnPropertyDescriptor: (_, key) => {',
+    '    const d = Object.getOwnPropertyDescriptor(load(), key);',
+    '    return d && { ...d, configurable: true };',
+    '  },',
+    '});',
+  ].join('\n');
+
+const SHIMS = [
+  {
+    name: 'zod locales',
+    importer: /[\\/]zod[\\/]v4[\\/](?:classic[\\/]external|mini[\\/]external|core[\\/]index)\.cjs$/,
+    path: '../locales/index.cjs',
+    contents(file) {
+      const index = readFileSync(file, 'utf8');
+      const names = [...index.matchAll(/defineProperty\(exports, "(\w+)", \{ enumerable: true, get/g)].map(
+        (m) => m[1],
+      );
+      if (!names.includes('en')) throw new Error('zod/v4/locales/index.cjs no longer exports en');
+      return [
+        '"use strict";',
+        'Object.defineProperty(exports, "__esModule", { value: true });',
+        'const en = require("./en.cjs");',
+        'Object.defineProperty(exports, "en", { enumerable: true, get: () => en.default });',
+        `for (const name of ${JSON.stringify(names.filter((name) => name !== 'en'))})`,
+        '  Object.defineProperty(exports, name, { enumerable: true, get: () => require("zod/v4/locales")[name] });',
+      ].join('\n');
+    },
+    external: ['zod/v4/locales'],
+  },
+  {
+    name: 'the SDK validator',
+    importer: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]cjs[\\/]server[\\/]index\.js$/,
+    path: '../validation/ajv-provider.js',
+    contents: () =>
+      [
+        '"use strict";',
+        'Object.defineProperty(exports, "__esModule", { value: true });',
+        'class AjvJsonSchemaValidator {',
+        '  constructor(ajv) { this.ajv = ajv; }',
+        '  getValidator(schema) {',
+        '    this.real ??= new (require("@modelcontextprotocol/sdk/validation/ajv").AjvJsonSchemaValidator)(this.ajv);',
+        '    return this.real.getValidator(schema);',
+        '  }',
+        '}',
+        'exports.AjvJsonSchemaValidator = AjvJsonSchemaValidator;',
+      ].join('\n'),
+    external: ['@modelcontextprotocol/sdk/validation/ajv'],
+  },
+  {
+    name: 'zod 3',
+    importer: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]cjs[\\/]server[\\/]zod-compat\.js$/,
+    path: 'zod/v3',
+    contents: lazyModule('zod/v3'),
+    external: ['zod/v3'],
+  },
+  {
+    name: 'zod-to-json-schema',
+    importer:
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]cjs[\\/]server[\\/]zod-json-schema-compat\.js$/,
+    path: 'zod-to-json-schema',
+    contents: lazyModule('zod-to-json-schema'),
+    external: ['zod-to-json-schema'],
+  },
+];
+
+function shimsPlugin(met) {
+  return {
+    name: 'lore-shims',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        const shim = SHIMS.find((s) => s.path === args.path && s.importer.test(args.importer));
+        if (shim === undefined) return undefined;
+        met.add(shim.name);
+        const path = shim.path.startsWith('.') ? join(args.resolveDir, shim.path) : `lazy:${shim.path}`;
+        return { path, namespace: 'lore-shim', pluginData: shim };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lore-shim' }, (args) => ({
+        contents: args.pluginData.contents(args.path),
+        resolveDir: args.path.startsWith('lazy:') ? root : dirname(args.path),
+        loader: 'js',
+      }));
+      b.onResolve({ filter: /.*/, namespace: 'lore-shim' }, (args) =>
+        SHIMS.some((s) => s.external.includes(args.path)) ? { path: args.path, external: true } : undefined,
+      );
+    },
+  };
+}
+
 /** `minify: false` only to read a profile: what ships is minified (and checked for `import(` without comments). */
 export async function bundleMcp({ minify = true } = {}) {
+  const met = new Set();
   const result = await build({
     entryPoints: [`${root}${ENTRY}`],
     absWorkingDir: root,
@@ -59,7 +174,7 @@ export async function bundleMcp({ minify = true } = {}) {
     format: 'cjs',
     target: 'node20',
     external: EXTERNAL,
-    plugins: [moduleUrlsPlugin, packagesAsCommonJs],
+    plugins: [shimsPlugin(met), moduleUrlsPlugin, packagesAsCommonJs],
     minify,
     legalComments: 'none',
     charset: 'ascii', // read back as latin1: a one-byte string, decoded in no time
@@ -67,6 +182,9 @@ export async function bundleMcp({ minify = true } = {}) {
     metafile: true,
     logLevel: 'silent',
   });
+  const unmet = SHIMS.filter((shim) => !met.has(shim.name)).map((shim) => shim.name);
+  if (unmet.length > 0)
+    throw new Error(`${MCP_BUNDLE}: no module imports what these shims replace: ${unmet.join(', ')}`);
   const body = result.outputFiles[0].text;
   const [output] = Object.values(result.metafile.outputs);
   const dynamic = output.imports
@@ -78,6 +196,8 @@ export async function bundleMcp({ minify = true } = {}) {
   if (meta.length > 0) throw new Error(`${MCP_BUNDLE} would keep import.meta: ${meta[0].location?.file}`);
   if (minify && /[^\w.$]import\(/.test(body))
     throw new Error(`${MCP_BUNDLE} would keep an import() of a computed name`);
+  // mcp-bundle.ts reads it back as latin1 without checking (code-cache.ts `ascii`)
+  if (!isAscii(Buffer.from(body))) throw new Error(`${MCP_BUNDLE} is not ASCII`);
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
   const banner = `// lore lore-mcp.cjs build ${hash}: generated by \`npm run build\` from ${ENTRY}. Do not edit.\n`;
   return { text: banner + body, hash, inputs: Object.keys(result.metafile.inputs) };

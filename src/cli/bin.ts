@@ -8,6 +8,7 @@
  * the server's bundle; `lore scan` with nothing new answers from here (unchanged-scan.ts); every
  * other verb from main.ts's ES module bundle (dist/cli-bundle/main.js), loaded with import().
  */
+import { createDirectOutput } from './direct-output.js';
 import { isFastVerb } from './fast-verbs.js';
 import { runFastCli } from './fast-launch.js';
 import { runCommand } from './run-command.js';
@@ -49,6 +50,10 @@ async function run(io: Io): Promise<{ code: number; fast: boolean }> {
   return { code: await full(io), fast: false };
 }
 
+// straight to the file descriptors: see direct-output.ts
+const stdout = createDirectOutput(1, () => process.stdout);
+const stderr = createDirectOutput(2, () => process.stderr);
+
 /**
  * A fast verb's process (and a scan answered from its stamp) leaves as soon as its output is
  * written (stdout and stderr hold nothing pending), rather than after Node tears its heap and the
@@ -57,7 +62,7 @@ async function run(io: Io): Promise<{ code: number; fast: boolean }> {
  */
 function leave(code: number, fast: boolean): void {
   process.exitCode = code;
-  if (fast && process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
+  if (fast && !stdout.pending() && !stderr.pending()) process.exit(code);
 }
 
 const argv = process.argv.slice(2);
@@ -65,14 +70,17 @@ run({
   argv,
   cwd: process.cwd(),
   env: process.env,
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  isTTY: process.stderr.isTTY === true,
+  stdout: stdout.write,
+  stderr: stderr.write,
+  // asked on use: process.stderr is the stream direct-output.ts spares
+  get isTTY() {
+    return process.stderr.isTTY === true;
+  },
   readStdin: readAllStdin,
 }).then(
   ({ code, fast }) => leave(code, fast),
   (error: unknown) => {
-    process.stderr.write(`lore: ${(error as Error)?.stack ?? String(error)}\n`);
+    stderr.write(`lore: ${(error as Error)?.stack ?? String(error)}\n`);
     process.exitCode = 70;
   },
 );

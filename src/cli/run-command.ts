@@ -57,7 +57,9 @@ export async function runCommand(
       env: io.env,
       root: typeof args.values.root === 'string' ? args.values.root : undefined,
       json,
-      isTTY: io.isTTY,
+      get isTTY() {
+        return io.isTTY;
+      },
       now: () => Date.now(),
       note: (line) => io.stderr(`${line}\n`),
       readStdin: io.readStdin,

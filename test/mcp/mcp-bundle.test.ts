@@ -14,6 +14,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -181,6 +182,28 @@ describe('the bundled lore mcp and its code cache', () => {
     expect(rewritten.length).toBeGreaterThan(0);
     expect(rewritten.filter((file) => !existsSync(join(dirname(BUNDLE), '..', file)))).toEqual([]);
     expect(bundleText.includes('import.meta')).toBe(false);
+  });
+
+  test("zod's other locales, zod 3 and the SDK's AJV validator are left out, and found in node_modules if asked for", () => {
+    expect(bundleText.length).toBeLessThan(900_000);
+    // French zod messages, AJV's format keyword and zod 3's type names were in the bundle before
+    expect(bundleText.includes('e invalide')).toBe(false);
+    expect(bundleText.includes('must match format')).toBe(false);
+    expect(bundleText.includes('ZodEffects')).toBe(false);
+    const requireThere = createRequire(BUNDLE);
+    expect(typeof (requireThere('zod/v3') as { object?: unknown }).object).toBe('function');
+    expect(typeof (requireThere('zod-to-json-schema') as { zodToJsonSchema?: unknown }).zodToJsonSchema).toBe(
+      'function',
+    );
+    const locales = requireThere('zod/v4/locales') as Record<string, unknown>;
+    expect(typeof locales.fr).toBe('function');
+    const { AjvJsonSchemaValidator } = requireThere('@modelcontextprotocol/sdk/validation/ajv') as {
+      AjvJsonSchemaValidator: new () => {
+        getValidator(schema: object): (value: unknown) => { valid: boolean };
+      };
+    };
+    const check = new AjvJsonSchemaValidator().getValidator({ type: 'object', required: ['a'] });
+    expect([check({ a: 1 }).valid, check({}).valid]).toEqual([true, false]);
   });
 
   test('lore_add into a user tier not set up yet copies the schema files from the package', async () => {

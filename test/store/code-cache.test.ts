@@ -144,6 +144,28 @@ describe('runCodeCached', () => {
     expect(statSync(cacheDir()).isFile()).toBe(true);
   });
 
+  test('eager: false caches only the functions that ran before save(): a smaller cache, as good', () => {
+    // methods, as a bundle's modules hold their code; V8 keeps compiled scripts per source for
+    // the rest of the process, so each case has its own
+    const methods = Array.from(
+      { length: 200 },
+      (_, i) =>
+        `var m${i} = { f(x) { let s = 0; for (const c of String(x)) s += c.length * ${i}; return s + x; } };`,
+    ).join('\n');
+    const cacheSize = (eager: boolean) => {
+      writeFileSync(file, `${methods}\nexports.sum = (x) => m0.f(x) + m199.f(x); // ${eager}\n`);
+      const options = { file, build: `b-${eager}`, cacheName: 'lore-test', require: createRequire(file) };
+      const first = runCodeCached({ ...options, eager });
+      expect(exportsOf(first).sum(1)).toBe(201);
+      first.save();
+      const second = runCodeCached(options);
+      expect(second.fromCache).toBe(true);
+      expect(exportsOf(second).sum(2)).toBe(203);
+      return statSync(join(cacheDir(), codeCacheFile(`b-${eager}`, statSync(file).size))).size;
+    };
+    expect(cacheSize(false)).toBeLessThan(cacheSize(true) / 2);
+  });
+
   test('onRun is called before the body runs, and what the body throws reaches the caller', () => {
     writeFileSync(file, 'throw new Error("body failed");\n');
     const calls: string[] = [];

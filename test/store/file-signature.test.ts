@@ -2,9 +2,18 @@
  * The one file signature (fs/file-signature.ts) that every cache compares: what changes it, what
  * does not, and the two forms (numbers for the index's scan, a string for everything else) agree.
  */
-import { mkdtempSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   fileSignature,
@@ -12,7 +21,7 @@ import {
   STAMP_WIDTH,
   stampSignature,
 } from '../../src/store/fs/file-signature.js';
-import { stampFile, statNumbers } from '../../src/store/fs/stat-numbers.js';
+import { inDirectory, stampFile, statNumbers } from '../../src/store/fs/stat-numbers.js';
 
 function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'lore-signature-'));
@@ -90,5 +99,50 @@ describe('statNumbers', () => {
   ])('is undefined for %s', (_name, pathIn) => {
     const { dir } = setup();
     expect(statNumbers(pathIn(dir))).toBeUndefined();
+  });
+});
+
+describe('inDirectory', () => {
+  it('runs with an empty prefix inside the folder, and the working directory back after', () => {
+    const { dir, file } = setup();
+    const before = process.cwd();
+    const seen = inDirectory(dir, (prefix) => ({
+      prefix,
+      cwd: process.cwd(),
+      numbers: statNumbers(`${prefix}lesson.yaml`),
+    }));
+    expect(seen).toEqual({ prefix: '', cwd: realpathSync(dir), numbers: statNumbers(file) });
+    expect(process.cwd()).toBe(before);
+  });
+
+  it('moves back when the function throws, and gives its error', () => {
+    const { dir } = setup();
+    const before = process.cwd();
+    expect(() =>
+      inDirectory(dir, () => {
+        throw new Error('scan failed');
+      }),
+    ).toThrow('scan failed');
+    expect(process.cwd()).toBe(before);
+  });
+
+  it.each([
+    ['a folder that does not exist', (dir: string) => join(dir, 'gone')],
+    ['a file', (dir: string) => join(dir, 'lesson.yaml')],
+  ])('names files by the absolute prefix in %s, from where it was', (_name, target) => {
+    const { dir } = setup();
+    const before = process.cwd();
+    const seen = inDirectory(target(dir), (prefix) => ({ prefix, cwd: process.cwd() }));
+    expect(seen).toEqual({ prefix: `${target(dir)}${sep}`, cwd: before });
+  });
+
+  it('stays where it is for a relative folder', () => {
+    const { dir } = setup();
+    mkdirSync(join(dir, 'lessons'));
+    const before = process.cwd();
+    process.chdir(dir);
+    onTestFinished(() => process.chdir(before));
+    const seen = inDirectory('lessons', (prefix) => ({ prefix, cwd: process.cwd() }));
+    expect(seen).toEqual({ prefix: `lessons${sep}`, cwd: realpathSync(dir) });
   });
 });

@@ -10,6 +10,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,9 +18,14 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openDocsIndex } from '../../src/store/docs/docs-index.js';
 import { openIndexDatabase } from '../../src/store/index/index-schema.js';
-import { openSqliteCache, SQLITE_FILE_SUFFIXES } from '../../src/store/sqlite/open-sqlite-cache.js';
+import {
+  openSqliteCache,
+  SQLITE_FILE_SUFFIXES,
+  WAL_LIMIT_BYTES,
+} from '../../src/store/sqlite/open-sqlite-cache.js';
 import type { SqliteCacheSpec } from '../../src/store/sqlite/open-sqlite-cache.js';
 import { openSqlite } from '../../src/store/sqlite/sqlite.js';
+import type { SqlDatabase } from '../../src/store/sqlite/sqlite.js';
 
 function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'lore-sqlite-cache-'));
@@ -29,7 +35,7 @@ function setup() {
     path,
     version,
     schema: `CREATE TABLE IF NOT EXISTS t${version}(v TEXT);`,
-    pragmas: 'PRAGMA busy_timeout = 1000',
+    pragmas: 'PRAGMA busy_timeout = 3000',
   });
   const tables = (version: number) => {
     const { db } = openSqliteCache(spec(version));
@@ -94,6 +100,60 @@ describe('openSqliteCache', () => {
     const bad = { ...spec(1), schema: 'CREATE TABLE broken(' };
     expect(() => openSqliteCache(bad)).toThrow();
     expect(readdirSync(dir)).toEqual(['cache']);
+  });
+});
+
+describe('the write-ahead log stays short', () => {
+  const walSize = (path: string) => statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+  /** About 2 MB of rows in one transaction: more than the log may keep. */
+  const fill = (db: SqlDatabase) =>
+    db.transaction(() => {
+      for (let i = 0; i < 500; i += 1) db.run('INSERT INTO t1(v) VALUES (?)', 'x'.repeat(4000));
+    });
+
+  it('a write transaction that leaves the log over the limit cuts it, rows kept', () => {
+    const { path, spec } = setup();
+    const { db } = openSqliteCache(spec(1));
+    onTestFinished(() => db.close());
+    fill(db);
+    expect(walSize(path)).toBe(0);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM t1')?.n).toBe(500);
+    db.run('INSERT INTO t1(v) VALUES (?)', 'small');
+    expect(walSize(path)).toBeGreaterThan(0);
+    expect(walSize(path)).toBeLessThan(WAL_LIMIT_BYTES);
+  });
+
+  it('a log left long by a connection that never closed is cut when the cache opens', () => {
+    const { path, spec } = setup();
+    openSqliteCache(spec(1)).db.close();
+    const raw = openSqlite(path);
+    onTestFinished(() => raw.close());
+    raw.exec('PRAGMA wal_autocheckpoint = 0');
+    fill(raw);
+    expect(walSize(path)).toBeGreaterThan(WAL_LIMIT_BYTES);
+    const { db } = openSqliteCache(spec(1));
+    onTestFinished(() => db.close());
+    expect(walSize(path)).toBe(0);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM t1')?.n).toBe(500);
+  });
+
+  it('does not wait for a reader in the log: the log stays, the busy timeout is restored', () => {
+    const { path, spec } = setup();
+    const { db } = openSqliteCache(spec(1));
+    onTestFinished(() => db.close());
+    db.run('INSERT INTO t1(v) VALUES (?)', 'first');
+    const reader = openSqlite(path);
+    onTestFinished(() => reader.close());
+    reader.exec('BEGIN');
+    reader.get('SELECT count(*) AS n FROM t1');
+    const started = performance.now();
+    fill(db);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(walSize(path)).toBeGreaterThan(WAL_LIMIT_BYTES);
+    expect(db.get<{ timeout: number }>('PRAGMA busy_timeout')?.timeout).toBe(3000);
+    reader.exec('COMMIT');
+    fill(db);
+    expect(walSize(path)).toBe(0);
   });
 });
 

@@ -7,7 +7,6 @@
  * - `docs.db`: the body-level index `lore docs index` builds (FTS5), with a content hash per file
  *   (an unchanged file is skipped) and stale rows removed.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Problem } from '../../core/errors.js';
@@ -161,7 +160,12 @@ export function openDocsIndex(dbPath: string): DocsIndex {
           } catch {
             continue;
           }
-          const hash = createHash('sha256').update(text).digest('hex');
+          // node:crypto on first use, as in fs-atomic.ts
+          const hash = process
+            .getBuiltinModule('node:crypto')
+            .createHash('sha256')
+            .update(text)
+            .digest('hex');
           const row = existing.get(doc.record.path);
           if (!force && row !== undefined && row.hash === hash) {
             report.unchanged += 1;

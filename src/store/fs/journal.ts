@@ -5,7 +5,6 @@
  * the process dies in between, the next lore command finds the entry and finishes the job, so
  * readers see either the whole change or, until that recovery, the journal still pending.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isAbandonedTemp, isProcessAlive, isTempName, unlinkQuietly, writeFileAtomic } from './fs-atomic.js';
@@ -38,7 +37,11 @@ export function commitWrites(
   options: { createDirs?: boolean } = {},
 ): void {
   mkdirSync(journalDir, { recursive: true });
-  const entryPath = join(journalDir, `${Date.now()}-${randomBytes(4).toString('hex')}.json`);
+  // node:crypto on first use, as in fs-atomic.ts
+  const entryPath = join(
+    journalDir,
+    `${Date.now()}-${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}.json`,
+  );
   const entry: Entry = {
     pid: process.pid,
     writes: [...writes],

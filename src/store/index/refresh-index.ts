@@ -5,6 +5,7 @@
 import type { TierStore } from '../lessons/tier-store.js';
 import type { SqlDatabase } from '../sqlite/sqlite.js';
 import { INDEX_TABLES } from './index-schema.js';
+import { liteAggregate } from './lite-aggregate.js';
 import type { RefreshReport } from './index-types.js';
 import type { ParsedFile } from './parse-worker.js';
 import { freshnessContext, FULL_SCAN_MS, parseListings, scanTiers, signaturesOf } from './scan-tiers.js';
@@ -52,15 +53,26 @@ export async function refreshIndex(
   );
   const context = freshnessContext(tiers);
   const nowMs = Date.now();
-  const listings = parseListings(meta.get('listings'), tiers.length);
-  const lite =
+  const listingsText = meta.get('listings');
+  const liteWanted =
     !force &&
     !look &&
     !state.fullScanNext &&
     meta.get('context') === context &&
     meta.has('voted') &&
-    listings !== undefined &&
+    listingsText !== undefined &&
     nowMs - Number(meta.get('fullScanAt')) < FULL_SCAN_MS;
+  // The lite check without a string per lesson (lite-aggregate.ts); when it cannot tell,
+  // scanTiers below checks as before.
+  const quick = liteWanted ? liteAggregate(tiers, listingsText, meta.get('voted') ?? '') : undefined;
+  if (quick !== undefined) {
+    state.fullScanNext = quick !== meta.get('aggregate');
+    if (state.fullScanNext) return refreshIndex(ctx, force);
+    state.lastScan = { tiers: [], legacy: [], aggregate: quick, lite: true, voted: [], listings: [] };
+    return { parsed: 0, removed: 0, rebuilt: false, fresh: true, legacyFiles: [], scan: 'lite' };
+  }
+  const listings = parseListings(listingsText, tiers.length);
+  const lite = liteWanted && listings !== undefined;
   state.fullScanNext = false;
   const scan = scanTiers(
     tiers,

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { isAbandonedTemp } from '../fs/fs-atomic.js';
 import { fileSignature, STAMP_WIDTH, stampSignature } from '../fs/file-signature.js';
-import { stampFile } from '../fs/stat-numbers.js';
+import { inDirectory, stampFile } from '../fs/stat-numbers.js';
+import { createAggregate } from './scan-aggregate.js';
 import { LESSON_FILE, VOTES_FILE } from '../lessons/tier-store.js';
 import type { LessonDir, TierStore } from '../lessons/tier-store.js';
 
@@ -55,39 +56,6 @@ export type ScanHint = { voted: ReadonlySet<string>; listings: readonly (readonl
 /** A file the index keeps a signature of: a lesson, its votes, or a lesson directory without lesson.yaml. */
 export type Signature = { path: string; sig: string; kind: 'lesson' | 'votes' | 'dir'; dir: LessonDir };
 
-const mix = (h: number, value: number) => Math.imul(h ^ (value >>> 0), 0x01000193);
-const mix2 = (h: number, value: number) => {
-  const m = Math.imul(h ^ (value >>> 0), 0x5bd1e995);
-  return m ^ (m >>> 13);
-};
-
-/** The order-independent sum of per-file hashes over (name, kind, stamps). */
-function createAggregate() {
-  let sumA = 0;
-  let sumB = 0;
-  let count = 0;
-  return {
-    add(name: string, kind: number, stamps: Float64Array, at: number) {
-      let a = 0x811c9dc5 ^ kind;
-      let b = 0x01000193 ^ kind;
-      for (let i = 0; i < name.length; i += 1) {
-        const c = name.charCodeAt(i);
-        a = Math.imul(a ^ c, 0x01000193);
-        b = Math.imul(b ^ c, 0x5bd1e995);
-      }
-      const micros = stamps[at] as number;
-      const size = stamps[at + 1] as number;
-      const ino = stamps[at + 2] as number;
-      a = mix(mix(mix(mix(a, micros % 0x100000000), micros / 0x100000000), size), ino);
-      b = mix2(mix2(mix2(mix2(b, micros % 0x100000000), micros / 0x100000000), size), ino);
-      sumA = (sumA + (a >>> 0)) % 0x100000000;
-      sumB = (sumB + (b >>> 0)) % 0x100000000;
-      count += 1;
-    },
-    value: () => `${sumA.toString(16)}${sumB.toString(16)}:${count}`,
-  };
-}
-
 /** A tier's lessons/ listing: as the hint knows it, or read now; null when there is none. */
 function listTier(tier: TierStore, known: readonly string[] | null | undefined): readonly string[] | null {
   if (known !== undefined) return known;
@@ -134,36 +102,38 @@ export function scanTiers(tiers: readonly TierStore[], hint?: ScanHint): Scan {
     const names = listTier(tier, hint?.listings[t]);
     listings.push(names);
     if (names === null) continue;
-    const prefix = `${tier.layout.lessonsDir}${sep}`;
     const withVotes = voted?.get(t) ?? (voted === undefined ? undefined : NO_NAMES);
     const stamps = new Float64Array(names.length * LESSON_WIDTH);
     const orphans = new Map<string, string>();
     const kept: string[] = [];
-    for (const name of names) {
-      if (name.charCodeAt(0) === 46) continue; // '.'
-      const at = kept.length * LESSON_WIDTH;
-      if (stampFile(prefix + name + lessonFile, stamps, at)) {
-        kept.push(name);
-        aggregate.add(name, t * 4 + 1, stamps, at);
-        if (withVotes !== undefined && !withVotes.has(name)) {
-          stamps.fill(Number.NaN, at + STAMP_WIDTH, at + LESSON_WIDTH);
-        } else if (stampFile(prefix + name + votesFile, stamps, at + STAMP_WIDTH)) {
-          aggregate.add(name, t * 4 + 2, stamps, at + STAMP_WIDTH);
-          votedNow.push(`${t}:${name}`);
+    // paths relative to the lessons folder, where inDirectory can go: see there
+    inDirectory(tier.layout.lessonsDir, (prefix) => {
+      for (const name of names) {
+        if (name.charCodeAt(0) === 46) continue; // '.'
+        const at = kept.length * LESSON_WIDTH;
+        if (stampFile(prefix + name + lessonFile, stamps, at)) {
+          kept.push(name);
+          aggregate.add(name, t * 4 + 1, stamps, at);
+          if (withVotes !== undefined && !withVotes.has(name)) {
+            stamps.fill(Number.NaN, at + STAMP_WIDTH, at + LESSON_WIDTH);
+          } else if (stampFile(prefix + name + votesFile, stamps, at + STAMP_WIDTH)) {
+            aggregate.add(name, t * 4 + 2, stamps, at + STAMP_WIDTH);
+            votedNow.push(`${t}:${name}`);
+          }
+          continue;
         }
-        continue;
+        // Rare: not a directory (a legacy file, a stray file) or a directory without lesson.yaml.
+        const dir = `${tier.layout.lessonsDir}${sep}${name}`;
+        const stat = statSync(dir, { throwIfNoEntry: false });
+        if (stat?.isFile() && /\.ya?ml$/.test(name)) legacy.push(dir);
+        if (!stat?.isDirectory()) continue;
+        const held = orphanSignature(dir);
+        kept.push(name);
+        orphans.set(name, held);
+        stamps.fill(Number.NaN, at, at + LESSON_WIDTH);
+        aggregate.add(`${name}\u0000${held}`, t * 4 + 3, new Float64Array(STAMP_WIDTH), 0);
       }
-      // Rare: not a directory (a legacy file, a stray file) or a directory without lesson.yaml.
-      const dir = prefix + name;
-      const stat = statSync(dir, { throwIfNoEntry: false });
-      if (stat?.isFile() && /\.ya?ml$/.test(name)) legacy.push(dir);
-      if (!stat?.isDirectory()) continue;
-      const held = orphanSignature(dir);
-      kept.push(name);
-      orphans.set(name, held);
-      stamps.fill(Number.NaN, at, at + LESSON_WIDTH);
-      aggregate.add(`${name}\u0000${held}`, t * 4 + 3, new Float64Array(STAMP_WIDTH), 0);
-    }
+    });
     scans.push({ tier, names: kept, stamps, orphans });
   }
   legacy.sort();

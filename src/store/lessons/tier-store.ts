@@ -3,7 +3,6 @@
  * The project tier is `.lore/` in the repository; the user tier is `$LORE_HOME`. Both have this
  * same layout, so one implementation (and one contract test suite) serves both.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
@@ -137,7 +136,8 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
     createLesson(render) {
       mkdirSync(layout.lessonsDir, { recursive: true });
       for (let attempt = 0; attempt < 16; attempt += 1) {
-        const id = createLessonId(randomBytes(ID_RANDOM_BYTES));
+        // node:crypto on first use, as in fs-atomic.ts
+        const id = createLessonId(process.getBuiltinModule('node:crypto').randomBytes(ID_RANDOM_BYTES));
         const target = lessonDir(id);
         if (!claimDirectory(target.dir)) continue;
         try {

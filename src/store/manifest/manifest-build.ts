@@ -3,7 +3,6 @@
  * on `lore sync`: lessons come parsed from the index) or straight from the lesson files (the
  * background rebuilder the hook starts, which has no SQLite). Both end in `buildManifest`.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildManifest } from '../../core/manifest/build-manifest.js';
@@ -46,7 +45,8 @@ export function injectSettings(config: Config): InjectSettings {
 }
 
 function generationToken(nowMs: number): string {
-  return `g${nowMs.toString(36)}-${randomBytes(4).toString('hex')}`;
+  // node:crypto on first use, as in fs-atomic.ts
+  return `g${nowMs.toString(36)}-${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}`;
 }
 
 function readSignature(cacheDir: string): string | undefined {

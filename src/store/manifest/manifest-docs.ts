@@ -3,7 +3,6 @@
  * from the docs walk and records caches (parsed only when changed). Synchronous, so both the CLI
  * build and the background rebuilder (lore-manifest.cjs) call it.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestDocSource } from '../../core/manifest/build-manifest.js';
@@ -19,7 +18,8 @@ const DOCS_SIGNATURE_FILE = 'docs-signature';
 
 /** What the manifest's docs depend on: each doc with paths, its file signature and its globs. */
 export function docsSignature(docs: readonly ManifestDocSource[]): string {
-  const hash = createHash('sha1');
+  // node:crypto on first use, as in fs-atomic.ts
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha1');
   for (const doc of docs) hash.update(`${doc.path}|${doc.sig}|${doc.paths.join(',')}\n`);
   return hash.digest('hex');
 }

@@ -3,7 +3,7 @@
  * so anything wrong with it (another schema version, a corrupt file) is answered by starting
  * again from an empty database, never by an error.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { unlinkQuietly } from '../fs/fs-atomic.js';
 import { isCorruptionError, openSqlite } from './sqlite.js';
@@ -26,6 +26,20 @@ export type SqliteCacheSpec = {
   pragmas: string;
 };
 
+/**
+ * A cache's write-ahead log (`-wal`) is cut back to nothing once it holds more than this. Every
+ * process that opens a database no other process has open reads its whole log first (SQLite's WAL
+ * recovery: one read(2) per page written since the log last restarted), and lore's processes never
+ * leave it short by themselves: a CLI process exits without closing its connection (the last
+ * connection's close is what checkpoints and deletes the log), and a log that a fresh process
+ * recovered is not restarted by the next writer, which appends to it. So the log only grew: after
+ * the first `lore sync` at 10,000 lessons it held some 10,500 pages (41 MB), read again by every
+ * later `lore search` (30 ms at a load average of 4, a tenth of the whole command), and every
+ * write then checkpointed all of them again (100 ms). 1 MiB (256 pages) costs a fresh reader well
+ * under a millisecond.
+ */
+export const WAL_LIMIT_BYTES = 1 << 20;
+
 /** `recovered`: the file was corrupt and has been replaced by an empty database. */
 export type SqliteCache = { db: SqlDatabase; recovered: boolean };
 
@@ -40,12 +54,63 @@ export function removeSqliteCache(path: string): void {
  */
 export function openSqliteCache(spec: SqliteCacheSpec): SqliteCache {
   mkdirSync(dirname(spec.path), { recursive: true });
+  let db: SqlDatabase;
+  let recovered = false;
   try {
-    return { db: attempt(spec), recovered: false };
+    db = attempt(spec);
   } catch (error) {
     if (!isCorruptionError(error)) throw error;
     removeSqliteCache(spec.path);
-    return { db: attempt(spec), recovered: true };
+    db = attempt(spec);
+    recovered = true;
+  }
+  // a log left long (by an older lore, or a writer that died) is cut now, once, not at every open
+  keepWalShort(spec.path, db);
+  return { db: withShortWal(spec.path, db), recovered };
+}
+
+/**
+ * `db`, whose write transactions leave the log short (WAL_LIMIT_BYTES): after the outermost one
+ * commits, a log over the limit is checkpointed into the database and truncated.
+ */
+function withShortWal(path: string, db: SqlDatabase): SqlDatabase {
+  let depth = 0;
+  return {
+    ...db,
+    transaction<T>(fn: () => T): T {
+      depth += 1;
+      try {
+        return db.transaction(fn);
+      } finally {
+        depth -= 1;
+        if (depth === 0) keepWalShort(path, db);
+      }
+    },
+  };
+}
+
+/**
+ * Checkpoints the log into the database and truncates it when it is over WAL_LIMIT_BYTES (one stat
+ * otherwise). Never waits: with a reader in the log (`lore mcp`, the dashboard) or another
+ * checkpoint under way, SQLite gives up at once and the log is cut by a later write; a cache's
+ * upkeep never fails the command, so errors are ignored too.
+ */
+export function keepWalShort(path: string, db: SqlDatabase): void {
+  const size = statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+  if (size <= WAL_LIMIT_BYTES) return;
+  let timeout: number | undefined;
+  try {
+    timeout = db.get<{ timeout: number }>('PRAGMA busy_timeout')?.timeout;
+    db.exec('PRAGMA busy_timeout = 0');
+    db.get('PRAGMA wal_checkpoint(TRUNCATE)');
+  } catch {
+    // busy, or locked by a transaction still open: the next write tries again
+  } finally {
+    try {
+      if (timeout !== undefined) db.exec(`PRAGMA busy_timeout = ${timeout}`);
+    } catch {
+      // the connection is unusable anyway
+    }
   }
 }
 

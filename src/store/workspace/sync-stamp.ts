@@ -9,7 +9,6 @@
  * Reading it loads neither YAML nor zod: a sync with nothing changed stats files and reads three
  * small ones.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestHead } from '../../core/inject/types.js';
@@ -75,7 +74,8 @@ export function unchangedSinceSync(ws: Workspace, aggregate: string): ManifestHe
 function docsDigest(ws: Workspace): string {
   if (ws.projectRoot === undefined) return '';
   const roots = ws.config.docs?.roots ?? DOCS_DEFAULTS.roots;
-  const hash = createHash('sha1');
+  // node:crypto on first use, as in fs-atomic.ts
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha1');
   try {
     const walk = walkDocsCached(ws.projectRoot, roots, join(ws.cacheDir, DOCS_WALK_FILE));
     for (const doc of walk.docs) hash.update(`${doc.path}|${fileSignature(doc.abs)}\n`);
