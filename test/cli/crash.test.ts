@@ -131,6 +131,7 @@ const ROUNDS = 10;
 const WRITERS = 3;
 
 describe('SIGKILL in the middle of writes', () => {
+  // ten rounds of some eight lore processes each: over the 60 s default on a loaded 2-core machine
   it(`${ROUNDS} rounds of ${WRITERS} writers killed at staggered moments leave a store that loads and checks clean`, async () => {
     const sandbox = createSandbox({ loreHome: true });
     const seeds = ['ddddddddd1', 'ddddddddd2', 'ddddddddd3'];
@@ -207,7 +208,7 @@ describe('SIGKILL in the middle of writes', () => {
     expect(check.lessons).toBeGreaterThan(seeds.length + ROUNDS);
     expect(check.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
     expect(readdirSync(sandbox.inRepo('.lore/cache/journal'))).toEqual([]);
-  });
+  }, 180_000);
 });
 
 function repeat(count: number, signal: string): string[] {
