@@ -66,6 +66,17 @@ describe('liteAggregate', () => {
     );
   });
 
+  it('agrees with scanTiers through the full-path names too (a folder it does not move into)', () => {
+    const { tiers, texts, full } = stores();
+    const before = process.cwd();
+    const base = join(tiers[0]?.layout.dir ?? '', '..');
+    process.chdir(base);
+    onTestFinished(() => process.chdir(before));
+    // relative folders: inDirectory names the files by `<folder>/<name>/...` from here
+    const relative = [createTierStore('project', 'project'), createTierStore('user', 'user')];
+    expect(liteAggregate(relative, texts.listings, texts.voted)).toBe(full.aggregate);
+  });
+
   it('cannot tell (undefined) for a listed name without lesson.yaml', () => {
     const { tiers, files, texts } = stores();
     rmSync(files.aaaaaaaaaa as string);
