@@ -11,11 +11,10 @@
 //   built-ins, about 25 ms of a `lore search` at 10,000 lessons. Packages stay external (`require`
 //   picks their CommonJS builds); a lazy `import()` of a project file becomes a lazy `require` of
 //   code in the same file.
-// - dist/cli-bundle/main.js (entry src/cli/main.ts) and chunks, one per group of lazily imported
-//   verbs: every other verb, as ES modules, so a command loads a handful of files instead of 40-odd
-//   ES modules (each costs a resolve, a read and a compile: about 0.3 ms on this machine, measured as
-//   `lore search` 107 ms unbundled vs 101 ms bundled at 1,000 lessons).
-// - Packages stay external: node_modules loads as it does unbundled (lazily, one copy).
+// - dist/cli-bundle/full-core.cjs (entry src/cli/main.ts): every verb, the packages they use
+//   bundled in too, run by lore.cjs from V8's code cache the same way (src/cli/bin.ts). As ES
+//   module chunks with the packages loaded from node_modules, a `lore add` spent some 190 ms of
+//   its 450 ms resolving, reading and compiling modules; from this file and its cache, 45 ms.
 // - `import.meta.url` becomes the URL of the file's own tsc output in dist/, so files found
 //   relative to it (package.json, schema/, the worker scripts, the MCP bundle) are where they were.
 // Deterministic: the same sources give the same bytes.
@@ -24,17 +23,18 @@ import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { packagesAsCommonJs, shimsPlugin, SHIMS } from './bundle-mcp.mjs';
 import { moduleUrls } from './source-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const CLI_BUNDLE_DIR = 'dist/cli-bundle';
+/** What the whole CLI's bundle leaves to `require` at run time (see bundleCli). */
+const FULL_EXTERNAL = ['libsql', 'pg', '@electric-sql/pglite'];
 
-/** `import.meta.url` in src/<dir>/<file>.ts becomes the URL of dist/<dir>/<file>.js (chunks sit in dist/cli-bundle/). */
-const moduleUrlsPlugin = moduleUrls(
-  root,
-  (rel) => `new URL(${JSON.stringify(`../${rel}`)}, import.meta.url).href`,
-);
-/** The same for the CommonJS bundle, which has `__dirname` (dist/cli-bundle/) and no `import.meta`. */
+/**
+ * `import.meta.url` in src/<dir>/<file>.ts becomes the URL of dist/<dir>/<file>.js, from the
+ * bundle's `__dirname` (dist/cli-bundle/): CommonJS has no `import.meta`.
+ */
 const commonJsUrlsPlugin = moduleUrls(
   root,
   (rel) =>
@@ -43,61 +43,21 @@ const commonJsUrlsPlugin = moduleUrls(
 
 /**
  * libsql-target.ts must run before libsql loads (it spares libsql's C library check a diagnostic
- * report and `child_process`): in the ES module chunks, the chunk that imports libsql must import
- * the one holding libsql-target.ts first; in the CommonJS file, its code must come before the
+ * report and `child_process`): in a CommonJS bundle its code must come before the
  * `require("libsql")`. Throws when a bundle would break that.
  */
-function checkLibsqlOrder(outputs, texts) {
-  const target = 'src/store/sqlite/libsql-target.ts';
-  // the ES module build: the chunk of libsql-target.ts (the entry of that name only re-exports it)
-  const holder = Object.entries(outputs).find(
-    ([file, out]) => Object.hasOwn(out.inputs, target) && out.inputs[target].bytesInOutput > 0 && file,
-  )?.[0];
-  if (holder === undefined) throw new Error(`${target} is in no output`);
-  for (const [file, out] of Object.entries(outputs)) {
-    const text = texts.get(file) ?? '';
-    const driver = text.search(/from\s*"libsql"|require\("libsql"\)/);
-    if (driver < 0) continue;
-    const before =
-      file === holder
-        ? text.indexOf('getReport') >= 0 && text.indexOf('getReport') < driver
-        : out.imports.some((imp) => imp.path === holder) &&
-          text.indexOf(`"./${holder.split('/').at(-1)}"`) < driver;
-    if (!before) throw new Error(`${file}: libsql would load before ${target} runs`);
-  }
+function checkLibsqlOrder(file, text) {
+  const driver = text.search(/require\("libsql"\)/);
+  if (driver < 0) return;
+  const target = text.indexOf('getReport');
+  if (target < 0 || target > driver)
+    throw new Error(`${file}: libsql would load before src/store/sqlite/libsql-target.ts runs`);
 }
 
 export async function bundleCli() {
   const outdir = `${root}${CLI_BUNDLE_DIR}`;
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
-  const result = await build({
-    // libsql-target.ts is an entry of its own so that it is a file of its own: the chunk holding
-    // sqlite.ts then imports it before libsql, as sqlite.ts does. Inlined into that chunk, its code
-    // would run after libsql (an ES module's imports all run before its body), too late to spare
-    // libsql's glibc check a whole diagnostic report (5-20 ms of every command that opens the index).
-    entryPoints: {
-      main: `${root}src/cli/main.ts`,
-      'libsql-target': `${root}src/store/sqlite/libsql-target.ts`,
-    },
-    absWorkingDir: root,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    plugins: [moduleUrlsPlugin],
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    chunkNames: 'chunk-[hash]',
-    outdir,
-    metafile: true,
-    write: false,
-    logLevel: 'silent',
-  });
-  if (result.errors.length > 0) throw new Error(result.errors.map((e) => e.text).join('\n'));
   const common = {
     absWorkingDir: root,
     bundle: true,
@@ -110,7 +70,6 @@ export async function bundleCli() {
     minifySyntax: true,
     legalComments: 'none',
     outExtension: { '.js': '.cjs' },
-    // fast-launch.ts reads fast-core.cjs back as latin1 without checking (code-cache.ts `ascii`)
     charset: 'ascii',
     outdir,
     metafile: true,
@@ -118,25 +77,41 @@ export async function bundleCli() {
     logLevel: 'silent',
   };
   const core = await build({ ...common, entryPoints: { 'fast-core': `${root}src/cli/fast-cli.ts` } });
-  const hash = createHash('sha256').update(core.outputFiles[0].contents).digest('hex').slice(0, 16);
+  // The whole CLI bundles its packages too (as CommonJS, zod without its other languages: see
+  // bundle-mcp.mjs), so that the code cache holds them: required from node_modules, zod and yaml
+  // alone took 80 ms of a `lore add` to resolve, read and compile. Left out: libsql (a native
+  // addon) and the org tier's PostgreSQL clients (large, loaded only by the org verbs), which a
+  // dynamic import() would not reach from the script the launcher runs: they become lazy requires.
+  const bundled = { ...common };
+  delete bundled.packages;
+  const wholeShims = SHIMS.filter((shim) => shim.name === 'zod locales');
+  const wholeMet = new Set();
+  const whole = await build({
+    ...bundled,
+    external: FULL_EXTERNAL,
+    plugins: [shimsPlugin(wholeMet, wholeShims), commonJsUrlsPlugin, packagesAsCommonJs(FULL_EXTERNAL)],
+    supported: { 'dynamic-import': false },
+    entryPoints: { 'full-core': `${root}src/cli/main.ts` },
+  });
+  if (wholeMet.size !== wholeShims.length) throw new Error("full-core.cjs: no module imports zod's locales");
+  const hashOf = (out) => createHash('sha256').update(out.outputFiles[0].contents).digest('hex').slice(0, 16);
   const launcher = await build({
     ...common,
     entryPoints: { lore: `${root}src/cli/bin.ts` },
     outdir: `${root}dist/cli`,
-    define: { LORE_FAST_CLI_BUILD: JSON.stringify(hash) },
+    define: {
+      LORE_FAST_CLI_BUILD: JSON.stringify(hashOf(core)),
+      LORE_FULL_CLI_BUILD: JSON.stringify(hashOf(whole)),
+    },
   });
-  const fast = {
-    outputFiles: [...core.outputFiles, ...launcher.outputFiles],
-    warnings: [...core.warnings, ...launcher.warnings],
-    metafile: { outputs: { ...core.metafile.outputs, ...launcher.metafile.outputs } },
-  };
-  const meta = fast.warnings.filter((warning) => warning.text.includes('import.meta'));
+  const files = [...core.outputFiles, ...whole.outputFiles, ...launcher.outputFiles];
+  const meta = [...core.warnings, ...whole.warnings, ...launcher.warnings].filter((warning) =>
+    warning.text.includes('import.meta'),
+  );
   if (meta.length > 0) throw new Error(`a CommonJS bundle would keep import.meta: ${meta[0].location?.file}`);
-  const files = [...result.outputFiles, ...fast.outputFiles];
-  const texts = new Map(files.map((file) => [file.path.slice(root.length), file.text]));
-  checkLibsqlOrder(result.metafile.outputs, texts);
-  checkLibsqlOrder(fast.metafile.outputs, texts);
-  const notAscii = fast.outputFiles.filter((file) => !isAscii(file.contents)).map((file) => file.path);
+  for (const file of files) checkLibsqlOrder(file.path, file.text);
+  // the launcher reads them back as latin1 without checking (code-cache.ts `ascii`)
+  const notAscii = files.filter((file) => !isAscii(file.contents)).map((file) => file.path);
   if (notAscii.length > 0) throw new Error(`not ASCII: ${notAscii.join(', ')}`);
   for (const file of files) writeFileSync(file.path, file.contents);
   writeFileSync(

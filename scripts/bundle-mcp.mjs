@@ -33,13 +33,13 @@ const moduleUrlsPlugin = moduleUrls(
  * other in cycles, and lore's lazy `import()`s wrap part of them, so the SDK's top level would call
  * zod before zod's classes exist.
  */
-const packagesAsCommonJs = {
+export const packagesAsCommonJs = (external = EXTERNAL) => ({
   name: 'packages-as-commonjs',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.pluginData?.asRequire || args.kind === 'require-call' || args.path.startsWith('node:'))
         return undefined;
-      if (EXTERNAL.includes(args.path)) return undefined;
+      if (external.includes(args.path)) return undefined;
       const resolved = await b.resolve(args.path, {
         kind: 'require-call',
         importer: args.importer,
@@ -49,7 +49,7 @@ const packagesAsCommonJs = {
       return resolved.errors.length > 0 ? undefined : resolved;
     });
   },
-};
+});
 
 /**
  * Modules the server never runs, left out of the bundle (every start reads and decodes the whole
@@ -82,7 +82,7 @@ const lazyModule = (name) => () =>
     '});',
   ].join('\n');
 
-const SHIMS = [
+export const SHIMS = [
   {
     name: 'zod locales',
     importer: /[\\/]zod[\\/]v4[\\/](?:classic[\\/]external|mini[\\/]external|core[\\/]index)\.cjs$/,
@@ -140,12 +140,12 @@ const SHIMS = [
   },
 ];
 
-function shimsPlugin(met) {
+export function shimsPlugin(met, shims = SHIMS) {
   return {
     name: 'lore-shims',
     setup(b) {
       b.onResolve({ filter: /.*/ }, (args) => {
-        const shim = SHIMS.find((s) => s.path === args.path && s.importer.test(args.importer));
+        const shim = shims.find((s) => s.path === args.path && s.importer.test(args.importer));
         if (shim === undefined) return undefined;
         met.add(shim.name);
         const path = shim.path.startsWith('.') ? join(args.resolveDir, shim.path) : `lazy:${shim.path}`;
@@ -157,7 +157,7 @@ function shimsPlugin(met) {
         loader: 'js',
       }));
       b.onResolve({ filter: /.*/, namespace: 'lore-shim' }, (args) =>
-        SHIMS.some((s) => s.external.includes(args.path)) ? { path: args.path, external: true } : undefined,
+        shims.some((s) => s.external.includes(args.path)) ? { path: args.path, external: true } : undefined,
       );
     },
   };
@@ -174,7 +174,7 @@ export async function bundleMcp({ minify = true } = {}) {
     format: 'cjs',
     target: 'node20',
     external: EXTERNAL,
-    plugins: [shimsPlugin(met), moduleUrlsPlugin, packagesAsCommonJs],
+    plugins: [shimsPlugin(met), moduleUrlsPlugin, packagesAsCommonJs()],
     minify,
     legalComments: 'none',
     charset: 'ascii', // read back as latin1: a one-byte string, decoded in no time

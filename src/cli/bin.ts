@@ -6,8 +6,11 @@
  * fs/promises and streams). The fast verbs (fast-verbs.ts) run from their own CommonJS bundle,
  * from V8's code cache (fast-launch.ts), but `lore mcp`, which runs from here (mcp-verb.ts) into
  * the server's bundle; `lore scan` with nothing new answers from here (unchanged-scan.ts); every
- * other verb from main.ts's ES module bundle (dist/cli-bundle/main.js), loaded with import().
+ * other verb from main.ts's CommonJS bundle (dist/cli-bundle/full-core.cjs), from V8's code cache.
  */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { runCodeCached } from '../store/fs/code-cache.js';
 import { createDirectOutput } from './direct-output.js';
 import { isFastVerb } from './fast-verbs.js';
 import { runFastCli } from './fast-launch.js';
@@ -25,12 +28,34 @@ async function readAllStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The whole CLI (main.ts), in the ES module bundle beside the fast one. */
+/** A hash of full-core.cjs, set by scripts/bundle-cli.mjs (the cache file is named after it). */
+declare const LORE_FULL_CLI_BUILD: string;
+
+/**
+ * The whole CLI (main.ts), in one CommonJS bundle run from V8's code cache, one cache per verb
+ * (of the functions that verb ran), as the fast verbs run (fast-launch.ts). As ES modules the same
+ * code cost a `lore add` about 190 ms before its first line ran on this machine (resolving,
+ * reading and compiling a dozen chunks and the packages they import), a third of the command.
+ */
 async function full(io: Io): Promise<number> {
-  const main = (await import(new URL('../cli-bundle/main.js', import.meta.url).href)) as {
-    runCli: typeof RunCli;
-  };
-  return main.runCli(io);
+  const file = fileURLToPath(new URL('../cli-bundle/full-core.cjs', import.meta.url));
+  const verb = io.argv[0] ?? '';
+  const run = runCodeCached({
+    file,
+    build: LORE_FULL_CLI_BUILD,
+    // the verb names a directory: only a verb's shape does (anything else shares one cache)
+    cacheName: `lore-cli-full-${/^[a-z][a-z0-9-]{0,31}$/.test(verb) ? verb : 'other'}`,
+    require: createRequire(file),
+    eager: false,
+    ascii: true, // esbuild's output: see scripts/bundle-cli.mjs
+  });
+  markStage('full bundle loaded');
+  const { runCli } = run.exports as { runCli: typeof RunCli };
+  try {
+    return await runCli(io);
+  } finally {
+    run.save();
+  }
 }
 
 /** The exit code, and whether the command ran without the whole CLI (a fast verb, a scan's stamp). */

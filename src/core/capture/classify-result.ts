@@ -106,7 +106,7 @@ const TIMEOUT = [
 const INTERACTIVE = [
   // eslint-disable-next-line no-control-regex -- ANSI escapes are what a stalled prompt prints
   /\u001b\[\d+m\?\u001b\[\d+m \u001b\[1m[^\n]{3,200}\?/,
-  /^\s*\?\s+[^\n]{3,160}\?\s*(›|\(y\/n\)|\(Y\/n\)|\(y\/N\))/im,
+  /^\s*\?\s+[^\n]{3,160}\?\s*(\u203a|\(y\/n\)|\(Y\/n\)|\(y\/N\))/im,
   /\(y\/n\)\s*$/im,
   /\[y\/N\]\s*$/im,
   /^\s*Password:\s*$/im,
@@ -134,7 +134,7 @@ function endsInPrompt(text: string): boolean {
 
 /** The command got past its prompts and finished after all. */
 const COMPLETED =
-  /(^|\n)\s*(Success!|Successfully (created|installed|initialized)|Done in \d|✔ (Done|Created))/;
+  /(^|\n)\s*(Success!|Successfully (created|installed|initialized)|Done in \d|\u2714 (Done|Created))/;
 
 /**
  * PowerShell's "The term 'x' is not recognized as the name of a cmdlet", at a line's start or after

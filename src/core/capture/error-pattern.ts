@@ -54,7 +54,7 @@ export function errorWords(gist: string): string[] | undefined {
  */
 export function errorPattern(gist: string, output: string): string | undefined {
   if (gist === '' || gist === 'failed without output') return undefined;
-  const words = errorWords(gist.replace(/…$/, ''));
+  const words = errorWords(gist.replace(/\u2026$/, ''));
   if (words === undefined || words.length === 0) return undefined;
   const source = escapeWords(words);
   const regex = new RegExp(source, 'i');

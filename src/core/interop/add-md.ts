@@ -151,7 +151,7 @@ function readEntries(file: SourceFile, problems: Problem[]): { project?: string;
     const title = /^# (.+)$/.exec(text);
     if (title) {
       finish();
-      project = /—\s*(.+)$/.exec(title[1] ?? '')?.[1]?.trim() ?? project;
+      project = /\u2014\s*(.+)$/.exec(title[1] ?? '')?.[1]?.trim() ?? project;
       return;
     }
     const section = /^## (.+)$/.exec(text);
@@ -166,8 +166,8 @@ function readEntries(file: SourceFile, problems: Problem[]): { project?: string;
       finish();
       const date = /(\d{4}-\d{2}-\d{2})/.exec(heading[1] ?? '')?.[1];
       const name = (heading[1] ?? '')
-        .replace(/\s*[—–-]\s*\d{4}-\d{2}-\d{2}/, '')
-        .replace(/\s+[—–-]\s*$/, '')
+        .replace(/\s*[\u2014\u2013-]\s*\d{4}-\d{2}-\d{2}/, '')
+        .replace(/\s+[\u2014\u2013-]\s*$/, '')
         .trim();
       current = { line, title: name, body: [], severity: 'medium', category, id: undefined, date };
       block = true;

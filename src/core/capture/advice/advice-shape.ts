@@ -47,7 +47,7 @@ export function startsImperative(summary: string): boolean {
 /** The backticked spans of a text, without the `…` a cut left at either end. */
 export function codeSpans(text: string): string[] {
   return [...text.matchAll(/`([^`]+)`/g)]
-    .map((match) => flat((match[1] ?? '').replace(/^…|…$/g, '')))
+    .map((match) => flat((match[1] ?? '').replace(/^\u2026|\u2026$/g, '')))
     .filter((span) => span.length > 0);
 }
 
