@@ -8,12 +8,9 @@
  * the server's bundle; `lore scan` with nothing new answers from here (unchanged-scan.ts); every
  * other verb from main.ts's CommonJS bundle (dist/cli-bundle/full-core.cjs), from V8's code cache.
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { runCodeCached } from '../store/fs/code-cache.js';
 import { createDirectOutput } from './direct-output.js';
 import { isFastVerb } from './fast-verbs.js';
-import { runFastCli } from './fast-launch.js';
+import { runCliBundle, runFastCli } from './fast-launch.js';
 import { runCommand } from './run-command.js';
 import type { Io } from './run-command.js';
 import { MCP_VERB } from './mcp-verb.js';
@@ -32,30 +29,19 @@ async function readAllStdin(): Promise<string> {
 declare const LORE_FULL_CLI_BUILD: string;
 
 /**
- * The whole CLI (main.ts), in one CommonJS bundle run from V8's code cache, one cache per verb
- * (of the functions that verb ran), as the fast verbs run (fast-launch.ts). As ES modules the same
- * code cost a `lore add` about 190 ms before its first line ran on this machine (resolving,
- * reading and compiling a dozen chunks and the packages they import), a third of the command.
+ * The whole CLI (main.ts), in one CommonJS bundle run from V8's code cache, one cache per verb,
+ * as the fast verbs run (fast-launch.ts). As ES modules the same code cost a `lore add` about
+ * 190 ms before its first line ran on this machine (resolving, reading and compiling a dozen
+ * chunks and the packages they import), a third of the command.
  */
-async function full(io: Io): Promise<number> {
-  const file = fileURLToPath(new URL('../cli-bundle/full-core.cjs', import.meta.url));
-  const verb = io.argv[0] ?? '';
-  const run = runCodeCached({
-    file,
+function full(io: Io): Promise<number> {
+  const bundle = {
+    file: 'full-core.cjs',
     build: LORE_FULL_CLI_BUILD,
-    // the verb names a directory: only a verb's shape does (anything else shares one cache)
-    cacheName: `lore-cli-full-${/^[a-z][a-z0-9-]{0,31}$/.test(verb) ? verb : 'other'}`,
-    require: createRequire(file),
-    eager: false,
-    ascii: true, // esbuild's output: see scripts/bundle-cli.mjs
-  });
-  markStage('full bundle loaded');
-  const { runCli } = run.exports as { runCli: typeof RunCli };
-  try {
-    return await runCli(io);
-  } finally {
-    run.save();
-  }
+    cachePrefix: 'lore-cli-full',
+    stage: 'full bundle loaded',
+  };
+  return runCliBundle(bundle, io.argv[0], (exports) => (exports as { runCli: typeof RunCli }).runCli(io));
 }
 
 /** The exit code, and whether the command ran without the whole CLI (a fast verb, a scan's stamp). */

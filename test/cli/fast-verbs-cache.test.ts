@@ -11,6 +11,14 @@ import { createSandbox } from '../helpers/cli.js';
 
 const uid = process.getuid?.() ?? 'user';
 
+/** The one cache file in `<tmp>/<dir>-<uid>/`, with what shows whether it was written again. */
+function cacheIn(tmp: string, dir: string) {
+  const [file, ...others] = readdirSync(join(tmp, `${dir}-${uid}`));
+  expect(others).toEqual([]);
+  const stat = statSync(join(tmp, `${dir}-${uid}`, file ?? ''));
+  return { file, ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size };
+}
+
 describe('the fast verbs code caches', () => {
   it('each verb writes its own cache once, and its next run reads it', () => {
     const sandbox = createSandbox();
@@ -18,12 +26,7 @@ describe('the fast verbs code caches', () => {
     const tmp = join(sandbox.base, 'tmp');
     mkdirSync(tmp);
     const env = { TMPDIR: tmp };
-    const cacheOf = (verb: string) => {
-      const dir = join(tmp, `lore-cli-${verb}-${uid}`);
-      const [file] = readdirSync(dir);
-      const stat = statSync(join(dir, file ?? ''));
-      return { file, ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size };
-    };
+    const cacheOf = (verb: string) => cacheIn(tmp, `lore-cli-${verb}`);
     expect(sandbox.run(['search', 'pytest'], { env }).code).toBe(0);
     expect(sandbox.run(['list'], { env }).code).toBe(0);
     const search = cacheOf('search');
@@ -46,13 +49,7 @@ describe('the whole CLI code caches', () => {
     const tmp = join(sandbox.base, 'tmp');
     mkdirSync(tmp);
     const env = { TMPDIR: tmp };
-    const cacheOf = (name: string) => {
-      const dir = join(tmp, `lore-cli-full-${name}-${uid}`);
-      const [file, ...others] = readdirSync(dir);
-      expect(others).toEqual([]);
-      const stat = statSync(join(dir, file ?? ''));
-      return { file, ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size };
-    };
+    const cacheOf = (verb: string) => cacheIn(tmp, `lore-cli-full-${verb}`);
     const add = (summary: string) =>
       sandbox.run(['add', '--summary', summary, '--tool', 'Bash', '--json'], { env });
     expect(add('pytest hangs on a TTY prompt: run it with CI=1').code).toBe(0);
