@@ -2,7 +2,7 @@
  * The CLI's stdout and stderr (src/cli/direct-output.ts): straight to the file descriptor while
  * every write completes, and through the stream, in order, from the first one that does not.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +85,68 @@ describe('createDirectOutput', () => {
       expect(taken).toBeGreaterThan(0);
       expect(taken).toBeLessThan(text.length);
       expect(piped.subarray(0, taken).toString('utf8') + got.join('')).toBe(`${text}end`);
+    },
+  );
+});
+
+describe('createDirectOutput, when the reader goes away', () => {
+  it('drops the rest quietly (EPIPE), never handing it to the stream', () => {
+    const { got, stream } = fakeStream();
+    const pipe = Object.assign(new Error('EPIPE: broken pipe, write'), { code: 'EPIPE' });
+    let calls = 0;
+    const out = createDirectOutput(1, stream, () => {
+      calls += 1;
+      throw pipe;
+    });
+    out.write('first');
+    out.write('second');
+    expect(calls).toBe(1);
+    expect(got).toEqual([]);
+    expect(out.pending()).toBe(false);
+  });
+
+  it('a stream that reports EPIPE later stops taking writes; any other error still throws', () => {
+    const listeners: ((error: unknown) => void)[] = [];
+    const got: string[] = [];
+    const stream = {
+      write: (chunk: string | Uint8Array) => got.push(Buffer.from(chunk).toString('utf8')) > 0,
+      writableLength: 0,
+      on: (_event: string, listener: (error: unknown) => void) => {
+        listeners.push(listener);
+        return stream;
+      },
+    };
+    const again = Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' });
+    const out = createDirectOutput(
+      1,
+      () => stream as never,
+      () => {
+        throw again;
+      },
+    );
+    out.write('a');
+    expect(listeners).toHaveLength(1);
+    listeners[0]?.(Object.assign(new Error('EPIPE'), { code: 'EPIPE' }));
+    out.write('b');
+    expect(got).toEqual(['a']);
+    expect(() => listeners[0]?.(Object.assign(new Error('EIO'), { code: 'EIO' }))).toThrow('EIO');
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'a real `lore` whose reader is gone exits with its own code, and prints no stack trace',
+    () => {
+      // `true` leaves without reading: by the time lore writes, the pipe has no reader (EPIPE)
+      const bin = join(process.cwd(), 'dist', 'cli', 'bin.js');
+      const result = spawnSync(
+        'bash',
+        ['-c', `node "${bin}" --help | true; echo "lore exited \${PIPESTATUS[0]}"`],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, NODE_EXTRA_CA_CERTS: '' },
+        },
+      );
+      expect(result.stdout).toBe('lore exited 0\n');
+      expect(result.stderr).toBe('');
     },
   );
 });
