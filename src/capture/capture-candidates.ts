@@ -132,12 +132,17 @@ export async function captureCandidates(
     const tree = changes.tree ? { tree: changes.tree } : {};
     return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0, dropped: 0, capped: 0, ...tree };
   }
-  const [{ draftCandidate }, { mergeCandidate, candidateHashes, draftHashes }, { openCandidateStore }] =
-    await Promise.all([
-      import('../core/capture/draft-candidate.js'),
-      import('../core/capture/merge-candidate.js'),
-      import('../store/candidates/candidate-store.js'),
-    ]);
+  const [
+    { draftCandidate },
+    { createDraftMemo },
+    { mergeCandidate, candidateHashes, draftHashes },
+    { openCandidateStore },
+  ] = await Promise.all([
+    import('../core/capture/draft-candidate.js'),
+    import('../core/capture/draft-memo.js'),
+    import('../core/capture/merge-candidate.js'),
+    import('../store/candidates/candidate-store.js'),
+  ]);
   return withLocks([resolve(target.cacheDir, 'locks', 'capture-scan.lock')], () => {
     const scoring = scoringOf(target.capture);
     const nowIso = new Date(options.nowMs).toISOString();
@@ -182,9 +187,11 @@ export async function captureCandidates(
     // history that repeats a mistake a hundred times writes its candidate once, not a hundred
     // times (each a YAML read, a YAML write and an fsync).
     const pending = new Map<string, Pending>();
+    // a resumed session repeats the history it continues: its episodes are drafted once
+    const drafts = createDraftMemo(draftCandidate, (value) => redactDeep(value, { names }));
     const handle = (episode: Episode) => {
       const tier = tierOf(episode.project);
-      const draft = draftCandidate(redactDeep(episode, { names }));
+      const draft = drafts.draft(episode);
       if (draft.drop !== undefined) {
         dropped += 1;
         return;
