@@ -58,12 +58,17 @@ export type ScanOptions = {
   onEpisodes?: (episodes: Episode[]) => void;
 };
 
+/** Malformed lines a report names, beyond which it only counts them (`skipped`). */
+export const REPORTED_PROBLEMS = 20;
+
 export type ScanReport = {
   files: number;
   changedFiles: number;
   bytes: number;
   lines: number;
+  /** Malformed lines read (every one, counted). */
   skipped: number;
+  /** The first `REPORTED_PROBLEMS` of them, said (a long history may hold thousands). */
   problems: Problem[];
   events: number;
   /** Every episode, unless `onEpisodes` took them. */
@@ -257,7 +262,8 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
       scan.malformed.length === 0
         ? 0
         : scan.state.malformed - (scan.restarted ? 0 : (previous?.malformed ?? 0));
-    report.problems.push(...scan.malformed);
+    const room = REPORTED_PROBLEMS - report.problems.length;
+    if (room > 0) report.problems.push(...scan.malformed.slice(0, room));
     report.events += scan.events;
     if (options.onEpisodes) options.onEpisodes(scan.episodes);
     else report.episodes.push(...scan.episodes);

@@ -293,4 +293,19 @@ describe('candidates stay out of git', () => {
     expect([...init.created, ...init.updated]).toEqual([]);
     expect(readFileSync(gitignore, 'utf8')).toBe(updated);
   });
+
+  it('names the first malformed lines and counts every one, however many files hold them', () => {
+    const sandbox = createSandbox();
+    const projects = join(sandbox.home, '.claude', 'projects', 'bad');
+    mkdirSync(projects, { recursive: true });
+    // 30 files of 3 lines that are not JSON, and one of 25 (more than a file's scan names): 115
+    for (let f = 0; f < 30; f += 1) writeFileSync(join(projects, `s${f}.jsonl`), 'not json\n{"type":\n[1,\n');
+    writeFileSync(join(projects, 'long.jsonl'), 'not json\n'.repeat(25));
+    const run = sandbox.run(['scan', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json<ScanJson>().skipped).toBe(115);
+    const named = run.stderr.split('\n').filter((line) => /^lore scan: \S+\.jsonl:\d+: /.test(line));
+    expect(named).toHaveLength(5);
+    expect(run.stderr).toContain('lore scan: ... and 110 more malformed line(s)');
+  });
 });

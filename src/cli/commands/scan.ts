@@ -321,10 +321,11 @@ export const command: Command = {
         outcomes,
         ...(distilled ? { distill: distilled.run } : {}),
       };
-      for (const problem of report.problems.slice(0, 5))
+      const shown = report.problems.slice(0, 5);
+      for (const problem of shown)
         ctx.note(`lore scan: ${problem.file}:${problem.line}: ${problem.message}`);
-      if (report.problems.length > 5)
-        ctx.note(`lore scan: ... and ${report.problems.length - 5} more skipped line(s)`);
+      const more = Math.max(report.skipped, report.problems.length) - shown.length;
+      if (more > 0) ctx.note(`lore scan: ... and ${more} more malformed line(s)`);
       const lines = [
         `scanned ${report.files} transcript file(s) (${report.changedFiles} changed), read ${megabytes(report.bytes)}, skipped ${report.skipped} malformed line(s)`,
         `found ${report.episodeCount} episode(s): ${result.newCount} new candidate(s), ${result.mergedCount} merged into existing ones${result.decided > 0 ? `, ${result.decided} already approved or rejected` : ''}${result.dropped > 0 ? `, ${result.dropped} dropped (no advice: the fix repeats the failure or changes nothing nameable)` : ''}${result.capped > 0 ? `, ${result.capped} left out (capture.maxCandidatesPerScan)` : ''}`,
