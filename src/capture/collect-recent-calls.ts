@@ -73,14 +73,36 @@ export type CallCollector = {
   finish(): CachedCall[];
 };
 
-export function createCallCollector(limit = CALL_CACHE_LIMIT): CallCollector {
+/**
+ * `since` (an ISO time, see `createCallFloor`): calls made before it are left out, with their
+ * results; calls without a time are kept.
+ */
+export function createCallCollector(limit = CALL_CACHE_LIMIT, since?: string): CallCollector {
   let events: TranscriptEvent[] = [];
   let calls = 0;
+  /** The calls left out (session and id), whose results are left out too. */
+  const older = new Set<string>();
+  let lastTime: string | undefined;
   return {
     push(event) {
+      if (
+        since !== undefined &&
+        event.kind !== 'tool-call' &&
+        'callId' in event &&
+        event.callId !== undefined
+      ) {
+        if (older.delete(`${event.session}\u0000${event.callId}`)) return;
+      }
       switch (event.kind) {
-        case 'tool-call':
-          events.push({ ...event, input: slimInput(event.input) });
+        case 'tool-call': {
+          // a call without a time is as old as the call before it (as the cache would rank it)
+          const timestamp = event.timestamp ?? lastTime;
+          lastTime = timestamp;
+          if (since !== undefined && timestamp !== undefined && timestamp < since) {
+            older.add(`${event.session}\u0000${event.callId}`);
+            return;
+          }
+          events.push({ ...event, timestamp, input: slimInput(event.input) });
           calls += 1;
           // Many more calls than the cache keeps: drop the oldest half (their results are dropped too).
           if (calls > limit * 2) {
@@ -88,6 +110,7 @@ export function createCallCollector(limit = CALL_CACHE_LIMIT): CallCollector {
             calls = events.filter((e) => e.kind === 'tool-call').length;
           }
           break;
+        }
         case 'tool-result':
           // Only a failure's text is read (for its error class); a fresh copy, as above.
           events.push({

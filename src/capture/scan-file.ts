@@ -74,6 +74,8 @@ export type ScanFileOptions = {
   keep: (event: TranscriptEvent) => TranscriptEvent;
   /** Also return the tool calls read, for the call cache. */
   collectCalls?: boolean;
+  /** Only the calls made at or after this time (ISO; see `createCallFloor`), and those without one. */
+  callsSince?: string;
 };
 
 export function signatureMatches(
@@ -127,7 +129,7 @@ export function scanFile(options: ScanFileOptions): FileScan {
   // The find of the last scan comes first: replaying the kept events may find it again, and the
   // join takes the nearest, so either serves.
   if (start?.lastFind !== undefined) found.push(start.lastFind);
-  const calls = options.collectCalls ? createCallCollector() : undefined;
+  const calls = options.collectCalls ? createCallCollector(undefined, options.callsSince) : undefined;
   // The kept events go to the call cache again: a call whose result comes in this scan gets it.
   for (const event of start?.recent ?? []) {
     calls?.push(event);

@@ -38,6 +38,8 @@ export function scanInWorkers(
   jobs: readonly ScanJob[],
   consume: (index: number, scan: FileScan) => void,
   minBytes = PARALLEL_SCAN_MIN_BYTES,
+  /** The job as handed out now (what the scans consumed so far tell it). */
+  prepare: (job: ScanJob) => ScanJob = (job) => job,
 ): { done: number; workers: number } {
   const script = new URL('./scan-worker.js', import.meta.url);
   const bytes = jobs.reduce((sum, job) => sum + job.bytes, 0);
@@ -75,7 +77,7 @@ export function scanInWorkers(
     const dispatch = () => {
       for (const member of pool) {
         while (member.busy < IN_FLIGHT && next < jobs.length) {
-          const job = jobs[next] as ScanJob;
+          const job = prepare(jobs[next] as ScanJob);
           member.port.postMessage({ index: next, job } satisfies ScanRequest);
           member.busy += 1;
           next += 1;

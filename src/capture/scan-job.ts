@@ -20,6 +20,8 @@ export type ScanJob = {
   redact: RedactOptions;
   /** Also collect the tool calls read, for the call cache. */
   collectCalls?: boolean;
+  /** The call cache's floor when the job was handed out: older calls are not collected. */
+  callsSince?: string;
   /** Bytes this scan will read, about (for deciding whether workers are worth starting). */
   bytes: number;
 };
@@ -34,5 +36,6 @@ export function runScanJob(job: ScanJob): FileScan {
     ...(job.since !== undefined ? { since: job.since } : {}),
     keep: (event) => keepEvent(event, job.redact),
     ...(job.collectCalls === true ? { collectCalls: true } : {}),
+    ...(job.callsSince !== undefined ? { callsSince: job.callsSince } : {}),
   });
 }

@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../store/fs/fs-atomic.js';
 import { statNumbers } from '../store/fs/stat-numbers.js';
 import type { StatNumbers } from '../store/fs/stat-numbers.js';
 import { readCallCache, writeCallCache } from '../store/breadth/call-cache.js';
-import { CALL_CACHE_LIMIT, mergeCachedCalls } from '../core/breadth/cached-call.js';
+import { CALL_CACHE_LIMIT, createCallFloor, mergeCachedCalls } from '../core/breadth/cached-call.js';
 import type { CachedCall } from '../core/breadth/cached-call.js';
 import { redactCall } from './collect-recent-calls.js';
 import { READERS, detectAgent } from './readers.js';
@@ -78,7 +78,10 @@ export type ScanReport = {
   markers: MarkerHit[];
   /** Worker threads that scanned files (0: all in this thread). */
   workers: number;
-  /** The call cache after this scan (with `callCachePath`): calls kept, and whether the old one was damaged. */
+  /**
+   * The call cache after this scan (with `callCachePath`): calls kept, how many of them this scan
+   * read (new, or read again with their outcome), and whether the old one was damaged.
+   */
   callCache?: { calls: number; added: number; damaged: boolean };
 };
 
@@ -247,6 +250,14 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
 
   let dirty = false;
   const newCalls: CachedCall[] = [];
+  // The cache as it is, read first: its calls raise the floor older calls are left out below.
+  const old = options.callCachePath === undefined ? undefined : readCallCache(options.callCachePath);
+  const floor = createCallFloor();
+  if (old !== undefined) floor.add(old.calls);
+  const prepare = (job: ScanJob): ScanJob => {
+    const since = job.collectCalls === true ? floor.floor() : undefined;
+    return since === undefined ? job : { ...job, callsSince: since };
+  };
   const consume = (at: number, scan: FileScan) => {
     const job = jobs[at] as ScanJob & { file: number };
     const previous = job.previous;
@@ -270,6 +281,7 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     report.episodeCount += scan.episodes.length;
     report.markers.push(...scan.markers);
     if (scan.calls !== undefined) {
+      floor.add(scan.calls);
       newCalls.push(...scan.calls);
       // Keep the memory bounded on a first scan of a long history: only the newest are kept.
       if (newCalls.length > CALL_CACHE_LIMIT * 2)
@@ -282,9 +294,9 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
   const pool =
     threads === 'never'
       ? { done: 0, workers: 0 }
-      : scanInWorkers(jobs, consume, threads === 'always' ? 0 : undefined);
+      : scanInWorkers(jobs, consume, threads === 'always' ? 0 : undefined, prepare);
   report.workers = pool.workers;
-  for (let at = pool.done; at < jobs.length; at += 1) consume(at, runScanJob(jobs[at] as ScanJob));
+  for (let at = pool.done; at < jobs.length; at += 1) consume(at, runScanJob(prepare(jobs[at] as ScanJob)));
   if (dirty) {
     // The details first: a crash between the two writes leaves a generation mismatch, and the
     // old signatures with no details only cost a little context on the next scan.
@@ -294,15 +306,17 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
     writeFileAtomic(detailPath, JSON.stringify(stored));
     writeFileAtomic(options.statePath, JSON.stringify({ ...state, generation }));
   }
-  if (options.callCachePath !== undefined && (dirty || newCalls.length > 0)) {
-    const old = readCallCache(options.callCachePath);
+  if (options.callCachePath !== undefined && old !== undefined && (dirty || newCalls.length > 0)) {
     // Only the calls the cache keeps are redacted, once (the cached ones already were).
     const fresh = new Set(newCalls);
-    const calls = mergeCachedCalls(old.calls, newCalls).map((call) =>
-      fresh.has(call) ? redactCall(call, options.redact) : call,
-    );
+    let added = 0;
+    const calls = mergeCachedCalls(old.calls, newCalls).map((call) => {
+      if (!fresh.has(call)) return call;
+      added += 1;
+      return redactCall(call, options.redact);
+    });
     writeCallCache(options.callCachePath, calls);
-    report.callCache = { calls: calls.length, added: newCalls.length, damaged: old.status === 'damaged' };
+    report.callCache = { calls: calls.length, added, damaged: old.status === 'damaged' };
   }
   return report;
 }

@@ -115,3 +115,35 @@ export function mergeCachedCalls(
     });
   return order.slice(Math.max(0, order.length - limit)).map((i) => all[i] as CachedCall);
 }
+
+/**
+ * The time below which a call cannot be among the newest `limit` the cache keeps, from calls known
+ * to be merged into it (the cache read before the scan, the calls of the files scanned so far):
+ * once `limit` calls with a time are known, one older than the `limit`-th newest of them is ranked
+ * below all of those (`mergeCachedCalls` orders by time first). A scan hands the floor to the
+ * files it reads next, which then leave older calls out of what they collect (collecting a call
+ * costs a quarter of the scan: its slimmed copy, its outcome, its error's gist and class); a long
+ * history's old files then collect nothing. Calls without a time are never left out. The floor
+ * only rises; it is worked out again each time `limit` more calls are known.
+ */
+export function createCallFloor(limit = CALL_CACHE_LIMIT): {
+  add(calls: readonly CachedCall[]): void;
+  /** The time calls must reach to be collected; undefined while fewer than `limit` are known. */
+  floor(): string | undefined;
+} {
+  const times = new Map<string, string>();
+  let floor: string | undefined;
+  return {
+    add(calls) {
+      for (const call of calls) {
+        if (call.time === undefined || (floor !== undefined && call.time < floor)) continue;
+        times.set(keyOf(call), call.time);
+      }
+      if (times.size < (floor === undefined ? limit : 2 * limit)) return;
+      const sorted = [...times.values()].sort();
+      floor = sorted[sorted.length - limit] as string;
+      for (const [key, time] of times) if (time < floor) times.delete(key);
+    },
+    floor: () => floor,
+  };
+}
