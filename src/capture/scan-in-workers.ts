@@ -101,12 +101,13 @@ export function scanInWorkers(
           results.set(reply.index, reply.scan);
         }
       }
+      // new work first: a worker waits for nothing while this thread consumes
+      dispatch();
       for (let scan = results.get(done); scan !== undefined; scan = results.get(done)) {
         results.delete(done);
         consume(done, scan);
         done += 1;
       }
-      dispatch();
       if (!received && done < jobs.length && Atomics.wait(signal, 0, seen, STALL_MS) === 'timed-out')
         return { done, workers: count };
     }

@@ -18,27 +18,35 @@ const USER_TYPE = Buffer.from('"user"');
 const ASSISTANT_TYPE = Buffer.from('"assistant"');
 const SYSTEM_TYPE = Buffer.from('"system"');
 const COMPACT = Buffer.from('"compact_boundary"');
-const THINKING = [Buffer.from('"type":"thinking"'), Buffer.from('"type":"redacted_thinking"')];
-const SPOKEN = [
-  Buffer.from('"type":"text"'),
-  Buffer.from('"type":"tool_use"'),
-  Buffer.from('"type": "text"'),
-  Buffer.from('"type": "tool_use"'),
-];
-
-/**
- * An assistant line with thinking and nothing else (newer versions write each block of a reply
- * on its own line): nothing to mine, and thinking blocks carry kilobytes of text and signature.
- * Inside a JSON string every quote is escaped, so these markers only match real block types.
- */
-function thinkingOnly(line: Buffer): boolean {
-  return THINKING.some((marker) => line.includes(marker)) && !SPOKEN.some((marker) => line.includes(marker));
-}
+const THINKING = [Buffer.from('"thinking"'), Buffer.from('"redacted_thinking"')];
+const SPOKEN = [Buffer.from('"text"'), Buffer.from('"tool_use"')];
 
 function startsAt(window: Buffer, at: number, bytes: Buffer): boolean {
   return (
     at + bytes.length <= window.length && window.compare(bytes, 0, bytes.length, at, at + bytes.length) === 0
   );
+}
+
+/**
+ * An assistant line with thinking and nothing else (newer versions write each block of a reply
+ * on its own line): nothing to mine, and thinking blocks carry kilobytes of text and signature.
+ * Inside a JSON string every quote is escaped, so a `"type":` key only matches a real one. One
+ * pass over the line's `"type":` keys: a `thinking` or `redacted_thinking` block right after the
+ * colon, and no `text` or `tool_use` block (after the colon or one space).
+ */
+export function thinkingOnly(line: Buffer): boolean {
+  let thinking = false;
+  for (let at = line.indexOf(TYPE_KEY); at >= 0; at = line.indexOf(TYPE_KEY, at + TYPE_KEY.length)) {
+    const value = at + TYPE_KEY.length;
+    if (
+      SPOKEN.some(
+        (type) => startsAt(line, value, type) || (line[value] === 0x20 && startsAt(line, value + 1, type)),
+      )
+    )
+      return false;
+    thinking ||= THINKING.some((type) => startsAt(line, value, type));
+  }
+  return thinking;
 }
 
 /**
