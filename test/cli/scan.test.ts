@@ -158,6 +158,12 @@ describe('lore scan and candidates', () => {
     // sandbox is removed under it.
     await waitForText(log, 'found ');
     expect(readFileSync(log, 'utf8')).toMatch(/scanned \d+ transcript file/);
+    // the detached scan leaves the agent a core: one thread, at a low priority
+    expect(readFileSync(log, 'utf8')).toMatch(
+      process.platform === 'win32'
+        ? /background scan: one thread/
+        : /background scan: one thread, priority 10\n/,
+    );
   });
 });
 
