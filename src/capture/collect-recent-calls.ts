@@ -75,7 +75,8 @@ export type CallCollector = {
 
 /**
  * `since` (an ISO time, see `createCallFloor`): calls made before it are left out, with their
- * results; calls without a time are kept.
+ * results. A call without a time counts as made when the call before it in the file was (kept
+ * when no call before it has a time).
  */
 export function createCallCollector(limit = CALL_CACHE_LIMIT, since?: string): CallCollector {
   let events: TranscriptEvent[] = [];

@@ -121,9 +121,9 @@ export function mergeCachedCalls(
  * to be merged into it (the cache read before the scan, the calls of the files scanned so far):
  * once `limit` calls with a time are known, one older than the `limit`-th newest of them is ranked
  * below all of those (`mergeCachedCalls` orders by time first). A scan hands the floor to the
- * files it reads next, which then leave older calls out of what they collect (collecting a call
- * costs a quarter of the scan: its slimmed copy, its outcome, its error's gist and class); a long
- * history's old files then collect nothing. Calls without a time are never left out. The floor
+ * files it reads next, which then leave older calls out of what they collect (collecting calls
+ * cost about a quarter of a scan: a slimmed copy of each, its outcome, a failure's gist and class);
+ * a long history's old files then collect nothing. Only calls with a time count here. The floor
  * only rises; it is worked out again each time `limit` more calls are known.
  */
 export function createCallFloor(limit = CALL_CACHE_LIMIT): {
