@@ -85,6 +85,11 @@ export type CandidateDraft = {
   joined?: { hashes: string[]; anchors: string[] };
 };
 
+/** `file:line` of an evidence reference (`?:0` when there is none): a draft's anchor. */
+export function anchorOf(ref: EvidenceRef | undefined): string {
+  return ref === undefined ? '?:0' : `${ref.file}:${ref.line}`;
+}
+
 export function draftCandidate(episode: Episode): CandidateDraft {
   const facts = episodeFacts(episode);
   const triggers = draftTriggersOf(episode, facts);
@@ -104,7 +109,6 @@ export function draftCandidate(episode: Episode): CandidateDraft {
   const topic = topicOf(episode, facts.errorText);
   const tags = draftTags(episode, { ...facts, key: facts.key ?? triggers.key, topic, severity });
   const category = categoryOf(episode.kind, topic);
-  const anchorRef = episode.evidence[0] ?? { file: '?', line: 0 };
   return {
     contentHash: contentHash(hashKeyOf(episode, facts, mistake, remediation)),
     kind: episode.kind,
@@ -140,7 +144,7 @@ export function draftCandidate(episode: Episode): CandidateDraft {
     project: episode.project,
     agent: episode.agent,
     evidence: episode.evidence,
-    anchor: `${anchorRef.file}:${anchorRef.line}`,
+    anchor: anchorOf(episode.evidence[0]),
     drop,
     ...(episode.joined ? { joined: joinedOf(episode.joined) } : {}),
   };
@@ -175,7 +179,7 @@ function joinedOf(joined: NonNullable<Episode['joined']>): NonNullable<Candidate
   const found = draftCandidate(joined.heuristic);
   return {
     hashes: [found.contentHash],
-    anchors: [found.anchor, `${joined.blockRef.file}:${joined.blockRef.line}`],
+    anchors: [found.anchor, anchorOf(joined.blockRef)],
   };
 }
 

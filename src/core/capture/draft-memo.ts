@@ -12,6 +12,7 @@
  * when everything else a draft reads is equal. An event-bearing field this does not know of keeps
  * its place in the key: fewer hits, never a wrong draft. Pure (each caller gets its own copy).
  */
+import { anchorOf } from './draft-candidate.js';
 import type { CandidateDraft } from './draft-candidate.js';
 import type { Attempt, Episode, EvidenceRef } from './episode.js';
 import type { EventOrigin } from './events.js';
@@ -48,9 +49,6 @@ function contentOf(episode: Episode): unknown {
 export function draftKey(episode: Episode): string {
   return JSON.stringify(contentOf(episode));
 }
-
-const anchorOf = (ref: EvidenceRef | undefined): string =>
-  ref === undefined ? '?:0' : `${ref.file}:${ref.line}`;
 
 /**
  * `draft(redact(episode))`, from a kept draft when an episode of the same content was drafted
