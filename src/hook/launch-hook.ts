@@ -39,5 +39,10 @@ try {
 } catch {
   // The core could not be read or compiled: answer like a hook with nothing to say.
   if (!started) writeSync(1, '{}\n');
-  process.exitCode = 0;
 }
+// The answer is written (synchronously) and nothing else is owed to anyone: leave without Node's
+// teardown of the environment and the heap, 1.5-2 ms of every call (about a fifth of what the
+// hook adds to a bare `node`). After the microtasks and one turn of the event loop, not before:
+// a background rebuild, scan or pull is spawned from a microtask (request-rebuild.ts), once the
+// answer is out.
+setImmediate(() => process.exit(0));
