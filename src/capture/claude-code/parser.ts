@@ -6,6 +6,7 @@
  * skipped without being decoded.
  */
 import { classifyResult } from '../../core/capture/classify-result.js';
+import { eventAt } from '../../core/capture/events.js';
 import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
 import { contentText, isObject, str, stripInjected, trimCalls } from '../reader.js';
 import { salvageRecord } from './salvage.js';
@@ -86,15 +87,18 @@ export function createClaudeParser(context: ParserContext): LineParser {
   let session = context.carry.session;
   let project = context.carry.project ?? context.project;
 
-  const origin = (record: Record<string, unknown>, line: number): EventOrigin => ({
-    agent: 'claude-code',
-    session: session ?? 'unknown',
-    project,
-    timestamp: str(record.timestamp),
-    file: context.file,
-    line,
-    ...(context.sidechain || record.isSidechain === true ? { sidechain: true } : {}),
-  });
+  const origin = (record: Record<string, unknown>, line: number): EventOrigin => {
+    const at: EventOrigin = {
+      agent: 'claude-code',
+      session: session ?? 'unknown',
+      project,
+      timestamp: str(record.timestamp),
+      file: context.file,
+      line,
+    };
+    if (context.sidechain || record.isSidechain === true) at.sidechain = true;
+    return at;
+  };
 
   /** Split replies repeat nothing, but resumed sessions copy whole lines: emit each block once. */
   const once = (key: string): boolean => {
@@ -115,19 +119,20 @@ export function createClaudeParser(context: ParserContext): LineParser {
       if (!isObject(block)) return;
       if (block.type === 'text' && typeof block.text === 'string' && /\S/.test(block.text)) {
         if (once(`t:${messageId}:${index}:${block.text.length}`))
-          events.push({ ...origin(record, line), kind: 'assistant-text', text: block.text });
+          events.push(eventAt(origin(record, line), { kind: 'assistant-text', text: block.text }));
       } else if (block.type === 'tool_use' && typeof block.name === 'string') {
         const callId = str(block.id) ?? `${messageId}:${index}`;
         calls.set(callId, block.name);
         if (calls.size > 256) calls.delete(calls.keys().next().value as string);
         if (once(`c:${callId}`))
-          events.push({
-            ...origin(record, line),
-            kind: 'tool-call',
-            callId,
-            tool: block.name,
-            input: isObject(block.input) ? block.input : {},
-          });
+          events.push(
+            eventAt(origin(record, line), {
+              kind: 'tool-call',
+              callId,
+              tool: block.name,
+              input: isObject(block.input) ? block.input : {},
+            }),
+          );
       }
     });
     return events;
@@ -155,29 +160,30 @@ export function createClaudeParser(context: ParserContext): LineParser {
           interrupted: isObject(toolUseResult) && toolUseResult.interrupted === true,
         });
         at ??= origin(record, line);
-        if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });
-        else if (verdict.kind === 'rejection') events.push({ ...at, kind: 'rejection', callId, text });
+        if (verdict.kind === 'interruption') events.push(eventAt(at, { kind: 'interruption', callId }));
+        else if (verdict.kind === 'rejection') events.push(eventAt(at, { kind: 'rejection', callId, text }));
         else
-          events.push({
-            ...at,
-            kind: 'tool-result',
-            callId,
-            tool,
-            ok: verdict.ok,
-            text,
-            exitCode: verdict.exitCode,
-            failure: verdict.failure,
-          });
+          events.push(
+            eventAt(at, {
+              kind: 'tool-result',
+              callId,
+              tool,
+              ok: verdict.ok,
+              text,
+              exitCode: verdict.exitCode,
+              failure: verdict.failure,
+            }),
+          );
       }
       return events;
     }
     const raw = contentText(content);
     if (/^\[Request interrupted by user/.test(raw.trim()))
-      return [{ ...origin(record, line), kind: 'interruption', callId: undefined }];
+      return [eventAt(origin(record, line), { kind: 'interruption', callId: undefined })];
     const text = stripInjected(raw);
     if (text === '' || isSyntheticUser(record, text)) return events;
     if (once(`u:${str(record.uuid) ?? line}`))
-      events.push({ ...origin(record, line), kind: 'user-text', text });
+      events.push(eventAt(origin(record, line), { kind: 'user-text', text }));
     return events;
   };
 
@@ -191,7 +197,9 @@ export function createClaudeParser(context: ParserContext): LineParser {
       case 'user':
         return parseUser(value, line);
       case 'system':
-        return value.subtype === 'compact_boundary' ? [{ ...origin(value, line), kind: 'compaction' }] : [];
+        return value.subtype === 'compact_boundary'
+          ? [eventAt(origin(value, line), { kind: 'compaction' })]
+          : [];
       default:
         return [];
     }

@@ -7,6 +7,7 @@
  * (apply_patch). `event_msg` lines duplicate these, except `turn_aborted` (an interruption).
  */
 import { classifyResult } from '../../core/capture/classify-result.js';
+import { eventAt } from '../../core/capture/events.js';
 import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
 import { contentText, isObject, str, stripInjected, trimCalls } from '../reader.js';
 import type { LineParser, ParserContext } from '../reader.js';
@@ -85,15 +86,18 @@ export function createCodexParser(context: ParserContext): LineParser {
   let session = context.carry.session;
   let project = context.carry.project ?? context.project;
 
-  const origin = (record: Record<string, unknown>, line: number): EventOrigin => ({
-    agent: 'codex',
-    session: session ?? 'unknown',
-    project,
-    timestamp: str(record.timestamp),
-    file: context.file,
-    line,
-    ...(context.sidechain ? { sidechain: true } : {}),
-  });
+  const origin = (record: Record<string, unknown>, line: number): EventOrigin => {
+    const at: EventOrigin = {
+      agent: 'codex',
+      session: session ?? 'unknown',
+      project,
+      timestamp: str(record.timestamp),
+      file: context.file,
+      line,
+    };
+    if (context.sidechain) at.sidechain = true;
+    return at;
+  };
 
   const parseItem = (record: Record<string, unknown>, item: Record<string, unknown>, line: number) => {
     const at = origin(record, line);
@@ -102,10 +106,10 @@ export function createCodexParser(context: ParserContext): LineParser {
       case 'message': {
         const text = contentText(item.content);
         if (item.role === 'assistant' && /\S/.test(text))
-          events.push({ ...at, kind: 'assistant-text', text });
+          events.push(eventAt(at, { kind: 'assistant-text', text }));
         else if (item.role === 'user' && !SYNTHETIC_USER.test(text.trimStart())) {
           const own = stripInjected(text);
-          if (own !== '') events.push({ ...at, kind: 'user-text', text: own });
+          if (own !== '') events.push(eventAt(at, { kind: 'user-text', text: own }));
         }
         break;
       }
@@ -122,10 +126,13 @@ export function createCodexParser(context: ParserContext): LineParser {
           input = isObject(parsed) ? parsed : {};
         }
         const command = codexCommand(input);
-        if (command !== undefined) input = { ...input, command };
+        // not `{ ...input, command }`: a key after a spread is slow on Node 20 (see eventAt); and
+        // not Object.assign, which would take a parsed `__proto__` key for the prototype
+        if (command !== undefined)
+          input = Object.fromEntries([...Object.entries(input), ['command', command]]);
         calls.set(callId, tool);
         if (calls.size > 256) calls.delete(calls.keys().next().value as string);
-        events.push({ ...at, kind: 'tool-call', callId, tool, input });
+        events.push(eventAt(at, { kind: 'tool-call', callId, tool, input }));
         break;
       }
       case 'function_call_output':
@@ -136,19 +143,20 @@ export function createCodexParser(context: ParserContext): LineParser {
         calls.delete(callId);
         const { text, exitCode, errorFlag } = readOutput(item.output);
         const verdict = classifyResult({ tool, text, exitCode, errorFlag });
-        if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });
-        else if (verdict.kind === 'rejection') events.push({ ...at, kind: 'rejection', callId, text });
+        if (verdict.kind === 'interruption') events.push(eventAt(at, { kind: 'interruption', callId }));
+        else if (verdict.kind === 'rejection') events.push(eventAt(at, { kind: 'rejection', callId, text }));
         else
-          events.push({
-            ...at,
-            kind: 'tool-result',
-            callId,
-            tool,
-            ok: verdict.ok,
-            text,
-            exitCode: verdict.exitCode,
-            failure: verdict.failure,
-          });
+          events.push(
+            eventAt(at, {
+              kind: 'tool-result',
+              callId,
+              tool,
+              ok: verdict.ok,
+              text,
+              exitCode: verdict.exitCode,
+              failure: verdict.failure,
+            }),
+          );
         break;
       }
       default:
@@ -173,10 +181,10 @@ export function createCodexParser(context: ParserContext): LineParser {
           project = str(payload.cwd) ?? project;
           return [];
         case 'compacted':
-          return [{ ...origin(value, line), kind: 'compaction' }];
+          return [eventAt(origin(value, line), { kind: 'compaction' })];
         case 'event_msg':
           return payload.type === 'turn_aborted'
-            ? [{ ...origin(value, line), kind: 'interruption', callId: undefined }]
+            ? [eventAt(origin(value, line), { kind: 'interruption', callId: undefined })]
             : [];
         case 'response_item':
           return parseItem(value, payload, line);

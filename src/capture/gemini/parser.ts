@@ -9,6 +9,7 @@
  * "Exit Code: 1" in the output. `<hook_context>` blocks are hook injections and never mined.
  */
 import { classifyResult } from '../../core/capture/classify-result.js';
+import { eventAt } from '../../core/capture/events.js';
 import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
 import { contentText, isObject, str, stripInjected } from '../reader.js';
 import type { LineParser, ParserContext } from '../reader.js';
@@ -46,15 +47,18 @@ function createEmitter(context: ParserContext): Emitter {
   const seen = new Set(context.carry.seen ?? []);
   let session = context.carry.session;
   let project = context.project ?? context.carry.project;
-  const origin = (timestamp: unknown, line: number): EventOrigin => ({
-    agent: 'gemini',
-    session: session ?? 'unknown',
-    project,
-    timestamp: str(timestamp),
-    file: context.file,
-    line,
-    ...(context.sidechain ? { sidechain: true } : {}),
-  });
+  const origin = (timestamp: unknown, line: number): EventOrigin => {
+    const at: EventOrigin = {
+      agent: 'gemini',
+      session: session ?? 'unknown',
+      project,
+      timestamp: str(timestamp),
+      file: context.file,
+      line,
+    };
+    if (context.sidechain) at.sidechain = true;
+    return at;
+  };
   return {
     seen,
     session: () => session,
@@ -73,7 +77,7 @@ function createEmitter(context: ParserContext): Emitter {
         const text = stripInjected(contentText(record.content));
         if (!onlyResponses && text !== '' && !seen.has(`u:${id}`)) {
           seen.add(`u:${id}`);
-          events.push({ ...origin(record.timestamp, line), kind: 'user-text', text });
+          events.push(eventAt(origin(record.timestamp, line), { kind: 'user-text', text }));
         }
         return events;
       }
@@ -81,7 +85,7 @@ function createEmitter(context: ParserContext): Emitter {
       const text = contentText(record.content);
       if (/\S/.test(text) && !seen.has(`t:${id}:${text.length}`)) {
         seen.add(`t:${id}:${text.length}`);
-        events.push({ ...origin(record.timestamp, line), kind: 'assistant-text', text });
+        events.push(eventAt(origin(record.timestamp, line), { kind: 'assistant-text', text }));
       }
       const toolCalls = Array.isArray(record.toolCalls) ? record.toolCalls : [];
       for (const call of toolCalls) {
@@ -93,7 +97,9 @@ function createEmitter(context: ParserContext): Emitter {
         const tool = str(call.name) ?? 'unknown';
         const callLine = lineOf?.(callId) ?? line;
         const at = origin(call.timestamp ?? record.timestamp, callLine);
-        events.push({ ...at, kind: 'tool-call', callId, tool, input: isObject(call.args) ? call.args : {} });
+        events.push(
+          eventAt(at, { kind: 'tool-call', callId, tool, input: isObject(call.args) ? call.args : {} }),
+        );
         const textOut = resultText(call);
         const verdict = classifyResult({
           tool,
@@ -101,20 +107,21 @@ function createEmitter(context: ParserContext): Emitter {
           errorFlag: status === 'error',
           cancelled: status === 'cancelled',
         });
-        if (verdict.kind === 'interruption') events.push({ ...at, kind: 'interruption', callId });
+        if (verdict.kind === 'interruption') events.push(eventAt(at, { kind: 'interruption', callId }));
         else if (verdict.kind === 'rejection')
-          events.push({ ...at, kind: 'rejection', callId, text: textOut });
+          events.push(eventAt(at, { kind: 'rejection', callId, text: textOut }));
         else
-          events.push({
-            ...at,
-            kind: 'tool-result',
-            callId,
-            tool,
-            ok: verdict.ok,
-            text: textOut,
-            exitCode: verdict.exitCode,
-            failure: verdict.failure,
-          });
+          events.push(
+            eventAt(at, {
+              kind: 'tool-result',
+              callId,
+              tool,
+              ok: verdict.ok,
+              text: textOut,
+              exitCode: verdict.exitCode,
+              failure: verdict.failure,
+            }),
+          );
       }
       return events;
     },
