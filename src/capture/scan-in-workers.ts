@@ -1,16 +1,21 @@
 /**
- * Runs a large scan's files on worker threads while keeping `scanTranscripts` synchronous: the
- * scanning thread hands each worker up to two files at a time over a MessageChannel, blocks on a
- * shared counter (Atomics.wait) until a worker answers, takes the answers with
- * receiveMessageOnPort, and passes them on in file order, so candidates come out exactly as from
- * a scan in one thread. One worker per core, at most two, each with a small young generation
- * (4 MB): decoding transcript lines allocates fast, and V8 would otherwise grow the young
- * generation of the scanning thread to 48 MB. The scanning thread itself only drafts and merges
- * what the workers found (a fraction of a core), so it parses nothing and its heap stays small.
+ * Runs a large scan's files on worker threads and on the scanning thread itself, while keeping
+ * `scanTranscripts` synchronous: the scanning thread hands each worker up to `IN_FLIGHT` files at a
+ * time over a MessageChannel, takes the answers with receiveMessageOnPort, and passes them on in
+ * file order, so candidates come out exactly as from a scan in one thread. When no answer is in
+ * and it has nothing to pass on, it scans the next file itself rather than wait; with every file
+ * handed out, it blocks on a shared counter (Atomics.wait) until a worker answers. One worker per
+ * core beside the scanning thread, at most two, each with a small young generation (4 MB):
+ * decoding transcript lines allocates fast. On two cores, one worker and the scanning thread
+ * scanned the bench corpus in 5.3-5.6 s, two workers with the scanning thread only drafting in
+ * 5.7-7.2 s, and one thread alone in 6.3-7.3 s (the same run, a load average of 2.6): a second
+ * worker is another heap to collect and its results another copy to send, on a core the
+ * scanning thread's drafting also needs.
  *
  * Workers are used only when they pay off (at least `PARALLEL_SCAN_MIN_BYTES` to read, unless
- * forced) and when the compiled worker script exists (not when running from TypeScript sources).
- * A worker that fails, or stays silent for `STALL_MS`, leaves the rest of the files to this thread.
+ * forced, and a second core) and when the compiled worker script exists (not when running from
+ * TypeScript sources). A worker that fails, or stays silent for `STALL_MS`, leaves the rest of the
+ * files to this thread.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -18,16 +23,30 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { FileScan } from './scan-file.js';
+import { runScanJob } from './scan-job.js';
 import type { ScanJob } from './scan-job.js';
 import type { ScanReply, ScanRequest, ScanWorkerData } from './scan-worker.js';
 
 export const PARALLEL_SCAN_MIN_BYTES = 32 * 1048576;
 export const MAX_SCAN_WORKERS = 2;
 const YOUNG_GENERATION_MB = 4;
+/**
+ * What a worker is handed ahead: at least `IN_FLIGHT` files, and files up to `AHEAD_BYTES`, so it
+ * has work while this thread scans a file itself; this thread scans only files no larger than
+ * that (a larger one goes to a worker), so no worker runs dry waiting for it.
+ */
 const IN_FLIGHT = 2;
+const AHEAD_BYTES = 4 * 1048576;
+const MAX_AHEAD = 64;
 const STALL_MS = 60_000;
 
-type PoolWorker = { worker: Worker; port: MessagePort; busy: number };
+type PoolWorker = {
+  worker: Worker;
+  port: MessagePort;
+  /** Files handed out and not answered yet, and their bytes. */
+  busy: number;
+  ahead: number;
+};
 
 /**
  * Scans `jobs` on worker threads, calling `consume` for each in order. Returns how many jobs
@@ -45,7 +64,12 @@ export function scanInWorkers(
   const bytes = jobs.reduce((sum, job) => sum + job.bytes, 0);
   if (jobs.length === 0 || bytes < minBytes || !existsSync(fileURLToPath(script)))
     return { done: 0, workers: 0 };
-  const count = Math.min(MAX_SCAN_WORKERS, availableParallelism(), jobs.length);
+  // One core is this thread's: it scans too. Forced (`minBytes` 0), one worker at least.
+  const count = Math.max(
+    minBytes === 0 ? 1 : 0,
+    Math.min(MAX_SCAN_WORKERS, availableParallelism() - 1, jobs.length),
+  );
+  if (count < 1) return { done: 0, workers: 0 };
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const pool: PoolWorker[] = [];
   const stop = () => {
@@ -64,7 +88,7 @@ export function scanInWorkers(
         resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       });
       worker.unref();
-      pool.push({ worker, port: port1, busy: 0 });
+      pool.push({ worker, port: port1, busy: 0, ahead: 0 });
     }
   } catch {
     stop();
@@ -76,10 +100,15 @@ export function scanInWorkers(
     let next = 0;
     const dispatch = () => {
       for (const member of pool) {
-        while (member.busy < IN_FLIGHT && next < jobs.length) {
+        while (
+          next < jobs.length &&
+          member.busy < MAX_AHEAD &&
+          (member.busy < IN_FLIGHT || member.ahead < AHEAD_BYTES)
+        ) {
           const job = prepare(jobs[next] as ScanJob);
           member.port.postMessage({ index: next, job } satisfies ScanRequest);
           member.busy += 1;
+          member.ahead += job.bytes;
           next += 1;
         }
       }
@@ -96,6 +125,7 @@ export function scanInWorkers(
         ) {
           const reply = message.message as ScanReply;
           member.busy -= 1;
+          member.ahead -= (jobs[reply.index] as ScanJob).bytes;
           received = true;
           if ('error' in reply) return { done, workers: count }; // this thread scans the rest, and meets the error itself
           results.set(reply.index, reply.scan);
@@ -108,8 +138,15 @@ export function scanInWorkers(
         consume(done, scan);
         done += 1;
       }
-      if (!received && done < jobs.length && Atomics.wait(signal, 0, seen, STALL_MS) === 'timed-out')
-        return { done, workers: count };
+      if (received || done === jobs.length) continue;
+      if (next < jobs.length && (jobs[next] as ScanJob).bytes <= AHEAD_BYTES) {
+        // nothing to pass on and no answer in: this thread scans the next file itself
+        const index = next;
+        next += 1;
+        results.set(index, runScanJob(prepare(jobs[index] as ScanJob)));
+        continue;
+      }
+      if (Atomics.wait(signal, 0, seen, STALL_MS) === 'timed-out') return { done, workers: count };
     }
     return { done, workers: count };
   } finally {
