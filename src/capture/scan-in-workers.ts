@@ -7,10 +7,10 @@
  * handed out, it blocks on a shared counter (Atomics.wait) until a worker answers. One worker per
  * core beside the scanning thread, at most two, each with a small young generation (4 MB):
  * decoding transcript lines allocates fast. On two cores, one worker and the scanning thread
- * scanned the bench corpus in 5.3-5.6 s, two workers with the scanning thread only drafting in
- * 5.7-7.2 s, and one thread alone in 6.3-7.3 s (the same run, a load average of 2.6): a second
- * worker is another heap to collect and its results another copy to send, on a core the
- * scanning thread's drafting also needs.
+ * scan the capture benchmark's corpus (345 MiB) in 4.5-4.9 s, where two workers beside a
+ * scanning thread that only drafted took 5.0-5.8 s in the same runs, and one thread alone takes
+ * 5.1 s (load average 2.4-2.8): a second worker is another heap to collect and its results
+ * another copy to send, on a core the scanning thread's drafting also needs.
  *
  * Workers are used only when they pay off (at least `PARALLEL_SCAN_MIN_BYTES` to read, unless
  * forced, and a second core) and when the compiled worker script exists (not when running from
