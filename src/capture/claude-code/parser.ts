@@ -22,10 +22,11 @@ const COMPACT = Buffer.from('"compact_boundary"');
 const THINKING = [Buffer.from('"thinking"'), Buffer.from('"redacted_thinking"')];
 const SPOKEN = [Buffer.from('"text"'), Buffer.from('"tool_use"')];
 
+/** Byte by byte: for a token of a few bytes, a loop costs a fraction of `Buffer#compare`'s call into C++. */
 function startsAt(window: Buffer, at: number, bytes: Buffer): boolean {
-  return (
-    at + bytes.length <= window.length && window.compare(bytes, 0, bytes.length, at, at + bytes.length) === 0
-  );
+  if (at + bytes.length > window.length) return false;
+  for (let i = 0; i < bytes.length; i += 1) if (window[at + i] !== bytes[i]) return false;
+  return true;
 }
 
 /**
