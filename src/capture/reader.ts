@@ -4,7 +4,9 @@
  * records into events, `index.ts` puts them together). The contract test suite runs against
  * every implementation.
  */
-import type { Agent, TranscriptEvent } from '../core/capture/events.js';
+import { eventAt } from '../core/capture/events.js';
+import type { Agent, EventOrigin, TranscriptEvent } from '../core/capture/events.js';
+import type { ResultVerdict } from '../core/capture/classify-result.js';
 
 /** What a parser carries from one scan of a file to the next (small, JSON-serializable). */
 export type ParserCarry = {
@@ -97,4 +99,25 @@ const INJECTED_BLOCKS =
 
 export function stripInjected(text: string): string {
   return text.replace(INJECTED_BLOCKS, '').trim();
+}
+
+/** The event a tool's result is, as classified: an interruption, a rejection, or a tool result. */
+export function resultEvent(
+  at: EventOrigin,
+  callId: string,
+  tool: string | undefined,
+  text: string,
+  verdict: ResultVerdict,
+): TranscriptEvent {
+  if (verdict.kind === 'interruption') return eventAt(at, { kind: 'interruption', callId });
+  if (verdict.kind === 'rejection') return eventAt(at, { kind: 'rejection', callId, text });
+  return eventAt(at, {
+    kind: 'tool-result',
+    callId,
+    tool,
+    ok: verdict.ok,
+    text,
+    exitCode: verdict.exitCode,
+    failure: verdict.failure,
+  });
 }

@@ -8,7 +8,7 @@
 import { classifyResult } from '../../core/capture/classify-result.js';
 import { eventAt } from '../../core/capture/events.js';
 import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
-import { contentText, isObject, str, stripInjected, trimCalls } from '../reader.js';
+import { contentText, isObject, resultEvent, str, stripInjected, trimCalls } from '../reader.js';
 import { salvageRecord } from './salvage.js';
 import { withoutToolUseResult } from './slim-line.js';
 import type { LineParser, ParserContext } from '../reader.js';
@@ -161,20 +161,7 @@ export function createClaudeParser(context: ParserContext): LineParser {
           interrupted: isObject(toolUseResult) && toolUseResult.interrupted === true,
         });
         at ??= origin(record, line);
-        if (verdict.kind === 'interruption') events.push(eventAt(at, { kind: 'interruption', callId }));
-        else if (verdict.kind === 'rejection') events.push(eventAt(at, { kind: 'rejection', callId, text }));
-        else
-          events.push(
-            eventAt(at, {
-              kind: 'tool-result',
-              callId,
-              tool,
-              ok: verdict.ok,
-              text,
-              exitCode: verdict.exitCode,
-              failure: verdict.failure,
-            }),
-          );
+        events.push(resultEvent(at, callId, tool, text, verdict));
       }
       return events;
     }

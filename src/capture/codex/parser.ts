@@ -9,7 +9,7 @@
 import { classifyResult } from '../../core/capture/classify-result.js';
 import { eventAt } from '../../core/capture/events.js';
 import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
-import { contentText, isObject, str, stripInjected, trimCalls } from '../reader.js';
+import { contentText, isObject, resultEvent, str, stripInjected, trimCalls } from '../reader.js';
 import type { LineParser, ParserContext } from '../reader.js';
 
 const WANTED = [
@@ -143,20 +143,7 @@ export function createCodexParser(context: ParserContext): LineParser {
         calls.delete(callId);
         const { text, exitCode, errorFlag } = readOutput(item.output);
         const verdict = classifyResult({ tool, text, exitCode, errorFlag });
-        if (verdict.kind === 'interruption') events.push(eventAt(at, { kind: 'interruption', callId }));
-        else if (verdict.kind === 'rejection') events.push(eventAt(at, { kind: 'rejection', callId, text }));
-        else
-          events.push(
-            eventAt(at, {
-              kind: 'tool-result',
-              callId,
-              tool,
-              ok: verdict.ok,
-              text,
-              exitCode: verdict.exitCode,
-              failure: verdict.failure,
-            }),
-          );
+        events.push(resultEvent(at, callId, tool, text, verdict));
         break;
       }
       default:

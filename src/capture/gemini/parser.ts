@@ -11,7 +11,7 @@
 import { classifyResult } from '../../core/capture/classify-result.js';
 import { eventAt } from '../../core/capture/events.js';
 import type { EventOrigin, TranscriptEvent } from '../../core/capture/events.js';
-import { contentText, isObject, str, stripInjected } from '../reader.js';
+import { contentText, isObject, resultEvent, str, stripInjected } from '../reader.js';
 import type { LineParser, ParserContext } from '../reader.js';
 
 const TERMINAL = new Set(['success', 'error', 'cancelled']);
@@ -107,21 +107,7 @@ function createEmitter(context: ParserContext): Emitter {
           errorFlag: status === 'error',
           cancelled: status === 'cancelled',
         });
-        if (verdict.kind === 'interruption') events.push(eventAt(at, { kind: 'interruption', callId }));
-        else if (verdict.kind === 'rejection')
-          events.push(eventAt(at, { kind: 'rejection', callId, text: textOut }));
-        else
-          events.push(
-            eventAt(at, {
-              kind: 'tool-result',
-              callId,
-              tool,
-              ok: verdict.ok,
-              text: textOut,
-              exitCode: verdict.exitCode,
-              failure: verdict.failure,
-            }),
-          );
+        events.push(resultEvent(at, callId, tool, textOut, verdict));
       }
       return events;
     },
