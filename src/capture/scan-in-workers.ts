@@ -1,16 +1,17 @@
 /**
  * Runs a large scan's files on worker threads and on the scanning thread itself, while keeping
- * `scanTranscripts` synchronous: the scanning thread hands each worker up to `IN_FLIGHT` files at a
- * time over a MessageChannel, takes the answers with receiveMessageOnPort, and passes them on in
- * file order, so candidates come out exactly as from a scan in one thread. When no answer is in
- * and it has nothing to pass on, it scans the next file itself rather than wait; with every file
- * handed out, it blocks on a shared counter (Atomics.wait) until a worker answers. One worker per
- * core beside the scanning thread, at most two, each with a small young generation (4 MB):
- * decoding transcript lines allocates fast. On two cores, one worker and the scanning thread
- * scan the capture benchmark's corpus (345 MiB) in 4.5-4.9 s, where two workers beside a
- * scanning thread that only drafted took 5.0-5.8 s in the same runs, and one thread alone takes
- * 5.1 s (load average 2.4-2.8): a second worker is another heap to collect and its results
- * another copy to send, on a core the scanning thread's drafting also needs.
+ * `scanTranscripts` synchronous: the scanning thread hands each worker files ahead over a
+ * MessageChannel (see `AHEAD_BYTES`), takes the answers with receiveMessageOnPort, and passes them
+ * on in file order, so candidates come out exactly as from a scan in one thread. When no answer is
+ * in and it has nothing to pass on, it scans the next file itself rather than wait; when every
+ * file is handed out (or the next is one for a worker), it blocks on a shared counter
+ * (Atomics.wait) until a worker answers. One worker per core beside the scanning thread, at most
+ * two, each with a small young generation (4 MB): decoding transcript lines allocates fast. On two
+ * cores, one worker and the scanning thread scan the capture benchmark's corpus (345 MiB) in
+ * 4.5-4.9 s, where two workers beside a scanning thread that only drafted took 5.0-5.8 s in the
+ * same runs, and one thread alone takes 5.1 s (load average 2.4-2.8): a second worker is another
+ * heap to collect and its results another copy to send, on a core the scanning thread's drafting
+ * also needs.
  *
  * Workers are used only when they pay off (at least `PARALLEL_SCAN_MIN_BYTES` to read, unless
  * forced, and a second core) and when the compiled worker script exists (not when running from
