@@ -88,18 +88,15 @@ export function createClaudeParser(context: ParserContext): LineParser {
   let session = context.carry.session;
   let project = context.carry.project ?? context.project;
 
-  const origin = (record: Record<string, unknown>, line: number): EventOrigin => {
-    const at: EventOrigin = {
-      agent: 'claude-code',
-      session: session ?? 'unknown',
-      project,
-      timestamp: str(record.timestamp),
-      file: context.file,
-      line,
-    };
-    if (context.sidechain || record.isSidechain === true) at.sidechain = true;
-    return at;
-  };
+  const origin = (record: Record<string, unknown>, line: number): EventOrigin => ({
+    agent: 'claude-code',
+    session: session ?? 'unknown',
+    project,
+    timestamp: str(record.timestamp),
+    file: context.file,
+    line,
+    ...(context.sidechain || record.isSidechain === true ? { sidechain: true } : {}),
+  });
 
   /** Split replies repeat nothing, but resumed sessions copy whole lines: emit each block once. */
   const once = (key: string): boolean => {

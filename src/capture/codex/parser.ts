@@ -86,18 +86,15 @@ export function createCodexParser(context: ParserContext): LineParser {
   let session = context.carry.session;
   let project = context.carry.project ?? context.project;
 
-  const origin = (record: Record<string, unknown>, line: number): EventOrigin => {
-    const at: EventOrigin = {
-      agent: 'codex',
-      session: session ?? 'unknown',
-      project,
-      timestamp: str(record.timestamp),
-      file: context.file,
-      line,
-    };
-    if (context.sidechain) at.sidechain = true;
-    return at;
-  };
+  const origin = (record: Record<string, unknown>, line: number): EventOrigin => ({
+    agent: 'codex',
+    session: session ?? 'unknown',
+    project,
+    timestamp: str(record.timestamp),
+    file: context.file,
+    line,
+    ...(context.sidechain ? { sidechain: true } : {}),
+  });
 
   const parseItem = (record: Record<string, unknown>, item: Record<string, unknown>, line: number) => {
     const at = origin(record, line);

@@ -47,18 +47,15 @@ function createEmitter(context: ParserContext): Emitter {
   const seen = new Set(context.carry.seen ?? []);
   let session = context.carry.session;
   let project = context.project ?? context.carry.project;
-  const origin = (timestamp: unknown, line: number): EventOrigin => {
-    const at: EventOrigin = {
-      agent: 'gemini',
-      session: session ?? 'unknown',
-      project,
-      timestamp: str(timestamp),
-      file: context.file,
-      line,
-    };
-    if (context.sidechain) at.sidechain = true;
-    return at;
-  };
+  const origin = (timestamp: unknown, line: number): EventOrigin => ({
+    agent: 'gemini',
+    session: session ?? 'unknown',
+    project,
+    timestamp: str(timestamp),
+    file: context.file,
+    line,
+    ...(context.sidechain ? { sidechain: true } : {}),
+  });
   return {
     seen,
     session: () => session,
