@@ -12,16 +12,17 @@ import type { Agent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
 import type { CandidateDraft } from '../core/capture/draft-candidate.js';
 import type { CandidateRecord, ScoringConfig } from '../core/capture/merge-candidate.js';
+import type * as MergeModule from '../core/capture/merge-candidate.js';
 import { redactDeep } from '../core/capture/redact.js';
 import { LoreError } from '../core/errors.js';
 import type { Config } from '../core/lesson/schema.js';
 import type { OwnTier } from '../core/lesson/constants.js';
 import type { CandidateStore, StoredCandidate } from '../store/candidates/candidate-store.js';
-import { withLocks } from '../store/fs/lock.js';
+import { withLocksAsync } from '../store/fs/lock.js';
 import { callCachePath } from '../store/breadth/call-cache.js';
 import type { TierLayout } from '../store/fs/paths.js';
 import type { Workspace } from '../store/workspace/workspace.js';
-import { countChanges, scanTranscripts } from './scan-transcripts.js';
+import { countChanges, scanTranscriptsUnsaved } from './scan-transcripts.js';
 import type { ScanReport, ScanRoot } from './scan-transcripts.js';
 import type { TranscriptTree } from './transcript-tree.js';
 
@@ -38,6 +39,11 @@ export type CaptureOptions = {
   /** List and stat every file below the roots first, for the scan stamp (countChanges `withTree`). */
   tree?: boolean;
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
+  /**
+   * What else the caller makes of the scan (feedback from its markers), done before the scan state
+   * is written, under the same lock: a scan killed before that is read again by the next one.
+   */
+  beforeSave?: (result: CaptureResult) => Promise<void>;
 };
 
 /** What a capture needs of the workspace: its capture settings and where things live. */
@@ -132,18 +138,14 @@ export async function captureCandidates(
     const tree = changes.tree ? { tree: changes.tree } : {};
     return { report, touched: [], newCount: 0, mergedCount: 0, decided: 0, dropped: 0, capped: 0, ...tree };
   }
-  const [
-    { draftCandidate },
-    { createDraftMemo },
-    { mergeCandidate, candidateHashes, draftHashes },
-    { openCandidateStore },
-  ] = await Promise.all([
+  const [{ draftCandidate }, { createDraftMemo }, merging, { openCandidateStore }] = await Promise.all([
     import('../core/capture/draft-candidate.js'),
     import('../core/capture/draft-memo.js'),
     import('../core/capture/merge-candidate.js'),
     import('../store/candidates/candidate-store.js'),
   ]);
-  return withLocks([resolve(target.cacheDir, 'locks', 'capture-scan.lock')], () => {
+  const { candidateHashes, draftHashes } = merging;
+  return withLocksAsync([resolve(target.cacheDir, 'locks', 'capture-scan.lock')], async () => {
     const scoring = scoringOf(target.capture);
     const nowIso = new Date(options.nowMs).toISOString();
     const stores = new Map<
@@ -220,7 +222,7 @@ export async function captureCandidates(
       item.evidence.push(...episode.evidence);
       for (const hash of hashes) entry.byHash.set(hash, key);
     };
-    const report = scanTranscripts({
+    const scan = scanTranscriptsUnsaved({
       ...where,
       detector: { window: target.capture.window },
       redact: { names },
@@ -228,51 +230,74 @@ export async function captureCandidates(
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       onEpisodes: (episodes) => episodes.forEach(handle),
     });
-    const touched: TouchedCandidate[] = [];
-    let mergedCount = 0;
-    for (const item of pending.values()) {
-      const { store } = open(item.tier);
-      const context = { nowIso, tier: item.tier, scoring };
-      /** The drafts merged in order onto `record` (none: the first makes the record). */
-      const fold = (record: CandidateRecord | undefined, id: string) => {
-        let changed = false;
-        let out = record;
-        for (const draft of item.drafts) {
-          const merged = mergeCandidate(draft, out, { ...context, id });
-          changed ||= merged.change !== 'unchanged';
-          out = merged.record;
-        }
-        return { record: out as CandidateRecord, changed };
-      };
-      const create = () => {
-        const stored = store.create((id) => fold(undefined, id).record);
-        touched.push({ ...stored, tier: item.tier, change: 'new', evidence: item.evidence });
-      };
-      if (item.id === undefined) {
-        create();
-        continue;
-      }
-      let changed = false;
-      let stored: StoredCandidate;
-      try {
-        stored = store.update(item.id, (current: CandidateRecord) => {
-          const folded = fold(current, current.id);
-          changed = folded.changed;
-          return folded.record;
-        });
-      } catch (error) {
-        // Removed while this scan ran: rejected (then its pattern is decided) or deleted by hand
-        // (then its episodes make it again).
-        if (!(error instanceof LoreError && error.code === 'not-found')) throw error;
-        const decisions = store.decisions();
-        if (item.drafts.some((draft) => draftHashes(draft).some((hash) => decisions.has(hash)))) continue;
-        create();
-        continue;
-      }
-      if (!changed) continue;
-      mergedCount += 1;
-      touched.push({ ...stored, tier: item.tier, change: 'merged', evidence: item.evidence });
-    }
-    return { report, touched, newCount, mergedCount, decided, dropped, capped };
+    const report = scan.report;
+    const { touched, mergedCount } = writeGathered(pending.values(), (tier) => open(tier).store, merging, {
+      nowIso,
+      scoring,
+    });
+    const result = { report, touched, newCount, mergedCount, decided, dropped, capped };
+    // What was read is written last: killed before this, the next scan reads it all again and
+    // merges its episodes into the candidates written here without counting them twice.
+    await options.beforeSave?.(result);
+    scan.save();
+    return result;
   });
+}
+
+/**
+ * Writes what a scan gathered: each candidate once, its drafts merged in order (created, or merged
+ * into the stored one under its lock).
+ */
+function writeGathered(
+  items: Iterable<Pending>,
+  storeOf: (tier: OwnTier) => CandidateStore,
+  { mergeCandidate, draftHashes }: Pick<typeof MergeModule, 'mergeCandidate' | 'draftHashes'>,
+  { nowIso, scoring }: { nowIso: string; scoring: ScoringConfig },
+): { touched: TouchedCandidate[]; mergedCount: number } {
+  const touched: TouchedCandidate[] = [];
+  let mergedCount = 0;
+  for (const item of items) {
+    const store = storeOf(item.tier);
+    const context = { nowIso, tier: item.tier, scoring };
+    /** The drafts merged in order onto `record` (none: the first makes the record). */
+    const fold = (record: CandidateRecord | undefined, id: string) => {
+      let changed = false;
+      let out = record;
+      for (const draft of item.drafts) {
+        const merged = mergeCandidate(draft, out, { ...context, id });
+        changed ||= merged.change !== 'unchanged';
+        out = merged.record;
+      }
+      return { record: out as CandidateRecord, changed };
+    };
+    const create = () => {
+      const stored = store.create((id) => fold(undefined, id).record);
+      touched.push({ ...stored, tier: item.tier, change: 'new', evidence: item.evidence });
+    };
+    if (item.id === undefined) {
+      create();
+      continue;
+    }
+    let changed = false;
+    let stored: StoredCandidate;
+    try {
+      stored = store.update(item.id, (current: CandidateRecord) => {
+        const folded = fold(current, current.id);
+        changed = folded.changed;
+        return folded.record;
+      });
+    } catch (error) {
+      // Removed while this scan ran: rejected (then its pattern is decided) or deleted by hand
+      // (then its episodes make it again).
+      if (!(error instanceof LoreError && error.code === 'not-found')) throw error;
+      const decisions = store.decisions();
+      if (item.drafts.some((draft) => draftHashes(draft).some((hash) => decisions.has(hash)))) continue;
+      create();
+      continue;
+    }
+    if (!changed) continue;
+    mergedCount += 1;
+    touched.push({ ...stored, tier: item.tier, change: 'merged', evidence: item.evidence });
+  }
+  return { touched, mergedCount };
 }

@@ -199,7 +199,28 @@ export function countChanges(
   return { files: files.length, changed, ...(tree ? { tree } : {}) };
 }
 
+/** A scan whose state is not written yet: see `scanTranscriptsUnsaved`. */
+export type UnsavedScan = {
+  report: ScanReport;
+  /** Writes what the scan read (the scan state) and the call cache; once, after what came of it. */
+  save(): void;
+};
+
+/** Scans, and writes the scan state before returning (for callers that keep nothing of their own). */
 export function scanTranscripts(options: ScanOptions): ScanReport {
+  const scan = scanTranscriptsUnsaved(options);
+  scan.save();
+  return scan.report;
+}
+
+/**
+ * Scans, and leaves the scan state as it was until `save()`. The state says what has been read:
+ * written before what the caller makes of the episodes (candidates, feedback), a scan killed in
+ * between would lose them for good, since the next scan finds every file as it was read. Saved
+ * last, a scan killed at any moment is read again by the next one, whose episodes merge into what
+ * the killed one wrote without counting twice (a candidate knows its episodes by their anchors).
+ */
+export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
   const state = loadSignatures(options.statePath);
   const detailPath = detailPathOf(options.statePath);
   let details: Record<string, Detail> | undefined;
@@ -297,26 +318,34 @@ export function scanTranscripts(options: ScanOptions): ScanReport {
       : scanInWorkers(jobs, consume, threads === 'always' ? 0 : undefined, prepare);
   report.workers = pool.workers;
   for (let at = pool.done; at < jobs.length; at += 1) consume(at, runScanJob(prepare(jobs[at] as ScanJob)));
-  if (dirty) {
-    // The details first: a crash between the two writes leaves a generation mismatch, and the
-    // old signatures with no details only cost a little context on the next scan.
-    const generation = randomBytes(6).toString('hex');
-    mkdirSync(dirname(options.statePath), { recursive: true });
-    const stored: StoredDetails = { version: 2, generation, files: detailsOf() };
-    writeFileAtomic(detailPath, JSON.stringify(stored));
-    writeFileAtomic(options.statePath, JSON.stringify({ ...state, generation }));
-  }
+  let cache: CachedCall[] | undefined;
   if (options.callCachePath !== undefined && old !== undefined && (dirty || newCalls.length > 0)) {
     // Only the calls the cache keeps are redacted, once (the cached ones already were).
     const fresh = new Set(newCalls);
     let added = 0;
-    const calls = mergeCachedCalls(old.calls, newCalls).map((call) => {
+    cache = mergeCachedCalls(old.calls, newCalls).map((call) => {
       if (!fresh.has(call)) return call;
       added += 1;
       return redactCall(call, options.redact);
     });
-    writeCallCache(options.callCachePath, calls);
-    report.callCache = { calls: calls.length, added, damaged: old.status === 'damaged' };
+    report.callCache = { calls: cache.length, added, damaged: old.status === 'damaged' };
   }
-  return report;
+  let saved = false;
+  const save = () => {
+    if (saved) return;
+    saved = true;
+    if (dirty) {
+      // The details first: a crash between the two writes leaves a generation mismatch, and the
+      // old signatures with no details only cost a little context on the next scan.
+      const generation = randomBytes(6).toString('hex');
+      mkdirSync(dirname(options.statePath), { recursive: true });
+      const stored: StoredDetails = { version: 2, generation, files: detailsOf() };
+      writeFileAtomic(detailPath, JSON.stringify(stored));
+      writeFileAtomic(options.statePath, JSON.stringify({ ...state, generation }));
+    }
+    // A cache: merged by call, so the calls of a scan read again are not kept twice.
+    if (cache !== undefined && options.callCachePath !== undefined)
+      writeCallCache(options.callCachePath, cache);
+  };
+  return { report, save };
 }

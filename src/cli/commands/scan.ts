@@ -316,16 +316,22 @@ export const command: Command = {
         ...(place ? { tree: true } : {}),
         ...(background ? { threads: 'never' as const } : {}),
       };
+      const { recordMarkerFeedback } = await import('../../store/lessons/feedback.js');
+      let feedback = { recorded: 0, repeated: 0, unknown: 0 };
       let result;
       try {
-        result = await capture.captureCandidates(target, options);
+        result = await capture.captureCandidates(target, {
+          ...options,
+          // before the scan state: a scan killed first is read again, and a marker counts once
+          beforeSave: async (captured) => {
+            feedback = await recordMarkerFeedback(ws, captured.report.markers, ctx.now(), 'scan');
+          },
+        });
       } finally {
         bar?.done();
       }
       const { report, touched } = result;
       const candidates = touched.map((c) => scanCandidateJson(c.record, c.evidence));
-      const { recordMarkerFeedback } = await import('../../store/lessons/feedback.js');
-      const feedback = await recordMarkerFeedback(ws, report.markers, ctx.now(), 'scan');
       const outcomes = await judgeAfterScan(ctx, ws);
       const distilled = distiller
         ? await distiller.run(

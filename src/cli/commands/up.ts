@@ -33,11 +33,16 @@ async function scan(
 ): Promise<ScanSummary> {
   const { captureCandidates, captureTargetOf } = await import('../../capture/capture-candidates.js');
   const { defaultRoots } = await import('../../capture/default-roots.js');
+  const { recordMarkerFeedback } = await import('../../store/lessons/feedback.js');
   const result = await captureCandidates(captureTargetOf(ws), {
     roots: roots ? roots.map((path) => ({ path })) : defaultRoots(ctx.env, home),
     explicit: roots !== undefined,
     nowMs: ctx.now(),
     home,
+    // as `lore scan` does: the markers this scan reads are not read again by the next
+    beforeSave: async (captured) => {
+      await recordMarkerFeedback(ws, captured.report.markers, ctx.now(), 'scan');
+    },
   });
   return {
     files: result.report.files,
