@@ -7,7 +7,7 @@
  * is joined with the heuristic find of its episode before episodes the last scan already reported
  * are dropped, so a block written after a scan still joins the failure found before it.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Problem } from '../core/errors.js';
 import type { TranscriptEvent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
@@ -53,6 +53,8 @@ export type FileScan = {
   markers: MarkerHit[];
   /** Whether the file was read from the start (new, shrunk, replaced). */
   restarted: boolean;
+  /** The file was gone when its turn came (deleted since the scan listed it): nothing was read. */
+  gone?: true;
   /** The tool calls read, for the call cache (only when asked for: `collectCalls`; not redacted yet). */
   calls?: CachedCall[];
 };
@@ -90,23 +92,52 @@ export function signatureMatches(
   );
 }
 
+/** Nothing read: the file is as the last scan left it, or gone. */
+function unread(state: FileState, gone: boolean): FileScan {
+  return {
+    state,
+    changed: false,
+    bytes: 0,
+    lines: 0,
+    malformed: [],
+    events: 0,
+    episodes: [],
+    markers: [],
+    restarted: false,
+    ...(gone ? { gone: true as const } : {}),
+  };
+}
+
+const GONE_STATE: FileState = {
+  size: 0,
+  mtimeMs: 0,
+  ino: 0,
+  offset: 0,
+  line: 0,
+  malformed: 0,
+  carry: {},
+  recent: [],
+};
+
+/**
+ * One file's scan. A file deleted after the scan listed it (an agent's clean-up of old sessions
+ * running beside a background scan) comes back `gone`, not as an error that would stop the scan.
+ */
 export function scanFile(options: ScanFileOptions): FileScan {
+  try {
+    return scanExistingFile(options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !existsSync(options.path))
+      return unread(GONE_STATE, true);
+    throw error;
+  }
+}
+
+function scanExistingFile(options: ScanFileOptions): FileScan {
   const { reader, path, shown, previous } = options;
   const stat = statSync(path);
   const signature = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
-  if (previous && signatureMatches(previous, signature)) {
-    return {
-      state: previous,
-      changed: false,
-      bytes: 0,
-      lines: 0,
-      malformed: [],
-      events: 0,
-      episodes: [],
-      markers: [],
-      restarted: false,
-    };
-  }
+  if (previous && signatureMatches(previous, signature)) return unread(previous, false);
   const compressed = path.endsWith('.zst');
   const restart =
     previous === undefined ||

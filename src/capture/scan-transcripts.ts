@@ -270,6 +270,18 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
   });
 
   let dirty = false;
+  // Files deleted since the last scan (an agent's clean-up of old sessions) are forgotten, so the
+  // state does not grow with every transcript ever read: only below this scan's roots, and only
+  // what is really gone (a file `source` left out of the listing is still there).
+  const listed = new Set(files.map((file) => file.path));
+  const bases = options.roots.map((root) => resolve(root.path));
+  for (const path of Object.keys(state.files)) {
+    if (listed.has(path) || !bases.some((base) => path === base || path.startsWith(`${base}${sep}`)))
+      continue;
+    if (statSync(path, { throwIfNoEntry: false }) !== undefined) continue;
+    delete state.files[path];
+    dirty = true;
+  }
   const newCalls: CachedCall[] = [];
   // The cache as it is, read first: its calls raise the floor older calls are left out below.
   const old = options.callCachePath === undefined ? undefined : readCallCache(options.callCachePath);
@@ -282,6 +294,14 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
   const consume = (at: number, scan: FileScan) => {
     const job = jobs[at] as ScanJob & { file: number };
     const previous = job.previous;
+    if (scan.gone === true) {
+      // deleted since it was listed: forgotten, as a file deleted between two scans is
+      if (state.files[job.path] !== undefined) {
+        delete state.files[job.path];
+        dirty = true;
+      }
+      return;
+    }
     if (!scan.changed) return;
     dirty = true;
     const { carry, recent, lastFind, ...where } = scan.state;
@@ -339,7 +359,10 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
       // old signatures with no details only cost a little context on the next scan.
       const generation = randomBytes(6).toString('hex');
       mkdirSync(dirname(options.statePath), { recursive: true });
-      const stored: StoredDetails = { version: 2, generation, files: detailsOf() };
+      const details = detailsOf();
+      // the details of a file go with its signature
+      for (const path of Object.keys(details)) if (state.files[path] === undefined) delete details[path];
+      const stored: StoredDetails = { version: 2, generation, files: details };
       writeFileAtomic(detailPath, JSON.stringify(stored));
       writeFileAtomic(options.statePath, JSON.stringify({ ...state, generation }));
     }
