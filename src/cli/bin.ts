@@ -76,22 +76,39 @@ function leave(code: number, fast: boolean): void {
   if (fast && !stdout.pending() && !stderr.pending()) process.exit(code);
 }
 
+/** The working directory; undefined when it was deleted or moved under the shell (then process.cwd() throws). */
+function workingDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
 const argv = process.argv.slice(2);
-run({
-  argv,
-  cwd: process.cwd(),
-  env: process.env,
-  stdout: stdout.write,
-  stderr: stderr.write,
-  // asked on use: process.stderr is the stream direct-output.ts spares
-  get isTTY() {
-    return process.stderr.isTTY === true;
-  },
-  readStdin: readAllStdin,
-}).then(
-  ({ code, fast }) => leave(code, fast),
-  (error: unknown) => {
-    stderr.write(`lore: ${(error as Error)?.stack ?? String(error)}\n`);
-    process.exitCode = 70;
-  },
-);
+const cwd = workingDirectory();
+if (cwd === undefined) {
+  stderr.write(
+    'lore: the current folder no longer exists (it was deleted or moved after this shell entered it); cd into a folder that exists and run the command again\n',
+  );
+  process.exitCode = 1;
+} else {
+  run({
+    argv,
+    cwd,
+    env: process.env,
+    stdout: stdout.write,
+    stderr: stderr.write,
+    // asked on use: process.stderr is the stream direct-output.ts spares
+    get isTTY() {
+      return process.stderr.isTTY === true;
+    },
+    readStdin: readAllStdin,
+  }).then(
+    ({ code, fast }) => leave(code, fast),
+    (error: unknown) => {
+      stderr.write(`lore: ${(error as Error)?.stack ?? String(error)}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

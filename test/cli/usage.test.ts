@@ -1,6 +1,9 @@
 // Help, usage errors, exit codes and --json on every verb, through the built binary.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSandbox, seedLessons } from '../helpers/cli.js';
+import { createSandbox, LORE_BIN, seedLessons } from '../helpers/cli.js';
 import type { ErrorJson } from '../helpers/cli.js';
 
 const VERBS = [
@@ -226,6 +229,32 @@ describe('exit codes of data errors', () => {
     expect(run.stderr).toMatch(/invalid lesson: --command #1: is not a valid regular expression/);
     expect(sandbox.run(['list', '--status', 'any']).stdout).toContain('no lessons match');
   });
+
+  it.each([['list'], ['scan'], ['--version']])(
+    'lore %j in a folder deleted under the shell exits 1 and says to cd elsewhere',
+    (...args) => {
+      const sandbox = createSandbox();
+      const gone = join(sandbox.base, 'gone');
+      mkdirSync(gone);
+      // the shell enters the folder, which is then removed: the process starts in a deleted folder
+      const result = spawnSync(
+        '/bin/sh',
+        [
+          '-c',
+          'cd "$1" && rmdir "$1" && shift && exec "$@"',
+          'sh',
+          gone,
+          process.execPath,
+          LORE_BIN,
+          ...args,
+        ],
+        { env: sandbox.env, encoding: 'utf8', input: '' },
+      );
+      expect(result.status, result.stderr).toBe(1);
+      expect(result.stderr).toMatch(/the current folder no longer exists .*cd into a folder that exists/);
+      expect(result.stderr).not.toMatch(/uv_cwd|at .*\.cjs/);
+    },
+  );
 
   it('a multi-line summary is refused with a hint to use --body', () => {
     const sandbox = createSandbox();
