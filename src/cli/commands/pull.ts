@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LoreError } from '../../core/errors.js';
 import { orgTierDir, resolveLoreHome, tierLayout } from '../../store/fs/paths.js';
+import { openBackgroundLog } from '../../store/fs/background-log.js';
 import { chooseRemote, readRemotes, requireToken } from '../../store/org-client/remote-config.js';
 import { flagOption, stringOption } from '../command.js';
 import type { Command, CommandContext } from '../command.js';
@@ -37,7 +38,7 @@ export function startBackgroundPull(ctx: CommandContext, forward: string[]) {
     return { started: false, reason: 'ran-recently', lastRun: new Date(last).toISOString() };
   writeFileSync(stamp, `${process.pid}\n`);
   utimesSync(stamp, new Date(now), new Date(now));
-  const log = openSync(join(dir, 'background.log'), 'a');
+  const log = openBackgroundLog(join(dir, 'background.log'));
   const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
   const child = spawn(process.execPath, [bin, 'pull', ...forward], {
     cwd: ctx.cwd,

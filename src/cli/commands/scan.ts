@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { getPriority, homedir, setPriority } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { openCommandWorkspace } from '../open-workspace.js';
 import type { Tier } from '../../core/lesson/schema.js';
 import type { Workspace } from '../../store/workspace/workspace.js';
 import { scanCandidateJson } from '../candidate-view.js';
+import { openBackgroundLog } from '../../store/fs/background-log.js';
 
 function parseSince(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
@@ -62,7 +63,7 @@ function startBackground(ctx: CommandContext, cacheDir: string, intervalHours: n
   }
   writeFileSync(stamp, `${process.pid}\n`);
   utimesSync(stamp, new Date(now), new Date(now));
-  const log = openSync(join(dir, 'background.log'), 'a');
+  const log = openBackgroundLog(join(dir, 'background.log'));
   const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
   const child = spawn(process.execPath, [bin, 'scan', ...args], {
     cwd: ctx.cwd,
