@@ -358,7 +358,10 @@ export const command: Command = {
         ...(distilled ? { distill: distilled.run } : {}),
       };
       const shown = report.problems.slice(0, 5);
-      for (const problem of shown) ctx.note(`lore scan: ${problem.file}:${problem.line}: ${problem.message}`);
+      for (const problem of shown)
+        ctx.note(
+          `lore scan: ${problem.file}${problem.line === undefined ? '' : `:${problem.line}`}: ${problem.message}`,
+        );
       const more = Math.max(report.skipped, report.problems.length) - shown.length;
       if (more > 0) ctx.note(`lore scan: ... and ${more} more malformed line(s)`);
       const lines = [
