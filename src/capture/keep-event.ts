@@ -19,9 +19,15 @@ export function keepEvent(event: TranscriptEvent, redact: RedactOptions): Transc
     if (text.length > TEXT_KEPT * 4) {
       const command = copy.input.command ?? copy.input.cmd;
       const path = copy.input.file_path ?? copy.input.path;
+      // a Codex patch names its files only in its text: those lines are kept
+      const patched =
+        typeof copy.input.input === 'string'
+          ? (copy.input.input.match(/^\*\*\* (?:Update|Add|Delete) File: .+$/gm) ?? []).slice(0, 8).join('\n')
+          : '';
       copy.input = {
         ...(typeof command === 'string' ? { command: command.slice(0, TEXT_KEPT) } : {}),
         ...(typeof path === 'string' ? { file_path: path } : {}),
+        ...(patched !== '' ? { input: patched } : {}),
         truncated: true,
       };
     }

@@ -252,6 +252,8 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
     take(parser.flush());
     carry = parser.carry();
   }
+  // asked before the flush, which settles what is pending
+  const pending = detector.hasPending();
   found.push(...detector.flush());
   const joined = joinLessonBlocks(found);
   const episodes = joined.filter((episode) => episode.evidence.some((ref) => ref.line > replayedUpTo));
@@ -263,7 +265,7 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
       line: result.line,
       malformed: malformedCount,
       carry,
-      recent: keptEvents(detector).map(options.keep),
+      recent: keptEvents(detector, pending).map(options.keep),
       ...(lastFind !== undefined ? { lastFind: keptFind(lastFind, options.keep) } : {}),
     },
     changed: true,
@@ -279,16 +281,23 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
 }
 
 /**
- * The events the next scan replays: enough to finish an open episode. The window while a failure
- * waits for its fix, or holds a failure just fixed (a #lesson block written next joins its find);
- * else only the last call and text (a later user correction refers to them): each scan of a
- * changed file reads the kept events again (on the failure-dense test fixtures, 12 events for
- * every file made the detail state 2.3 times the size of 3; this rule, 1.5 times).
+ * The events the next scan replays: enough to finish an open episode. The detector's whole window
+ * while a failure waits for its fix (it may be that far back); the last 12 events while they hold
+ * a failure just fixed (a #lesson block written next joins its find) or calls whose results come
+ * later (parallel calls are written before their results); else only the last call and text (a
+ * later user correction refers to them): each scan of a changed file reads the kept events again
+ * (on the failure-dense test fixtures, 12 events for every file made the detail state 2.3 times
+ * the size of 3).
  */
-function keptEvents(detector: EpisodeDetector): TranscriptEvent[] {
+function keptEvents(detector: EpisodeDetector, pending: boolean): TranscriptEvent[] {
+  // a failure still waiting for its fix may lie anywhere in the detector's window: all of it
+  if (pending) return detector.recent();
   const recent = detector.recent().slice(-12);
   const failed = recent.some((event) => event.kind === 'tool-result' && !event.ok);
-  return detector.hasPending() || failed ? recent : recent.slice(-3);
+  // calls whose results the next scan reads (parallel calls are written before their results)
+  const answered = new Set(recent.map((event) => (event.kind === 'tool-result' ? event.callId : undefined)));
+  const waiting = recent.some((event) => event.kind === 'tool-call' && !answered.has(event.callId));
+  return failed || waiting ? recent : recent.slice(-3);
 }
 
 /** The newest find with a failure that no block took yet, while a block may still join it. */
