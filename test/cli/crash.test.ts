@@ -230,6 +230,8 @@ describe('what a killed process leaves behind', () => {
     for (const file of debris) writeFileSync(file, 'schemaVersion: 1\nid: half-writ');
     const live = join(dir, `.lesson.yaml.${process.pid}.deadbeef.tmp`);
     writeFileSync(live, 'being written right now');
+    // a person's own file that happens to end in .tmp is theirs: never swept
+    writeFileSync(join(dir, '.review-notes.tmp'), 'my notes');
 
     const list = sandbox.run(['list', '--json']);
     expect(list.code).toBe(0);
@@ -245,7 +247,10 @@ describe('what a killed process leaves behind', () => {
     const sync = sandbox.run(['sync', '--json']);
     expect(sync.code).toBe(0);
     expect(sync.json<{ swept: number }>().swept).toBe(debris.length);
-    expect(tempFiles(sandbox)).toEqual([`lessons/${id}/.lesson.yaml.${process.pid}.deadbeef.tmp`]);
+    expect(tempFiles(sandbox).sort()).toEqual(
+      [`lessons/${id}/.lesson.yaml.${process.pid}.deadbeef.tmp`, `lessons/${id}/.review-notes.tmp`].sort(),
+    );
+    expect(readFileSync(join(dir, '.review-notes.tmp'), 'utf8')).toBe('my notes');
   });
 
   it('a lesson directory claimed by a writer killed before writing lesson.yaml is not an error', () => {

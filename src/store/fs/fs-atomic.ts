@@ -19,13 +19,20 @@ import { basename, dirname, join } from 'node:path';
 
 export const TEMP_SUFFIX = '.tmp';
 
+/** lore's own temporary names (`writeFileAtomic`): `.<file>.<pid>.<8 hex>.tmp`. */
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * A temporary file of lore's, by its name. Only lore's own pattern: a user's `.notes.tmp` in a
+ * lesson directory is theirs, and a sweep must never delete it.
+ */
 export function isTempName(name: string): boolean {
-  return name.startsWith('.') && name.endsWith(TEMP_SUFFIX);
+  return TEMP_NAME.test(name);
 }
 
 /** The pid of the process that is (or was) writing a temporary file, from its name. */
 export function tempOwnerPid(name: string): number | undefined {
-  const match = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
+  const match = TEMP_NAME.exec(name);
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
