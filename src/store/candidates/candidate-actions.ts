@@ -118,6 +118,15 @@ export async function approveCandidate(
   edits: LessonDraft,
   options: { tier?: ScopeClass; nowMs: number; env: NodeJS.ProcessEnv },
 ): Promise<ResolvedLesson & { placement: Placement }> {
+  return found.store.settleAsync(found.id, () => approveFound(ws, found, edits, options));
+}
+
+async function approveFound(
+  ws: Workspace,
+  found: FoundCandidate,
+  edits: LessonDraft,
+  options: { tier?: ScopeClass; nowMs: number; env: NodeJS.ProcessEnv },
+): Promise<ResolvedLesson & { placement: Placement }> {
   const placement = placeCandidate(ws, found, options.tier);
   const tier = placement.tier;
   if (tier === 'user' && !ws.user.exists()) initTier(ws.user.layout);
@@ -150,7 +159,9 @@ export async function approveCandidate(
 }
 
 export function rejectCandidate(found: FoundCandidate, nowMs: number): void {
-  for (const hash of candidateHashes(found.record))
-    found.store.decide({ hash, decision: 'rejected', at: new Date(nowMs).toISOString() });
-  found.store.remove(found.id);
+  found.store.settle(found.id, () => {
+    for (const hash of candidateHashes(found.record))
+      found.store.decide({ hash, decision: 'rejected', at: new Date(nowMs).toISOString() });
+    found.store.remove(found.id);
+  });
 }

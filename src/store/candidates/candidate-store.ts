@@ -16,7 +16,7 @@ import { LESSON_SCHEMA_COMMENT } from '../../core/lesson/lesson-yaml.js';
 import type { CandidateRecord } from '../../core/capture/merge-candidate.js';
 import { appendLine, claimDirectory, writeFileAtomic } from '../fs/fs-atomic.js';
 import { ensureGitignore } from '../workspace/gitignore.js';
-import { lessonLockPath, withLocks } from '../fs/lock.js';
+import { lessonLockPath, withLocks, withLocksAsync } from '../fs/lock.js';
 import type { TierLayout } from '../fs/paths.js';
 
 export const CANDIDATES_DIR = 'candidates';
@@ -35,6 +35,13 @@ export type CandidateStore = {
   /** Read-modify-write under the candidate's lock; `change` returning the record it got writes nothing. */
   update(id: string, change: (current: CandidateRecord) => CandidateRecord): StoredCandidate;
   remove(id: string): void;
+  /**
+   * Runs `fn` (an approval or a rejection) holding the candidate's decision lock, once the
+   * candidate is found still there: of two approvals of one candidate at once, the second finds it
+   * gone (not-found) instead of making a second lesson.
+   */
+  settle<T>(id: string, fn: () => T): T;
+  settleAsync<T>(id: string, fn: () => Promise<T>): Promise<T>;
   decide(decision: Decision): void;
   decisions(): Map<string, Decision>;
 };
@@ -71,6 +78,13 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
     }
   };
   const lockOf = (id: string) => lessonLockPath(layout.cacheDir, `candidate-${id}`);
+  const decisionLockOf = (id: string) => lessonLockPath(layout.cacheDir, `candidate-${id}`, '-decision');
+  const stillThere = (id: string) => {
+    if (read(id) === undefined)
+      throw new LoreError('not-found', `candidate ${id} is gone: it was approved or rejected meanwhile`, {
+        hint: 'list the others with `lore candidates list`',
+      });
+  };
   let ignored = false;
   const store: CandidateStore = {
     dir,
@@ -117,6 +131,18 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
     },
     remove(id) {
       withLocks([lockOf(id)], () => rmSync(join(dir, id), { recursive: true, force: true }));
+    },
+    settle(id, fn) {
+      return withLocks([decisionLockOf(id)], () => {
+        stillThere(id);
+        return fn();
+      });
+    },
+    settleAsync(id, fn) {
+      return withLocksAsync([decisionLockOf(id)], async () => {
+        stillThere(id);
+        return fn();
+      });
     },
     decide(decision) {
       mkdirSync(dir, { recursive: true });
