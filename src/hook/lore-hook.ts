@@ -65,6 +65,19 @@ function writeStdout(text: string): void {
   }
 }
 
+/**
+ * The hook's own working directory, which only a Stop payload without a `cwd` needs; undefined
+ * when it was deleted under the agent (process.cwd() throws): every payload that names its `cwd`
+ * is still answered, guards included.
+ */
+function workingDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
 function main(): void {
   // process.hrtime, not performance.now(): the performance global loads perf_hooks (~3 ms).
   const started = process.hrtime.bigint();
@@ -89,7 +102,7 @@ function main(): void {
         startScan: env.LORE_NO_SCAN === '1' ? undefined : createScanStarter(process.argv[1] ?? '.', env),
         startPull: env.LORE_NO_PULL === '1' ? undefined : createPullStarter(process.argv[1] ?? '.', env),
         recordFeedback: createFeedbackStarter(process.argv[1] ?? '.', env),
-        cwd: process.cwd(),
+        cwd: workingDirectory(),
       });
       stdout = run.stdout;
       debug = run.debug;

@@ -164,6 +164,24 @@ describe('guards', () => {
     expect(runHookBundle(sandbox, bash(sandbox, 'rm -rf build/cache/old')).stdout.trim()).toBe('{}');
   });
 
+  it('a hook started in a folder deleted under the agent still denies (the payload names its cwd)', () => {
+    const { sandbox, id } = guardSandbox();
+    const gone = join(sandbox.base, 'gone');
+    mkdirSync(gone);
+    const result = spawnSync(
+      '/bin/sh',
+      ['-c', 'cd "$1" && rmdir "$1" && shift && exec "$@"', 'sh', gone, process.execPath, HOOK_BUNDLE],
+      { input: JSON.stringify(bash(sandbox, 'rm -rf build')), env: hookEnv(sandbox), encoding: 'utf8' },
+    );
+    expect(result.status).toBe(0);
+    expect(
+      output({ code: result.status, stdout: result.stdout, stderr: result.stderr, ms: 0 }).hookSpecificOutput,
+    ).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringContaining(`lore guard ${id} blocked this call`),
+    });
+  });
+
   it('inject.guards: false turns guards into advice', () => {
     const { sandbox, id } = guardSandbox();
     writeFileSync(join(sandbox.repo, '.lore', 'config.yaml'), 'inject:\n  guards: false\n');
