@@ -1,10 +1,25 @@
 // Dedup state in the temp directory: a lesson is never repeated in one session, whichever agent.
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSessionState, wipeSession } from '../../src/store/hook-state/session-state.js';
+import {
+  hookStateDir,
+  openSessionState,
+  sessionFile,
+  wipeSession,
+} from '../../src/store/hook-state/session-state.js';
 
 const base = mkdtempSync(join(tmpdir(), 'lore-state-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -89,5 +104,49 @@ describe('session state', () => {
   it('an unusable directory makes the state unavailable instead of throwing', () => {
     const state = openSessionState('/dev/null/nope', 'sy', 'main', 0);
     expect([state.available, state.claim('a1', 1)]).toEqual([false, false]);
+  });
+});
+
+// The state lives in a shared temporary folder: nothing planted there may hang the hook or
+// redirect its appends into another file.
+describe.skipIf(process.platform === 'win32')('session state in a shared temporary folder', () => {
+  const uid = process.getuid?.() ?? 0;
+  const tmpOf = (name: string) => {
+    const tmp = join(base, name);
+    mkdirSync(hookStateDir(tmp, uid), { recursive: true, mode: 0o700 });
+    return tmp;
+  };
+
+  it('a folder others can write to is not used: no dedup rather than planted claims', () => {
+    const tmp = tmpOf('shared');
+    chmodSync(hookStateDir(tmp, uid), 0o777);
+    const state = openSessionState(tmp, 'open-folder', 'main', uid);
+    expect([state.available, state.claim('a1', 5)]).toEqual([false, false]);
+  });
+
+  // only root can give a folder to another user
+  it.skipIf(uid !== 0)('a folder of another user is not used', () => {
+    const tmp = tmpOf('theirs');
+    chownSync(hookStateDir(tmp, uid), 1, 1);
+    const state = openSessionState(tmp, 'their-folder', 'main', uid);
+    expect([state.available, state.claim('a1', 5)]).toEqual([false, false]);
+  });
+
+  it('a link planted under the claims file name is not followed', () => {
+    const tmp = tmpOf('linked');
+    const victim = join(base, 'victim.txt');
+    writeFileSync(victim, 'original\n');
+    symlinkSync(victim, sessionFile(tmp, 'linked-session', uid));
+    const state = openSessionState(tmp, 'linked-session', 'main', uid);
+    expect(state.claim('a1', 5)).toBe(false);
+    expect(readFileSync(victim, 'utf8')).toBe('original\n');
+  });
+
+  it('a FIFO or an oversized file as the claims file: unavailable, never read', () => {
+    const tmp = tmpOf('odd');
+    execFileSync('mkfifo', [sessionFile(tmp, 'fifo-session', uid)]);
+    expect(openSessionState(tmp, 'fifo-session', 'main', uid).available).toBe(false);
+    writeFileSync(sessionFile(tmp, 'huge-session', uid), 'x'.repeat(2 << 20));
+    expect(openSessionState(tmp, 'huge-session', 'main', uid).available).toBe(false);
   });
 });

@@ -6,6 +6,7 @@
  */
 import {
   closeSync,
+  constants,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -18,6 +19,9 @@ import {
 import { basename, dirname, join } from 'node:path';
 
 export const TEMP_SUFFIX = '.tmp';
+
+/** `'a'` as flags: write-only, append, create. */
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
 
 /** lore's own temporary names (`writeFileAtomic`): `.<file>.<pid>.<8 hex>.tmp`. */
 const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
@@ -100,8 +104,16 @@ export function appendLine(path: string, line: string): void {
  * call costs a fresh process (a hook) ~0.3 ms of Node's own set-up against ~0.1 ms for these.
  * Throws what opening throws (ENOENT when the directory is missing).
  */
-export function appendText(path: string, text: string, mode = 0o644): void {
-  const fd = openSync(path, 'a', mode);
+export function appendText(
+  path: string,
+  text: string,
+  mode = 0o644,
+  options: { noFollow?: boolean } = {},
+): void {
+  // O_NOFOLLOW: in a shared temporary folder, a link planted under the file's name must not
+  // redirect the append into another file of the user's (where the platform has the flag)
+  const flags = options.noFollow === true ? APPEND_FLAGS | (constants.O_NOFOLLOW ?? 0) : 'a';
+  const fd = openSync(path, flags, mode);
   try {
     writeAll(fd, Buffer.from(text, 'utf8'));
   } finally {

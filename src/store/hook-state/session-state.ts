@@ -17,7 +17,7 @@
  * session got it. Nothing is created until the first claim: most calls only stat one file.
  * Node built-ins only: the hook imports this.
  */
-import { mkdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendText } from '../fs/fs-atomic.js';
 
@@ -60,6 +60,32 @@ export function hashId(text: string): string {
 }
 
 const hash = hashId;
+
+/** A claims file larger than this is not one lore wrote (a session claims a few hundred lessons at most). */
+const MAX_CLAIMS_BYTES = 1 << 20;
+
+/** The hook state folder is the user's own: a directory (not a link), theirs, writable by no one else. */
+function ownFolder(dir: string, uid: number | string): boolean {
+  let stat;
+  try {
+    stat = lstatSync(dir, { throwIfNoEntry: false });
+  } catch {
+    return false; // a path through a file (ENOTDIR), no permission
+  }
+  if (stat === undefined || !stat.isDirectory()) return false;
+  // Windows has no such mode bits or owner ids: the user's own temporary folder is private there
+  if (process.platform === 'win32') return true;
+  return (stat.mode & 0o022) === 0 && (typeof uid !== 'number' || stat.uid === uid);
+}
+
+/** Nothing at `dir` yet (the first claim creates it); false for anything there, or a path that cannot be looked at. */
+function folderMissing(dir: string): boolean {
+  try {
+    return lstatSync(dir, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** The directory of a user's hook state (sessions, and the hook's code cache). */
 export function hookStateDir(tmp: string, uid: number | string): string {
@@ -129,8 +155,10 @@ export function openSessionState(
   const read = (): boolean => {
     try {
       // No file yet is the common case (nothing shown in this session): a stat, not a thrown ENOENT.
-      const text = statSync(file, { throwIfNoEntry: false }) === undefined ? '' : readFileSync(file, 'utf8');
-      claims = parseClaims(text);
+      const stat = lstatSync(file, { throwIfNoEntry: false });
+      if (stat !== undefined && (!stat.isFile() || stat.size > MAX_CLAIMS_BYTES))
+        throw new Error('not a claims file');
+      claims = parseClaims(stat === undefined ? '' : readFileSync(file, 'utf8'));
       return true;
     } catch {
       available = false;
@@ -139,20 +167,25 @@ export function openSessionState(
   };
   const append = (text: string): boolean => {
     try {
-      appendText(file, text, 0o600);
+      appendText(file, text, 0o600, { noFollow: true });
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return false;
     }
     try {
       mkdirSync(hookStateDir(tmp, uid), { recursive: true, mode: 0o700 });
-      appendText(file, text, 0o600);
+      if (!ownFolder(hookStateDir(tmp, uid), uid)) return false;
+      appendText(file, text, 0o600, { noFollow: true });
       return true;
     } catch {
       return false;
     }
   };
-  read();
+  // A folder someone else made (or can write to) in a shared temporary folder is not used: who
+  // can write there could plant links or claims.
+  if (ownFolder(hookStateDir(tmp, uid), uid)) read();
+  else if (folderMissing(hookStateDir(tmp, uid))) read();
+  else available = false;
   const seen = new Set<string>();
   const seenElsewhere = new Set<string>();
   const entries = new Map<string, number>();
