@@ -11,6 +11,20 @@ type Broken = { name: string; breakIt: (file: string) => { line: number; field?:
 
 const BROKEN: Broken[] = [
   {
+    name: 'an alias bomb ("billion laughs")',
+    breakIt: (file) => {
+      const levels = ['a: &a [l,l,l,l,l,l,l,l,l]'];
+      for (const [name, below] of [
+        ['b', 'a'],
+        ['c', 'b'],
+        ['d', 'c'],
+      ])
+        levels.push(`${name}: &${name} [${Array(9).fill(`*${below}`).join(',')}]`);
+      writeFileSync(file, `${levels.join('\n')}\n`);
+      return { line: 1, message: /invalid YAML: Excessive alias count/ };
+    },
+  },
+  {
     name: 'broken YAML (a tab-indented line)',
     breakIt: (file) => {
       const line = lineOf(file, 'type:') + 1;

@@ -12,6 +12,7 @@ import { DocFrontmatterSchema } from './doc-schema.js';
 import type { DocField, DocFrontmatter } from './doc-schema.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 import type { SplitDoc } from './split-frontmatter.js';
+import { yamlValue } from '../lesson/lesson-yaml.js';
 
 export { NO_FRONTMATTER } from './doc-record.js';
 
@@ -72,7 +73,21 @@ export function readFrontmatter(file: string, text: string): ReadFrontmatter {
     const range = (pair as { range?: [number, number, number] } | undefined)?.range;
     return range ? toFileLine(range[0]) : split.frontmatterLine;
   };
-  const value: unknown = document.toJS();
+  const built = yamlValue(document);
+  if ('error' in built)
+    return {
+      ...none,
+      document,
+      problems: [
+        {
+          file,
+          line: split.frontmatterLine,
+          message: `invalid YAML in the frontmatter: ${built.error}`,
+          severity: 'error',
+        },
+      ],
+    };
+  const value = built.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return {
       split,

@@ -33,6 +33,7 @@ import { readsFile } from './interop-format.js';
 import { foldSections, unfoldSections } from './lesson-sections.js';
 import { assignNumberedIds } from './numbered-id.js';
 import { isRecord, stringList } from './record-shape.js';
+import { yamlValue } from '../lesson/lesson-yaml.js';
 
 const FORMATS = ['orbit'];
 const LEARNING_FILE = /(?:^|\/)learnings\/[^/]+\/learning\.ya?ml$|(?:^|\/)learning\.ya?ml$/;
@@ -94,7 +95,16 @@ function parseOrbit(files: readonly SourceFile[], options: ParseOptions): Parsed
       });
       continue;
     }
-    const raw = doc.toJS() as unknown;
+    const built = yamlValue(doc);
+    if ('error' in built) {
+      problems.push({
+        file: file.path,
+        message: `not valid YAML: ${built.error}; skipped`,
+        severity: 'error',
+      });
+      continue;
+    }
+    const raw = built.value;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       problems.push({
         file: file.path,

@@ -5,6 +5,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import type { Problem } from '../errors.js';
 import { ConfigSchema, KNOWN_CONFIG_KEYS } from './schema.js';
 import type { Config } from './schema.js';
+import { yamlValue } from './lesson-yaml.js';
 
 export const CONFIG_SCHEMA_COMMENT = ' yaml-language-server: $schema=./schema/config.schema.json';
 
@@ -33,7 +34,18 @@ export function parseConfigYaml(layers: readonly ConfigLayer[]): { config: Confi
       problems.push(...fellBack(file, attemptedSettings(text), ConfigSchema.parse(merged)));
       continue;
     }
-    const raw: unknown = doc.toJS();
+    const built = yamlValue(doc);
+    if ('error' in built) {
+      problems.push({
+        file,
+        line: 1,
+        message: `invalid YAML: ${built.error}; this file is ignored`,
+        severity: 'error',
+      });
+      problems.push(...fellBack(file, attemptedSettings(text), ConfigSchema.parse(merged)));
+      continue;
+    }
+    const raw = built.value;
     if (raw === null || raw === undefined) continue;
     if (typeof raw !== 'object' || Array.isArray(raw)) {
       problems.push({

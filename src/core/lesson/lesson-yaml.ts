@@ -35,6 +35,19 @@ export function parseLessonYaml(text: string, file: string): ParsedLesson {
   return parseLessonYamlFully(text, file);
 }
 
+/**
+ * A parsed document's value, or why there is none: `toJS` throws on what parsed cleanly but cannot
+ * be built, an alias bomb ("billion laughs") above all. Every YAML file lore reads goes through
+ * this, so such a file is one named problem, not an internal error of every command.
+ */
+export function yamlValue(doc: Pick<Document, 'toJS'>): { value: unknown } | { error: string } {
+  try {
+    return { value: doc.toJS() };
+  } catch (error) {
+    return { error: firstLine(error instanceof Error ? error.message : String(error)) };
+  }
+}
+
 /** The full parser: every YAML construct, problems with their lines. */
 export function parseLessonYamlFully(text: string, file: string): ParsedLesson {
   const lineCounter = new LineCounter();
@@ -53,7 +66,13 @@ export function parseLessonYamlFully(text: string, file: string): ParsedLesson {
       })),
     };
   }
-  const raw: unknown = doc.toJS();
+  const built = yamlValue(doc);
+  if ('error' in built)
+    return {
+      ok: false,
+      problems: [{ file, line: 1, message: `invalid YAML: ${built.error}`, severity: 'error' }],
+    };
+  const raw = built.value;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return {
       ok: false,
