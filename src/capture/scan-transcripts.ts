@@ -109,17 +109,41 @@ function readJson(path: string): unknown {
   }
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const count = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/** A file's entry as a scan writes it; any other (a hand edit, a damaged state) is dropped, and the file read again. */
+function isSignature(value: unknown): value is Signature {
+  return (
+    isRecord(value) &&
+    typeof value.agent === 'string' &&
+    ['size', 'mtimeMs', 'ino', 'offset', 'line', 'malformed'].every((key) => count(value[key]))
+  );
+}
+
+function isDetail(value: unknown): value is Detail {
+  if (!isRecord(value) || !isRecord(value.carry) || !Array.isArray(value.recent)) return false;
+  const { seen, calls } = value.carry;
+  return (seen === undefined || Array.isArray(seen)) && (calls === undefined || isRecord(calls));
+}
+
+/** The entries of a state file that have the expected shape. */
+function validEntries<T>(files: unknown, valid: (value: unknown) => value is T): Record<string, T> {
+  if (!isRecord(files)) return {};
+  return Object.fromEntries(Object.entries(files).filter((entry): entry is [string, T] => valid(entry[1])));
+}
+
 function loadSignatures(path: string): StoredSignatures {
   const parsed = readJson(path) as Partial<StoredSignatures> | undefined;
-  if (parsed?.version === 2 && typeof parsed.files === 'object' && typeof parsed.generation === 'string')
-    return parsed as StoredSignatures;
+  if (parsed?.version === 2 && typeof parsed.generation === 'string')
+    return { version: 2, generation: parsed.generation, files: validEntries(parsed.files, isSignature) };
   return { version: 2, generation: '', files: {} };
 }
 
 function loadDetails(path: string, generation: string): Record<string, Detail> {
   const parsed = readJson(path) as Partial<StoredDetails> | undefined;
-  if (parsed?.version === 2 && parsed.generation === generation && typeof parsed.files === 'object')
-    return parsed.files;
+  if (parsed?.version === 2 && parsed.generation === generation) return validEntries(parsed.files, isDetail);
   return {};
 }
 

@@ -58,3 +58,26 @@ describe('the call cache', () => {
     expect(readFileSync(join(dir, 'a-calls.json'), 'utf8')).toContain('"git status"');
   });
 });
+
+describe('a call cache edited or damaged by hand', () => {
+  it('skips (and counts) calls whose fields have the wrong type; the others are read', () => {
+    const path = join(dir, 'typed', 'call-cache.json');
+    mkdirSync(join(dir, 'typed'), { recursive: true });
+    const good = { id: 'c1', tool: 'Bash', command: 'pytest -q', outcome: 'ok', keys: ['pytest'] };
+    const calls = [
+      good,
+      { ...good, id: 'c2', command: 5 },
+      { ...good, id: 'c3', paths: 'not-a-list' },
+      { ...good, id: 'c4', keys: [1, 2] },
+      { ...good, id: 'c5', error: { text: 'x' } },
+    ];
+    writeFileSync(
+      path,
+      JSON.stringify({ version: 1, sessions: [{ session: 's', agent: 'claude-code', calls }] }),
+    );
+    const read = readCallCache(path);
+    expect(read.status).toBe('ok');
+    expect(read.calls.map((c) => c.id)).toEqual(['c1']);
+    expect(read.skipped).toBe(4);
+  });
+});

@@ -1,7 +1,7 @@
 // Transcripts deleted under a scan's feet (an agent cleaning up old sessions while a background
 // scan runs) or between two scans: the scan goes on, and the state forgets them, but only below
 // the roots it scanned and only what is really gone.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,5 +104,38 @@ describe('transcripts that vanish', () => {
       signatures: ['a/s1.jsonl', 'a/s3.jsonl', 'b/t2.jsonl'],
       details: ['a/s1.jsonl', 'a/s3.jsonl', 'b/t2.jsonl'],
     });
+  });
+});
+
+describe('a damaged scan state', () => {
+  it.each([
+    ['files: null', (state: Record<string, unknown>) => ({ ...state, files: null })],
+    [
+      'a negative offset',
+      (state: Record<string, unknown>) => ({
+        ...state,
+        files: Object.fromEntries(
+          Object.entries(state.files as Record<string, object>).map(([k, v]) => [k, { ...v, offset: -100 }]),
+        ),
+      }),
+    ],
+    [
+      'an offset that is text',
+      (state: Record<string, unknown>) => ({
+        ...state,
+        files: Object.fromEntries(
+          Object.entries(state.files as Record<string, object>).map(([k, v]) => [k, { ...v, offset: 'x' }]),
+        ),
+      }),
+    ],
+  ])('%s: the entry is dropped and the file read again from its start', (_name, damage) => {
+    base = mkdtempSync(join(tmpdir(), 'lore-vanish-'));
+    const dir = folder('a', ['s1.jsonl']);
+    const first = scan([dir]);
+    expect(first.episodeCount).toBeGreaterThan(0);
+    const state = JSON.parse(readFileSync(statePath(), 'utf8')) as Record<string, unknown>;
+    writeFileSync(statePath(), JSON.stringify(damage(state)));
+    const again = scan([dir]);
+    expect([again.changedFiles, again.episodeCount, again.problems]).toEqual([1, first.episodeCount, []]);
   });
 });

@@ -29,10 +29,20 @@ type StoredCallCache = { version: 1; sessions: StoredSession[] };
 function isStoredCall(value: unknown): value is StoredCall {
   if (value === null || typeof value !== 'object') return false;
   const call = value as Record<string, unknown>;
+  const optional = (key: string, type: 'string') => call[key] === undefined || typeof call[key] === type;
+  const strings = (key: string) =>
+    call[key] === undefined ||
+    (Array.isArray(call[key]) && (call[key] as unknown[]).every((item) => typeof item === 'string'));
+  // every field the breadth check reads, of the type it reads it as
   return (
     typeof call.id === 'string' &&
     typeof call.tool === 'string' &&
-    (call.keys === undefined || Array.isArray(call.keys)) &&
+    optional('time', 'string') &&
+    optional('command', 'string') &&
+    optional('error', 'string') &&
+    optional('errorClass', 'string') &&
+    strings('keys') &&
+    strings('paths') &&
     (CALL_OUTCOMES as readonly unknown[]).includes(call.outcome)
   );
 }
