@@ -1,6 +1,6 @@
 // `lore sync` with nothing changed since the last full build keeps the index and the manifest
 // (one scan, nothing parsed); any change to what they are built from rebuilds both.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
@@ -78,5 +78,17 @@ describe('lore sync with nothing changed', () => {
     const rebuilt = sync(sandbox);
     expect(rebuilt.rebuilt).toBe(true);
     expect(sync(sandbox)).toEqual({ ...rebuilt, rebuilt: false, ms: expect.any(Number) });
+  });
+});
+
+describe('lore sync over a damaged cache', () => {
+  it('a file where the manifest folder should be is replaced by a fresh manifest', () => {
+    const { sandbox } = synced();
+    const manifest = sandbox.inRepo('.lore', 'cache', 'manifest');
+    rmSync(manifest, { recursive: true, force: true });
+    writeFileSync(manifest, 'not a folder');
+    const sync = sandbox.run(['sync', '--force', '--json']);
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(existsSync(join(manifest, 'head.json'))).toBe(true);
   });
 });

@@ -18,7 +18,16 @@
  *
  * Reading is for the hook: Node built-ins only, nothing here may import a dependency.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_VERSION } from '../../core/inject/types.js';
 import type {
@@ -278,6 +287,8 @@ export function markFullCheck(cacheDir: string, nowMs: number): void {
  */
 export function writeManifest(cacheDir: string, manifest: Manifest): void {
   const root = manifestDir(cacheDir);
+  // a derived cache: anything but a directory in its place (a file, a link) is replaced
+  if (lstatSync(root, { throwIfNoEntry: false })?.isDirectory() === false) rmSync(root, { force: true });
   const dir = join(root, manifest.head.generation);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
