@@ -3,7 +3,7 @@
  * host's JSON on stdin. Prints the answer on stdout and always exits 0. With LORE_DEBUG=1 it
  * appends what happened to `<cache>/hook-debug.log` (or `<tmp>/lore-hook-debug.log`).
  */
-import { appendFileSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { appendFileSync, readSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { INPUT_LIMITS } from '../core/inject/parse-hook-input.js';
 import { utcIso } from '../core/utc-time.js';
@@ -17,20 +17,11 @@ import { EMPTY_OUTPUT, runHook } from './run-hook.js';
 import { tempDirectory } from '../store/fs/paths.js';
 
 /**
- * Reads stdin whole; undefined when it is over the input limit. One readFileSync (Node's native
- * UTF-8 path, ~0.02 ms) in the usual case of a pipe; byte by byte when that cannot read it.
+ * Reads stdin in chunks, up to the input limit; beyond it the rest is drained (the agent's write
+ * must not fail) without being kept, and `undefined` returned. Reading it whole first (one
+ * readFileSync) made a 100 MB PostToolUse payload cost 2.5-5 s before the limit was even looked at.
  */
 function readStdin(): string | undefined {
-  try {
-    const text = readFileSync(0, 'utf8');
-    return text.length > INPUT_LIMITS.stdinChars ? undefined : text;
-  } catch {
-    return readStdinChunks();
-  }
-}
-
-/** Reads stdin in chunks, up to the input limit; beyond it the rest is drained and `undefined` returned. */
-function readStdinChunks(): string | undefined {
   const chunks: Buffer[] = [];
   const buffer = Buffer.alloc(1 << 16);
   let total = 0;
