@@ -187,6 +187,37 @@ describe('hook fuzzing (spawned bundle)', () => {
   });
 
   it.each([
+    [
+      'not JSON',
+      () => Buffer.concat([encodePack([{ n: 0 }, { n: 1 }]).subarray(0, 20), Buffer.from('{{{{{{{{{{{')]),
+    ],
+    ['an empty file', () => Buffer.alloc(0)],
+  ])('a damaged lesson pack (%s) is rebuilt, and lessons come back', async (_name, bytes) => {
+    const other = busySandbox();
+    expect(other.run(['sync']).code).toBe(0);
+    const dir = join(other.repo, '.lore', 'cache', 'manifest');
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+      if (entry.isFile() && entry.name === 'lessons.pack')
+        writeFileSync(join(entry.parentPath, entry.name), bytes());
+    const call = (session: string) =>
+      runHookBundle(
+        other,
+        inRepo(other, payload('claude', 'PreToolUse', 'Bash'), {
+          session_id: session,
+          tool_input: { command: 'ls' },
+        }),
+      );
+    expectSafe(call('while-damaged'));
+    // the background rebuild the damaged call asked for: within seconds, calls inject again
+    let answer = '';
+    for (let attempt = 0; attempt < 60 && !answer.includes('additionalContext'); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      answer = call(`after-${attempt}`).stdout;
+    }
+    expect(answer).toContain('additionalContext');
+  });
+
+  it.each([
     ['missing', undefined],
     ['cut short', (bytes: Buffer) => bytes.subarray(0, bytes.length - 5)],
     ['garbage', () => Buffer.from('LIX1 not an index at all')],

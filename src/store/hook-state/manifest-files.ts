@@ -50,7 +50,13 @@ import type {
 import { isAbandonedTemp, unlinkQuietly, writeFileAtomic } from '../fs/fs-atomic.js';
 import { fileSignature } from '../fs/file-signature.js';
 import { encodePack, openPack } from './manifest-pack.js';
-import { decodeLiteralIndex, encodeLiteralIndex, indexLookup, openLiteralIndex } from './literal-index.js';
+import {
+  decodeLiteralIndex,
+  encodeLiteralIndex,
+  indexLookup,
+  LiteralIndexError,
+  openLiteralIndex,
+} from './literal-index.js';
 
 export const MANIFEST_DIR = 'manifest';
 export const GENERATION_FILE = 'generation';
@@ -214,7 +220,13 @@ export function openManifestReader(cacheDir: string, head: ManifestHead): Manife
   const record = (kind: 'b' | 't', n: number): unknown => {
     const b = Math.floor(n / size);
     const patch = head.patched[String(b)];
-    if (patch === undefined) return packs[kind].read(n);
+    if (patch === undefined) {
+      const value = packs[kind].read(n);
+      // a pack the head names, missing or damaged: nothing to say this time, a rebuild for the next
+      if (packs[kind].damaged())
+        throw new LiteralIndexError(`the manifest's ${kind === 'b' ? 'lesson' : 'text'} pack is damaged`);
+      return value;
+    }
     const key = `${kind}${b}`;
     if (!patchedBlocks.has(key)) patchedBlocks.set(key, readArray(join(dir, `${kind}${b}-${patch}.json`)));
     return patchedBlocks.get(key)?.[n - b * size];

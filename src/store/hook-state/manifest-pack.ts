@@ -35,6 +35,8 @@ export type PackReader = {
   read(i: number): unknown;
   /** How many records the pack holds; -1 when it is missing or corrupt. */
   size(): number;
+  /** Whether a read met a missing, truncated or garbled pack (a hole is not damage). */
+  damaged(): boolean;
   close(): void;
 };
 
@@ -42,6 +44,7 @@ export type PackReader = {
 export function openPack(path: string): PackReader {
   let fd: number | undefined;
   let count = -1;
+  let damaged = false;
   let dataStart = 0;
   let buffer = Buffer.allocUnsafe(4096);
   // numbers through a DataView: Buffer's readUInt32LE costs a fresh process ~0.05 ms to set up
@@ -65,11 +68,15 @@ export function openPack(path: string): PackReader {
     if (fd !== undefined) return false;
     try {
       fd = openSync(path, 'r');
-      if (!readAt(8, 0) || u32(0) !== MAGIC) return false;
+      if (!readAt(8, 0) || u32(0) !== MAGIC) {
+        damaged = true;
+        return false;
+      }
       count = u32(4);
       dataStart = 8 + 4 * (count + 1);
       return true;
     } catch {
+      damaged = true;
       return false;
     }
   };
@@ -77,18 +84,27 @@ export function openPack(path: string): PackReader {
     read(i) {
       if (!Number.isInteger(i) || i < 0 || !open() || i >= count) return undefined;
       try {
-        if (!readAt(8, 8 + 4 * i)) return undefined;
+        if (!readAt(8, 8 + 4 * i)) {
+          damaged = true;
+          return undefined;
+        }
         const start = u32(0);
         const end = u32(4);
-        if (end <= start || !readAt(end - start, dataStart + start)) return undefined;
+        if (end === start) return undefined; // a hole
+        if (end < start || !readAt(end - start, dataStart + start)) {
+          damaged = true;
+          return undefined;
+        }
         return JSON.parse(buffer.toString('utf8', 0, end - start)) as unknown;
       } catch {
+        damaged = true;
         return undefined;
       }
     },
     size() {
       return open() ? count : -1;
     },
+    damaged: () => damaged,
     close() {
       if (fd !== undefined) {
         try {

@@ -27,6 +27,7 @@ import {
   stampSources,
   writeLiteralIndex,
 } from '../hook-state/manifest-files.js';
+import { LiteralIndexError } from '../hook-state/literal-index.js';
 import type { ParseLesson } from '../lessons/load-lesson.js';
 import type { TierStore } from '../lessons/tier-store.js';
 import { lessonSource } from './lesson-source.js';
@@ -186,23 +187,25 @@ export function patchManifestFiles(
     const token = `${nowMs.toString(36)}${Math.floor(Math.random() * 0x10000)
       .toString(36)
       .padStart(4, '0')}`;
-    const result = withManifestReader(cacheDir, head, (reader) =>
-      patchManifest({
-        head,
-        state,
-        changes,
-        token,
-        nowMs,
-        files,
-        readBlock: (n) => reader.readBlock(n),
-        readLiterals: () => readManifestLiterals(cacheDir, head),
-        readWords: () => {
-          const patch = head.patched.words;
-          return readJson<ManifestWords>(
-            join(dir, patch === undefined ? 'words.json' : `words-${patch}.json`),
-          );
-        },
-      }),
+    const result = withDamagedAsFull(() =>
+      withManifestReader(cacheDir, head, (reader) =>
+        patchManifest({
+          head,
+          state,
+          changes,
+          token,
+          nowMs,
+          files,
+          readBlock: (n) => reader.readBlock(n),
+          readLiterals: () => readManifestLiterals(cacheDir, head),
+          readWords: () => {
+            const patch = head.patched.words;
+            return readJson<ManifestWords>(
+              join(dir, patch === undefined ? 'words.json' : `words-${patch}.json`),
+            );
+          },
+        }),
+      ),
     );
     if ('full' in result) return { patched: false, reason: result.full };
     if (!sameParts(result.state.files, target.contentNow)) {
@@ -238,4 +241,14 @@ export function patchManifestFiles(
     writeFileAtomic(join(manifestDir(cacheDir), 'head.json'), JSON.stringify(newHead));
     return { patched: true, head: newHead };
   });
+}
+
+/** A damaged manifest (a pack or a literal index) is not patched in place: a full build replaces it. */
+function withDamagedAsFull<T>(patch: () => T): T | { full: string } {
+  try {
+    return patch();
+  } catch (error) {
+    if (error instanceof LiteralIndexError) return { full: `manifest damaged: ${error.message}` };
+    throw error;
+  }
 }
