@@ -92,6 +92,9 @@ export function signatureMatches(
   );
 }
 
+/** A file written to within this long is a session that may still go on. */
+const LIVE_MS = 3_600_000;
+
 /** Nothing read: the file is as the last scan left it, or gone. */
 function unread(state: FileState, gone: boolean): FileScan {
   return {
@@ -265,7 +268,7 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
       line: result.line,
       malformed: malformedCount,
       carry,
-      recent: keptEvents(detector, pending).map(options.keep),
+      recent: keptEvents(detector, pending, Date.now() - stat.mtimeMs < LIVE_MS).map(options.keep),
       ...(lastFind !== undefined ? { lastFind: keptFind(lastFind, options.keep) } : {}),
     },
     changed: true,
@@ -282,22 +285,25 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
 
 /**
  * The events the next scan replays: enough to finish an open episode. The detector's whole window
- * while a failure waits for its fix (it may be that far back); the last 12 events while they hold
+ * while a failure waits for its fix in a file written to within the last hour (it may be that far
+ * back), else the last 12 events while one waits; the last 12 events while they hold
  * a failure just fixed (a #lesson block written next joins its find) or calls whose results come
  * later (parallel calls are written before their results); else only the last call and text (a
  * later user correction refers to them): each scan of a changed file reads the kept events again
  * (on the failure-dense test fixtures, 12 events for every file made the detail state 2.3 times
  * the size of 3).
  */
-function keptEvents(detector: EpisodeDetector, pending: boolean): TranscriptEvent[] {
-  // a failure still waiting for its fix may lie anywhere in the detector's window: all of it
-  if (pending) return detector.recent();
+function keptEvents(detector: EpisodeDetector, pending: boolean, live: boolean): TranscriptEvent[] {
+  // a failure still waiting for its fix may lie anywhere in the detector's window: all of it, for
+  // a session still being written (a finished one's failures are settled; keeping 40 events of
+  // every file made a first scan of a long history a third slower)
+  if (pending && live) return detector.recent();
   const recent = detector.recent().slice(-12);
   const failed = recent.some((event) => event.kind === 'tool-result' && !event.ok);
   // calls whose results the next scan reads (parallel calls are written before their results)
   const answered = new Set(recent.map((event) => (event.kind === 'tool-result' ? event.callId : undefined)));
   const waiting = recent.some((event) => event.kind === 'tool-call' && !answered.has(event.callId));
-  return failed || waiting ? recent : recent.slice(-3);
+  return pending || failed || waiting ? recent : recent.slice(-3);
 }
 
 /** The newest find with a failure that no block took yet, while a block may still join it. */
