@@ -64,27 +64,23 @@ const hash = hashId;
 /** A claims file larger than this is not one lore wrote (a session claims a few hundred lessons at most). */
 const MAX_CLAIMS_BYTES = 1 << 20;
 
-/** The hook state folder is the user's own: a directory (not a link), theirs, writable by no one else. */
-function ownFolder(dir: string, uid: number | string): boolean {
+/**
+ * What stands at the hook state folder, with one lstat: `own` (a directory, not a link, the
+ * user's, writable by no one else), `missing` (the first claim creates it), or `untrusted`
+ * (anything else, or a path that cannot be looked at).
+ */
+function folderState(dir: string, uid: number | string): 'own' | 'missing' | 'untrusted' {
   let stat;
   try {
     stat = lstatSync(dir, { throwIfNoEntry: false });
   } catch {
-    return false; // a path through a file (ENOTDIR), no permission
+    return 'untrusted'; // a path through a file (ENOTDIR), no permission
   }
-  if (stat === undefined || !stat.isDirectory()) return false;
+  if (stat === undefined) return 'missing';
+  if (!stat.isDirectory()) return 'untrusted';
   // Windows has no such mode bits or owner ids: the user's own temporary folder is private there
-  if (process.platform === 'win32') return true;
-  return (stat.mode & 0o022) === 0 && (typeof uid !== 'number' || stat.uid === uid);
-}
-
-/** Nothing at `dir` yet (the first claim creates it); false for anything there, or a path that cannot be looked at. */
-function folderMissing(dir: string): boolean {
-  try {
-    return lstatSync(dir, { throwIfNoEntry: false }) === undefined;
-  } catch {
-    return false;
-  }
+  if (process.platform === 'win32') return 'own';
+  return (stat.mode & 0o022) === 0 && (typeof uid !== 'number' || stat.uid === uid) ? 'own' : 'untrusted';
 }
 
 /** The directory of a user's hook state (sessions, and the hook's code cache). */
@@ -174,7 +170,7 @@ export function openSessionState(
     }
     try {
       mkdirSync(hookStateDir(tmp, uid), { recursive: true, mode: 0o700 });
-      if (!ownFolder(hookStateDir(tmp, uid), uid)) return false;
+      if (folderState(hookStateDir(tmp, uid), uid) !== 'own') return false;
       appendText(file, text, 0o600, { noFollow: true });
       return true;
     } catch {
@@ -183,9 +179,8 @@ export function openSessionState(
   };
   // A folder someone else made (or can write to) in a shared temporary folder is not used: who
   // can write there could plant links or claims.
-  if (ownFolder(hookStateDir(tmp, uid), uid)) read();
-  else if (folderMissing(hookStateDir(tmp, uid))) read();
-  else available = false;
+  if (folderState(hookStateDir(tmp, uid), uid) === 'untrusted') available = false;
+  else read();
   const seen = new Set<string>();
   const seenElsewhere = new Set<string>();
   const entries = new Map<string, number>();
