@@ -15,6 +15,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,9 +96,35 @@ function toRun(
   };
 }
 
+/**
+ * Waits (at most 15 s) for the manifest rebuilds a test's hook calls started in the background:
+ * the hook takes `rebuild.lock` before it spawns the detached builder, which removes it when done.
+ * Removing the sandbox under a running builder fails with ENOTEMPTY.
+ */
+async function backgroundRebuildsDone(base: string): Promise<void> {
+  const locks = () =>
+    (readdirSync(base, { recursive: true, withFileTypes: true }) as Dirent[]).filter(
+      (entry) => entry.name === 'rebuild.lock',
+    );
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    let pending: Dirent[];
+    try {
+      pending = locks();
+    } catch {
+      return;
+    }
+    if (pending.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'lore-cli-')));
-  onTestFinished(() => rmSync(base, { recursive: true, force: true }));
+  onTestFinished(async () => {
+    await backgroundRebuildsDone(base);
+    rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  });
   const home = join(base, 'home');
   const repo = join(base, 'repo');
   mkdirSync(home);
