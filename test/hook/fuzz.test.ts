@@ -1,6 +1,7 @@
 // Bad input for the spawned hook: whatever arrives, it prints {} or valid JSON under 10,000
 // characters and exits 0, quickly.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -132,6 +133,25 @@ describe('hook fuzzing (spawned bundle)', () => {
     );
     expectSafe(context);
     expect(context.stdout).toContain('additionalContext');
+  });
+
+  it('a FIFO where the audit log goes: the answer comes at once, nothing waits for a reader', () => {
+    fresh();
+    expect(sandbox.run(['sync']).code).toBe(0);
+    const audit = join(sandbox.repo, '.lore', 'cache', 'audit.jsonl');
+    rmSync(audit, { force: true });
+    expect(spawnSync('mkfifo', [audit]).status).toBe(0);
+    const answer = runHookBundle(
+      sandbox,
+      inRepo(sandbox, payload('claude', 'PreToolUse', 'Bash'), {
+        session_id: 'fifo',
+        tool_input: { command: 'ls' },
+      }),
+    );
+    expectSafe(answer);
+    expect(answer.ms).toBeLessThan(3_000);
+    expect(answer.stdout).toContain('additionalContext');
+    expect(lstatSync(audit).isFIFO()).toBe(true);
   });
 
   it('a corrupt manifest', async () => {

@@ -20,8 +20,16 @@ import { basename, dirname, join } from 'node:path';
 
 export const TEMP_SUFFIX = '.tmp';
 
-/** `'a'` as flags: write-only, append, create. */
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
+/**
+ * `'a'` as flags (write-only, append, create), and non-blocking: opening a FIFO planted under an
+ * appended file's name (an audit log, a claims file) then fails at once (ENXIO) instead of waiting
+ * for a reader for ever, which would hang a hook. On a regular file O_NONBLOCK changes nothing.
+ */
+const APPEND_FLAGS =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0);
+/** `'a+'` as flags, non-blocking (see APPEND_FLAGS). */
+const APPEND_READ_FLAGS =
+  constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0);
 
 /** lore's own temporary names (`writeFileAtomic`): `.<file>.<pid>.<8 hex>.tmp`. */
 const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
@@ -83,7 +91,7 @@ export function writeFileAtomic(path: string, content: string): void {
  */
 export function appendLine(path: string, line: string): void {
   if (line.includes('\n')) throw new Error('appendLine takes a single line');
-  const fd = openSync(path, 'a+', 0o644);
+  const fd = openSync(path, APPEND_READ_FLAGS, 0o644);
   try {
     const size = statSync(path).size;
     let prefix = '';
@@ -112,7 +120,7 @@ export function appendText(
 ): void {
   // O_NOFOLLOW: in a shared temporary folder, a link planted under the file's name must not
   // redirect the append into another file of the user's (where the platform has the flag)
-  const flags = options.noFollow === true ? APPEND_FLAGS | (constants.O_NOFOLLOW ?? 0) : 'a';
+  const flags = options.noFollow === true ? APPEND_FLAGS | (constants.O_NOFOLLOW ?? 0) : APPEND_FLAGS;
   const fd = openSync(path, flags, mode);
   try {
     writeAll(fd, Buffer.from(text, 'utf8'));
