@@ -237,6 +237,9 @@ describe('findGlobSyntaxProblem', () => {
     ['src/a]', /unmatched "\]"/],
     ['src/a}.ts', /unmatched "\}"/],
     ['src/{a,b]', /unmatched "\]"/],
+    ['*a*a*a*a*a*a*b', /7 "\*" wildcards/],
+    ['src/*_*_*.py', /3 "\*" wildcards/],
+    ['**/a/**/b/**/c/**/d', /4 "\*\*" segments/],
   ])('%s is refused', (glob, message) => {
     expect(findGlobSyntaxProblem(glob)).toMatch(message);
   });
@@ -256,6 +259,10 @@ describe('findGlobSyntaxProblem', () => {
     'docs/report (final).md',
     'src/\\[literal',
     'src/\\{literal',
+    '*.test.*',
+    'src/**/migrations/**/*.sql',
+    '**/**/a/**/b/**',
+    'src/[*][*][*].ts',
   ])('%s is accepted', (glob) => {
     expect(findGlobSyntaxProblem(glob)).toBeUndefined();
   });

@@ -106,8 +106,32 @@ describe('findBacktrackingRisk', () => {
     ['(a|ab)*c', 'alternatives'],
     ['(\\w|\\d)+$', 'alternatives'],
     ['^(a|a)+$', 'alternatives'],
+    ['(?:x|(?:a|a))*$', 'alternatives'],
+    ['(?:x|(?:y|a)|a)*$', 'alternatives'],
+    ['(?:x(?:a|a))*$', 'alternatives'],
+    ['(?:x(?:ab|(?:ab)))+$', 'alternatives'],
   ])('refuses %s (%s)', (source, why) => {
     expect(findBacktrackingRisk(source)).toContain(why);
+  });
+
+  it.each([
+    ['(?:K|k)+$', 'alternatives'],
+    ['(?:[A-Z]|x)+$', 'alternatives'],
+    ['(?:é|É)*$', 'alternatives'],
+  ])('refuses %s when it runs case-insensitively, as errors do (%s)', (source, why) => {
+    expect(findBacktrackingRisk(source)).toBeUndefined();
+    expect(findBacktrackingRisk(source, 'i')).toContain(why);
+  });
+
+  it.each([
+    ['(?:x|(?:a|a))*$', `${'a'.repeat(26)}!`],
+    ['(?:x(?:a|a))*$', `${'xa'.repeat(24)}!`],
+    ['(?:K|k)+$', `${'k'.repeat(26)}!`, 'i'],
+  ])('what the widened rules refuse is really slow: %s', (source, evil, flags = '') => {
+    expect(findBacktrackingRisk(source, flags)).toBeDefined();
+    const started = performance.now();
+    new RegExp(source, flags).test(evil);
+    expect(performance.now() - started).toBeGreaterThan(5);
   });
 
   it.each([
@@ -119,6 +143,9 @@ describe('findBacktrackingRisk', () => {
     ['rm\\s+-rf\\s+\\S+'],
     ['a{2,5}'],
     ['.*.*'],
+    ['(?:\\s+(?:-v|--verbose|-x))*'],
+    ['(?:ab|ac)+$'],
+    ['(?:[a-z]|X)+$'],
   ])('accepts %s', (source) => {
     expect(findBacktrackingRisk(source)).toBeUndefined();
   });

@@ -58,22 +58,26 @@ const singleLine = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .refine((s) => !/[\r\n]/.test(s), 'must be a single line');
 
-const regexSource = z
-  .string()
-  .min(1, 'must not be empty')
-  .superRefine((source, ctx) => {
-    try {
-      new RegExp(source);
-    } catch (error) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `is not a valid regular expression: ${(error as Error).message}`,
-      });
-      return;
-    }
-    const risk = findBacktrackingRisk(source);
-    if (risk !== undefined) ctx.addIssue({ code: 'custom', message: risk });
-  });
+/** A regular expression as it runs with `flags` (errors run case-insensitively). */
+const regexSourceFor = (flags: string) =>
+  z
+    .string()
+    .min(1, 'must not be empty')
+    .superRefine((source, ctx) => {
+      try {
+        new RegExp(source, flags);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `is not a valid regular expression: ${(error as Error).message}`,
+        });
+        return;
+      }
+      const risk = findBacktrackingRisk(source, flags);
+      if (risk !== undefined) ctx.addIssue({ code: 'custom', message: risk });
+    });
+
+const regexSource = regexSourceFor('');
 
 const glob = z
   .string()
@@ -137,7 +141,7 @@ export const LessonSchema = z.looseObject({
       'Regular expressions over the text an Edit or Write would write; a file-writing call matches only when one does.',
     ),
   errors: z
-    .array(regexSource)
+    .array(regexSourceFor('i'))
     .default([])
     .describe(
       "Regular expressions (case-insensitive) over a call's error or output: the lesson then waits for its mistake and speaks only after a call its other triggers match printed one, beside that result.",

@@ -25,14 +25,21 @@ type CharSet = boolean[];
 
 const setCache = new Map<string, CharSet>();
 
+/** Whether the regex being checked runs case-insensitively (set for one `findBacktrackingRisk` call). */
+let ignoreCase = false;
+
 function charSet(node: RegexNode): CharSet | undefined {
-  if (node.kind === 'char') return PROBES.map((probe) => probe === node.value);
+  if (node.kind === 'char') {
+    const value = ignoreCase ? node.value.toLowerCase() : node.value;
+    return PROBES.map((probe) => (ignoreCase ? probe.toLowerCase() : probe) === value);
+  }
   if (node.kind !== 'set') return undefined;
-  let cached = setCache.get(node.source);
+  const key = `${ignoreCase ? 'i' : ''}/${node.source}`;
+  let cached = setCache.get(key);
   if (!cached) {
-    const regex = new RegExp(`^(?:${node.source})$`);
+    const regex = new RegExp(`^(?:${node.source})$`, ignoreCase ? 'i' : '');
     cached = PROBES.map((probe) => regex.test(probe));
-    setCache.set(node.source, cached);
+    setCache.set(key, cached);
   }
   return cached;
 }
@@ -111,7 +118,7 @@ function tailLoopSets(node: RegexNode): CharSet[] {
 }
 
 function exact(node: RegexNode): string | undefined {
-  if (node.kind === 'char') return node.value;
+  if (node.kind === 'char') return ignoreCase ? node.value.toLowerCase() : node.value;
   if (node.kind === 'group') return exact(node.body);
   if (node.kind === 'seq') {
     let out = '';
@@ -133,8 +140,16 @@ function leadingAlternation(node: RegexNode): Extract<RegexNode, { kind: 'alt' }
   return undefined;
 }
 
+/** The branches of an alternation, with those that are alternations themselves opened: `x|(?:a|b)` is x, a, b. */
+function flatBranches(alt: Extract<RegexNode, { kind: 'alt' }>): RegexNode[] {
+  return alt.branches.flatMap((branch) => {
+    const inner = leadingAlternation(branch);
+    return inner === undefined ? [branch] : flatBranches(inner);
+  });
+}
+
 function ambiguousBranches(alt: Extract<RegexNode, { kind: 'alt' }>): boolean {
-  const { branches } = alt;
+  const branches = flatBranches(alt);
   for (let i = 0; i < branches.length; i += 1) {
     for (let j = i + 1; j < branches.length; j += 1) {
       const a = branches[i] as RegexNode;
@@ -149,6 +164,50 @@ function ambiguousBranches(alt: Extract<RegexNode, { kind: 'alt' }>): boolean {
     }
   }
   return false;
+}
+
+/** A node's shape as text, groups opened and (when case is ignored) characters lowered: equal text, same language. */
+function shape(node: RegexNode): string {
+  switch (node.kind) {
+    case 'char':
+      return JSON.stringify(ignoreCase ? node.value.toLowerCase() : node.value);
+    case 'group':
+      return shape(node.body);
+    case 'seq':
+      return node.items.length === 1
+        ? shape(node.items[0] as RegexNode)
+        : `(${node.items.map(shape).join(' ')})`;
+    case 'alt':
+      return `[${node.branches.map(shape).join('|')}]`;
+    case 'repeat':
+      return `${shape(node.body)}{${node.min},${node.max}}`;
+    case 'set':
+    case 'assert':
+      return `${node.kind}:${node.source}`;
+    default:
+      return node.kind;
+  }
+}
+
+/**
+ * An alternation anywhere in a repeated body with two branches of the same language
+ * (`(?:x(?:a|a))*`): each iteration can match two ways, so a failing match tries 2^n of them.
+ */
+function duplicateBranches(node: RegexNode): boolean {
+  switch (node.kind) {
+    case 'group':
+      return duplicateBranches(node.body);
+    case 'repeat':
+      return duplicateBranches(node.body);
+    case 'seq':
+      return node.items.some(duplicateBranches);
+    case 'alt': {
+      const shapes = flatBranches(node).map(shape);
+      return new Set(shapes).size < shapes.length || node.branches.some(duplicateBranches);
+    }
+    default:
+      return false;
+  }
 }
 
 function describe(source: string, problem: string): string {
@@ -177,7 +236,7 @@ function check(node: RegexNode, source: string): string | undefined {
         if (overlaps(tailLoopSets(node.body), firstSets(node.body)))
           return describe(source, 'nested quantifiers: an inner repetition can run into the next outer one');
         const alt = leadingAlternation(node.body);
-        if (alt && ambiguousBranches(alt))
+        if ((alt && ambiguousBranches(alt)) || duplicateBranches(node.body))
           return describe(source, 'alternatives under a repetition can match the same text');
       }
       return check(node.body, source);
@@ -187,9 +246,17 @@ function check(node: RegexNode, source: string): string | undefined {
   }
 }
 
-/** Why `source` is unsafe to run on untrusted input, or undefined when it is fine. */
-export function findBacktrackingRisk(source: string): string | undefined {
+/**
+ * Why `source` is unsafe to run on untrusted input, or undefined when it is fine. `flags` as it
+ * runs: with `i`, characters and classes overlap as they match (`K|k` is ambiguous).
+ */
+export function findBacktrackingRisk(source: string, flags = ''): string | undefined {
   const node = parseRegex(source);
   if (node === undefined) return undefined;
-  return check(node, source);
+  ignoreCase = flags.includes('i');
+  try {
+    return check(node, source);
+  } finally {
+    ignoreCase = false;
+  }
 }
