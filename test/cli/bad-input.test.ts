@@ -1,7 +1,7 @@
 // Bad data on disk: one broken lesson never hides the others, every problem names its file and
 // line, the legacy flat layout is refused with the command that migrates it, and the index is
 // derived data that rebuilds itself.
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, lessonDirs, lineOf, listIds, seedLessons } from '../helpers/cli.js';
@@ -153,6 +153,32 @@ describe('a broken lesson file', () => {
     const sync = sandbox.run(['sync', '--json']);
     expect(sync.code).toBe(0);
     expect(sync.json<{ lessons: number; errors: number }>()).toMatchObject({ lessons: 2, errors: 1 });
+  });
+});
+
+describe('a lesson.yaml that is not a readable file', () => {
+  it.each([
+    ['a directory', (file: string) => mkdirSync(file), /EISDIR/],
+    ['a symbolic link to itself', (file: string) => symlinkSync('lesson.yaml', file), /ELOOP/],
+  ])('%s: reported with its file; every verb still works with the other lessons', (_name, make, code) => {
+    const sandbox = createSandbox();
+    const { good1, broken, good2 } = threeLessons(sandbox);
+    const file = sandbox.lessonFile(broken);
+    rmSync(file);
+    make(file);
+    const list = sandbox.run(['list']);
+    expect(list.code).toBe(0);
+    expect(list.stderr).toContain(`.lore/lessons/${broken}/lesson.yaml`);
+    expect(listIds(sandbox)).toEqual([good1, good2].sort());
+    const check = sandbox.run(['check', '--json']);
+    expect(check.code).toBe(1);
+    const problem = check.json<CheckJson>().problems.find((p) => p.file.includes(broken));
+    expect(problem?.message).toMatch(/lesson\.yaml cannot be read/);
+    expect(problem?.message).toMatch(code);
+    const sync = sandbox.run(['sync', '--json']);
+    expect(sync.code).toBe(0);
+    expect(sync.json<{ lessons: number; errors: number }>()).toMatchObject({ lessons: 2, errors: 1 });
+    expect(sandbox.run(['search', 'lesson', '--json']).code).toBe(0);
   });
 });
 
@@ -367,6 +393,22 @@ describe('the index is derived data', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('rebuilt it from the lesson files');
     expect(sandbox.run(['list']).stderr).toBe('');
+  });
+
+  it('a directory where index.db goes: a clear error naming it (exit 1), nothing deleted; fine once it is moved', () => {
+    const sandbox = createSandbox();
+    const a = sandbox.add(['--summary', 'alpha']);
+    const db = sandbox.inRepo('.lore/cache/index.db');
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+    mkdirSync(db);
+    writeFileSync(join(db, 'notes.txt'), 'mine\n');
+    const run = sandbox.run(['list']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${db} is a directory, where lore keeps a cache database`);
+    expect(run.stderr).toContain('move or delete it');
+    expect(readFileSync(join(db, 'notes.txt'), 'utf8')).toBe('mine\n');
+    renameSync(db, `${db}.moved`);
+    expect(listIds(sandbox)).toEqual([a]);
   });
 
   it('the whole cache directory can be deleted', () => {

@@ -9,6 +9,7 @@ import {
   approveCandidate,
   draftOf,
   findCandidate,
+  brokenCandidates,
   listCandidates,
   placeCandidate,
   rejectCandidate,
@@ -87,6 +88,14 @@ export const command: Command = {
         const { heldLessons, proposedGuards } = await import('../../store/feedback/held-lessons.js');
         const held = await heldLessons(ws, ctx.now());
         const guardProposals = await proposedGuards(ws, ctx.now());
+        const broken = brokenCandidates(ws).map((c) => ({
+          id: c.id,
+          tier: c.tier,
+          file: ws.displayPath(c.file),
+          problem: c.problem,
+        }));
+        for (const c of broken)
+          ctx.note(`${c.file}: skipped: ${c.problem} (fix the file, or delete its folder)`);
         const text = [
           candidates.length === 0
             ? 'no candidates; run `lore scan` to look for some'
@@ -95,7 +104,7 @@ export const command: Command = {
               ),
           ...formatOutcomeQueue(held, guardProposals),
         ].join('\n');
-        return { data: { candidates, held, guardProposals }, text };
+        return { data: { candidates, broken, held, guardProposals }, text };
       }
       const found = findCandidate(ws, ref ?? '');
       if (action === 'show') {

@@ -6,10 +6,11 @@
 import { candidateHashes, compareCandidates } from '../../core/capture/merge-candidate.js';
 import type { CandidateRecord } from '../../core/capture/merge-candidate.js';
 import type { Category, Classifier, LessonSeverity, ScopeClass, Tier } from '../../core/lesson/schema.js';
+import { LoreError } from '../../core/errors.js';
 import { HOSTS } from '../../core/inject/types.js';
 import type { Host } from '../../core/inject/types.js';
 import { openCandidateStore, pickCandidate } from './candidate-store.js';
-import type { CandidateStore, StoredCandidate } from './candidate-store.js';
+import type { BrokenCandidate, CandidateStore, StoredCandidate } from './candidate-store.js';
 import { addLesson, author } from '../lessons/lesson-writes.js';
 import type { LessonDraft, ResolvedLesson } from '../lessons/lesson-writes.js';
 import { initTier } from '../workspace/init-tier.js';
@@ -27,8 +28,24 @@ export function listCandidates(ws: Workspace): FoundCandidate[] {
     .sort((a, b) => compareCandidates(a.record, b.record));
 }
 
+/** The candidate files of every tier that cannot serve, with why (shown by `lore candidates list`). */
+export function brokenCandidates(ws: Workspace): (BrokenCandidate & { tier: Tier })[] {
+  return candidateStores(ws).flatMap(({ tier, store }) => store.broken().map((c) => ({ ...c, tier })));
+}
+
 export function findCandidate(ws: Workspace, ref: string): FoundCandidate {
-  return pickCandidate(ref, listCandidates(ws));
+  try {
+    return pickCandidate(ref, listCandidates(ws));
+  } catch (error) {
+    // not among the usable ones: a broken file of that id is named, with what is wrong with it
+    const wanted = ref.trim().toLowerCase();
+    const broken = brokenCandidates(ws).filter((c) => wanted !== '' && c.id.startsWith(wanted));
+    if (!(error instanceof LoreError) || error.code !== 'not-found' || broken.length !== 1) throw error;
+    const found = broken[0] as BrokenCandidate;
+    throw new LoreError('invalid', `candidate ${found.id} cannot be used: ${found.problem}`, {
+      hint: `fix ${ws.displayPath(found.file)}, or delete its folder`,
+    });
+  }
 }
 
 /** The lesson draft a candidate stands for; `edits` (from flags) win. */

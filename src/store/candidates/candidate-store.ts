@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { candidateShapeProblem } from '../../core/capture/candidate-shape.js';
 import { LoreError } from '../../core/errors.js';
 import { createLessonId, ID_RANDOM_BYTES } from '../../core/lesson/lesson-id.js';
 import { LESSON_SCHEMA_COMMENT } from '../../core/lesson/lesson-yaml.js';
@@ -24,11 +25,15 @@ const FILE = 'lesson.yaml';
 const DECISIONS = 'decisions.jsonl';
 
 export type StoredCandidate = { id: string; file: string; record: CandidateRecord };
+/** A candidate file that cannot serve (unreadable, invalid YAML, a field of the wrong type), and why. */
+export type BrokenCandidate = { id: string; file: string; problem: string };
 export type Decision = { hash: string; decision: 'approved' | 'rejected'; at: string; lesson?: string };
 
 export type CandidateStore = {
   readonly dir: string;
   list(): StoredCandidate[];
+  /** The candidate files `list` leaves out, with what is wrong with each. */
+  broken(): BrokenCandidate[];
   /** An id or a unique id prefix. */
   resolve(ref: string): StoredCandidate;
   create(render: (id: string) => CandidateRecord): StoredCandidate;
@@ -67,14 +72,43 @@ export function serializeCandidate(record: CandidateRecord): string {
 export function openCandidateStore(layout: TierLayout): CandidateStore {
   const dir = join(layout.dir, CANDIDATES_DIR);
   const fileOf = (id: string) => join(dir, id, FILE);
-  const read = (id: string): StoredCandidate | undefined => {
+  /** The candidate, or why its file cannot serve as one (undefined when there is no file). */
+  const examine = (id: string): StoredCandidate | BrokenCandidate | undefined => {
+    let text: string;
     try {
-      const record = parse(readFileSync(fileOf(id), 'utf8')) as CandidateRecord;
-      return record && typeof record === 'object' && typeof record.capture === 'object'
-        ? { id, file: fileOf(id), record }
-        : undefined;
+      text = readFileSync(fileOf(id), 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      return { id, file: fileOf(id), problem: `cannot be read (${(error as Error).message})` };
+    }
+    let record: unknown;
+    try {
+      record = parse(text);
+    } catch (error) {
+      return {
+        id,
+        file: fileOf(id),
+        problem: `invalid YAML: ${(error as Error).message.split('\n')[0]?.replace(/:$/, '')}`,
+      };
+    }
+    const problem = candidateShapeProblem(record);
+    return problem === undefined
+      ? { id, file: fileOf(id), record: record as CandidateRecord }
+      : { id, file: fileOf(id), problem };
+  };
+  const read = (id: string): StoredCandidate | undefined => {
+    const found = examine(id);
+    return found !== undefined && 'record' in found ? found : undefined;
+  };
+  const names = (): string[] => {
+    try {
+      return readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+        .map((entry) => entry.name)
+        .sort();
     } catch {
-      return undefined;
+      return [];
     }
   };
   const lockOf = (id: string) => lessonLockPath(layout.cacheDir, `candidate-${id}`);
@@ -89,16 +123,14 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
   const store: CandidateStore = {
     dir,
     list() {
-      let names: string[];
-      try {
-        names = readdirSync(dir, { withFileTypes: true })
-          .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
-          .map((entry) => entry.name)
-          .sort();
-      } catch {
-        return [];
-      }
-      return names.map(read).filter((c): c is StoredCandidate => c !== undefined);
+      return names()
+        .map(read)
+        .filter((c): c is StoredCandidate => c !== undefined);
+    },
+    broken() {
+      return names()
+        .map(examine)
+        .filter((c): c is BrokenCandidate => c !== undefined && 'problem' in c);
     },
     resolve(ref) {
       return pickCandidate(ref, store.list());

@@ -113,17 +113,29 @@ export function statNumbers(path: string): StatNumbers | undefined {
   return { mtimeMs: mtimeMsOf(values), size: values[SIZE] as number, ino: values[INO] as number };
 }
 
+const UNREADABLE_CODES = new Set(['ELOOP', 'EACCES', 'EPERM', 'ENAMETOOLONG']);
+
 /**
  * Writes a file's signature numbers at `stamps[at..at+2]` (NaN when there is no such file) and
- * says whether it exists. A path through a file (ENOTDIR) does not exist; other errors throw.
+ * says whether it exists. A path through a file (ENOTDIR) does not exist; one that cannot be
+ * stat-ed (a loop, no permission) exists, stamped -1 (its reader reports why); other errors throw.
  * Numbers, not a string: a freshness check over 20,000 files hashes them without building one
  * (nor any other object per file). `stampSignature` (file-signature.ts) gives them as the
  * signature `fileSignature` gives. The path may be bytes (lite-aggregate.ts builds paths in one
  * buffer rather than as a string per file).
  */
 export function stampFile(path: string | Uint8Array, stamps: Float64Array, at: number): boolean {
-  const values = rawNumbers(path);
-  const stat = values === null ? statSyncNumbers(path) : values;
+  let stat: Float64Array | StatNumbers | undefined;
+  try {
+    const values = rawNumbers(path);
+    stat = values === null ? statSyncNumbers(path) : values;
+  } catch (error) {
+    // There, but cannot be stat-ed (a symbolic link loop, no permission): stamped as unreadable,
+    // the same numbers every time, so its reader meets the error and reports it, once per change.
+    if (!UNREADABLE_CODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    stamps.fill(-1, at, at + STAMP_WIDTH);
+    return true;
+  }
   if (stat === undefined) {
     stamps.fill(Number.NaN, at, at + STAMP_WIDTH);
     return false;

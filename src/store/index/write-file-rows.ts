@@ -48,7 +48,19 @@ export function writeFileRows(writer: RowWriter, signature: Signature, empty: bo
   if (!empty) deleteLessonRow(db, signature.path);
   const { dir } = signature;
   const early = writer.preLoaded.get(signature.path);
-  const text = early ? early.text : tierOf(writer, dir.tier).readLessonText(dir.id);
+  let text: string | undefined;
+  try {
+    text = early ? early.text : tierOf(writer, dir.tier).readLessonText(dir.id);
+  } catch (error) {
+    // a directory or a link loop where lesson.yaml should be, no permission: this lesson is
+    // reported, every other one loads
+    insertProblem(db, signature.path, {
+      file: writer.displayPath(signature.path),
+      message: `lesson.yaml cannot be read (${(error as Error).message})`,
+      severity: 'error',
+    });
+    return;
+  }
   if (text === undefined) return;
   const loaded =
     early?.result ??

@@ -79,6 +79,19 @@ export type TierStore = {
   sweep(): number;
 };
 
+/**
+ * A lesson's text, or undefined when it is missing or cannot be read (a directory or a link loop
+ * where lesson.yaml should be, no permission): for readers that take every lesson they can and
+ * leave reporting the others to the index (`lore check`, `lore list`'s problems).
+ */
+export function readableLessonText(tier: Pick<TierStore, 'readLessonText'>, id: string): string | undefined {
+  try {
+    return tier.readLessonText(id);
+  } catch {
+    return undefined;
+  }
+}
+
 export function createTierStore(tier: Tier, dir: string): TierStore {
   const layout = tierLayout(dir);
 

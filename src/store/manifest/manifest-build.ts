@@ -31,7 +31,7 @@ import {
 } from './manifest-patch.js';
 import { fileSignature } from '../fs/file-signature.js';
 import { findProjectRoot, LORE_DIR, orgTierDir, resolveLoreHome, tierLayout } from '../fs/paths.js';
-import { createTierStore } from '../lessons/tier-store.js';
+import { createTierStore, readableLessonText } from '../lessons/tier-store.js';
 import type { TierStore } from '../lessons/tier-store.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { readStack } from '../workspace/read-stack.js';
@@ -234,7 +234,7 @@ export function rebuildManifestFromFiles(options: {
 function activeSources(tier: TierStore, nowMs: number, halfLifeDays: number): ManifestSource[] {
   const lessons: ManifestSource[] = [];
   for (const dir of tier.list().dirs) {
-    const text = tier.readLessonText(dir.id);
+    const text = readableLessonText(tier, dir.id);
     if (text === undefined) continue;
     const source = lessonSource(tier, dir.id, text, parseLessonYaml, nowMs, halfLifeDays);
     if (source !== undefined) lessons.push(source);

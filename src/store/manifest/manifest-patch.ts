@@ -29,6 +29,7 @@ import {
 } from '../hook-state/manifest-files.js';
 import { LiteralIndexError } from '../hook-state/literal-index.js';
 import type { ParseLesson } from '../lessons/load-lesson.js';
+import { readableLessonText } from '../lessons/tier-store.js';
 import type { TierStore } from '../lessons/tier-store.js';
 import { lessonSource } from './lesson-source.js';
 
@@ -173,7 +174,7 @@ export function patchManifestFiles(
       const tier = target.tiers.find((t) => t.tier === tierName);
       if (tier === undefined) return { patched: false, reason: `no ${tierName} tier` };
       const dir = tier.lessonDir(id);
-      const text = tier.readLessonText(id);
+      const text = readableLessonText(tier, id);
       files[key] = text === undefined ? undefined : lessonFilesPart(dir.yamlPath, dir.votesPath);
       if (text === undefined) {
         changes.push({ tier: tierName, id });

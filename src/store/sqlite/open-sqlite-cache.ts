@@ -5,6 +5,7 @@
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { LoreError } from '../../core/errors.js';
 import { unlinkQuietly } from '../fs/fs-atomic.js';
 import { isCorruptionError, openSqlite } from './sqlite.js';
 import type { SqlDatabase } from './sqlite.js';
@@ -43,6 +44,11 @@ export const WAL_LIMIT_BYTES = 1 << 20;
 /** `recovered`: the file was corrupt and has been replaced by an empty database. */
 export type SqliteCache = { db: SqlDatabase; recovered: boolean };
 
+/** libsql's error when SQLite cannot open the file at all (SQLITE_CANTOPEN, 14), without a code. */
+function isOpenFailure(error: unknown): boolean {
+  return /^ConnectionFailed\(.*: 14"?\)$/.test((error as Error | null)?.message ?? '');
+}
+
 /** Deletes a cache database with its companion files. */
 export function removeSqliteCache(path: string): void {
   for (const suffix of SQLITE_FILE_SUFFIXES) unlinkQuietly(`${path}${suffix}`);
@@ -54,11 +60,24 @@ export function removeSqliteCache(path: string): void {
  */
 export function openSqliteCache(spec: SqliteCacheSpec): SqliteCache {
   mkdirSync(dirname(spec.path), { recursive: true });
+  const found = statSync(spec.path, { throwIfNoEntry: false });
+  if (found !== undefined && !found.isFile()) {
+    // not deleted: a cache is lore's, a directory in its place may be someone's work
+    throw new LoreError(
+      'io',
+      `${spec.path} is a ${found.isDirectory() ? 'directory' : 'special file'}, where lore keeps a cache database`,
+      { hint: 'move or delete it, then run the command again: lore builds the cache again from the files' },
+    );
+  }
   let db: SqlDatabase;
   let recovered = false;
   try {
     db = attempt(spec);
   } catch (error) {
+    if (isOpenFailure(error))
+      throw new LoreError('io', `cannot open the cache database ${spec.path} (${(error as Error).message})`, {
+        hint: 'check that its folder can be written to (permissions, a full disk), then run the command again',
+      });
     if (!isCorruptionError(error)) throw error;
     removeSqliteCache(spec.path);
     db = attempt(spec);

@@ -1,0 +1,79 @@
+// A candidate file edited by hand into a wrong shape, or cut into invalid YAML, is reported with
+// its file and what is wrong, and skipped: listing, showing and approving the others still work.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../helpers/cli.js';
+import type { Sandbox } from '../helpers/cli.js';
+
+const fixture = fileURLToPath(
+  new URL(
+    '../fixtures/transcripts/claude-code/M-Thisness__M-Claude__CHAT_LOGS__c7d2069e-c561-4759-8adf-b0745be78c29.jsonl',
+    import.meta.url,
+  ),
+);
+
+type Listed = {
+  candidates: { id: string; file: string }[];
+  broken: { id: string; file: string; problem: string }[];
+};
+
+function withCandidates(): { sandbox: Sandbox; listed: Listed } {
+  const sandbox = createSandbox();
+  const dir = join(sandbox.home, '.claude', 'projects', '-home-dev-work');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'c7d2069e-c561-4759-8adf-b0745be78c29.jsonl'), readFileSync(fixture));
+  expect(sandbox.run(['scan']).code).toBe(0);
+  const listed = sandbox.run(['candidates', 'list', '--json']).json<Listed>();
+  expect(listed.candidates.length).toBeGreaterThan(1);
+  expect(listed.broken).toEqual([]);
+  return { sandbox, listed };
+}
+
+const fileOf = (sandbox: Sandbox, shown: string) =>
+  shown.startsWith('~/') ? join(sandbox.home, shown.slice(2)) : sandbox.inRepo(shown);
+
+describe('a broken candidate file', () => {
+  it.each([
+    [
+      'a summary that is a number',
+      (text: string) => text.replace(/^summary: .*$/m, 'summary: 42'),
+      'summary must be a text',
+    ],
+    [
+      'tags that are not a list',
+      (text: string) => `${text.replace(/^tags:(\n {2}- .*)*\n/m, '')}tags: lang:python\n`,
+      'tags must be a list of texts',
+    ],
+    [
+      'a capture that is not a mapping',
+      (text: string) => text.replace(/^capture:$/m, 'capture: 5\nformer:'),
+      'capture must be a mapping',
+    ],
+    ['invalid YAML', () => 'summary: [unclosed\n', 'invalid YAML'],
+  ])('%s: named with its file and skipped; the others list, show and approve', (_name, breakIt, problem) => {
+    const { sandbox, listed } = withCandidates();
+    const [bad, good] = listed.candidates as [Listed['candidates'][number], Listed['candidates'][number]];
+    const file = fileOf(sandbox, bad.file);
+    writeFileSync(file, breakIt(readFileSync(file, 'utf8')));
+
+    const list = sandbox.run(['candidates', 'list', '--json']);
+    expect(list.code).toBe(0);
+    const after = list.json<Listed>();
+    expect(after.candidates.map((c) => c.id)).not.toContain(bad.id);
+    expect(after.candidates.map((c) => c.id)).toContain(good.id);
+    expect(after.broken).toEqual([expect.objectContaining({ id: bad.id, file: bad.file })]);
+    expect(after.broken[0]?.problem).toContain(problem);
+    expect(list.stderr).toContain(`${bad.file}: skipped: ${after.broken[0]?.problem}`);
+
+    const show = sandbox.run(['candidates', 'show', bad.id]);
+    expect(show.code).toBe(1);
+    expect(show.stderr).toContain(`candidate ${bad.id} cannot be used`);
+    expect(show.stderr).toContain(bad.file);
+    expect(sandbox.run(['candidates', 'approve', bad.id, '--force']).code).toBe(1);
+
+    expect(sandbox.run(['candidates', 'show', good.id]).code).toBe(0);
+    expect(sandbox.run(['candidates', 'approve', good.id, '--force']).code).toBe(0);
+  });
+});
