@@ -21,7 +21,43 @@ export type LessonBlock = {
   tags: string[];
 };
 
-const BLOCK = /(?:^|\n)[ \t>*_`]*#lesson\b[^\n]*\n([\s\S]*?)\n[ \t>*_`]*#\/lesson\b/g;
+/** An opener line (its newline not included) and a closer (from the newline before it). */
+const OPENER = /(?:^|\n)[ \t>*_`]*#lesson\b[^\n]*/g;
+const CLOSER = /\n[ \t>*_`]*#\/lesson\b/g;
+
+/** Where each opener line ends (the index of its newline; the text's length when it has none). */
+export function lessonOpeners(text: string): { index: number; end: number }[] {
+  return [...text.matchAll(OPENER)].map((m) => ({ index: m.index ?? 0, end: (m.index ?? 0) + m[0].length }));
+}
+
+/** Where each closer starts (at the newline before it) and ends. */
+export function lessonClosers(text: string): { index: number; end: number }[] {
+  return [...text.matchAll(CLOSER)].map((m) => ({ index: m.index ?? 0, end: (m.index ?? 0) + m[0].length }));
+}
+
+/**
+ * The bodies of the closed blocks, as one regex (`opener\n(body, shortest)\ncloser`, global)
+ * finds them, in one pass over the openers and closers: that regex searched to the end of the text
+ * from every opener without a closer, so a reply of many unclosed openers took quadratic time
+ * (512 KB: 7 s). An opener pairs with the first closer at or after its body's start; openers
+ * inside a block are part of its body.
+ */
+export function lessonBlockBodies(text: string): string[] {
+  const closers = lessonClosers(text);
+  const bodies: string[] = [];
+  let c = 0;
+  let after = 0;
+  for (const opener of lessonOpeners(text)) {
+    if (opener.index < after || text[opener.end] !== '\n') continue;
+    const start = opener.end + 1;
+    while (c < closers.length && (closers[c] as { index: number }).index < start) c += 1;
+    const closer = closers[c];
+    if (closer === undefined) break;
+    bodies.push(text.slice(start, closer.index));
+    after = closer.end;
+  }
+  return bodies;
+}
 const ALIASES: Record<string, keyof Omit<LessonBlock, 'tags'> | 'tags'> = {
   tool: 'tool',
   tools: 'tool',
@@ -38,7 +74,7 @@ const ALIASES: Record<string, keyof Omit<LessonBlock, 'tags'> | 'tags'> = {
 export function parseLessonBlocks(text: string): LessonBlock[] {
   if (!text.includes('#lesson')) return [];
   const blocks: LessonBlock[] = [];
-  for (const match of text.matchAll(BLOCK)) {
+  for (const body of lessonBlockBodies(text)) {
     const block: LessonBlock = {
       tool: undefined,
       trigger: undefined,
@@ -47,7 +83,7 @@ export function parseLessonBlocks(text: string): LessonBlock[] {
       tags: [],
     };
     let current: keyof LessonBlock | undefined;
-    for (const rawLine of (match[1] ?? '').split('\n')) {
+    for (const rawLine of body.split('\n')) {
       const line = rawLine.replace(/^[ \t>*-]+/, '');
       const field = /^([A-Za-z_]+)\s*:\s*(.*)$/.exec(line);
       const key = field ? ALIASES[(field[1] ?? '').toLowerCase()] : undefined;

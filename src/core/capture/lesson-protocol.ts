@@ -3,26 +3,29 @@
  * the blocks that make a lesson, and the malformed ones: an opener never closed, or a closed block
  * with neither a mistake nor a fix (which `parseLessonBlocks` silently drops). Pure.
  */
-import { parseLessonBlocks } from './lesson-block.js';
+import { lessonClosers, lessonOpeners, parseLessonBlocks } from './lesson-block.js';
 
 export type MalformedBlock = { reason: 'unclosed' | 'empty'; excerpt: string };
 export type BlockAudit = { blocks: number; malformed: MalformedBlock[] };
 
-const OPENER = /(?:^|\n)[ \t>*_`]*#lesson\b[^\n]*/g;
-const CLOSER = /\n[ \t>*_`]*#\/lesson\b/;
-
+/**
+ * An opener is closed when a closer comes before the next opener. In one pass over the openers
+ * and closers (a search of the rest of the text from every opener took quadratic time).
+ */
 export function auditLessonBlocks(text: string): BlockAudit {
   if (!text.includes('#lesson')) return { blocks: 0, malformed: [] };
   const blocks = parseLessonBlocks(text).length;
   const malformed: MalformedBlock[] = [];
+  const openers = lessonOpeners(text);
+  const closers = lessonClosers(text);
   let closed = 0;
-  for (const match of text.matchAll(OPENER)) {
-    const start = (match.index ?? 0) + match[0].length;
-    const rest = text.slice(start);
-    const next = rest.search(/\n[ \t>*_`]*#lesson\b/);
-    const own = next < 0 ? rest : rest.slice(0, next);
-    const excerpt = match[0].trim().slice(0, 80);
-    if (CLOSER.test(own)) closed += 1;
+  let c = 0;
+  for (const [i, opener] of openers.entries()) {
+    const next = openers[i + 1]?.index ?? text.length;
+    while (c < closers.length && (closers[c] as { index: number }).index < opener.end) c += 1;
+    const closer = closers[c];
+    const excerpt = text.slice(opener.index, opener.end).trim().slice(0, 80);
+    if (closer !== undefined && closer.end <= next) closed += 1;
     else malformed.push({ reason: 'unclosed', excerpt });
   }
   for (let i = blocks; i < closed; i++) malformed.push({ reason: 'empty', excerpt: '#lesson' });
