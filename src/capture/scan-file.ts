@@ -92,6 +92,16 @@ export function signatureMatches(
   );
 }
 
+const BOM = '\uFEFF';
+
+function withoutBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
+
+function startsWithBom(line: Buffer): boolean {
+  return line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf;
+}
+
 /** A file written to within this long is a session that may still go on. */
 const LIVE_MS = 3_600_000;
 
@@ -190,7 +200,8 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
   let result: { offset: number; line: number; bytes: number };
   let carry: ParserCarry;
   if (reader.isDocument(path) && reader.parseDocument) {
-    const text = readFileSync(path, 'utf8');
+    // a byte order mark (an editor's save) is not JSON
+    const text = withoutBom(readFileSync(path, 'utf8'));
     const parser = { ...context, carry: {} };
     let parsed: { events: TranscriptEvent[]; carry: ParserCarry } = { events: [], carry: {} };
     try {
@@ -223,7 +234,9 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
           severity: 'warning',
         });
     };
-    const sink = (line: Buffer, lineNumber: number) => {
+    const sink = (read: Buffer, lineNumber: number) => {
+      // a byte order mark before the first line (an editor's save) is not JSON
+      const line = lineNumber === 1 && startsWithBom(read) ? read.subarray(3) : read;
       if (line.length === 0) return;
       if (!parser.wants(line)) {
         // Not decoded; a line cut short (no closing brace) is still counted as malformed.

@@ -7,6 +7,7 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -103,6 +104,34 @@ describe('bad files', () => {
     expect(grown.changedFiles).toBe(1);
     expect(grown.problems).toEqual([]);
     expect(grown.episodeCount).toBe(good.episodeCount);
+  });
+
+  it('a byte order mark before the first line or document is passed over, not taken as bad JSON', () => {
+    base = mkdtempSync(join(tmpdir(), 'lore-badfiles-'));
+    const gemini = fileURLToPath(new URL('../fixtures/transcripts/gemini/chats/', import.meta.url));
+    const copies = (dir: string, bom: string) => {
+      mkdirSync(join(dir, 'claude'), { recursive: true });
+      mkdirSync(join(dir, 'gemini', 'chats'), { recursive: true });
+      writeFileSync(join(dir, 'claude', 'good.jsonl'), bom + readFileSync(fixture, 'utf8'));
+      for (const name of readdirSync(gemini).filter((n) => n.endsWith('.json')))
+        writeFileSync(join(dir, 'gemini', 'chats', name), bom + readFileSync(join(gemini, name), 'utf8'));
+      return [
+        { path: join(dir, 'claude'), agent: 'claude-code' as const },
+        { path: join(dir, 'gemini'), agent: 'gemini' as const },
+      ];
+    };
+    const plain = scan(copies(join(base, 'plain'), ''));
+    const marked = scanTranscripts({
+      roots: copies(join(base, 'marked'), '\uFEFF'),
+      statePath: join(base, 'state-marked', 'scan-state.json'),
+      detector: { window: 12 },
+      redact: { names: [] },
+      threads: 'never',
+    });
+    expect(plain.episodeCount).toBeGreaterThan(0);
+    expect(marked.problems).toEqual(plain.problems);
+    expect(marked.episodeCount).toBe(plain.episodeCount);
+    expect(marked.lines).toBe(plain.lines);
   });
 
   it('a root that is a FIFO or a link to a device is not a transcript', () => {
