@@ -12,9 +12,8 @@ import { readOutcomesIn } from '../analytics/read-outcomes.js';
 import { ownCacheDirs } from '../replay/read-last-replay.js';
 import { OUTCOMES_FILE } from '../../core/feedback/outcome-record.js';
 import type { OutcomeRecord } from '../../core/feedback/outcome-record.js';
-import { readTail } from '../fs/read-tail.js';
 import { appendLine } from '../fs/fs-atomic.js';
-import { AUDIT_FILE } from '../hook-state/audit-log.js';
+import { readAuditTail } from '../hook-state/audit-log.js';
 import type { Workspace } from '../workspace/workspace.js';
 
 export const OUTCOME_HOLDS_FILE = 'outcome-holds.jsonl';
@@ -32,7 +31,7 @@ function lines(text: string): string[] {
 
 /** The injections of a tier's audit log, oldest first; malformed lines are counted and skipped. */
 export function readAuditInjections(cacheDir: string): AuditInjections {
-  const { bytes, truncated } = readTail(join(cacheDir, AUDIT_FILE), AUDIT_READ_BYTES);
+  const { bytes, truncated } = readAuditTail(cacheDir, AUDIT_READ_BYTES);
   const all = bytes.toString('utf8').split('\n');
   if (truncated) all.shift(); // cut by the read
   const out: AuditInjections = { injections: [], malformed: 0 };

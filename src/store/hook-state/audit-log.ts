@@ -7,11 +7,12 @@
  * judge what came of the injection (outcome-linked feedback): the host's call id where it sends one
  * (`call_id`), else the command (cut) or paths and the time. Lines from older versions lack them.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookDecision, HookEvent, Host } from '../../core/inject/types.js';
 import { utcIso } from '../../core/utc-time.js';
 import { appendText } from '../fs/fs-atomic.js';
+import { readTail } from '../fs/read-tail.js';
 
 export const AUDIT_FILE = 'audit.jsonl';
 
@@ -92,13 +93,44 @@ export function auditRecord(
   };
 }
 
-export function appendAudit(cacheDir: string, record: AuditRecord): void {
+/**
+ * Past this size the log is moved to `audit.jsonl.1` (the one before is dropped) and a fresh one
+ * begins: at about 600 bytes an injection, some 100,000 injections a file. Readers read the newest
+ * part of both (`readAuditTail`), so the move loses nothing they look at.
+ */
+export const AUDIT_LIMIT = 64 * 1024 * 1024;
+
+export function appendAudit(cacheDir: string, record: AuditRecord, limit = AUDIT_LIMIT): void {
   const line = `${JSON.stringify(record)}\n`;
+  const path = join(cacheDir, AUDIT_FILE);
   try {
-    appendText(join(cacheDir, AUDIT_FILE), line);
+    appendText(path, line);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(cacheDir, { recursive: true });
-    appendText(join(cacheDir, AUDIT_FILE), line);
+    appendText(path, line);
   }
+  if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > limit) {
+    try {
+      // asked again just before the move: of two writers that both saw it full, the second finds
+      // the fresh log the first began (small) and leaves it, so the moved one is never replaced
+      if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > limit) renameSync(path, `${path}.1`);
+    } catch {
+      // moved by another writer meanwhile
+    }
+  }
+}
+
+/**
+ * The newest `maxBytes` of the log: the end of `audit.jsonl.1` (the log before the last move)
+ * and then the current one. `truncated`: the bytes begin inside a line.
+ */
+export function readAuditTail(cacheDir: string, maxBytes: number): { bytes: Buffer; truncated: boolean } {
+  const path = join(cacheDir, AUDIT_FILE);
+  const current = readTail(path, maxBytes);
+  if (current.truncated || current.bytes.length >= maxBytes) return current;
+  const before = readTail(`${path}.1`, maxBytes - current.bytes.length);
+  if (before.bytes.length === 0) return current;
+  const joint = before.bytes[before.bytes.length - 1] === 0x0a ? [] : [Buffer.from('\n')];
+  return { bytes: Buffer.concat([before.bytes, ...joint, current.bytes]), truncated: before.truncated };
 }
