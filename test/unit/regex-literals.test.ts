@@ -124,9 +124,9 @@ describe('findBacktrackingRisk', () => {
   });
 
   it.each([
-    ['(?:x|(?:a|a))*$', `${'a'.repeat(26)}!`],
-    ['(?:x(?:a|a))*$', `${'xa'.repeat(24)}!`],
-    ['(?:K|k)+$', `${'k'.repeat(26)}!`, 'i'],
+    ['(?:x|(?:a|a))*$', `${'a'.repeat(21)}!`],
+    ['(?:x(?:a|a))*$', `${'xa'.repeat(20)}!`],
+    ['(?:K|k)+$', `${'k'.repeat(21)}!`, 'i'],
   ])('what the widened rules refuse is really slow: %s', (source, evil, flags = '') => {
     expect(findBacktrackingRisk(source, flags)).toBeDefined();
     const started = performance.now();
