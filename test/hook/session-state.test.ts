@@ -51,6 +51,19 @@ describe('session state', () => {
     );
   });
 
+  it('a line a killed writer left without its newline does not swallow the next claim', () => {
+    const session = 'torn-line';
+    const first = openSessionState(base, session, 'main', 0);
+    expect(first.claim('a1', 5)).toBe(true);
+    const file = sessionFile(base, session, 0);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nb2 5 ma`); // cut mid-line
+    expect(openSessionState(base, session, 'agent-x', 0).claim('c3', 5)).toBe(true);
+    const again = openSessionState(base, session, 'main', 0);
+    expect(again.claim('c3', 5)).toBe(false); // claimed once: never shown twice
+    expect(again.claim('a1', 5)).toBe(false);
+    expect(again.seenElsewhere.has('c3')).toBe(true);
+  });
+
   it('hooks that opened the state together and claim at once: each lesson goes to exactly one', () => {
     let run = 0;
     fc.assert(

@@ -161,7 +161,11 @@ export function openSessionState(
       return false;
     }
   };
-  const append = (text: string): boolean => {
+  // Each line goes out with its newline first: after a line a killed writer left without its
+  // newline, the next one still starts a line of its own (written newline-last, it would have
+  // joined the cut line and been lost with it).
+  const append = (lines: string[]): boolean => {
+    const text = lines.map((line) => `\n${line}`).join('');
     try {
       appendText(file, text, 0o600, { noFollow: true });
       return true;
@@ -211,7 +215,7 @@ export function openSessionState(
         if (ID.test(id) && !claims.has(id) && !fresh.has(id)) fresh.set(id, priority);
       if (!available || fresh.size === 0) return got;
       // one write: O_APPEND puts the lines together at the end, in this order
-      if (!append([...fresh].map(([id, priority]) => `${id} ${priority} ${scope} ${token}\n`).join(''))) {
+      if (!append([...fresh].map(([id, priority]) => `${id} ${priority} ${scope} ${token}`))) {
         available = false;
         return got;
       }
@@ -223,7 +227,7 @@ export function openSessionState(
     forget(ids) {
       const valid = ids.filter((id) => ID.test(id));
       if (!available || valid.length === 0) return;
-      if (!append(valid.map((id) => `- ${id}\n`).join(''))) {
+      if (!append(valid.map((id) => `- ${id}`))) {
         available = false;
         return;
       }
