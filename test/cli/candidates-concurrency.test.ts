@@ -1,10 +1,11 @@
 // Approving (or rejecting) one candidate from several processes at once makes one decision: one
 // lesson, the other processes told the candidate is gone.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../helpers/cli.js';
+import { createSandbox, LORE_BIN } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 
 const fixture = fileURLToPath(
@@ -38,6 +39,43 @@ const lessonCount = (sandbox: Sandbox) =>
       }
     })
     .reduce((a, b) => a + b, 0);
+
+describe('an approval killed part-way', () => {
+  it('decides the moment its lesson exists: killed while it updates the manifest, approving again makes no second lesson', async () => {
+    const { sandbox } = withCandidates();
+    const [first] = sandbox
+      .run(['candidates', 'list', '--json'])
+      .json<{ candidates: { id: string; file: string }[] }>().candidates;
+    const candidateDir = dirname(
+      first!.file.startsWith('~/') ? join(sandbox.home, first!.file.slice(2)) : sandbox.inRepo(first!.file),
+    );
+    const before = lessonCount(sandbox);
+    // a live process holds the manifest's write lock: the approval waits there (up to 10 s), after
+    // its lesson is written
+    const lock = sandbox.inRepo('.lore', 'cache', 'locks', 'manifest-write.lock');
+    mkdirSync(dirname(lock), { recursive: true });
+    writeFileSync(lock, String(process.pid));
+    const child = spawn(process.execPath, [LORE_BIN, 'candidates', 'approve', first!.id, '--force'], {
+      cwd: sandbox.repo,
+      env: sandbox.env,
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const deadline = Date.now() + 8_000;
+    while (Date.now() < deadline && (lessonCount(sandbox) === before || existsSync(candidateDir)))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lessonCount(sandbox)).toBe(before + 1);
+    expect(existsSync(candidateDir)).toBe(false);
+    child.kill('SIGKILL');
+    await exited;
+    rmSync(lock, { force: true });
+
+    const again = sandbox.run(['candidates', 'approve', first!.id, '--force']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/is gone|no candidate matches/);
+    expect(lessonCount(sandbox)).toBe(before + 1);
+  });
+});
 
 describe('one candidate, several processes', () => {
   it('five approvals at once make one lesson; the others say it is gone', async () => {

@@ -162,16 +162,21 @@ async function approveFound(
       contentHash: record.contentHash,
       evidence: record.sourceSessions.slice(0, 10).map((ref) => ({ kind: 'session' as const, ref })),
     },
+    // Decided the moment the lesson exists, not after the index and manifest updates that follow:
+    // an approval killed during those left the candidate in the queue, and approving it again
+    // made a second lesson.
+    onCreated: (id) => {
+      // Every hash it stands for (a heuristic find a block took over too): none is proposed again.
+      for (const hash of candidateHashes(record))
+        found.store.decide({
+          hash,
+          decision: 'approved',
+          at: new Date(options.nowMs).toISOString(),
+          lesson: id,
+        });
+      found.store.remove(found.id);
+    },
   });
-  // Every hash it stands for (a heuristic find a block took over too): none is proposed again.
-  for (const hash of candidateHashes(record))
-    found.store.decide({
-      hash,
-      decision: 'approved',
-      at: new Date(options.nowMs).toISOString(),
-      lesson: added.id,
-    });
-  found.store.remove(found.id);
   return { ...added, placement };
 }
 

@@ -138,6 +138,11 @@ export async function addLesson(
     };
     /** User tier: shared beyond this machine; and who chose the tier (capture's classifier). */
     placement?: { universal?: boolean; classifiedBy?: Classifier };
+    /**
+     * Called as soon as the lesson file is written, before the index and the manifest are brought
+     * up to date (which can take a while): what must not be left undone by a kill goes here.
+     */
+    onCreated?: (id: string) => void;
   },
 ): Promise<ResolvedLesson> {
   const store = ws.store(options.tier);
@@ -177,6 +182,7 @@ export async function addLesson(
   }
   const checked = validate(base, 'lesson');
   const id = store.createLesson((newId) => serializeLesson({ ...checked, id: newId }));
+  options.onCreated?.(id);
   await afterWrite(ws, options.tier, [{ tier: options.tier, id }]);
   const lesson = { ...checked, id };
   return { tier: options.tier, id, lesson, file: store.lessonDir(id).yamlPath };
