@@ -9,8 +9,7 @@ import {
   approveCandidate,
   draftOf,
   findCandidate,
-  brokenCandidates,
-  listCandidates,
+  surveyCandidates,
   placeCandidate,
   rejectCandidate,
 } from '../../store/candidates/candidate-actions.js';
@@ -82,13 +81,14 @@ export const command: Command = {
     const ws = await openCommandWorkspace(ctx);
     try {
       if (action === 'list') {
-        const candidates = listCandidates(ws).map((c) =>
+        const survey = surveyCandidates(ws);
+        const candidates = survey.candidates.map((c) =>
           listedCandidateJson(c.record, c.tier, ws.displayPath(c.file)),
         );
         const { heldLessons, proposedGuards } = await import('../../store/feedback/held-lessons.js');
         const held = await heldLessons(ws, ctx.now());
         const guardProposals = await proposedGuards(ws, ctx.now());
-        const broken = brokenCandidates(ws).map((c) => ({
+        const broken = survey.broken.map((c) => ({
           id: c.id,
           tier: c.tier,
           file: ws.displayPath(c.file),

@@ -23,23 +23,35 @@ export function candidateStores(ws: Workspace): { tier: Tier; store: CandidateSt
 }
 
 export function listCandidates(ws: Workspace): FoundCandidate[] {
-  return candidateStores(ws)
-    .flatMap(({ tier, store }) => store.list().map((c) => ({ ...c, tier, store })))
-    .sort((a, b) => compareCandidates(a.record, b.record));
+  return surveyCandidates(ws).candidates;
 }
 
-/** The candidate files of every tier that cannot serve, with why (shown by `lore candidates list`). */
-export function brokenCandidates(ws: Workspace): (BrokenCandidate & { tier: Tier })[] {
-  return candidateStores(ws).flatMap(({ tier, store }) => store.broken().map((c) => ({ ...c, tier })));
+/**
+ * Every tier's candidates, and the candidate files that cannot serve, with why (`lore candidates
+ * list` shows both), from one read of each file.
+ */
+export function surveyCandidates(ws: Workspace): {
+  candidates: FoundCandidate[];
+  broken: (BrokenCandidate & { tier: Tier })[];
+} {
+  const candidates: FoundCandidate[] = [];
+  const broken: (BrokenCandidate & { tier: Tier })[] = [];
+  for (const { tier, store } of candidateStores(ws)) {
+    const found = store.survey();
+    candidates.push(...found.candidates.map((c) => ({ ...c, tier, store })));
+    broken.push(...found.broken.map((c) => ({ ...c, tier })));
+  }
+  return { candidates: candidates.sort((a, b) => compareCandidates(a.record, b.record)), broken };
 }
 
 export function findCandidate(ws: Workspace, ref: string): FoundCandidate {
+  const survey = surveyCandidates(ws);
   try {
-    return pickCandidate(ref, listCandidates(ws));
+    return pickCandidate(ref, survey.candidates);
   } catch (error) {
     // not among the usable ones: a broken file of that id is named, with what is wrong with it
     const wanted = ref.trim().toLowerCase();
-    const broken = brokenCandidates(ws).filter((c) => wanted !== '' && c.id.startsWith(wanted));
+    const broken = survey.broken.filter((c) => wanted !== '' && c.id.startsWith(wanted));
     if (!(error instanceof LoreError) || error.code !== 'not-found' || broken.length !== 1) throw error;
     const found = broken[0] as BrokenCandidate;
     throw new LoreError('invalid', `candidate ${found.id} cannot be used: ${found.problem}`, {

@@ -32,8 +32,8 @@ export type Decision = { hash: string; decision: 'approved' | 'rejected'; at: st
 export type CandidateStore = {
   readonly dir: string;
   list(): StoredCandidate[];
-  /** The candidate files `list` leaves out, with what is wrong with each. */
-  broken(): BrokenCandidate[];
+  /** In one read of every file: the candidates `list` gives, and the files it leaves out, with why. */
+  survey(): { candidates: StoredCandidate[]; broken: BrokenCandidate[] };
   /** An id or a unique id prefix. */
   resolve(ref: string): StoredCandidate;
   create(render: (id: string) => CandidateRecord): StoredCandidate;
@@ -123,14 +123,17 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
   const store: CandidateStore = {
     dir,
     list() {
-      return names()
-        .map(read)
-        .filter((c): c is StoredCandidate => c !== undefined);
+      return store.survey().candidates;
     },
-    broken() {
-      return names()
-        .map(examine)
-        .filter((c): c is BrokenCandidate => c !== undefined && 'problem' in c);
+    survey() {
+      const candidates: StoredCandidate[] = [];
+      const broken: BrokenCandidate[] = [];
+      for (const found of names().map(examine)) {
+        if (found === undefined) continue;
+        if ('record' in found) candidates.push(found);
+        else broken.push(found);
+      }
+      return { candidates, broken };
     },
     resolve(ref) {
       return pickCandidate(ref, store.list());

@@ -7,10 +7,11 @@
  * judge what came of the injection (outcome-linked feedback): the host's call id where it sends one
  * (`call_id`), else the command (cut) or paths and the time. Lines from older versions lack them.
  */
-import { mkdirSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookDecision, HookEvent, Host } from '../../core/inject/types.js';
 import { utcIso } from '../../core/utc-time.js';
+import { rotateLog } from '../fs/background-log.js';
 import { appendText } from '../fs/fs-atomic.js';
 import { readTail } from '../fs/read-tail.js';
 
@@ -110,15 +111,7 @@ export function appendAudit(cacheDir: string, record: AuditRecord, limit = AUDIT
     mkdirSync(cacheDir, { recursive: true });
     appendText(path, line);
   }
-  if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > limit) {
-    try {
-      // asked again just before the move: of two writers that both saw it full, the second finds
-      // the fresh log the first began (small) and leaves it, so the moved one is never replaced
-      if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > limit) renameSync(path, `${path}.1`);
-    } catch {
-      // moved by another writer meanwhile
-    }
-  }
+  rotateLog(path, limit);
 }
 
 /**
