@@ -152,30 +152,37 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
   const signature = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
   if (previous && signatureMatches(previous, signature)) return unread(previous, false);
   const compressed = path.endsWith('.zst');
+  const document = reader.isDocument(path);
   const restart =
     previous === undefined ||
     previous.ino !== stat.ino ||
     (!compressed && stat.size < previous.offset) ||
     (compressed && stat.size < previous.size) ||
-    reader.isDocument(path);
+    document;
   const start = restart ? undefined : previous;
+  // A document is parsed whole every time, and the events the last scan read are left out by
+  // their keys (`carry.seen`); the detector still resumes from the kept events, so a failure
+  // read by the last scan meets the fix written after it.
+  const resume = document ? previous : start;
   const context = {
     file: shown,
     sidechain: reader.isSidechain(path),
     project: reader.projectOf(path),
-    carry: start?.carry ?? (reader.isDocument(path) ? (previous?.carry ?? {}) : {}),
+    carry: start?.carry ?? (document ? (previous?.carry ?? {}) : {}),
   };
   const detector = createEpisodeDetector(options.detector);
   /** Every episode found, those of replayed events too (a block may join one of them). */
   const found: Episode[] = [];
   const markers: MarkerHit[] = [];
   const replayedUpTo = start?.line ?? 0;
+  /** The lines of a document's events read for the first time (a log's are those past `replayedUpTo`). */
+  const newLines = new Set<number>();
   // The find of the last scan comes first: replaying the kept events may find it again, and the
   // join takes the nearest, so either serves.
-  if (start?.lastFind !== undefined) found.push(start.lastFind);
+  if (resume?.lastFind !== undefined) found.push(resume.lastFind);
   const calls = options.collectCalls ? createCallCollector(undefined, options.callsSince) : undefined;
   // The kept events go to the call cache again: a call whose result comes in this scan gets it.
-  for (const event of start?.recent ?? []) {
+  for (const event of resume?.recent ?? []) {
     calls?.push(event);
     found.push(...detector.push(event));
   }
@@ -188,6 +195,7 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
     for (const event of batch) {
       if (since !== undefined && event.timestamp !== undefined && event.timestamp < since) continue;
       events += 1;
+      if (document) newLines.add(event.line);
       calls?.push(event);
       if (event.kind === 'assistant-text' && event.text.includes(MARKER_PREFIX)) {
         for (const marker of findFeedbackMarkers(event.text))
@@ -199,7 +207,7 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
 
   let result: { offset: number; line: number; bytes: number };
   let carry: ParserCarry;
-  if (reader.isDocument(path) && reader.parseDocument) {
+  if (document && reader.parseDocument) {
     // a byte order mark (an editor's save) is not JSON
     const text = withoutBom(readFileSync(path, 'utf8'));
     const parser = { ...context, carry: {} };
@@ -272,7 +280,8 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
   const pending = detector.hasPending();
   found.push(...detector.flush());
   const joined = joinLessonBlocks(found);
-  const episodes = joined.filter((episode) => episode.evidence.some((ref) => ref.line > replayedUpTo));
+  const isNew = (line: number) => (document ? newLines.has(line) : line > replayedUpTo);
+  const episodes = joined.filter((episode) => episode.evidence.some((ref) => isNew(ref.line)));
   const lastFind = newestFind(joined, result.line);
   return {
     state: {

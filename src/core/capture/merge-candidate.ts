@@ -5,7 +5,8 @@
  * confidence and priority are recomputed, and the same episode seen twice (same anchor) changes
  * nothing. A #lesson block joined with the heuristic find of its episode also merges into the
  * candidate stored under the find's hash, and takes it over: the block's words and triggers, both
- * evidence lists (`takeOverByBlock`).
+ * evidence lists (`takeOverBy`); so does the fix of a retry loop that an earlier scan, stopping
+ * part way through the session, settled without it (`completesEpisode`).
  */
 import { SCHEMA_VERSION } from '../lesson/schema.js';
 import type { ScopeClass } from '../lesson/constants.js';
@@ -123,7 +124,8 @@ export function mergeCandidate(
     const anchors = [draft.anchor, ...(draft.joined?.anchors ?? [])];
     const sameEpisode = anchors.some((anchor) => existing.capture.anchors.includes(anchor));
     const takeOver = draft.kind === 'lesson-block' && existing.capture.kind !== 'lesson-block';
-    if (sameEpisode && !takeOver) return { record: existing, change: 'unchanged' };
+    const completed = sameEpisode && completesEpisode(existing, draft);
+    if (sameEpisode && !takeOver && !completed) return { record: existing, change: 'unchanged' };
     const capture: CaptureInfo = {
       ...existing.capture,
       agents: union(existing.capture.agents, draft.agent),
@@ -147,7 +149,7 @@ export function mergeCandidate(
       capture,
       updatedAt: seenAt,
     };
-    const record = takeOver ? takeOverByBlock(merged, draft) : withHashes(merged, draftHashes(draft));
+    const record = takeOver || completed ? takeOverBy(merged, draft) : withHashes(merged, draftHashes(draft));
     return { record: scoreCandidate(record, context.scoring), change: 'merged' };
   }
   const record: CandidateRecord = {
@@ -213,12 +215,30 @@ function withHashes(record: CandidateRecord, hashes: readonly string[]): Candida
   return { ...record, capture: { ...record.capture, hashes: others } };
 }
 
+/** Episodes settled without a fix: what a scan that stops part way through a session finds. */
+const SETTLED_KINDS: ReadonlySet<EpisodeKind> = new Set(['retry-loop', 'timeout', 'self-diagnosis']);
+
 /**
- * A heuristic candidate taken over by the #lesson block of the same pattern: the block's words,
- * triggers, tags and hash, tier 1; the evidence, sessions and occurrences of both. The old hash
- * stays in `hashes`, so the heuristic find merges here when it comes again.
+ * Whether `draft` is the fuller find of the episode `existing` was captured from: a scan that
+ * stopped while the session was still being written settled its failures as they stood (three
+ * failed tries: a retry loop), and the next scan read the call that fixed them. The fix's words
+ * then replace the loop's ("Use `--env=node` …" rather than "Do not retry `npm test` …"), as one
+ * scan of the whole session would have written them; not over a distilled text, which a person
+ * asked for.
  */
-export function takeOverByBlock(record: CandidateRecord, draft: CandidateDraft): CandidateRecord {
+function completesEpisode(existing: CandidateRecord, draft: CandidateDraft): boolean {
+  const distill = existing['distill'];
+  const distilled = typeof distill === 'object' && distill !== null && 'heuristic' in distill;
+  return draft.kind === 'error-fix' && SETTLED_KINDS.has(existing.capture.kind) && !distilled;
+}
+
+/**
+ * A candidate taken over by a draft of the same pattern (a #lesson block, or the fuller find of
+ * the same episode): the draft's words, triggers, tags, hash and tier; the evidence, sessions and
+ * occurrences of both. The old hash stays in `hashes`, so the old find merges here when it comes
+ * again.
+ */
+function takeOverBy(record: CandidateRecord, draft: CandidateDraft): CandidateRecord {
   const { mistake: _mistake, remediation: _remediation, ...rest } = record;
   const taken: CandidateRecord = {
     ...rest,
