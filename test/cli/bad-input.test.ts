@@ -1,7 +1,16 @@
 // Bad data on disk: one broken lesson never hides the others, every problem names its file and
 // line, the legacy flat layout is refused with the command that migrates it, and the index is
 // derived data that rebuilds itself.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, lessonDirs, lineOf, listIds, seedLessons } from '../helpers/cli.js';
@@ -198,6 +207,38 @@ describe('other broken files', () => {
     expect(sandbox.run(['show', id, '--json']).json<ShowJson>().votes.count).toBe(2);
     expect(sandbox.run(['upvote', id, '--model', 'm', '--task', 't3']).code).toBe(0);
     expect(sandbox.run(['show', id, '--json']).json<ShowJson>().votes.count).toBe(3);
+  });
+
+  it('a damaged feedback.jsonl line is a warning naming file and line: the other reports still count', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'feedback gets damaged']);
+    expect(sandbox.run(['feedback', id, '--helpful', '--task', 't1']).code).toBe(0);
+    const file = join(sandbox.inRepo('.lore/lessons', id), 'feedback.jsonl');
+    // not JSON, JSON of another shape, a line a killed writer cut short; then a good report again
+    appendFileSync(
+      file,
+      'garbage\n42\n{"helpful":"yes","at":"2026-01-01T00:00:00.000Z"}\n{"helpful":false,"at":"20',
+    );
+    appendFileSync(file, '\n');
+    expect(sandbox.run(['feedback', id, '--not-helpful', '--task', 't2']).code).toBe(0);
+    const check = sandbox.run(['check', '--json']);
+    expect(check.code, check.stderr).toBe(0);
+    const warned = check
+      .json<CheckJson>()
+      .problems.filter((p) => p.file === `.lore/lessons/${id}/feedback.jsonl`)
+      .map((p) => [p.line, p.severity]);
+    expect(warned).toEqual([
+      [2, 'warning'],
+      [3, 'warning'],
+      [4, 'warning'],
+      [5, 'warning'],
+    ]);
+    const text = sandbox.run(['check']);
+    expect(text.stdout).toContain(`.lore/lessons/${id}/feedback.jsonl:2`);
+    const shown = sandbox
+      .run(['show', id, '--json'])
+      .json<{ feedback: { helpful: number; notHelpful: number } }>();
+    expect(shown.feedback).toMatchObject({ helpful: 1, notHelpful: 1 });
   });
 
   // Orbit: "sync still walks every per-learning votes.jsonl and fails on invalid JSONL, so cache

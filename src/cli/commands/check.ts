@@ -1,15 +1,16 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Problem } from '../../core/errors.js';
 import { formatProblem } from '../../core/errors.js';
 import type { Command } from '../command.js';
 import { openWorkspace } from '../../store/workspace/workspace.js';
 import { recoverWrites } from '../../store/fs/journal.js';
+import { FEEDBACK_FILE, readFeedbackFile } from '../../store/lessons/feedback.js';
 
 export const command: Command = {
   spec: {
     usage: 'lore check [--json]',
     description:
-      'Reads and validates every lesson file, vote file and config file of both tiers, and lists every problem\n' +
+      'Reads and validates every lesson file, vote file, feedback file and config file of both tiers, and lists every problem\n' +
       'with its file and line. Exit status: 0 when there are no errors (warnings allowed), 1 otherwise.',
     options: {},
     positionals: { min: 0, max: 0, names: '' },
@@ -34,6 +35,8 @@ export const command: Command = {
       for (const { lesson, file } of lessons) {
         slugs.set(lesson.slug, [...(slugs.get(lesson.slug) ?? []), lesson.id]);
         const shown = ws.displayPath(file);
+        for (const problem of readFeedbackFile(join(dirname(file), FEEDBACK_FILE)).problems)
+          problems.push({ ...problem, file: ws.displayPath(problem.file) });
         if (lesson.supersededBy !== undefined && !byId.has(lesson.supersededBy)) {
           problems.push({
             file: shown,

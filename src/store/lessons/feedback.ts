@@ -16,6 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
+import type { Problem } from '../../core/errors.js';
 import {
   CONFIDENCE_STEP,
   OUTCOME_CONFIDENCE_STEP,
@@ -115,26 +116,50 @@ export async function appendFeedback(ws: Workspace, ref: string, entry: Feedback
   return { ...target, lesson, ...outcome };
 }
 
-/** Every report on a lesson, oldest first; torn or foreign lines are skipped. */
+/** Every report on a lesson, oldest first; torn or foreign lines are skipped (`lore check` names them). */
 export function readFeedback(ws: Workspace, target: Pick<ResolvedLesson, 'tier' | 'id'>): Feedback[] {
+  return readFeedbackFile(feedbackPath(ws, target)).items;
+}
+
+/** A feedback file's reports and the lines skipped (none when there is no such file). */
+export function readFeedbackFile(path: string): { items: Feedback[]; problems: Problem[] } {
   let text: string;
   try {
-    text = readFileSync(feedbackPath(ws, target), 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch {
-    return [];
+    return { items: [], problems: [] };
   }
-  const out: Feedback[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
+  return parseFeedback(text, path);
+}
+
+/** The reports of a feedback file's text; a line that is not one is skipped and named. */
+export function parseFeedback(text: string, file: string): { items: Feedback[]; problems: Problem[] } {
+  const items: Feedback[] = [];
+  const problems: Problem[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    let value: Partial<Feedback> | null = null;
     try {
-      const value = JSON.parse(line) as Partial<Feedback>;
-      if (typeof value.helpful === 'boolean' && typeof value.at === 'string')
-        out.push({ ...value, helpful: value.helpful, at: value.at, task: String(value.task ?? '') });
+      value = JSON.parse(line) as Partial<Feedback> | null;
     } catch {
-      // a torn line: skip it
+      // a torn line (a writer killed mid-way) or not JSON at all
     }
-  }
-  return out;
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      typeof value.helpful === 'boolean' &&
+      typeof value.at === 'string'
+    )
+      items.push({ ...value, helpful: value.helpful, at: value.at, task: String(value.task ?? '') });
+    else
+      problems.push({
+        file,
+        line: index + 1,
+        message: 'malformed feedback line skipped (expected {"helpful": true|false, "at", "task"})',
+        severity: 'warning',
+      });
+  });
+  return { items, problems };
 }
 
 export function summarizeFeedback(items: readonly Feedback[]): FeedbackSummary {
