@@ -110,6 +110,11 @@ describe('findBacktrackingRisk', () => {
     ['(?:x|(?:y|a)|a)*$', 'alternatives'],
     ['(?:x(?:a|a))*$', 'alternatives'],
     ['(?:x(?:ab|(?:ab)))+$', 'alternatives'],
+    ['.*.*', 'loops in a row'],
+    ['\\S+.*\\.py', 'loops in a row'],
+    ['git\\s+.*\\s+.*--force', 'loops in a row'],
+    ['(?:\\w+)[a-z0-9]{3,}x', 'loops in a row'],
+    ['npm (?:\\s+.*)\\s*\\s+test', 'loops in a row'],
   ])('refuses %s (%s)', (source, why) => {
     expect(findBacktrackingRisk(source)).toContain(why);
   });
@@ -118,6 +123,7 @@ describe('findBacktrackingRisk', () => {
     ['(?:K|k)+$', 'alternatives'],
     ['(?:[A-Z]|x)+$', 'alternatives'],
     ['(?:é|É)*$', 'alternatives'],
+    ['[A-Z]+[a-z]*Error', 'loops in a row'],
   ])('refuses %s when it runs case-insensitively, as errors do (%s)', (source, why) => {
     expect(findBacktrackingRisk(source)).toBeUndefined();
     expect(findBacktrackingRisk(source, 'i')).toContain(why);
@@ -127,6 +133,9 @@ describe('findBacktrackingRisk', () => {
     ['(?:x|(?:a|a))*$', `${'a'.repeat(21)}!`],
     ['(?:x(?:a|a))*$', `${'xa'.repeat(20)}!`],
     ['(?:K|k)+$', `${'k'.repeat(21)}!`, 'i'],
+    ['.*.*X', 'a'.repeat(600)],
+    ['\\S+.*X', 'a'.repeat(600)],
+    ['git\\s+.*\\s+.*--force', `git${' '.repeat(150)}`],
   ])('what the widened rules refuse is really slow: %s', (source, evil, flags = '') => {
     expect(findBacktrackingRisk(source, flags)).toBeDefined();
     const started = performance.now();
@@ -142,7 +151,11 @@ describe('findBacktrackingRisk', () => {
     ['\\bgit\\s+(push|pull)\\b'],
     ['rm\\s+-rf\\s+\\S+'],
     ['a{2,5}'],
-    ['.*.*'],
+    ['a.*b.*c'],
+    ['\\s+.*X'],
+    ['git\\s+.*push'],
+    ['\\w+\\s*=\\s*\\w+'],
+    ['[A-Z]+[a-z]*Error'],
     ['(?:\\s+(?:-v|--verbose|-x))*'],
     ['(?:ab|ac)+$'],
     ['(?:[a-z]|X)+$'],
@@ -154,6 +167,8 @@ describe('findBacktrackingRisk', () => {
     const evil = `${'a'.repeat(24)}!`;
     const started = performance.now();
     new RegExp('(\\s+-\\w+)*$').test(` -${'a'.repeat(5000)}!`);
+    // two loops that share only spacing, on a long command of words
+    new RegExp('\\s+.*X').test(`run ${'word '.repeat(3000)}`);
     expect(performance.now() - started).toBeLessThan(200);
     expect(findBacktrackingRisk('(a+)+$')).toBeDefined();
     const slow = performance.now();

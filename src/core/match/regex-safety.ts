@@ -7,7 +7,8 @@
  * - nested quantifiers whose inner loop can run into the next iteration: `(a+)+`, `(\w+\s?)*`;
  * - alternatives that can start the same way: `(a|ab)*`, `(\w|\d)+`.
  * Unambiguous nesting such as `(\s+-\w+)*` (each iteration starts with what the last cannot eat)
- * passes. Polynomial cases (`.*.*`) are left alone.
+ * passes. And, in a sequence, loops in a row that can share out the same run of text (`.*.*`,
+ * `\S+.*`, `\s+.*\s+.*`): polynomial, but of a degree that hangs on one long line (`splitRun`).
  */
 import { parseRegex } from './regex-ast.js';
 import type { RegexNode } from './regex-ast.js';
@@ -210,8 +211,67 @@ function duplicateBranches(node: RegexNode): boolean {
   }
 }
 
-function describe(source: string, problem: string): string {
-  return `the regular expression /${source}/ can backtrack catastrophically (${problem}); a hook would hang on some commands. Rewrite it without the nested repetition, e.g. (a+)+ -> a+, (\\w+\\s?)* -> [\\w\\s]*`;
+/** The one character set an unbounded loop repeats (`\s+`, `.*`, `[^/]{2,}`), if it is one. */
+function loopSet(node: RegexNode): CharSet | undefined {
+  if (node.kind !== 'repeat' || !(node.max === Infinity || node.max > 16)) return undefined;
+  let body = node.body;
+  while (body.kind === 'group' || (body.kind === 'seq' && body.items.length === 1))
+    body = body.kind === 'group' ? body.body : (body.items[0] as RegexNode);
+  return charSet(body);
+}
+
+/** A sequence's items with plain groups opened: `(?:\s+.*)\s+` is `\s+`, `.*`, `\s+`. */
+function openItems(items: readonly RegexNode[]): RegexNode[] {
+  return items.flatMap((item) => {
+    if (item.kind === 'group') return openItems([item.body]);
+    if (item.kind === 'seq') return openItems(item.items);
+    return [item];
+  });
+}
+
+/** Characters that run long in real commands and output: letters and digits. */
+const WORD = PROBES.map((probe) => /^[A-Za-z0-9]$/.test(probe));
+
+/**
+ * Loops in a row that can share out one run of text (`.*.*X`, `\S+.*X`, `\s+.*\s+.*X`): a match
+ * that fails tries every way of splitting the run between them, so its time grows with the run's
+ * length to the power of the loops (times the start positions): 1.5 s for `.*.*X` on a 2,000
+ * character line, and minutes for `git\s+.*\s+.*--force` on a line of spaces. Refused: two such
+ * loops that share a letter or digit (words, paths and encoded blobs make long runs of them), or
+ * three that share any character. Two that share only spacing (`\s+.*`) pass: runs of spaces
+ * are short.
+ */
+function splitRun(items: readonly RegexNode[]): string | undefined {
+  let run: CharSet[] = [];
+  const judge = (): string | undefined => {
+    for (let i = 0; i < run.length; i += 1) {
+      let shared = run[i] as CharSet;
+      for (let j = i + 1; j < run.length; j += 1) {
+        shared = shared.map((hit, k) => hit && (run[j] as CharSet)[k] === true);
+        if (!shared.includes(true)) break;
+        if (j - i >= 2 || shared.some((hit, k) => hit && WORD[k] === true))
+          return 'loops in a row can share out the same text between them';
+      }
+    }
+    return undefined;
+  };
+  for (const item of openItems(items)) {
+    const set = loopSet(item);
+    if (set !== undefined) run.push(set);
+    else if (!nullable(item)) {
+      const found = judge();
+      if (found) return found;
+      run = [];
+    }
+  }
+  return judge();
+}
+
+const NESTED_HINT = 'Rewrite it without the nested repetition, e.g. (a+)+ -> a+, (\\w+\\s?)* -> [\\w\\s]*';
+const SPLIT_HINT = 'Keep one loop where two meet, e.g. .*.* -> .*, \\S+.* -> \\S.*, \\s+.*\\s+ -> \\s.*\\s';
+
+function describe(source: string, problem: string, hint = NESTED_HINT): string {
+  return `the regular expression /${source}/ can backtrack catastrophically (${problem}); a hook would hang on some commands. ${hint}`;
 }
 
 function check(node: RegexNode, source: string): string | undefined {
@@ -224,12 +284,15 @@ function check(node: RegexNode, source: string): string | undefined {
         if (found) return found;
       }
       return undefined;
-    case 'seq':
+    case 'seq': {
+      const split = splitRun(node.items);
+      if (split) return describe(source, split, SPLIT_HINT);
       for (const item of node.items) {
         const found = check(item, source);
         if (found) return found;
       }
       return undefined;
+    }
     case 'repeat': {
       if (node.max === Infinity || node.max > 16) {
         if (nullable(node.body)) return describe(source, 'a repeated part can match the empty string');
