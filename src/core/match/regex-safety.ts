@@ -211,21 +211,57 @@ function duplicateBranches(node: RegexNode): boolean {
   }
 }
 
-/** The one character set an unbounded loop repeats (`\s+`, `.*`, `[^/]{2,}`), if it is one. */
-function loopSet(node: RegexNode): CharSet | undefined {
-  if (node.kind !== 'repeat' || !(node.max === Infinity || node.max > 16)) return undefined;
-  let body = node.body;
+/** One step of a sequence, for `splitRun`: what one character there can be, and how often. */
+type Unit =
+  | {
+      /** The characters it matches (none: something else, an assertion or a part too complex). */
+      set: CharSet;
+      /** It repeats without a useful bound (`*`, `+`, `{2,}`, `{0,50}`): it can take any share of a run. */
+      loop: boolean;
+      /** It can match nothing, so a run of text goes on past it. */
+      nullable: boolean;
+    }
+  /** An optional copy of a repeated group: taken whole or not at all. */
+  | { optional: Unit[] };
+
+const NONE: CharSet = PROBES.map(() => false);
+
+/** The one character a node matches (a char, a class, `.`), through groups; undefined otherwise. */
+function oneChar(node: RegexNode): CharSet | undefined {
+  let body = node;
   while (body.kind === 'group' || (body.kind === 'seq' && body.items.length === 1))
     body = body.kind === 'group' ? body.body : (body.items[0] as RegexNode);
   return charSet(body);
 }
 
-/** A sequence's items with plain groups opened: `(?:\s+.*)\s+` is `\s+`, `.*`, `\s+`. */
-function openItems(items: readonly RegexNode[]): RegexNode[] {
-  return items.flatMap((item) => {
-    if (item.kind === 'group') return openItems([item.body]);
-    if (item.kind === 'seq') return openItems(item.items);
-    return [item];
+/** Where an unanchored search may start: anywhere. */
+const ANY_START: Unit = { set: PROBES.map(() => true), loop: true, nullable: true };
+
+/** Copies of a repeated group written out: enough to show three loops in a row. */
+const UNROLLED = 16;
+const UNROLLED_UNBOUNDED = 3;
+
+/**
+ * A sequence as units: plain groups opened, loops over one character kept as loops, other
+ * repeats written out (`(?:.* ){3}` is `.*`, ` `, `.*`, ` `, `.*`, ` `; the copies past the
+ * minimum optional).
+ */
+function unitsOf(items: readonly RegexNode[]): Unit[] {
+  return items.flatMap((item): Unit[] => {
+    if (item.kind === 'group') return unitsOf([item.body]);
+    if (item.kind === 'seq') return unitsOf(item.items);
+    if (item.kind === 'repeat') {
+      const one = oneChar(item.body);
+      if (one !== undefined && (item.max === Infinity || item.max > UNROLLED))
+        return [{ set: one, loop: true, nullable: item.min === 0 }];
+      const copies = Math.min(item.max, item.max === Infinity ? UNROLLED_UNBOUNDED : UNROLLED);
+      const body = unitsOf([item.body]);
+      return Array.from({ length: copies }, (_, i): Unit[] =>
+        i < item.min ? body : [{ optional: body }],
+      ).flat();
+    }
+    const set = item.kind === 'char' || item.kind === 'set' ? (charSet(item) ?? NONE) : NONE;
+    return [{ set, loop: false, nullable: nullable(item) }];
   });
 }
 
@@ -233,42 +269,60 @@ function openItems(items: readonly RegexNode[]): RegexNode[] {
 const WORD = PROBES.map((probe) => /^[A-Za-z0-9]$/.test(probe));
 
 /**
- * Loops in a row that can share out one run of text (`.*.*X`, `\S+.*X`, `\s+.*\s+.*X`): a match
- * that fails tries every way of splitting the run between them, so its time grows with the run's
- * length to the power of the loops (times the start positions): 1.5 s for `.*.*X` on a 2,000
- * character line, and minutes for `git\s+.*\s+.*--force` on a line of spaces. Refused: two such
- * loops that share a letter or digit (words, paths and encoded blobs make long runs of them), or
- * three that share any character. Two that share only spacing (`\s+.*`) pass: runs of spaces
- * are short.
+ * Loops that can share out one run of text between them (`.*.*X`, `\S+.*X`, `\s+.*\s+.*X`,
+ * `(?:.* ){8}X`): a match that fails tries every way of splitting the run, so its time grows
+ * with the run's length to the power of the loops: 1.5 s for `.*.*X` on a 2,000-character line,
+ * a minute for `git (.* ){8}--force` on a 547-character `git add`, and minutes for
+ * `git\s+.*\s+.*--force` on a line of spaces. For each character, the loops that can take it are
+ * counted along a stretch whose every step can take it or match nothing. Refused: two such loops
+ * side by side (nothing between them but what can match nothing) that share a letter or digit,
+ * since words, paths and encoded blobs make long runs of them; three side by side that share
+ * any character; three in one stretch split by that character (`.* .* .*`: each space is a
+ * place to split). An unanchored search tries every start, which counts as one loop more at
+ * the front: `.* .*X` (115 s on 6,000 characters of ` a`) is three. Two side by side that share
+ * only spacing (`git\s+.*`) pass, as do two split by a character (`a.*b.*c`): runs of spaces
+ * are short, and a split needs that character.
  */
-function splitRun(items: readonly RegexNode[]): string | undefined {
-  let run: CharSet[] = [];
-  const judge = (): string | undefined => {
-    for (let i = 0; i < run.length; i += 1) {
-      let shared = run[i] as CharSet;
-      for (let j = i + 1; j < run.length; j += 1) {
-        shared = shared.map((hit, k) => hit && (run[j] as CharSet)[k] === true);
-        if (!shared.includes(true)) break;
-        if (j - i >= 2 || shared.some((hit, k) => hit && WORD[k] === true))
-          return 'loops in a row can share out the same text between them';
+function splitRun(items: readonly RegexNode[], unanchored = false): string | undefined {
+  // An unanchored search tries every start: one more loop, over everything, before the first
+  // item (counted with the loops of its stretch, though never side by side with them).
+  const units: Unit[] = [...(unanchored ? [ANY_START] : []), ...unitsOf(items)];
+  for (let c = 0; c < PROBES.length; c += 1) {
+    const word = WORD[c] === true;
+    const run = { loops: 0, adjacent: 0 };
+    /** Walks `list` for character c; true as soon as the loops are too many. */
+    const walk = (list: readonly Unit[]): boolean => {
+      for (const unit of list) {
+        if ('optional' in unit) {
+          // taken only when every step of it can take c; a copy without loops is a step that
+          // can be skipped
+          const takeable = unit.optional.every((u) => 'optional' in u || u.nullable || u.set[c] === true);
+          const loops = unit.optional.some((u) => 'optional' in u || u.loop);
+          if (takeable && loops && walk(unit.optional)) return true;
+          continue;
+        }
+        const takes = unit.set[c] === true;
+        if (!takes && !unit.nullable) {
+          run.loops = 0;
+          run.adjacent = 0;
+        } else if (unit === ANY_START) {
+          run.loops += 1;
+        } else if (unit.loop && takes) {
+          run.loops += 1;
+          run.adjacent += 1;
+          if (run.loops >= 3 || run.adjacent >= 3 || (run.adjacent >= 2 && word)) return true;
+        } else if (!unit.nullable) run.adjacent = 0;
       }
-    }
-    return undefined;
-  };
-  for (const item of openItems(items)) {
-    const set = loopSet(item);
-    if (set !== undefined) run.push(set);
-    else if (!nullable(item)) {
-      const found = judge();
-      if (found) return found;
-      run = [];
-    }
+      return false;
+    };
+    if (walk(units)) return 'loops in a row can share out the same text between them';
   }
-  return judge();
+  return undefined;
 }
 
 const NESTED_HINT = 'Rewrite it without the nested repetition, e.g. (a+)+ -> a+, (\\w+\\s?)* -> [\\w\\s]*';
-const SPLIT_HINT = 'Keep one loop where two meet, e.g. .*.* -> .*, \\S+.* -> \\S.*, \\s+.*\\s+ -> \\s.*\\s';
+const SPLIT_HINT =
+  'Keep one loop where two meet, and drop a leading .* (a search tries every start anyway): .*.* -> .*, \\S+.* -> \\S.*, .*\\s+--x -> \\s--x, git (.* ){8} -> git .*';
 
 function describe(source: string, problem: string, hint = NESTED_HINT): string {
   return `the regular expression /${source}/ can backtrack catastrophically (${problem}); a hook would hang on some commands. ${hint}`;
@@ -285,13 +339,12 @@ function check(node: RegexNode, source: string): string | undefined {
       }
       return undefined;
     case 'seq': {
-      const split = splitRun(node.items);
-      if (split) return describe(source, split, SPLIT_HINT);
       for (const item of node.items) {
         const found = check(item, source);
         if (found) return found;
       }
-      return undefined;
+      const split = splitRun(node.items);
+      return split ? describe(source, split, SPLIT_HINT) : undefined;
     }
     case 'repeat': {
       if (node.max === Infinity || node.max > 16) {
@@ -318,7 +371,16 @@ export function findBacktrackingRisk(source: string, flags = ''): string | undef
   if (node === undefined) return undefined;
   ignoreCase = flags.includes('i');
   try {
-    return check(node, source);
+    const nested = check(node, source);
+    if (nested) return nested;
+    for (const branch of node.kind === 'alt' ? node.branches : [node]) {
+      const items = branch.kind === 'seq' ? branch.items : [branch];
+      const first = items[0];
+      const anchored = first?.kind === 'assert' && first.source === '^';
+      const split = anchored ? undefined : splitRun(items, true);
+      if (split) return describe(source, split, SPLIT_HINT);
+    }
+    return undefined;
   } finally {
     ignoreCase = false;
   }
