@@ -43,5 +43,24 @@ describe('lore_search hybrid', () => {
     const fallback = await call({ query: 'pytest', hybrid: true });
     expect(fallback).toMatchObject({ mode: 'lexical', results: [{ id: 'tty0000001' }] });
     expect(fallback.fallback).toContain('HTTP 500');
+
+    // a model that does not answer holds up the search that asked for it, not the other calls
+    endpoint.setMode('hang');
+    const started = performance.now();
+    const slow = call({ query: 'pytest', hybrid: true }).then((answer) => ({
+      answer,
+      ms: performance.now() - started,
+    }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const shown = (await client.callTool({
+      name: 'lore_show',
+      arguments: { id: 'dckr000001' },
+    })) as CallToolResult;
+    const showMs = performance.now() - started;
+    expect(shown.isError).toBeFalsy();
+    const { answer, ms } = await slow;
+    expect(answer.fallback).toContain('the server may be loading the model');
+    expect(ms).toBeGreaterThan(900);
+    expect(showMs).toBeLessThan(ms - 300);
   });
 });

@@ -4,6 +4,7 @@
  * session dedup state. One suite, run on both servers: the bundle (dist/mcp/lore-mcp.cjs, what
  * `lore mcp` runs) and the ES modules (LORE_MCP_BUNDLE=0).
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -240,12 +241,17 @@ describe.each([
         summary: 'run prettier before committing web/ files',
         paths: ['web/**'],
         tags: ['tool:prettier'],
+        agents: ['codex', 'claude-code'],
       }),
     ) as { id: string; lesson: { confidence: number } };
     expect(added.id).toMatch(/^[0-9a-z]{10}$/);
-    expect(
-      sandbox.run(['show', added.id, '--json']).json<{ lesson: { summary: string } }>().lesson.summary,
-    ).toBe('run prettier before committing web/ files');
+    const addedShown = sandbox.run(['show', added.id, '--json']).json<{
+      lesson: { summary: string; agents: string[] };
+    }>().lesson;
+    expect([addedShown.summary, addedShown.agents]).toEqual([
+      'run prettier before committing web/ files',
+      ['codex', 'claude-code'],
+    ]);
 
     const updated = data(await call(client, 'lore_update', { id: added.id, priority: 9 })) as {
       lesson: { priority: number };
@@ -390,6 +396,23 @@ describe.each([
     const added = sandbox.add(['--summary', 'kubernetes: apply with --server-side']);
     const after = data(await call(client, 'lore_search', { query: 'kubernetes' }));
     expect(after.results?.map((r) => r.id)).toEqual([added]);
+  });
+
+  test('a cache folder deleted under it: the next call opens the new one, and later edits are seen at once', async () => {
+    const sandbox = createSandbox();
+    seed(sandbox);
+    const id = sandbox.add(['--summary', 'kubernetes: apply with --server-side']);
+    const client = await connect(sandbox);
+    const found = async (query: string) =>
+      (data(await call(client, 'lore_search', { query })).results ?? []).map((r) => r.id);
+    expect(await found('kubernetes')).toEqual([id]);
+    // `git clean -fdX`: the index it had open and the generation stamp it watched are gone
+    rmSync(sandbox.inRepo('.lore', 'cache'), { recursive: true, force: true });
+    expect(sandbox.run(['update', id, '--summary', 'helm: pin chart versions']).code).toBe(0);
+    expect(await found('helm')).toEqual([id]);
+    // an edit inside the lesson's folder is seen through the new cache's stamp, not the 30 s check
+    expect(sandbox.run(['update', id, '--summary', 'terraform: lock provider versions']).code).toBe(0);
+    expect(await found('terraform')).toEqual([id]);
   });
 
   test('writes nothing but protocol on stdout', async () => {

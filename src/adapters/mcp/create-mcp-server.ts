@@ -43,6 +43,7 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
   const session = createMcpSession(deps);
   registerTools(server.server, [...lessonTools({ deps, session }), ...docTools(deps.env)], {
     run: session.run,
+    peek: session.peek,
     log: deps.log,
   });
   registerLessonResource(server, deps, session);

@@ -4,6 +4,7 @@
  * refreshed from the files when a call follows a change seen by the file watch, one of our own
  * writes, or a long quiet spell.
  */
+import { statSync } from 'node:fs';
 import { createSerialQueue } from '../../core/create-serial-queue.js';
 import { collectLearnings, sessionIdFrom } from '../../store/inject/learnings-sidecar.js';
 import type { Learning } from '../../store/inject/learnings-sidecar.js';
@@ -18,6 +19,8 @@ export type McpSession = {
   sessionId: string | undefined;
   /** Runs `fn` after every earlier call, with a fresh enough index. */
   run<T>(fn: (ws: Workspace) => Promise<T>): Promise<T>;
+  /** The workspace as it is, opened if need be, outside the queue and without a refresh. */
+  peek(): Promise<Workspace>;
   /** After a write of ours: the next call looks at the files again. */
   wrote(): void;
   /** The learnings sidecar for `paths`, leaving out `exclude` (the lessons the answer carries). */
@@ -44,6 +47,12 @@ export function createMcpSession(deps: McpDeps): McpSession {
   // one, or a person) means the workspace is opened again, since it reads its settings once.
   const configFiles = (ws: Workspace) =>
     ws.tiers.map((tier) => fileSignature(tier.layout.configFile)).join('|');
+  // Which cache folders the workspace opened (an inode a tier): one deleted under the server (a
+  // `git clean -fdX`, a reset of the throw-away cache) took the open index and the watch on its
+  // generation stamp with it, so the workspace is opened again, on the new folder.
+  const cacheFolders = (ws: Workspace) =>
+    ws.tiers.map((tier) => String(statSync(tier.layout.cacheDir, { throwIfNoEntry: false })?.ino)).join('|');
+  let cacheStamp = '';
 
   const open = (): Promise<Workspace> => {
     workspace ??= deps.openWorkspace().then(
@@ -64,7 +73,7 @@ export function createMcpSession(deps: McpDeps): McpSession {
 
   const fresh = async (): Promise<Workspace> => {
     let ws = await open();
-    if (configFiles(ws) !== configStamp) {
+    if (configFiles(ws) !== configStamp || (!first && cacheFolders(ws) !== cacheStamp)) {
       watcher?.close();
       ws.close();
       workspace = undefined;
@@ -86,12 +95,15 @@ export function createMcpSession(deps: McpDeps): McpSession {
       await ws.index.refresh();
       refreshedAt = deps.now();
     }
+    // taken once the index is open (a first refresh may have made the folder)
+    cacheStamp = cacheFolders(ws);
     return ws;
   };
 
   return {
     sessionId,
     run: (fn) => queue(async () => fn(await fresh())),
+    peek: open,
     wrote() {
       changed = true;
     },

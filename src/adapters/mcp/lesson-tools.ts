@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Status, Tier } from '../../core/lesson/constants.js';
 import { repoPathOf as repoPath } from '../../store/inject/learnings-sidecar.js';
 import type { ListedLesson } from '../../store/index/lesson-index.js';
+import type { QueryVector } from '../../store/embed/hybrid-lessons.js';
 import type { McpDeps } from './create-mcp-server.js';
 import type { McpSession } from './create-mcp-session.js';
 import { defineTool } from './register-tools.js';
@@ -63,7 +64,17 @@ const search = ({ deps, session }: Context) =>
       "Search this repository's lessons (past mistakes and their fixes). Scope filters first (path glob, tags, tool, command regex), then BM25 over the query; ties by votes, priority, confidence, recency. Every result says why it matched (matched_by). With a path, the answer also carries `learnings` for it.",
     input: SearchInput,
     output: SearchOutput,
-    async handler(args, ws) {
+    // a hybrid search's query goes to the embedding endpoint outside the queue: a slow model
+    // holds up this search only, not every other call
+    prepare: async (args, ws) =>
+      args.hybrid === true && (args.query?.trim() ?? '') !== ''
+        ? (await import('../../store/embed/hybrid-lessons.js')).embedQuery(
+            ws,
+            deps.env,
+            args.query?.trim() ?? '',
+          )
+        : undefined,
+    async handler(args, ws, prepared) {
       const filter = {
         status: (args.status ?? 'active') as Status | 'any',
         tags: args.tags,
@@ -78,12 +89,12 @@ const search = ({ deps, session }: Context) =>
         query !== '' && args.hybrid === true
           ? await (
               await import('../../store/embed/hybrid-lessons.js')
-            ).searchLessonsWith(ws, deps.env, {
-              query,
-              filter: { ...filter, limit },
-              nowMs: deps.now(),
-              hybrid: true,
-            })
+            ).searchLessonsWith(
+              ws,
+              deps.env,
+              { query, filter: { ...filter, limit }, nowMs: deps.now(), hybrid: true },
+              prepared as QueryVector | undefined,
+            )
           : undefined;
       const results =
         query === ''

@@ -22,7 +22,13 @@ export type ToolSpec<In extends z.ZodObject, Out extends z.ZodObject> = {
   description: string;
   input: In;
   output: Out;
-  handler(args: z.infer<In>, ws: Workspace): Promise<z.infer<Out>>;
+  /**
+   * Work that waits on something slow outside lore (a model's endpoint), run before the call
+   * takes its turn in the queue, so the other calls do not wait for it: it reads the workspace as
+   * it is (no refresh) and writes nothing. Its result is the handler's third argument.
+   */
+  prepare?(args: z.infer<In>, ws: Workspace): Promise<unknown>;
+  handler(args: z.infer<In>, ws: Workspace, prepared?: unknown): Promise<z.infer<Out>>;
 };
 export type AnyToolSpec = ToolSpec<z.ZodObject, z.ZodObject>;
 
@@ -36,6 +42,8 @@ export function defineTool<In extends z.ZodObject, Out extends z.ZodObject>(
 export type ToolRunner = {
   /** Runs a tool's work in the session's queue, against its workspace. */
   run<T>(fn: (ws: Workspace) => Promise<T>): Promise<T>;
+  /** The session's workspace as it is, outside the queue (for `prepare`). */
+  peek(): Promise<Workspace>;
   log(line: string): void;
 };
 
@@ -90,7 +98,8 @@ export function registerTools(server: Server, tools: readonly AnyToolSpec[], run
     if (!args.success)
       return failure(name, `Invalid arguments for tool ${name}: ${describeIssues(args.error.issues)}`);
     try {
-      const data = await runner.run((ws) => tool.handler(args.data, ws));
+      const prepared = tool.prepare ? await tool.prepare(args.data, await runner.peek()) : undefined;
+      const data = await runner.run((ws) => tool.handler(args.data, ws, prepared));
       const checked = tool.output.safeParse(data);
       if (!checked.success)
         throw new Error(`the answer breaks the output schema: ${describeIssues(checked.error.issues)}`);

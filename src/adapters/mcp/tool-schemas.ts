@@ -23,6 +23,7 @@ const toolDraft = LessonDraftSchema.pick({
   errors: true,
   tags: true,
   stack: true,
+  agents: true,
   category: true,
   severity: true,
   type: true,
@@ -274,7 +275,7 @@ export const TOOL_USAGE: Readonly<Record<string, string>> = {
     'lore_list {"status"?: "active"|"superseded"|"archived"|"any", "tags"?: string[], "path"?: string, "tool"?: string, "tier"?: "project"|"user", "limit"?: 1-500}',
   lore_show: 'lore_show {"id": "<id, id prefix or slug>"}',
   lore_add:
-    'lore_add {"summary": "<one line>", "body"?, "mistake"?, "remediation"?, "tools"?, "commands"?, "paths"?, "contents"?, "errors"?, "tags"?, "stack"?, "category"?, "severity"?, "type"?: "hint"|"guard"|"checkpoint", "priority"?: 1-10, "tier"?} (no "id": lore allocates it)',
+    'lore_add {"summary": "<one line>", "body"?, "mistake"?, "remediation"?, "tools"?, "commands"?, "paths"?, "contents"?, "errors"?, "tags"?, "stack"?, "agents"?: ["claude-code"|"codex"|"gemini"|"cursor"], "category"?, "severity"?, "type"?: "hint"|"guard"|"checkpoint", "priority"?: 1-10, "tier"?} (no "id": lore allocates it)',
   lore_update: 'lore_update {"id": "<id>", <any lore_add field>..., "unset"?: ["body", ...]}',
   lore_supersede: 'lore_supersede {"id": "<old id>", "by": "<new active id>"}',
   lore_upvote: 'lore_upvote {"id": "<id>", "model": "<model>", "task": "<task>"}',

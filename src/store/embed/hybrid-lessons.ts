@@ -12,6 +12,7 @@ import { lessonVectorStatus } from '../index/lesson-vectors.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { EmbedFailureKind } from './embedding-provider.js';
 import { EMBEDDINGS_OFF, openEmbeddingProvider } from './embedding-settings.js';
+import type { EmbeddingSettings } from './embedding-settings.js';
 import { EMBEDDINGS_DB_FILE, cachedDimension, loadCachedLessonVectors } from './embedding-store.js';
 
 export type LessonHit = SearchResult & { scores?: { text: number; semantic: number } };
@@ -41,10 +42,51 @@ const FIX: Record<EmbedFailureKind, string> = {
   dimension: 'the model changed under the same name: run `lore sync --embed` to embed the lessons again',
 };
 
+/** A query embedded for a hybrid search, or why it could not be (its lexical results say so). */
+export type QueryVector =
+  { vector: Float32Array; settings: EmbeddingSettings; dim: number } | { fallback: string };
+
+/**
+ * The query embedded by the configured provider: the one step of a hybrid search that waits on
+ * the network (up to `embeddings.timeoutSeconds`), apart from the rest so a server can take it
+ * outside the queue its other calls wait in (`lore mcp`, `lore serve`): a slow model then holds
+ * up only the search that asked for it. Reads the config and the vector cache, writes nothing.
+ */
+export async function embedQuery(ws: Workspace, env: NodeJS.ProcessEnv, query: string): Promise<QueryVector> {
+  let settings;
+  try {
+    settings = openEmbeddingProvider(ws, env);
+  } catch (error) {
+    if (!(error instanceof LoreError)) throw error;
+    return { fallback: `${error.message}${error.hint === undefined ? '' : ` (${error.hint})`}` };
+  }
+  if (settings === undefined) return { fallback: EMBEDDINGS_OFF };
+  const { provider } = settings;
+  const dim = cachedDimension(join(ws.cacheDir, EMBEDDINGS_DB_FILE), provider.model);
+  if (dim === undefined)
+    return { fallback: `no lesson is embedded with ${provider.model} yet: run \`lore sync --embed\`` };
+  const answer = await provider.embed([query], settings.timeoutMs);
+  if (!answer.ok)
+    return {
+      fallback: `the embedding endpoint ${provider.endpoint} failed: ${answer.message} (${FIX[answer.kind]})`,
+    };
+  const vector = answer.vectors[0];
+  if (vector === undefined || vector.length !== dim)
+    return {
+      fallback: `${provider.model} answered a ${vector?.length ?? 0}-dimensional query vector, but the lessons were embedded with ${dim} (${FIX.dimension})`,
+    };
+  return { vector, settings, dim };
+}
+
+/**
+ * A lesson search, hybrid when asked for and possible. `embedded`: the query's vector when the
+ * caller embedded it already (`embedQuery`, outside its queue); else it is embedded here.
+ */
 export async function searchLessonsWith(
   ws: Workspace,
   env: NodeJS.ProcessEnv,
   req: LessonSearchRequest,
+  embedded?: QueryVector,
 ): Promise<LessonSearch> {
   const lexical = async (fallback?: string): Promise<LessonSearch> => ({
     mode: 'lexical',
@@ -58,28 +100,10 @@ export async function searchLessonsWith(
     ),
   });
   if (!req.hybrid) return lexical();
-  let settings;
-  try {
-    settings = openEmbeddingProvider(ws, env);
-  } catch (error) {
-    if (!(error instanceof LoreError)) throw error;
-    return lexical(`${error.message}${error.hint === undefined ? '' : ` (${error.hint})`}`);
-  }
-  if (settings === undefined) return lexical(EMBEDDINGS_OFF);
+  const query = embedded ?? (await embedQuery(ws, env, req.query));
+  if ('fallback' in query) return lexical(query.fallback);
+  const { vector, settings, dim } = query;
   const { provider } = settings;
-  const dim = cachedDimension(join(ws.cacheDir, EMBEDDINGS_DB_FILE), provider.model);
-  if (dim === undefined)
-    return lexical(`no lesson is embedded with ${provider.model} yet: run \`lore sync --embed\``);
-  const answer = await provider.embed([req.query], settings.timeoutMs);
-  const vector = answer.ok ? answer.vectors[0] : undefined;
-  if (!answer.ok)
-    return lexical(
-      `the embedding endpoint ${provider.endpoint} failed: ${answer.message} (${FIX[answer.kind]})`,
-    );
-  if (vector === undefined || vector.length !== dim)
-    return lexical(
-      `${provider.model} answered a ${vector?.length ?? 0}-dimensional query vector, but the lessons were embedded with ${dim} (${FIX.dimension})`,
-    );
   const storePath = join(ws.cacheDir, EMBEDDINGS_DB_FILE);
   const status = await ws.index.query((ctx) => {
     loadCachedLessonVectors(ctx, storePath, provider.model, dim);
