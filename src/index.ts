@@ -63,7 +63,7 @@ export async function taskDocs(options: TaskPromptOptions = {}): Promise<PromptD
   }
 }
 
-/** The task pre-prompt as text: '' when no lesson (and no doc for its features) applies. */
+/** The task pre-prompt as text: '' when no lesson (and no doc for its features) applies (JSON: an empty list). */
 export async function taskPrompt(options: TaskPromptOptions = {}): Promise<string> {
   return renderTaskPrompt(
     await taskLessons(options),

@@ -3,7 +3,7 @@
  * `lore scan` (also on worker threads), confidence moving in lesson.yaml so that `lore show`, the
  * index and the hook's confidence floor agree, and `lore maintain`'s unused decay.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type * as ScanModule from '../../src/capture/scan-transcripts.js';
@@ -91,6 +91,26 @@ describe('lore feedback', () => {
     const run = sandbox.run(['feedback', id]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('say --helpful or --not-helpful');
+  });
+
+  it('refuses a note, task or vote too long for a line of a committed file; nothing is written', () => {
+    const sandbox = createSandbox();
+    const id = pytestLesson(sandbox);
+    const note = sandbox.run(['feedback', id, '--helpful', '--task', 't', '--note', 'x'.repeat(2_001)]);
+    expect([note.code, note.stderr]).toEqual([
+      2,
+      expect.stringContaining('note is 2,001 characters; at most 2,000'),
+    ]);
+    const task = sandbox.run(['upvote', id, '--model', 'm', '--task', 't'.repeat(257)]);
+    expect([task.code, task.stderr]).toEqual([
+      2,
+      expect.stringContaining('task is 257 characters; at most 256'),
+    ]);
+    const dir = sandbox.inRepo('.lore', 'lessons', id);
+    expect(['feedback.jsonl', 'votes.jsonl'].filter((f) => existsSync(join(dir, f)))).toEqual([]);
+    expect(sandbox.run(['feedback', id, '--helpful', '--task', 't', '--note', 'x'.repeat(2_000)]).code).toBe(
+      0,
+    );
   });
 
   it('moves a lesson under the confidence floor out of the hook', () => {

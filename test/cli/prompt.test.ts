@@ -1,4 +1,5 @@
 /** `lore prompt` and the `taskPrompt` library export, against the built package. */
+import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
@@ -50,6 +51,25 @@ describe('lore prompt', () => {
     expect(run.stdout).toContain(`[${ids.index}]`);
     expect(run.stdout).not.toContain(ids.unsure);
     expect(run.stdout).toContain('lore show <id>');
+  });
+
+  it('takes --files relative to where it runs, as lore list --path does; JSON even when none match', () => {
+    const sandbox = createSandbox();
+    const ids = seed(sandbox);
+    mkdirSync(sandbox.inRepo('db', 'migrations'), { recursive: true });
+    const cwd = sandbox.inRepo('db', 'migrations');
+    const listed = sandbox
+      .run(['list', '--path', '0042.sql', '--json'], { cwd })
+      .json<{ lessons: { id: string }[] }>();
+    expect(listed.lessons.map((l) => l.id)).toEqual([ids.migration]);
+    for (const file of ['0042.sql', './0042.sql']) {
+      const run = sandbox.run(['prompt', '--files', file, '--format', 'json'], { cwd });
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout).lessons.map((l: { id: string }) => l.id)).toEqual([ids.migration]);
+    }
+    const none = sandbox.run(['prompt', '--files', 'README.md', '--format', 'json']);
+    expect([none.code, JSON.parse(none.stdout).lessons]).toEqual([0, []]);
+    expect(sandbox.run(['prompt', '--files', 'README.md']).stdout).toBe('');
   });
 
   it('maps the operation to categories', () => {

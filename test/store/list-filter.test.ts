@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openIndexDatabase } from '../../src/store/index/index-schema.js';
-import { filterPredicate, filterSql } from '../../src/store/index/list-filter.js';
+import { filterPredicate, filterSql, MAX_FILTER_TAGS } from '../../src/store/index/list-filter.js';
+import { LoreError } from '../../src/core/errors.js';
 import type { FilterRow, ListFilter } from '../../src/store/index/list-filter.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lore-filter-'));
@@ -113,5 +114,39 @@ describe('list filter', () => {
       ...params,
     );
     expect(bySql.map((row) => row.status)).toEqual(kept);
+  });
+});
+
+describe('a filter with many tags', () => {
+  const tags = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+
+  it('takes up to MAX_FILTER_TAGS distinct tags, in SQL as in memory', () => {
+    store([
+      { status: 'active', tier: 'project', confidence: 1, needsReview: 0, tags: tags(MAX_FILTER_TAGS) },
+    ]);
+    // repeats (any case) are one tag
+    const wanted = { tags: [...tags(MAX_FILTER_TAGS), 'T0', 't1'] };
+    const params: (string | number)[] = [];
+    const bySql = db.all<{ status: string }>(
+      `SELECT status FROM lessons l WHERE ${filterSql(wanted, params)}`,
+      ...params,
+    );
+    expect(bySql).toHaveLength(1);
+  });
+
+  it('refuses more as a usage error, not a SQLite expression-depth failure', () => {
+    const refused = (() => {
+      try {
+        filterSql({ tags: tags(MAX_FILTER_TAGS + 1) }, []);
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(LoreError);
+    expect(refused).toMatchObject({
+      code: 'usage',
+      message: expect.stringContaining(`at most ${MAX_FILTER_TAGS} tags`),
+    });
   });
 });

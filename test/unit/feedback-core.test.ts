@@ -93,10 +93,11 @@ describe('renderTaskPrompt', () => {
     confidence: 0.9,
     matched_by: ['path:db/migrations/**'],
   };
-  it('renders nothing for no lessons, in every format', () => {
+  it('renders nothing for no lessons, in every text format; JSON says so', () => {
     expect(renderTaskPrompt([], 'system-reminder')).toBe('');
     expect(renderTaskPrompt([], 'markdown')).toBe('');
-    expect(renderTaskPrompt([], 'json')).toBe('');
+    expect(renderTaskPrompt([], 'coia')).toBe('');
+    expect(JSON.parse(renderTaskPrompt([], 'json'))).toMatchObject({ lessons: [] });
   });
   it.each([
     [

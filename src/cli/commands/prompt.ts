@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { PROMPT_FORMATS, renderTaskPrompt } from '../../core/prompt/render-task-prompt.js';
 import { OPERATIONS } from '../../core/rank/operation-categories.js';
 import { docsScope, selectFeatureDocs } from '../../store/docs/docs-actions.js';
@@ -71,7 +72,8 @@ export const command: Command = {
       const lessons = await selectTaskLessons(
         ws,
         {
-          files: listOption(args, 'files'),
+          // as `lore list --path` takes them: from where the command runs
+          files: listOption(args, 'files')?.map((file) => resolve(ctx.cwd, file)),
           tags: listOption(args, 'tags'),
           title: stringOption(args, 'title'),
           description: stringOption(args, 'description'),

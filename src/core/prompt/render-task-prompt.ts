@@ -39,7 +39,8 @@ export function renderTaskPrompt(
   format: PromptFormat,
   docs: readonly PromptDoc[] = [],
 ): string {
-  if (lessons.length === 0 && docs.length === 0) return '';
+  // Nothing to add to a prompt; JSON still says so, for the scripts that parse it.
+  if (lessons.length === 0 && docs.length === 0 && format !== 'json') return '';
   if (format === 'coia') return renderCoia(lessons, docs);
   if (format === 'json') {
     const data =

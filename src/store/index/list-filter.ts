@@ -8,6 +8,7 @@
 import type { Lesson, Status, Tier } from '../../core/lesson/schema.js';
 import type { IndexedLesson } from './index-types.js';
 import { cachedRegex } from '../../core/match/cached-regex.js';
+import { LoreError } from '../../core/errors.js';
 
 export type ListFilter = {
   status?: Status | 'any';
@@ -55,9 +56,20 @@ export function filterConditions(filter: ListFilter): Condition[] {
     conditions.push({ kind: 'atLeast', column: 'confidence', value: filter.injectable.minConfidence });
     conditions.push({ kind: 'equals', column: 'needsReview', value: 0 });
   }
-  for (const tag of filter.tags ?? []) conditions.push({ kind: 'tag', tag: tag.toLowerCase() });
+  const tags = [...new Set((filter.tags ?? []).map((tag) => tag.toLowerCase()))];
+  // SQLite refuses a WHERE deeper than 1,000 terms, and a stack this deep overflows before that
+  if (tags.length > MAX_FILTER_TAGS)
+    throw new LoreError(
+      'usage',
+      `a filter takes at most ${MAX_FILTER_TAGS} tags (got ${tags.length}); a lesson must carry every one of them`,
+      { hint: 'filter by fewer tags' },
+    );
+  for (const tag of tags) conditions.push({ kind: 'tag', tag });
   return conditions;
 }
+
+/** Tags one filter may ask for (each is one more condition every lesson must meet). */
+export const MAX_FILTER_TAGS = 100;
 
 /** Whether `filterPredicate` can decide the filter from the columns alone (no tags to look up). */
 export function columnsOnly(filter: ListFilter): boolean {

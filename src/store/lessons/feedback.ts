@@ -24,7 +24,7 @@ import {
 } from '../../core/feedback/adjust-confidence.js';
 import { appendLine } from '../fs/fs-atomic.js';
 import { lessonLockPath, withLocks } from '../fs/lock.js';
-import { lessonLock, resolveLesson, rewriteConfidence } from './lesson-writes.js';
+import { lessonLock, requireReportLength, resolveLesson, rewriteConfidence } from './lesson-writes.js';
 import type { ResolvedLesson } from './lesson-writes.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { afterWrite } from '../workspace/after-write.js';
@@ -70,6 +70,7 @@ export async function appendFeedback(ws: Workspace, ref: string, entry: Feedback
     throw new LoreError('usage', 'feedback needs helpful: true or false');
   if (entry.task.trim() === '')
     throw new LoreError('usage', 'feedback needs a task', { hint: 'name the task the lesson was shown for' });
+  for (const field of ['task', 'model', 'session', 'note'] as const) requireReportLength(field, entry[field]);
   const target = await resolveLesson(ws, ref);
   const session = entry.session?.trim() || undefined;
   const line = JSON.stringify({

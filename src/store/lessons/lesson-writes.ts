@@ -475,11 +475,34 @@ async function supersedeAcrossOrg(
   };
 }
 
+/**
+ * The longest a vote's or a feedback report's words may be: they are lines of votes.jsonl and
+ * feedback.jsonl, which go into git beside the lesson (a task, model or session names a thing; a
+ * note says why in a few sentences).
+ */
+export const REPORT_LIMITS = { task: 256, model: 128, session: 256, note: 2_000 } as const;
+
+/** Refuses a report field over its limit, naming the field and the limit. */
+export function requireReportLength(field: keyof typeof REPORT_LIMITS, value: string | undefined): void {
+  const max = REPORT_LIMITS[field];
+  if (value !== undefined && value.length > max)
+    throw new LoreError(
+      'usage',
+      `${field} is ${value.length.toLocaleString('en-US')} characters; at most ${max.toLocaleString('en-US')}`,
+      {
+        hint:
+          field === 'note' ? 'say why in a few sentences; link to anything longer' : `shorten the ${field}`,
+      },
+    );
+}
+
 export async function upvoteLesson(
   ws: Workspace,
   ref: string,
   vote: Vote,
 ): Promise<{ target: ResolvedLesson; recorded: boolean }> {
+  requireReportLength('task', vote.task);
+  requireReportLength('model', vote.model);
   if (vote.task.trim() === '') {
     throw new LoreError('usage', 'a vote needs a task', {
       hint: 'pass task: the task the lesson helped with',
