@@ -2,6 +2,8 @@
  * What a CLI verb is: a spec (usage, options, help text) and a `run` that computes data and its
  * text rendering. Printing, `--json` and exit codes are decided once, in main.ts.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LoreError } from '../core/errors.js';
 
@@ -156,6 +158,25 @@ export function listOption(args: ParsedArgs, name: string): string[] | undefined
   const value = args.values[name];
   if (value === undefined) return undefined;
   return (Array.isArray(value) ? value : [value]).map(String);
+}
+
+/**
+ * `--path` values (repeatable) made absolute from `cwd`, each one checked to exist: a typo would
+ * otherwise read nothing and report an empty result as if it were the answer.
+ */
+export function existingPaths(
+  args: ParsedArgs,
+  name: string,
+  cwd: string,
+): { path: string; shownAs: string }[] {
+  return (listOption(args, name) ?? []).map((given) => {
+    const path = resolve(cwd, given);
+    if (!existsSync(path))
+      throw new LoreError('not-found', `--${name} ${given}: no such file or folder (${path})`, {
+        hint: `check the path: --${name} takes a folder (or a file) of agent transcripts`,
+      });
+    return { path, shownAs: given };
+  });
 }
 
 export function flagOption(args: ParsedArgs, name: string): boolean {

@@ -203,4 +203,15 @@ describe('lore replay', () => {
     expect(sandbox.run(['replay', '--source', 'cursor']).code).toBe(2);
     expect(sandbox.run(['replay', '--since', 'yesterday-ish']).code).toBe(2);
   });
+
+  it('a --path that does not exist is an error naming it, for replay and scan; nothing is written', () => {
+    const sandbox = createSandbox();
+    sandbox.add(['--summary', 'run pytest with -p no:cacheprovider', '--command', '\\bpytest\\b']);
+    for (const verb of ['replay', 'scan']) {
+      const run = sandbox.run([verb, '--path', 'transcrpits', '--json']);
+      expect([verb, run.code]).toEqual([verb, 1]);
+      expect(run.stderr).toContain('--path transcrpits: no such file or folder');
+    }
+    expect(existsSync(sandbox.inRepo('.lore', 'cache', 'replay', 'last.json'))).toBe(false);
+  });
 });

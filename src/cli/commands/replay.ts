@@ -1,5 +1,4 @@
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import { claudeCodeAdapter } from '../../adapters/claude-code/hook-adapter.js';
 import { codexAdapter } from '../../adapters/codex/hook-adapter.js';
 import { geminiAdapter } from '../../adapters/gemini/hook-adapter.js';
@@ -8,7 +7,7 @@ import type { Agent } from '../../core/capture/events.js';
 import { LoreError } from '../../core/errors.js';
 import { DELIVERY_FORMS } from '../../core/replay/replay-report.js';
 import type { LessonReplay, ReplayReport } from '../../core/replay/replay-report.js';
-import { choiceOption, flagOption, listOption, stringOption } from '../command.js';
+import { choiceOption, existingPaths, flagOption, listOption, stringOption } from '../command.js';
 import type { Command, CommandContext } from '../command.js';
 import { truncate } from '../output.js';
 import { openCommandWorkspace } from '../open-workspace.js';
@@ -94,7 +93,7 @@ export const command: Command = {
   async run(ctx, args) {
     const choice = choiceOption(args, 'source', [...AGENTS, 'all'] as const);
     const source: Agent | undefined = choice === 'all' ? undefined : choice;
-    const paths = listOption(args, 'path') ?? [];
+    const paths = existingPaths(args, 'path', ctx.cwd).map((p) => p.path);
     const since = parseSince(stringOption(args, 'since'));
     const asOf = flagOption(args, 'as-of');
     const home = ctx.env.HOME ?? homedir();
@@ -107,10 +106,7 @@ export const command: Command = {
       const { readReplayTranscripts } = await import('../../capture/replay-transcripts.js');
       const { replayWorkspace } = await import('../../store/replay/run-replay.js');
       const { writeLastReplay } = await import('../../store/replay/last-replay.js');
-      const roots =
-        paths.length > 0
-          ? paths.map((p) => ({ path: resolve(ctx.cwd, p) }))
-          : defaultRoots(ctx.env, home, source);
+      const roots = paths.length > 0 ? paths.map((path) => ({ path })) : defaultRoots(ctx.env, home, source);
       const reading = progress(ctx, 'reading transcripts');
       const transcripts = readReplayTranscripts(roots, {
         ...(source === undefined ? {} : { source }),

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENTS } from '../../core/capture/events.js';
 import { LoreError } from '../../core/errors.js';
-import { choiceOption, flagOption, listOption, stringOption } from '../command.js';
+import { choiceOption, existingPaths, flagOption, stringOption } from '../command.js';
 import type { Command, CommandContext } from '../command.js';
 import { signWatched, stampPlace, writeScanStamp } from '../../capture/scan-stamp.js';
 import { openCommandWorkspace } from '../open-workspace.js';
@@ -257,7 +257,8 @@ export const command: Command = {
   async run(outer, args) {
     const source = choiceOption(args, 'source', AGENTS);
     const since = parseSince(stringOption(args, 'since'));
-    const paths = listOption(args, 'path') ?? [];
+    const given = existingPaths(args, 'path', outer.cwd);
+    const paths = given.map((p) => p.shownAs);
     const home = outer.env.HOME ?? homedir();
     const distill = flagOption(args, 'distill');
     // The hooks start `lore scan --background`: a model is never called from there.
@@ -300,8 +301,7 @@ export const command: Command = {
       }
       const background = ctx.env.LORE_SCAN_BACKGROUND_CHILD === '1';
       if (background) lowerPriority();
-      const roots =
-        paths.length > 0 ? paths.map((p) => ({ path: resolve(ctx.cwd, p), shownAs: p })) : undefined;
+      const roots = given.length > 0 ? given : undefined;
       const capture = await import('../../capture/capture-candidates.js');
       const { defaultRoots } = await import('../../capture/default-roots.js');
       const bar = ctx.isTTY && !ctx.json && !background ? progressBar() : undefined;
