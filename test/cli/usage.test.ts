@@ -279,6 +279,15 @@ describe('exit codes of data errors', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--unset summary: not a field that can be removed/);
   });
+
+  it('update that sets a field and removes it in one call is a usage error, and changes nothing', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'something', '--body', 'kept']);
+    const run = sandbox.run(['update', id, '--body', 'new', '--unset', 'body']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--body is both set and removed (--unset body)');
+    expect(sandbox.run(['show', id, '--json']).json<{ lesson: { body: string } }>().lesson.body).toBe('kept');
+  });
 });
 
 describe('--json of every verb prints parseable JSON', () => {

@@ -327,9 +327,11 @@ describe.each([
     expect(text(nothing)).toContain('nothing to update\npass at least one field, e.g. summary or tags');
     const unset = await call(client, 'lore_update', { id: ids.docker, unset: ['summary'] });
     expect(text(unset)).toContain('unset summary: not a field that can be removed');
+    const both = await call(client, 'lore_update', { id: ids.docker, body: 'new', unset: ['body'] });
+    expect(text(both)).toContain('body is both set and removed (unset body)');
     const tooLong = await call(client, 'lore_add', { summary: 'x'.repeat(281) });
     expect(text(tooLong)).toContain('summary: must be at most 280 characters');
-    for (const result of [badPath, multiLine, nothing, unset, tooLong]) {
+    for (const result of [badPath, multiLine, nothing, unset, both, tooLong]) {
       expect(text(result)).toContain('call it as: lore_');
       expect(text(result)).not.toMatch(/--(path|summary|body|unset|tag)\b/);
     }

@@ -272,7 +272,7 @@ export const TOOL_USAGE: Readonly<Record<string, string>> = {
   lore_search:
     'lore_search {"query"?: string, "tags"?: string[], "path"?: string, "tool"?: string, "command"?: string, "status"?: "active"|"superseded"|"archived"|"any", "limit"?: 1-100, "hybrid"?: boolean}',
   lore_list:
-    'lore_list {"status"?: "active"|"superseded"|"archived"|"any", "tags"?: string[], "path"?: string, "tool"?: string, "tier"?: "project"|"user", "limit"?: 1-500}',
+    'lore_list {"status"?: "active"|"superseded"|"archived"|"any", "tags"?: string[], "path"?: string, "tool"?: string, "tier"?: "project"|"user"|"org", "limit"?: 1-500}',
   lore_show: 'lore_show {"id": "<id, id prefix or slug>"}',
   lore_add:
     'lore_add {"summary": "<one line>", "body"?, "mistake"?, "remediation"?, "tools"?, "commands"?, "paths"?, "contents"?, "errors"?, "tags"?, "stack"?, "agents"?: ["claude-code"|"codex"|"gemini"|"cursor"], "category"?, "severity"?, "type"?: "hint"|"guard"|"checkpoint", "priority"?: 1-10, "tier"?} (no "id": lore allocates it)',

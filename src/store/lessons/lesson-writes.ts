@@ -334,6 +334,12 @@ export async function updateLesson(
         hint: `removable fields: ${DRAFT_FIELDS.filter((f) => f !== 'summary').join(', ')}`,
       }));
     }
+    // set and removed in one call: which one was meant cannot be told
+    if (patch[field] !== undefined)
+      throw new FieldError('usage', (name) => ({
+        message: `${name(field)} is both set and removed (${name('unset')} ${field})`,
+        hint: `either set ${name(field)} or remove it`,
+      }));
     patch[field] = undefined;
   }
   if (Object.keys(patch).length === 0) {
