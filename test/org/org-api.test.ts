@@ -337,6 +337,21 @@ describe.each(BACKENDS)('organisation API on %s', (_name, open) => {
     expect(malformed.status).toBe(400);
   });
 
+  it('answers a malformed %-escape in a path parameter with a 400 that names it', async () => {
+    const { tokens } = await team({ ada: 'admin' });
+    for (const [method, url] of [
+      ['GET', '/api/org/lessons/%E0%A4%A'],
+      ['DELETE', '/api/org/tokens/%'],
+    ] as const) {
+      const refused = await app.request(url, { method, headers: bearer(tokens.ada!) });
+      expect({ url, status: refused.status, code: refused.json<ErrorBody>().error.code }).toEqual({
+        url,
+        status: 400,
+        code: 'bad-parameter',
+      });
+    }
+  });
+
   it('keeps project lessons to their project', async () => {
     const { tokens } = await team({ cora: 'curate' });
     const orgWide = makeLesson();

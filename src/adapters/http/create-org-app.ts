@@ -15,6 +15,7 @@ import { requestInProcess } from './create-app.js';
 import { errorBody, HttpError, toHttpError } from './http-error.js';
 import { ORG_ROUTES, requireRole } from './org-routes.js';
 import type { OrgRoute } from './org-routes.js';
+import { pathParams } from './request-body.js';
 import { SECURITY_HEADERS } from './security.js';
 
 export type OrgAppOptions = {
@@ -99,11 +100,7 @@ export function createOrgApp(options: OrgAppOptions): App {
       !(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')
     )
       throw new HttpError(415, 'unsupported-media-type', 'request bodies must be application/json');
-    const match = found.pattern.exec(request.path);
-    const params: Record<string, string> = {};
-    found.names.forEach((name, i) => {
-      params[name] = decodeURIComponent(match?.[i + 1] ?? '');
-    });
+    const params = pathParams(found.names, found.pattern.exec(request.path));
     const result = await found.handler({ request, params, who, db: options.db, nowMs: now() });
     return { response: json(result.status ?? 200, JSON.stringify(result.body)), who };
   };
