@@ -352,6 +352,30 @@ describe.each(BACKENDS)('organisation API on %s', (_name, open) => {
     }
   });
 
+  it('refuses a query parameter a route does not take, naming the ones it does', async () => {
+    const { tokens } = await team({ ada: 'admin' });
+    const cases: Array<[string, string]> = [
+      ['/api/org/lessons?stat=proposed', 'state, project, proposedBy, limit'],
+      ['/api/org/search?q=hello&limt=1', 'q, limit, project'],
+      ['/api/org/index?projet=billing', 'project'],
+      ['/api/org/audit?lessons=x', 'limit, before, lesson'],
+      ['/api/org/whoami?verbose=1', 'no query parameters'],
+    ];
+    for (const [url, takes] of cases) {
+      const refused = await app.request(url, { headers: bearer(tokens.ada!) });
+      expect({ url, status: refused.status, code: refused.json<ErrorBody>().error.code }).toEqual({
+        url,
+        status: 400,
+        code: 'unknown-parameter',
+      });
+      expect(refused.json<ErrorBody>().error.hint).toContain(takes);
+    }
+    const fine = await app.request('/api/org/lessons?state=proposed&limit=5', {
+      headers: bearer(tokens.ada!),
+    });
+    expect(fine.status).toBe(200);
+  });
+
   it('keeps project lessons to their project', async () => {
     const { tokens } = await team({ cora: 'curate' });
     const orgWide = makeLesson();

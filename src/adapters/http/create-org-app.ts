@@ -15,7 +15,7 @@ import { requestInProcess } from './create-app.js';
 import { errorBody, HttpError, toHttpError } from './http-error.js';
 import { ORG_ROUTES, requireRole } from './org-routes.js';
 import type { OrgRoute } from './org-routes.js';
-import { pathParams } from './request-body.js';
+import { checkQueryNames, pathParams } from './request-body.js';
 import { SECURITY_HEADERS } from './security.js';
 
 export type OrgAppOptions = {
@@ -94,6 +94,7 @@ export function createOrgApp(options: OrgAppOptions): App {
         },
       );
     requireRole(who, found);
+    checkQueryNames(request.query, found.query ?? [], `${found.method} ${found.path}`);
     if (
       request.method !== 'GET' &&
       request.body !== '' &&

@@ -44,6 +44,8 @@ export type OrgRoute = {
   path: string;
   /** The least role that may call it. */
   role: Role;
+  /** The query parameters it reads: any other is a 400 `unknown-parameter`, as on the local API. */
+  query?: readonly string[];
   handler: (ctx: OrgRouteContext) => Promise<{ status?: number; body: unknown }>;
 };
 
@@ -107,6 +109,7 @@ const lessonRoutes: OrgRoute[] = [
   {
     method: 'GET',
     path: '/api/org/index',
+    query: ['project'],
     role: 'read',
     handler: async ({ who, db, request }) => ({
       body: { lessons: await orgLessonIndex(db, who.orgId, request.query.get('project') ?? undefined) },
@@ -127,6 +130,7 @@ const lessonRoutes: OrgRoute[] = [
   {
     method: 'GET',
     path: '/api/org/lessons',
+    query: ['state', 'project', 'proposedBy', 'limit'],
     role: 'read',
     handler: async ({ who, db, request }) => {
       const q = request.query;
@@ -153,6 +157,7 @@ const lessonRoutes: OrgRoute[] = [
   {
     method: 'GET',
     path: '/api/org/search',
+    query: ['q', 'limit', 'project'],
     role: 'read',
     handler: async ({ who, db, request }) => {
       const q = request.query;
@@ -231,6 +236,7 @@ const adminRoutes: OrgRoute[] = [
   {
     method: 'GET',
     path: '/api/org/audit',
+    query: ['limit', 'before', 'lesson'],
     role: 'admin',
     handler: async ({ who, db, request }) => {
       const q = request.query;
