@@ -199,6 +199,28 @@ describe.each(BACKENDS)('organisation API on %s', (_name, open) => {
     expect(same.json<PushBody>().results[0]).toMatchObject({ outcome: 'unchanged', version: 3 });
   });
 
+  it("refuses a writer's PUT on a lesson not its own with 403 and the role needed, and never creates a lesson by PUT", async () => {
+    const { tokens } = await team({ wendy: 'write', cora: 'curate' });
+    const lesson = makeLesson();
+    await push(tokens.cora!, [lesson]);
+    const put = (token: string, body: object, id = lesson.id) =>
+      app.request(`/api/org/lessons/${id}`, { method: 'PUT', headers: bearer(token), body });
+    const refused = await put(tokens.wendy!, { version: 1, lesson: { ...lesson, summary: 'edited' } });
+    expect(refused.status).toBe(403);
+    expect(refused.json<ErrorBody>().error).toMatchObject({ code: 'forbidden' });
+    expect(refused.json<ErrorBody>().error.hint).toMatch(/--role curate/);
+
+    const missing = makeLesson();
+    const claimed = await put(tokens.wendy!, { version: 7, lesson: missing }, missing.id);
+    expect(claimed.status).toBe(404);
+    expect(claimed.json<ErrorBody>().error.hint).toMatch(/POST \/api\/org\/lessons/);
+    const asCurator = await put(tokens.cora!, { version: 1, lesson: missing }, missing.id);
+    expect(asCurator.status).toBe(404);
+    expect(
+      (await app.request(`/api/org/lessons/${missing.id}`, { headers: bearer(tokens.cora!) })).status,
+    ).toBe(404);
+  });
+
   it('merges votes from many users without loss, once per lesson, user, model and task', async () => {
     const users = { u1: 'write', u2: 'write', u3: 'write' } as const;
     const { tokens } = await team({ ...users, cora: 'curate' });

@@ -100,26 +100,33 @@ export async function pushOrgLessons(
   });
 }
 
+/** The lesson a client sent, or what is wrong with it (every problem, by field). */
+export function checkLesson(raw: unknown): Lesson | string {
+  const parsed = LessonSchema.safeParse(raw);
+  if (!parsed.success)
+    return parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || 'lesson'}: ${issue.message}`)
+      .join('; ');
+  return parsed.data;
+}
+
 async function pushOne(
   sql: OrgSql,
   who: Principal,
   item: PushItem,
   project: number | null,
 ): Promise<PushResult> {
-  const parsed = LessonSchema.safeParse(item.lesson);
-  if (!parsed.success) {
+  const lesson = checkLesson(item.lesson);
+  if (typeof lesson === 'string') {
     const raw = item.lesson as { id?: unknown } | null;
     return {
       id: typeof raw?.id === 'string' ? raw.id : null,
       outcome: 'invalid',
       version: null,
       state: null,
-      message: parsed.error.issues
-        .map((issue) => `${issue.path.join('.') || 'lesson'}: ${issue.message}`)
-        .join('; '),
+      message: lesson,
     };
   }
-  const lesson = parsed.data;
   const state: LessonState = roleAllows(who.role, 'curate') ? 'accepted' : 'proposed';
   const inserted = await sql.query<{ version: number }>(
     `INSERT INTO lessons (org_id, id, project_id, version, state, status, record, content_hash, summary,
@@ -219,18 +226,31 @@ async function casUpdate(
   return version;
 }
 
-/** One lesson's update at a known version (PUT): a stale version is a 409 that says how to retry. */
+/**
+ * One lesson's update at a known version (PUT). It changes a lesson that exists, never creates one:
+ * a missing id is a 404 whatever version was claimed (new lessons come with a push); a stale
+ * version is a 409 that says how to retry; a lesson the caller may not change a 403 with the role
+ * it needs, as every role refusal.
+ */
 export async function updateOrgLesson(
   db: OrgDb,
   who: Principal,
-  lesson: unknown,
+  raw: unknown,
   version: number,
 ): Promise<PushResult> {
-  const [result] = await pushOrgLessons(db, who, [{ lesson, baseVersion: version }]);
-  if (!result) throw new LoreError('invalid', 'nothing to update');
-  if (result.outcome === 'created') return result;
-  if (result.outcome === 'invalid') throw new LoreError('invalid', result.message ?? 'invalid lesson');
-  if (result.outcome === 'forbidden') throw new LoreError('locked', result.message ?? 'forbidden');
+  if (!roleAllows(who.role, 'write')) throw forbidden(who, 'change lessons', 'write');
+  const lesson = checkLesson(raw);
+  if (typeof lesson === 'string') throw new LoreError('invalid', `invalid lesson: ${lesson}`);
+  const result = await db.transaction((sql) => updateExisting(sql, who, lesson, version));
+  if (result.outcome === 'conflict' && result.version === null)
+    throw new LoreError('not-found', `no organisation lesson ${lesson.id}`, {
+      hint: 'PUT changes an existing lesson; a new one is pushed: POST /api/org/lessons (or `lore push`)',
+    });
+  if (result.outcome === 'forbidden')
+    throw new LoreError('locked', result.message ?? `${who.user} may not change ${lesson.id}`, {
+      hint: `this needs a curate token; ask an admin: \`lore org token create ${who.user} --role curate\``,
+      details: { code: 'forbidden' },
+    });
   if (result.outcome === 'conflict') {
     throw new LoreError('conflict', `version ${version} of ${result.id} is stale`, {
       hint: result.message,
