@@ -310,6 +310,37 @@ describe.each(BACKENDS)('organisation API on %s', (_name, open) => {
     expect(actions.slice(0, 3)).toEqual(['ada lesson.supersede', 'ada lesson.create', 'ada lesson.create']);
   });
 
+  it('supersedes only by an accepted, active lesson, and never into a cycle', async () => {
+    const { tokens } = await team({ cora: 'curate', wendy: 'write' });
+    const [a, b, c] = [makeLesson(), makeLesson(), makeLesson()];
+    await push(tokens.cora!, [a, c]);
+    await push(tokens.wendy!, [b]);
+    const supersede = (old: string, by: string) =>
+      app.request(`/api/org/lessons/${old}/supersede`, {
+        method: 'POST',
+        headers: bearer(tokens.cora!),
+        body: { by },
+      });
+    const byProposal = await supersede(a.id, b.id);
+    expect(byProposal.status).toBe(409);
+    expect(byProposal.json<ErrorBody>().error.message).toMatch(/is proposed; only an accepted lesson/);
+    expect(byProposal.json<ErrorBody>().error.hint).toContain(`/api/org/lessons/${b.id}/accept`);
+    const untouched = await app.request(`/api/org/lessons/${a.id}`, { headers: bearer(tokens.cora!) });
+    expect(untouched.json<{ version: number; lesson: { status: string } }>()).toMatchObject({
+      version: 1,
+      lesson: { status: 'active' },
+    });
+
+    await app.request(`/api/org/lessons/${b.id}/accept`, { method: 'POST', headers: bearer(tokens.cora!) });
+    expect((await supersede(a.id, b.id)).status).toBe(200);
+    const cycle = await supersede(b.id, a.id);
+    expect(cycle.status).toBe(409);
+    expect(cycle.json<ErrorBody>().error.message).toMatch(/is superseded by .*only an active lesson/);
+    const third = await supersede(a.id, c.id);
+    expect(third.status).toBe(409);
+    expect(third.json<ErrorBody>().error.message).toContain(`already superseded by ${b.id}`);
+  });
+
   it('makes and revokes tokens through the admin route; only hashes are stored, and no token reaches the audit', async () => {
     const { org, tokens } = await team({ ada: 'admin' });
     const made = await app.request('/api/org/tokens', {
