@@ -429,6 +429,56 @@ describe.each(BACKENDS)('organisation API on %s', (_name, open) => {
     expect(fine.status).toBe(200);
   });
 
+  it('refuses a NUL character in a lesson as that lesson invalid, the rest of the batch still taken, and elsewhere with a 4xx', async () => {
+    const { tokens } = await team({ cora: 'curate' });
+    const good = makeLesson();
+    const inBody = makeLesson({ body: 'The build printed:\nerror: bad byte \u0000 in stream' });
+    const inTag = { ...makeLesson(), tags: ['ok', 'bad\u0000tag'] };
+    const inVote = makeLesson();
+    const pushed = await app.request('/api/org/lessons', {
+      method: 'POST',
+      headers: bearer(tokens.cora!),
+      body: {
+        lessons: [
+          { lesson: good },
+          { lesson: inBody },
+          { lesson: inTag },
+          { lesson: inVote, votes: [{ model: 'opus', task: 't\u0000' }] },
+        ],
+      },
+    });
+    expect(pushed.status).toBe(200);
+    const results = pushed.json<PushBody>().results;
+    expect(results.map((r) => [r.id, r.outcome])).toEqual([
+      [good.id, 'created'],
+      [inBody.id, 'invalid'],
+      [inTag.id, 'invalid'],
+      [inVote.id, 'invalid'],
+    ]);
+    expect(results.slice(1).map((r) => r.message)).toEqual([
+      expect.stringMatching(/^body: holds a NUL character/),
+      expect.stringMatching(/^tags\.1: holds a NUL character/),
+      expect.stringMatching(/^votes\.0\.task: holds a NUL character/),
+    ]);
+    const put = await app.request(`/api/org/lessons/${good.id}`, {
+      method: 'PUT',
+      headers: bearer(tokens.cora!),
+      body: { version: 1, lesson: { ...good, summary: 'a \u0000 summary' } },
+    });
+    expect(put.status).toBe(422);
+    expect(put.json<ErrorBody>().error.message).toMatch(/summary: holds a NUL character/);
+    const refusals = [
+      await push(tokens.cora!, [makeLesson()], { project: 'bill\u0000ing' }),
+      await app.request('/api/org/index?project=%00', { headers: bearer(tokens.cora!) }),
+      await app.request(`/api/org/lessons/${good.id}/votes`, {
+        method: 'POST',
+        headers: bearer(tokens.cora!),
+        body: { model: 'op\u0000us', task: 't' },
+      }),
+    ];
+    expect(refusals.map((r) => r.status)).toEqual([400, 400, 400]);
+  });
+
   it('keeps project lessons to their project', async () => {
     const { tokens } = await team({ cora: 'curate' });
     const orgWide = makeLesson();

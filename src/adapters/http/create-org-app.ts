@@ -70,6 +70,12 @@ function orgHttpError(error: unknown): HttpError {
   return toHttpError(error);
 }
 
+/** PostgreSQL stores no NUL in text: a query value or path part holding one is a 400 at the door. */
+function refuseNul(values: readonly string[]): void {
+  if (values.some((value) => value.includes('\u0000')))
+    throw new HttpError(400, 'bad-parameter', 'a query parameter or path part holds a NUL character (%00)');
+}
+
 export function createOrgApp(options: OrgAppOptions): App {
   const now = options.now ?? (() => Date.now());
 
@@ -102,6 +108,7 @@ export function createOrgApp(options: OrgAppOptions): App {
     )
       throw new HttpError(415, 'unsupported-media-type', 'request bodies must be application/json');
     const params = pathParams(found.names, found.pattern.exec(request.path));
+    refuseNul([...request.query.values(), ...Object.values(params)]);
     const result = await found.handler({ request, params, who, db: options.db, nowMs: now() });
     return { response: json(result.status ?? 200, JSON.stringify(result.body)), who };
   };

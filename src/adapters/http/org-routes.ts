@@ -121,7 +121,7 @@ const lessonRoutes: OrgRoute[] = [
     role: 'read',
     handler: async ({ who, db, request }) => {
       const ids = parseJsonBody(request.body).ids;
-      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))
+      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && !id.includes('\u0000')))
         throw new HttpError(400, 'bad-field', 'the body needs "ids": ["lesson id", ...]');
       if (ids.length > MAX_BATCH) throw new HttpError(413, 'too-large', `at most ${MAX_BATCH} ids per fetch`);
       return { body: { lessons: await fetchOrgLessons(db, who.orgId, ids as string[]) } };

@@ -82,6 +82,8 @@ export function stringField(
     return undefined;
   }
   if (typeof value !== 'string') throw new HttpError(400, 'bad-field', `${key} must be a string`);
+  // no store keeps a NUL (PostgreSQL refuses it in text): a 400 here, never a 500 further down
+  if (value.includes('\u0000')) throw new HttpError(400, 'bad-field', `${key} must not hold a NUL character`);
   return value;
 }
 
