@@ -68,13 +68,15 @@ type LocalOverlay = { pending: PendingVote[]; superseded: Record<string, LocalSu
 
 function writeLesson(lessonsDir: string, pulled: PulledLesson, lesson: Lesson, local: LocalOverlay): void {
   const dir = join(lessonsDir, pulled.id);
-  mkdirSync(dir, { recursive: true });
+  // both files' text first: nothing of a lesson is written unless all of it can be
   const votes = [votesText(pulled), ...pendingVoteLines(local.pending, pulled.id)].filter((v) => v !== '');
-  if (votes.length === 0) rmSync(join(dir, VOTES_FILE), { force: true });
-  else writeMirrored(join(dir, VOTES_FILE), `${votes.join('\n')}\n`);
   const replaced = local.superseded[pulled.id];
   const shown: Lesson = replaced ? { ...lesson, status: 'superseded', supersededBy: replaced.by } : lesson;
-  writeMirrored(join(dir, LESSON_FILE), serializeLesson(shown));
+  const text = serializeLesson(shown);
+  mkdirSync(dir, { recursive: true });
+  if (votes.length === 0) rmSync(join(dir, VOTES_FILE), { force: true });
+  else writeMirrored(join(dir, VOTES_FILE), `${votes.join('\n')}\n`);
+  writeMirrored(join(dir, LESSON_FILE), text);
 }
 
 /** Whether the copy of a lesson is missing, empty (a crash mid-pull) or older than the server's. */
