@@ -1,28 +1,32 @@
 /**
  * The client verbs of the organisation tier (login, pull, push, remote) against servers that
- * misbehave or race: a server that answers something other than lore's JSON (a captive portal, a
- * `{}`, a body that stalls), with the built `lore` and a small node:http server the test runs on
- * loopback to play that server.
+ * misbehave or race, with the built `lore`: a server that answers something other than lore's JSON
+ * (a captive portal, a `{}`, a body that stalls), played by a small node:http server on loopback;
+ * and the real org app (PGlite, in process, behind node:http), reached directly or through a proxy
+ * that holds one route until the test lets it go.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createOrgClient } from '../../src/store/org-client/org-client.js';
-import { listen } from '../../src/adapters/http/serve-http.js';
+import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
+import type { OrgDb } from '../../src/store/org/org-db.js';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
+import { openPgliteBackend, orgApp, orgName, tokenFor } from '../helpers/org.js';
 
-type Answer = (request: IncomingMessage, response: ServerResponse) => void;
+type Answer = (request: IncomingMessage, response: ServerResponse, body: Buffer) => void;
 
 /** A server on loopback answering each path prefix as told (404 for the rest); closed after the test. */
 async function startFake(answers: Record<string, Answer>): Promise<string> {
   const server: Server = createServer((request, response) => {
-    request.resume();
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const found = Object.entries(answers).find(([prefix]) => request.url?.startsWith(prefix));
-      if (found) found[1](request, response);
+      if (found) found[1](request, response, Buffer.concat(chunks));
       else response.writeHead(404).end();
     });
   });
@@ -128,4 +132,84 @@ describe('a server that does not answer lore JSON', () => {
       message: expect.stringMatching(/no complete answer from the organisation server/),
     });
   });
+});
+
+/** A proxy to `target` that holds every request to `held` until `release()`; `arrived` resolves on the first. */
+async function startHoldingProxy(target: string, held: string) {
+  let release!: () => void;
+  let arrivedNow!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const arrived = new Promise<void>((resolve) => (arrivedNow = resolve));
+  const url = await startFake({
+    '/': (request, response, body) => {
+      void (async () => {
+        if (request.url?.startsWith(held)) {
+          arrivedNow();
+          await gate;
+        }
+        const upstream = await fetch(new URL(request.url ?? '/', target), {
+          method: request.method ?? 'GET',
+          headers: {
+            authorization: request.headers.authorization ?? '',
+            ...(request.headers['content-type'] ? { 'content-type': request.headers['content-type'] } : {}),
+          },
+          ...(body.length > 0 ? { body: body.toString('utf8') } : {}),
+        });
+        response
+          .writeHead(upstream.status, { 'content-type': 'application/json' })
+          .end(await upstream.text());
+      })();
+    },
+  });
+  return { url, arrived, release };
+}
+
+describe('against the real org server', () => {
+  let db: OrgDb;
+  let close: () => Promise<void>;
+  let url: string;
+
+  beforeAll(async () => {
+    const backend = await openPgliteBackend();
+    db = backend.db;
+    const server = createHttpServer(orgApp(db));
+    url = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}/`;
+    close = async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await backend.close();
+    };
+  }, 60_000);
+  afterAll(async () => close?.());
+
+  async function engineer(token: string, via = url): Promise<Sandbox> {
+    const machine = await machineOn(via);
+    expect((await machine.runAsync(['login', 'acme', '--token', token])).code).toBe(0);
+    return machine;
+  }
+  const known = (machine: Sandbox): Record<string, number> =>
+    (
+      JSON.parse(readFileSync(join(machine.userTier, 'org', 'state.json'), 'utf8')) as {
+        remotes: Record<string, { known: Record<string, number> }>;
+      }
+    ).remotes.acme?.known ?? {};
+
+  it('keeps the version a push got acknowledged while a pull was running, so the next push of an edit goes', async () => {
+    const proxy = await startHoldingProxy(url, '/api/org/index');
+    const alice = await engineer(await tokenFor(db, orgName(), 'alice', 'write'), proxy.url);
+    const id = alice.add(['--tier', 'user', '--summary', 'Use yarn add, not npm install, here']);
+    const pulling = alice.runAsync(['pull']);
+    await proxy.arrived;
+    const pushed = await alice.runAsync(['push', id, '--json']);
+    expect(pushed.json()).toMatchObject({ results: [{ id, outcome: 'created', version: 1 }] });
+    proxy.release();
+    expect((await pulling).code).toBe(0);
+    expect(known(alice)[id]).toBe(1);
+
+    expect((await alice.runAsync(['update', id, '--summary', 'Use yarn add, never npm install'])).code).toBe(
+      0,
+    );
+    const edited = await alice.runAsync(['push', id, '--json']);
+    expect(edited.json()).toMatchObject({ results: [{ id, outcome: 'updated', version: 2 }] });
+  }, 120_000);
 });

@@ -18,7 +18,8 @@ import { LESSON_FILE, VOTES_FILE } from '../lessons/tier-store.js';
 import type { OrgClient, PulledLesson } from './org-client.js';
 import { pendingVoteLines, readLocalSupersedes, readPendingVotes } from './org-local.js';
 import type { LocalSupersede, PendingVote } from './org-local.js';
-import { readOrgState, writeOrgState } from './org-state.js';
+import { emptyRemoteState, readOrgState, updateRemoteState } from './org-state.js';
+import type { RemoteState } from './org-state.js';
 
 export const FETCH_BATCH = 1000;
 
@@ -89,6 +90,38 @@ function needsFetch(
   return (statSync(join(lessonsDir, entry.id, LESSON_FILE), { throwIfNoEntry: false })?.size ?? 0) === 0;
 }
 
+/** What one pull learnt, applied to the state file at its end (or where it failed). */
+type PullChanges = {
+  pulled: Record<string, { version: number; votes: number }>;
+  removed: string[];
+  known: Record<string, number>;
+  lastPullAt?: string;
+};
+
+/**
+ * A pull's changes over the state as it is now. The version a pull saw of a lesson replaces the
+ * one this machine knew, unless a push acknowledged another meanwhile (the state no longer holds
+ * what the pull started from): then the newer of the two stays.
+ */
+export function applyPullChanges(
+  mine: RemoteState,
+  changes: PullChanges,
+  knownAtStart: Readonly<Record<string, number>>,
+): void {
+  Object.assign(mine.pulled, changes.pulled);
+  for (const id of changes.removed) delete mine.pulled[id];
+  for (const [id, version] of Object.entries(changes.known)) {
+    const now = mine.known[id];
+    mine.known[id] = now === undefined || now === knownAtStart[id] ? version : Math.max(now, version);
+  }
+  if (changes.lastPullAt !== undefined) mine.lastPullAt = changes.lastPullAt;
+}
+
+const hasChanges = (changes: PullChanges): boolean =>
+  changes.lastPullAt !== undefined ||
+  changes.removed.length > 0 ||
+  Object.keys(changes.pulled).length + Object.keys(changes.known).length > 0;
+
 export async function pullOrg(
   loreHome: string,
   remote: { name: string; url: string },
@@ -98,45 +131,66 @@ export async function pullOrg(
   const dir = orgTierDir(loreHome);
   const layout = tierLayout(dir);
   mkdirSync(layout.lessonsDir, { recursive: true });
+  // One pull at a time; the state file itself is changed only under its own short lock, at the
+  // end, so a push running meanwhile keeps the versions the server acknowledged to it.
   return withLocksAsync([join(layout.cacheDir, 'locks', 'pull.lock')], async () => {
-    const state = readOrgState(dir);
-    const mine = (state.remotes[remote.name] ??= { pulled: {}, known: {} });
-    const index = await client.index(options.project);
-    const local = { pending: readPendingVotes(dir), superseded: readLocalSupersedes(dir) };
-    const offered = new Set(index.map((entry) => entry.id));
-    const changed = index.filter((entry) => needsFetch(layout.lessonsDir, mine.pulled[entry.id], entry));
-    const report: PullReport = {
-      remote: remote.name,
-      url: remote.url,
-      added: [],
-      updated: [],
-      removed: [],
-      unchanged: index.length - changed.length,
-      skipped: [],
-      total: index.length,
-    };
-    for (let at = 0; at < changed.length; at += FETCH_BATCH) {
-      const batch = await client.fetch(changed.slice(at, at + FETCH_BATCH).map((entry) => entry.id));
-      for (const pulled of batch) {
-        const lesson = orgRecord(pulled);
-        if (typeof lesson === 'string') {
-          report.skipped.push({ id: pulled.id, reason: lesson });
-          continue;
-        }
-        writeLesson(layout.lessonsDir, pulled, lesson, local);
-        (mine.pulled[pulled.id] === undefined ? report.added : report.updated).push(pulled.id);
-        mine.pulled[pulled.id] = { version: pulled.version, votes: pulled.votes.length };
-        mine.known[pulled.id] = pulled.version;
-      }
+    const mine = readOrgState(dir).remotes[remote.name] ?? emptyRemoteState();
+    const changes: PullChanges = { pulled: {}, removed: [], known: {} };
+    try {
+      const report = await pullChanges(dir, remote, client, options, mine, changes);
+      changes.lastPullAt = options.nowIso;
+      return report;
+    } finally {
+      // what was written is recorded even when the pull failed part way (the next one goes on);
+      // a pull that learnt nothing leaves the file as it was
+      if (hasChanges(changes))
+        updateRemoteState(dir, remote.name, (now) => applyPullChanges(now, changes, mine.known));
     }
-    for (const id of Object.keys(mine.pulled)) {
-      if (offered.has(id)) continue;
-      if (ID_PATTERN.test(id)) rmSync(join(layout.lessonsDir, id), { recursive: true, force: true });
-      delete mine.pulled[id];
-      report.removed.push(id);
-    }
-    mine.lastPullAt = options.nowIso;
-    writeOrgState(dir, state);
-    return report;
   });
+}
+
+async function pullChanges(
+  dir: string,
+  remote: { name: string; url: string },
+  client: OrgClient,
+  options: { project?: string },
+  mine: RemoteState,
+  changes: PullChanges,
+): Promise<PullReport> {
+  const index = await client.index(options.project);
+  const lessonsDir = tierLayout(dir).lessonsDir;
+  const local = { pending: readPendingVotes(dir), superseded: readLocalSupersedes(dir) };
+  const offered = new Set(index.map((entry) => entry.id));
+  const changed = index.filter((entry) => needsFetch(lessonsDir, mine.pulled[entry.id], entry));
+  const report: PullReport = {
+    remote: remote.name,
+    url: remote.url,
+    added: [],
+    updated: [],
+    removed: [],
+    unchanged: index.length - changed.length,
+    skipped: [],
+    total: index.length,
+  };
+  for (let at = 0; at < changed.length; at += FETCH_BATCH) {
+    const batch = await client.fetch(changed.slice(at, at + FETCH_BATCH).map((entry) => entry.id));
+    for (const pulled of batch) {
+      const lesson = orgRecord(pulled);
+      if (typeof lesson === 'string') {
+        report.skipped.push({ id: pulled.id, reason: lesson });
+        continue;
+      }
+      writeLesson(lessonsDir, pulled, lesson, local);
+      (mine.pulled[pulled.id] === undefined ? report.added : report.updated).push(pulled.id);
+      changes.pulled[pulled.id] = { version: pulled.version, votes: pulled.votes.length };
+      changes.known[pulled.id] = pulled.version;
+    }
+  }
+  for (const id of Object.keys(mine.pulled)) {
+    if (offered.has(id)) continue;
+    if (ID_PATTERN.test(id)) rmSync(join(lessonsDir, id), { recursive: true, force: true });
+    changes.removed.push(id);
+    report.removed.push(id);
+  }
+  return report;
 }

@@ -12,7 +12,7 @@ import { orgTierDir } from '../fs/paths.js';
 import { resolveLesson } from '../lessons/lesson-writes.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { OrgClient, PushResult } from './org-client.js';
-import { readOrgState, writeOrgState } from './org-state.js';
+import { readOrgState, updateRemoteState } from './org-state.js';
 
 export const PUSH_BATCH = 500;
 
@@ -68,8 +68,8 @@ export async function pushOrg(
       hint: 'pass --project NAME',
     });
   const orgDir = orgTierDir(loreHome);
-  const state = readOrgState(orgDir);
-  const mine = (state.remotes[remote.name] ??= { pulled: {}, known: {} });
+  // the versions this machine knows, as base versions; acknowledgements go back under the state lock
+  const known = { ...readOrgState(orgDir).remotes[remote.name]?.known };
   const results: PushResult[] = [];
   // Project lessons are filed under the project; user lessons under the whole organisation.
   for (const group of [
@@ -78,7 +78,7 @@ export async function pushOrg(
   ]) {
     for (let at = 0; at < group.length; at += PUSH_BATCH) {
       const batch = group.slice(at, at + PUSH_BATCH).map(({ tier, lesson }) => {
-        const base = mine.known[lesson.id];
+        const base = known[lesson.id];
         // this machine's votes go up with the lesson: votes from many users merge on the server
         const votes = ws
           .store(tier)
@@ -92,16 +92,18 @@ export async function pushOrg(
       });
       const project = group[0]?.tier === 'project' ? options.project : undefined;
       const answered = await client.push(batch, project);
+      const acknowledged: Record<string, number> = {};
       for (const result of answered)
         if (
           result.id !== null &&
           result.version !== null &&
           ['created', 'updated', 'unchanged'].includes(result.outcome)
         )
-          mine.known[result.id] = result.version;
+          acknowledged[result.id] = result.version;
       results.push(...answered);
-      // what the server acknowledged is remembered batch by batch: an interrupted push resumes cleanly
-      writeOrgState(orgDir, state);
+      // what the server acknowledged is remembered batch by batch (an interrupted push resumes
+      // cleanly), merged into the file as it is now: a pull running meanwhile loses none of it
+      updateRemoteState(orgDir, remote.name, (mine) => Object.assign(mine.known, acknowledged));
     }
   }
   return {
