@@ -15,7 +15,7 @@ import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js'
 import type { OrgDb } from '../../src/store/org/org-db.js';
 import { createSandbox } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
-import { openPgliteBackend, orgApp, orgName, tokenFor } from '../helpers/org.js';
+import { bearer, openPgliteBackend, orgApp, orgName, tokenFor } from '../helpers/org.js';
 
 type Answer = (request: IncomingMessage, response: ServerResponse, body: Buffer) => void;
 
@@ -193,6 +193,44 @@ describe('against the real org server', () => {
         remotes: Record<string, { known: Record<string, number> }>;
       }
     ).remotes.acme?.known ?? {};
+
+  it("lets a writer push again after a curator changed its proposal and it pulled, as the conflict's hint says; a rejected one says so", async () => {
+    const org = orgName();
+    const alice = await engineer(await tokenFor(db, org, 'alice', 'write'));
+    const carol = bearer(await tokenFor(db, org, 'carol', 'curate'));
+    const id = alice.add(['--tier', 'user', '--summary', 'Run migrations before tests']);
+    expect((await alice.runAsync(['push', id])).code).toBe(0);
+    const onServer = await (await fetch(`${url}api/org/lessons/${id}`, { headers: carol })).json();
+    const edited = await fetch(`${url}api/org/lessons/${id}`, {
+      method: 'PUT',
+      headers: { ...carol, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        version: 1,
+        lesson: {
+          ...(onServer as { lesson: object }).lesson,
+          summary: 'Run the DB migrations before the tests',
+        },
+      }),
+    });
+    expect(edited.status).toBe(200);
+
+    expect((await alice.runAsync(['update', id, '--priority', '8'])).code).toBe(0);
+    const stale = await alice.runAsync(['push', id]);
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toMatch(/a curator changed your proposal .*now version 2.*run `lore pull`/);
+    expect((await alice.runAsync(['pull'])).code).toBe(0);
+    expect(orgLessons(alice)).toEqual([]);
+    const retried = await alice.runAsync(['push', id, '--json']);
+    expect(retried.json()).toMatchObject({
+      results: [{ id, outcome: 'updated', version: 3, state: 'proposed' }],
+    });
+
+    await fetch(`${url}api/org/lessons/${id}/reject`, { method: 'POST', headers: carol });
+    expect((await alice.runAsync(['update', id, '--priority', '9'])).code).toBe(0);
+    const rejected = await alice.runAsync(['push', id]);
+    expect(rejected.code).toBe(1);
+    expect(rejected.stdout).toContain(`${id}: forbidden: a curator rejected ${id}`);
+  }, 120_000);
 
   it('keeps the version a push got acknowledged while a pull was running, so the next push of an edit goes', async () => {
     const proxy = await startHoldingProxy(url, '/api/org/index');

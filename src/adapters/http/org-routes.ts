@@ -13,6 +13,7 @@ import {
   LESSON_STATES,
   listOrgLessons,
   orgLessonIndex,
+  ownProposals,
 } from '../../store/org/org-lessons.js';
 import {
   forbidden,
@@ -112,7 +113,10 @@ const lessonRoutes: OrgRoute[] = [
     query: ['project'],
     role: 'read',
     handler: async ({ who, db, request }) => ({
-      body: { lessons: await orgLessonIndex(db, who.orgId, request.query.get('project') ?? undefined) },
+      body: {
+        lessons: await orgLessonIndex(db, who.orgId, request.query.get('project') ?? undefined),
+        proposals: await ownProposals(db, who.orgId, who.user),
+      },
     }),
   },
   {

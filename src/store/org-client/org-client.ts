@@ -10,6 +10,9 @@ import type { Lesson } from '../../core/lesson/schema.js';
 import { z } from 'zod';
 
 export type OrgIndexEntry = { id: string; version: number; votes: number };
+/** One of the caller's own lessons the organisation has not accepted: its version, never its text. */
+export type OwnProposal = { id: string; version: number; state: string };
+export type OrgIndex = { lessons: OrgIndexEntry[]; proposals: OwnProposal[] };
 
 export type OrgVote = { user: string; model: string; task: string; at: string };
 export type PulledLesson = {
@@ -38,7 +41,7 @@ export type Whoami = { org: string; user: string; role: string; server: string }
 export type OrgClient = {
   url: string;
   whoami(): Promise<Whoami>;
-  index(project?: string): Promise<OrgIndexEntry[]>;
+  index(project?: string): Promise<OrgIndex>;
   fetch(ids: readonly string[]): Promise<PulledLesson[]>;
   push(items: readonly PushItem[], project?: string): Promise<PushResult[]>;
   vote(
@@ -76,7 +79,13 @@ const ANSWERS = {
     role: z.string().min(1),
     server: z.string().default(''),
   }),
-  index: z.object({ lessons: z.array(entry) }),
+  index: z.object({
+    lessons: z.array(entry),
+    // the caller's own proposals (a server older than this client leaves them out)
+    proposals: z
+      .array(z.object({ id: z.string(), version: z.number().int(), state: z.string() }))
+      .default([]),
+  }),
   fetch: z.object({
     lessons: z.array(
       z.object({
@@ -190,7 +199,7 @@ export function createOrgClient(options: { url: string; token: string; timeoutMs
     whoami: () => call('GET', '/api/org/whoami', ANSWERS.whoami),
     async index(project) {
       const query = project ? `?project=${encodeURIComponent(project)}` : '';
-      return (await call('GET', `/api/org/index${query}`, ANSWERS.index)).lessons;
+      return call('GET', `/api/org/index${query}`, ANSWERS.index);
     },
     async fetch(ids) {
       const answer = await call('POST', '/api/org/fetch', ANSWERS.fetch, { ids });

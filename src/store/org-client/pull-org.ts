@@ -157,7 +157,9 @@ async function pullChanges(
   mine: RemoteState,
   changes: PullChanges,
 ): Promise<PullReport> {
-  const index = await client.index(options.project);
+  const { lessons: index, proposals } = await client.index(options.project);
+  // the versions of this user's own proposals: learnt, never written into the org tier
+  for (const proposal of proposals) changes.known[proposal.id] = proposal.version;
   const lessonsDir = tierLayout(dir).lessonsDir;
   const local = { pending: readPendingVotes(dir), superseded: readLocalSupersedes(dir) };
   const offered = new Set(index.map((entry) => entry.id));

@@ -76,8 +76,17 @@ function lessonParams(lesson: Lesson): unknown[] {
   ];
 }
 
-const pullHint = (id: string, version: number): string =>
-  `the organisation has version ${version} of ${id}: run \`lore pull\` to get it, then push again`;
+/**
+ * How to get past a stale version. `lore pull` learns the current version of every accepted lesson
+ * and of the caller's own proposals (without bringing those into the org tier), so the hint holds
+ * for both; the push after it replaces the server's copy with the pusher's.
+ */
+export function pullHint(id: string, version: number, state: LessonState): string {
+  return state === 'accepted'
+    ? `the organisation has version ${version} of ${id}: run \`lore pull\` to get it, then push again`
+    : `a curator changed your proposal ${id} (now version ${version}; see it with GET /api/org/lessons/${id}): ` +
+        'run `lore pull` to learn its version, then push again to replace it with yours';
+}
 
 /** Pushes lessons in one transaction; each item gets its own outcome (a conflict fails only itself). */
 export async function pushOrgLessons(
@@ -194,24 +203,28 @@ async function updateExisting(
   const version = Number(current.version);
   if (current.content_hash === lessonHash(lesson))
     return { id: lesson.id, outcome: 'unchanged', version, state: current.state };
+  // who may change it first: a pull cannot make a refused push go, so it is not suggested
+  const own = current.state === 'proposed' && current.proposed_by === who.user;
+  if (!own && !roleAllows(who.role, 'curate')) {
+    const rejected = current.state === 'rejected' && current.proposed_by === who.user;
+    return {
+      id: lesson.id,
+      outcome: 'forbidden',
+      version,
+      state: current.state,
+      message: rejected
+        ? `a curator rejected ${lesson.id}: only a curator changes it now (your role: ${who.role})`
+        : `only a curator changes a lesson that is not your own proposal (your role: ${who.role})`,
+    };
+  }
   if (baseVersion !== version)
     return {
       id: lesson.id,
       outcome: 'conflict',
       version,
       state: current.state,
-      message: pullHint(lesson.id, version),
+      message: pullHint(lesson.id, version, current.state),
     };
-  const own = current.state === 'proposed' && current.proposed_by === who.user;
-  if (!own && !roleAllows(who.role, 'curate')) {
-    return {
-      id: lesson.id,
-      outcome: 'forbidden',
-      version,
-      state: current.state,
-      message: `only a curator changes a lesson that is not your own proposal (your role: ${who.role})`,
-    };
-  }
   const next = await casUpdate(sql, who, lesson, version);
   return next === undefined
     ? {
@@ -219,7 +232,7 @@ async function updateExisting(
         outcome: 'conflict',
         version,
         state: current.state,
-        message: pullHint(lesson.id, version),
+        message: pullHint(lesson.id, version, current.state),
       }
     : { id: lesson.id, outcome: 'updated', version: next, state: current.state };
 }
