@@ -232,6 +232,32 @@ describe('against the real org server', () => {
     expect(rejected.stdout).toContain(`${id}: forbidden: a curator rejected ${id}`);
   }, 120_000);
 
+  it('keeps the lessons of a project pulled once through later plain pulls, until the project is dropped', async () => {
+    const org = orgName();
+    const carol = await engineer(await tokenFor(db, org, 'carol', 'curate'));
+    const orgWide = carol.add(['--tier', 'user', '--summary', 'Pin node 20 everywhere']);
+    const billing = carol.add(['--summary', 'Billing: amounts are integer cents, never floats']);
+    expect((await carol.runAsync(['push', orgWide])).code).toBe(0);
+    expect((await carol.runAsync(['push', billing, '--from-project', '--project', 'billing'])).code).toBe(0);
+
+    const bob = await engineer(await tokenFor(db, org, 'bob', 'read'));
+    const first = await bob.runAsync(['pull', '--project', 'billing', '--json']);
+    expect(first.json()).toMatchObject({ projects: ['billing'], total: 2 });
+    const plain = await bob.runAsync(['pull']);
+    expect(plain.stdout).toContain('pulled from acme (with project billing): 2 organisation lesson(s)');
+    expect(plain.stdout).toContain('0 removed');
+    expect(orgLessons(bob).sort()).toEqual([orgWide, billing].sort());
+
+    const dropped = await bob.runAsync(['pull', '--drop-project', 'billing', '--json']);
+    expect(dropped.json()).toMatchObject({ projects: [], removed: [billing], total: 1 });
+    expect((await bob.runAsync(['pull', '--json'])).json()).toMatchObject({
+      projects: [],
+      removed: [],
+      total: 1,
+    });
+    expect(orgLessons(bob)).toEqual([orgWide]);
+  }, 120_000);
+
   it('keeps the version a push got acknowledged while a pull was running, so the next push of an edit goes', async () => {
     const proxy = await startHoldingProxy(url, '/api/org/index');
     const alice = await engineer(await tokenFor(db, orgName(), 'alice', 'write'), proxy.url);

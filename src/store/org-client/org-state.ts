@@ -1,7 +1,7 @@
 /**
  * What this machine knows of each remote's lessons (`$LORE_HOME/org/state.json`): per remote, the
  * version and vote count of each lesson the last pull wrote, the version of each lesson last seen
- * there (pulled or pushed: a push's base version), and when it last pulled. A missing or damaged
+ * there (pulled or pushed: a push's base version), the projects it pulls, and when it last pulled. A missing or damaged
  * file means a full pull; it holds no secrets. A pull and a push can run at once (the background
  * pull of a session start, a push by hand): each changes the file only through `updateRemoteState`,
  * a read-modify-write under a short lock, so neither writes back a stale copy over the other's
@@ -15,6 +15,8 @@ import { tierLayout } from '../fs/paths.js';
 
 export type RemoteState = {
   lastPullAt?: string;
+  /** The projects whose lessons every pull brings too (`lore pull --project`), until dropped. */
+  projects?: string[];
   pulled: Record<string, { version: number; votes: number }>;
   known: Record<string, number>;
 };

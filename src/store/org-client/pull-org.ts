@@ -15,7 +15,7 @@ import type { Lesson } from '../../core/lesson/schema.js';
 import { withLocksAsync } from '../fs/lock.js';
 import { orgTierDir, tierLayout } from '../fs/paths.js';
 import { LESSON_FILE, VOTES_FILE } from '../lessons/tier-store.js';
-import type { OrgClient, PulledLesson } from './org-client.js';
+import type { OrgClient, OrgIndex, OrgIndexEntry, PulledLesson } from './org-client.js';
 import { pendingVoteLines, readLocalSupersedes, readPendingVotes } from './org-local.js';
 import type { LocalSupersede, PendingVote } from './org-local.js';
 import { emptyRemoteState, readOrgState, updateRemoteState } from './org-state.js';
@@ -26,6 +26,8 @@ export const FETCH_BATCH = 1000;
 export type PullReport = {
   remote: string;
   url: string;
+  /** The projects pulled besides the organisation's own lessons (remembered for later pulls). */
+  projects: string[];
   added: string[];
   updated: string[];
   removed: string[];
@@ -96,6 +98,7 @@ type PullChanges = {
   removed: string[];
   known: Record<string, number>;
   lastPullAt?: string;
+  projects?: string[];
 };
 
 /**
@@ -115,6 +118,36 @@ export function applyPullChanges(
     mine.known[id] = now === undefined || now === knownAtStart[id] ? version : Math.max(now, version);
   }
   if (changes.lastPullAt !== undefined) mine.lastPullAt = changes.lastPullAt;
+  if (changes.projects !== undefined) {
+    if (changes.projects.length > 0) mine.projects = changes.projects;
+    else delete mine.projects;
+  }
+}
+
+/**
+ * The projects a pull brings: those earlier pulls remembered, plus `add`, minus `drop`. Remembered
+ * so that the next plain `lore pull` (the background one of every session start) keeps a project's
+ * lessons instead of removing them as no longer offered.
+ */
+export function pullProjects(
+  remembered: readonly string[] | undefined,
+  add: readonly string[],
+  drop: readonly string[],
+): string[] {
+  return [...new Set([...(remembered ?? []), ...add])].filter((name) => !drop.includes(name)).sort();
+}
+
+/** The index of the organisation's lessons and of each project's, as one (no project: one request). */
+async function readIndex(client: OrgClient, projects: readonly string[]): Promise<OrgIndex> {
+  if (projects.length === 0) return client.index();
+  const lessons = new Map<string, OrgIndexEntry>();
+  const proposals = new Map<string, OrgIndex['proposals'][number]>();
+  for (const project of projects) {
+    const index = await client.index(project);
+    for (const entry of index.lessons) lessons.set(entry.id, entry);
+    for (const proposal of index.proposals) proposals.set(proposal.id, proposal);
+  }
+  return { lessons: [...lessons.values()], proposals: [...proposals.values()] };
 }
 
 const hasChanges = (changes: PullChanges): boolean =>
@@ -126,7 +159,7 @@ export async function pullOrg(
   loreHome: string,
   remote: { name: string; url: string },
   client: OrgClient,
-  options: { project?: string; nowIso: string },
+  options: { projects?: readonly string[]; dropProjects?: readonly string[]; nowIso: string },
 ): Promise<PullReport> {
   const dir = orgTierDir(loreHome);
   const layout = tierLayout(dir);
@@ -135,9 +168,11 @@ export async function pullOrg(
   // end, so a push running meanwhile keeps the versions the server acknowledged to it.
   return withLocksAsync([join(layout.cacheDir, 'locks', 'pull.lock')], async () => {
     const mine = readOrgState(dir).remotes[remote.name] ?? emptyRemoteState();
+    const projects = pullProjects(mine.projects, options.projects ?? [], options.dropProjects ?? []);
     const changes: PullChanges = { pulled: {}, removed: [], known: {} };
     try {
-      const report = await pullChanges(dir, remote, client, options, mine, changes);
+      const report = await pullChanges(dir, remote, client, projects, mine, changes);
+      changes.projects = projects;
       changes.lastPullAt = options.nowIso;
       return report;
     } finally {
@@ -153,11 +188,11 @@ async function pullChanges(
   dir: string,
   remote: { name: string; url: string },
   client: OrgClient,
-  options: { project?: string },
+  projects: string[],
   mine: RemoteState,
   changes: PullChanges,
 ): Promise<PullReport> {
-  const { lessons: index, proposals } = await client.index(options.project);
+  const { lessons: index, proposals } = await readIndex(client, projects);
   // the versions of this user's own proposals: learnt, never written into the org tier
   for (const proposal of proposals) changes.known[proposal.id] = proposal.version;
   const lessonsDir = tierLayout(dir).lessonsDir;
@@ -167,6 +202,7 @@ async function pullChanges(
   const report: PullReport = {
     remote: remote.name,
     url: remote.url,
+    projects,
     added: [],
     updated: [],
     removed: [],
