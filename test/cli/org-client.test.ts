@@ -5,7 +5,7 @@
  * and the real org app (PGlite, in process, behind node:http), reached directly or through a proxy
  * that holds one route until the test lets it go.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -257,6 +257,48 @@ describe('against the real org server', () => {
     });
     expect(orgLessons(bob)).toEqual([orgWide]);
   }, 120_000);
+
+  it('pushes a few hundred lessons in batches under the server body limit; one lesson over it alone is refused by itself', async () => {
+    const alice = await engineer(await tokenFor(db, orgName(), 'alice', 'curate'));
+    alice.add(['--tier', 'user', '--summary', 'seed']);
+    const lessonFile = (id: string, slug: string, body: string) =>
+      [
+        'schemaVersion: 1',
+        `id: ${id}`,
+        `slug: ${slug}`,
+        `summary: ${slug}`,
+        `body: ${JSON.stringify(body)}`,
+        'createdAt: 2026-01-01T00:00:00.000Z',
+        'updatedAt: 2026-01-01T00:00:00.000Z',
+        '',
+      ].join('\n');
+    const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+    const idOf = (n: number) =>
+      `zz${Array.from({ length: 8 }, (_, k) => ALPHABET[Math.floor(n / 32 ** k) % 32]).join('')}`;
+    const write = (id: string, slug: string, body: string) => {
+      mkdirSync(join(alice.userTier, 'lessons', id), { recursive: true });
+      writeFileSync(join(alice.userTier, 'lessons', id, 'lesson.yaml'), lessonFile(id, slug, body));
+    };
+    for (let i = 0; i < 400; i++) write(idOf(i), `bulk-lesson-${i}`, 'Details. '.repeat(340));
+    const huge = idOf(999);
+    write(huge, 'huge-lesson', 'x'.repeat(1100 * 1024));
+    expect((await alice.runAsync(['sync'])).code).toBe(0);
+
+    const pushed = await alice.runAsync(['push', '--json']);
+    expect(pushed.code).toBe(1);
+    const results = pushed.json<{ results: Array<{ id: string; outcome: string; message?: string }> }>()
+      .results;
+    expect(results.filter((r) => r.outcome === 'created')).toHaveLength(401);
+    expect(results.filter((r) => r.outcome !== 'created')).toEqual([
+      {
+        id: huge,
+        outcome: 'invalid',
+        version: null,
+        state: null,
+        message: expect.stringMatching(/more than the organisation server takes in one request \(1 MB\)/),
+      },
+    ]);
+  }, 180_000);
 
   it('keeps the version a push got acknowledged while a pull was running, so the next push of an edit goes', async () => {
     const proxy = await startHoldingProxy(url, '/api/org/index');
