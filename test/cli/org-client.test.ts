@@ -5,7 +5,7 @@
  * and the real org app (PGlite, in process, behind node:http), reached directly or through a proxy
  * that holds one route until the test lets it go.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -299,6 +299,32 @@ describe('against the real org server', () => {
       },
     ]);
   }, 180_000);
+
+  it('removes the lessons pulled from a remote with the remote, so they are no longer injected', async () => {
+    const carol = await engineer(await tokenFor(db, orgName(), 'carol', 'curate'));
+    const id = carol.add([
+      '--tier',
+      'user',
+      '--summary',
+      'Never run terraform apply without a plan file',
+      '--command',
+      '^terraform apply',
+    ]);
+    expect((await carol.runAsync(['push'])).code).toBe(0);
+    rmSync(join(carol.userTier, 'lessons', id), { recursive: true });
+    expect((await carol.runAsync(['pull'])).code).toBe(0);
+    const explain = () =>
+      carol.runAsync(['explain', '--tool', 'Bash', '--command', 'terraform apply -auto-approve']);
+    expect((await explain()).stdout).toContain(id);
+
+    const removed = await carol.runAsync(['remote', 'remove', 'acme']);
+    expect(removed.stdout).toContain('removed remote acme, its token and the 1 lesson(s) pulled from it');
+    expect(orgLessons(carol)).toEqual([]);
+    const listed = await carol.runAsync(['list', '--tier', 'org', '--json']);
+    expect(listed.json<{ lessons: unknown[] }>().lessons).toEqual([]);
+    expect((await explain()).stdout).not.toContain(id);
+    expect(readFileSync(join(carol.userTier, 'org', 'state.json'), 'utf8')).not.toContain('acme');
+  }, 120_000);
 
   it('keeps the version a push got acknowledged while a pull was running, so the next push of an edit goes', async () => {
     const proxy = await startHoldingProxy(url, '/api/org/index');

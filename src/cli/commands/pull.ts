@@ -7,6 +7,7 @@ import { orgTierDir, resolveLoreHome, tierLayout } from '../../store/fs/paths.js
 import { openBackgroundLog } from '../../store/fs/background-log.js';
 import { chooseRemote, readRemotes, requireToken } from '../../store/org-client/remote-config.js';
 import { flagOption, listOption, stringOption } from '../command.js';
+import { refreshOrgTier } from '../refresh-org-tier.js';
 import type { Command, CommandContext } from '../command.js';
 
 /** `--background` pulls at most once per this many minutes (LORE_PULL_INTERVAL_MINUTES). */
@@ -113,7 +114,7 @@ export const command: Command = {
       dropProjects,
       nowIso: new Date(ctx.now()).toISOString(),
     });
-    await refreshAfterPull(ctx, home);
+    await refreshOrgTier(ctx, home);
     for (const skipped of report.skipped.slice(0, 5))
       ctx.note(`lore pull: skipped ${skipped.id}: ${skipped.reason}`);
     const text =
@@ -122,20 +123,3 @@ export const command: Command = {
     return { data: report, text };
   },
 };
-
-/** The index and this workspace's manifest take the org tier in; other repositories notice the user tier's generation. */
-async function refreshAfterPull(ctx: CommandContext, home: string): Promise<void> {
-  const [{ openWorkspace }, { afterWrite }, { bumpGeneration }] = await Promise.all([
-    import('../../store/workspace/workspace.js'),
-    import('../../store/workspace/after-write.js'),
-    import('../../store/hook-state/manifest-files.js'),
-  ]);
-  const ws = await openWorkspace({ cwd: ctx.cwd, root: ctx.root, env: ctx.env, warn: ctx.note });
-  try {
-    await ws.ready();
-    await afterWrite(ws, 'org');
-    bumpGeneration(tierLayout(home).cacheDir, `${ctx.now().toString(36)}-${process.pid}`);
-  } finally {
-    ws.close();
-  }
-}

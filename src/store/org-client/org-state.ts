@@ -54,3 +54,13 @@ export function updateRemoteState(orgDir: string, remote: string, change: (mine:
     writeOrgState(orgDir, state);
   });
 }
+
+/** Forgets a remote (`lore remote remove`): what it pulled and the versions it knew. */
+export function forgetRemoteState(orgDir: string, remote: string): void {
+  withLocks([join(tierLayout(orgDir).cacheDir, 'locks', 'state.lock')], () => {
+    const state = readOrgState(orgDir);
+    if (!Object.hasOwn(state.remotes, remote)) return;
+    delete state.remotes[remote];
+    writeOrgState(orgDir, state);
+  });
+}

@@ -12,13 +12,13 @@ import { ID_PATTERN } from '../../core/lesson/constants.js';
 import { serializeLesson } from '../../core/lesson/lesson-yaml.js';
 import { LessonSchema } from '../../core/lesson/schema.js';
 import type { Lesson } from '../../core/lesson/schema.js';
-import { withLocksAsync } from '../fs/lock.js';
+import { withLocks, withLocksAsync } from '../fs/lock.js';
 import { orgTierDir, tierLayout } from '../fs/paths.js';
 import { LESSON_FILE, VOTES_FILE } from '../lessons/tier-store.js';
 import type { OrgClient, OrgIndex, OrgIndexEntry, PulledLesson } from './org-client.js';
 import { pendingVoteLines, readLocalSupersedes, readPendingVotes } from './org-local.js';
 import type { LocalSupersede, PendingVote } from './org-local.js';
-import { emptyRemoteState, readOrgState, updateRemoteState } from './org-state.js';
+import { emptyRemoteState, forgetRemoteState, readOrgState, updateRemoteState } from './org-state.js';
 import type { RemoteState } from './org-state.js';
 
 export const FETCH_BATCH = 1000;
@@ -231,4 +231,26 @@ async function pullChanges(
     report.removed.push(id);
   }
   return report;
+}
+
+/**
+ * Removes from the org tier what a remote's pulls wrote, and its state (`lore remote remove`): the
+ * lessons of a server this machine no longer follows must not stay injected with nothing left to
+ * remove them. A lesson another remote pulled too stays. Under the pull lock: never during a pull.
+ * The ids removed; the caller refreshes the index and the manifests.
+ */
+export function dropRemoteLessons(loreHome: string, remote: string): string[] {
+  const dir = orgTierDir(loreHome);
+  const layout = tierLayout(dir);
+  return withLocks([join(layout.cacheDir, 'locks', 'pull.lock')], () => {
+    const state = readOrgState(dir);
+    const others = Object.entries(state.remotes).filter(([name]) => name !== remote);
+    const kept = new Set(others.flatMap(([, other]) => Object.keys(other.pulled)));
+    const removed = Object.keys(state.remotes[remote]?.pulled ?? {}).filter(
+      (id) => !kept.has(id) && ID_PATTERN.test(id),
+    );
+    for (const id of removed) rmSync(join(layout.lessonsDir, id), { recursive: true, force: true });
+    forgetRemoteState(dir, remote);
+    return removed.sort();
+  });
 }
