@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { LoreError } from '../../core/errors.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
-import { LessonSchema } from '../../core/lesson/schema.js';
+import { LessonSchema, NUL_MESSAGE, nulPath } from '../../core/lesson/schema.js';
 import type { Lesson } from '../../core/lesson/schema.js';
 import { recordAudit } from './org-audit.js';
 import type { OrgDb, OrgSql } from './org-db.js';
@@ -110,36 +110,17 @@ export async function pushOrgLessons(
 }
 
 /**
- * Where a JSON value holds a NUL character (U+0000), in a string or a key: `body`, `tags.2`; or
- * undefined. PostgreSQL stores no NUL in text or jsonb: such a lesson is refused as invalid, by
- * itself, before it reaches the database (where it would fail the whole transaction).
+ * The lesson a client sent, or what is wrong with it (every problem, by field). The lesson rules
+ * refuse a NUL character (PostgreSQL stores none in text or jsonb): such a lesson is invalid by
+ * itself, before it reaches the database, where it would fail the whole transaction.
  */
-export function nulPath(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || 'lesson' : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const at = path === '' ? key : `${path}.${key}`;
-    if (key.includes('\u0000')) return at;
-    const found = nulPath(item, at);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-const nulProblem = (at: string): string =>
-  `${at}: holds a NUL character (\\u0000), which the organisation's database cannot store; remove it`;
-
-/** The lesson a client sent, or what is wrong with it (every problem, by field). */
 export function checkLesson(raw: unknown): Lesson | string {
-  const nul = nulPath(raw);
   const parsed = LessonSchema.safeParse(raw);
-  const problems = [
-    ...(nul === undefined ? [] : [nulProblem(nul)]),
-    ...(parsed.success
-      ? []
-      : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'lesson'}: ${issue.message}`)),
-  ];
-  return parsed.success && problems.length === 0 ? parsed.data : problems.join('; ');
+  if (!parsed.success)
+    return parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || 'lesson'}: ${issue.message}`)
+      .join('; ');
+  return parsed.data;
 }
 
 async function pushOne(
@@ -148,8 +129,8 @@ async function pushOne(
   item: PushItem,
   project: number | null,
 ): Promise<PushResult> {
-  const voteNul = nulPath(item.votes ?? [], 'votes');
-  const lesson = voteNul === undefined ? checkLesson(item.lesson) : nulProblem(voteNul);
+  const voteNul = nulPath(item.votes ?? [], ['votes']);
+  const lesson = voteNul === undefined ? checkLesson(item.lesson) : `${voteNul.join('.')}: ${NUL_MESSAGE}`;
   if (typeof lesson === 'string') {
     const raw = item.lesson as { id?: unknown } | null;
     return {
