@@ -72,6 +72,13 @@ const BROKEN: Broken[] = [
     },
   },
   {
+    name: 'a NUL character in a field (captured binary output)',
+    breakIt: (file) => {
+      writeFileSync(file, `${readFileSync(file, 'utf8')}body: "The build printed: bad byte \\0 here"\n`);
+      return { line: lineOf(file, 'body:'), field: 'body', message: /holds a NUL character/ };
+    },
+  },
+  {
     name: 'a schema violation (missing summary)',
     breakIt: (file) => {
       writeFileSync(file, readFileSync(file, 'utf8').replace(/^summary: .*\n/m, ''));
@@ -276,6 +283,21 @@ describe('other broken files', () => {
     );
     writeFileSync(log, 'é'.repeat(65_536));
     expect(sandbox.run(['add', '--summary', 'exactly at the cap', '--body-file', 'build.log']).code).toBe(0);
+  });
+
+  it('a --body-file holding a NUL character is refused naming the field; nothing is written', () => {
+    const sandbox = createSandbox();
+    writeFileSync(join(sandbox.base, 'body.md'), 'The build printed:\nerror: bad byte \u0000 in stream\n');
+    const added = sandbox.run([
+      'add',
+      '--summary',
+      'Lesson whose body has a NUL',
+      '--body-file',
+      join(sandbox.base, 'body.md'),
+    ]);
+    expect(added.code).toBe(1);
+    expect(added.stderr).toMatch(/body: holds a NUL character/);
+    expect(listIds(sandbox)).toEqual([]);
   });
 
   it('a glob with an unclosed bracket is refused, not stored as a literal that never matches', () => {

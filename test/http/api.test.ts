@@ -243,6 +243,11 @@ describe('HTTP API, in-process', () => {
       ['/api/lessons/zzzz?verbose=1', {}, 400, 'unknown-parameter'],
       ['/api/lessons?minConfidence=high', {}, 400, 'bad-parameter'],
       ['/api/search?q=x&minConfidence=1.5', {}, 400, 'bad-parameter'],
+      // A malformed %-escape in a path parameter is the client's mistake, not a crash.
+      ['/api/lessons/%E0%A4%A', {}, 400, 'bad-parameter'],
+      ['/api/lessons/%', { method: 'DELETE' }, 400, 'bad-parameter'],
+      ['/api/lessons/abc%ZZ/upvote', { method: 'POST', body: { task: 't' } }, 400, 'bad-parameter'],
+      ['/api/candidates/%C3', {}, 400, 'bad-parameter'],
     ];
     for (const [url, init, status, code] of cases) {
       const response = await app.request(url, init);

@@ -199,6 +199,28 @@ describe.each(BACKENDS)('organisation API on %s', (_name, open) => {
     expect(same.json<PushBody>().results[0]).toMatchObject({ outcome: 'unchanged', version: 3 });
   });
 
+  it("refuses a writer's PUT on a lesson not its own with 403 and the role needed, and never creates a lesson by PUT", async () => {
+    const { tokens } = await team({ wendy: 'write', cora: 'curate' });
+    const lesson = makeLesson();
+    await push(tokens.cora!, [lesson]);
+    const put = (token: string, body: object, id = lesson.id) =>
+      app.request(`/api/org/lessons/${id}`, { method: 'PUT', headers: bearer(token), body });
+    const refused = await put(tokens.wendy!, { version: 1, lesson: { ...lesson, summary: 'edited' } });
+    expect(refused.status).toBe(403);
+    expect(refused.json<ErrorBody>().error).toMatchObject({ code: 'forbidden' });
+    expect(refused.json<ErrorBody>().error.hint).toMatch(/--role curate/);
+
+    const missing = makeLesson();
+    const claimed = await put(tokens.wendy!, { version: 7, lesson: missing }, missing.id);
+    expect(claimed.status).toBe(404);
+    expect(claimed.json<ErrorBody>().error.hint).toMatch(/POST \/api\/org\/lessons/);
+    const asCurator = await put(tokens.cora!, { version: 1, lesson: missing }, missing.id);
+    expect(asCurator.status).toBe(404);
+    expect(
+      (await app.request(`/api/org/lessons/${missing.id}`, { headers: bearer(tokens.cora!) })).status,
+    ).toBe(404);
+  });
+
   it('merges votes from many users without loss, once per lesson, user, model and task', async () => {
     const users = { u1: 'write', u2: 'write', u3: 'write' } as const;
     const { tokens } = await team({ ...users, cora: 'curate' });
@@ -288,6 +310,37 @@ describe.each(BACKENDS)('organisation API on %s', (_name, open) => {
     expect(actions.slice(0, 3)).toEqual(['ada lesson.supersede', 'ada lesson.create', 'ada lesson.create']);
   });
 
+  it('supersedes only by an accepted, active lesson, and never into a cycle', async () => {
+    const { tokens } = await team({ cora: 'curate', wendy: 'write' });
+    const [a, b, c] = [makeLesson(), makeLesson(), makeLesson()];
+    await push(tokens.cora!, [a, c]);
+    await push(tokens.wendy!, [b]);
+    const supersede = (old: string, by: string) =>
+      app.request(`/api/org/lessons/${old}/supersede`, {
+        method: 'POST',
+        headers: bearer(tokens.cora!),
+        body: { by },
+      });
+    const byProposal = await supersede(a.id, b.id);
+    expect(byProposal.status).toBe(409);
+    expect(byProposal.json<ErrorBody>().error.message).toMatch(/is proposed; only an accepted lesson/);
+    expect(byProposal.json<ErrorBody>().error.hint).toContain(`/api/org/lessons/${b.id}/accept`);
+    const untouched = await app.request(`/api/org/lessons/${a.id}`, { headers: bearer(tokens.cora!) });
+    expect(untouched.json<{ version: number; lesson: { status: string } }>()).toMatchObject({
+      version: 1,
+      lesson: { status: 'active' },
+    });
+
+    await app.request(`/api/org/lessons/${b.id}/accept`, { method: 'POST', headers: bearer(tokens.cora!) });
+    expect((await supersede(a.id, b.id)).status).toBe(200);
+    const cycle = await supersede(b.id, a.id);
+    expect(cycle.status).toBe(409);
+    expect(cycle.json<ErrorBody>().error.message).toMatch(/is superseded by .*only an active lesson/);
+    const third = await supersede(a.id, c.id);
+    expect(third.status).toBe(409);
+    expect(third.json<ErrorBody>().error.message).toContain(`already superseded by ${b.id}`);
+  });
+
   it('makes and revokes tokens through the admin route; only hashes are stored, and no token reaches the audit', async () => {
     const { org, tokens } = await team({ ada: 'admin' });
     const made = await app.request('/api/org/tokens', {
@@ -335,6 +388,95 @@ describe.each(BACKENDS)('organisation API on %s', (_name, open) => {
       body: '{"lessons": ',
     });
     expect(malformed.status).toBe(400);
+  });
+
+  it('answers a malformed %-escape in a path parameter with a 400 that names it', async () => {
+    const { tokens } = await team({ ada: 'admin' });
+    for (const [method, url] of [
+      ['GET', '/api/org/lessons/%E0%A4%A'],
+      ['DELETE', '/api/org/tokens/%'],
+    ] as const) {
+      const refused = await app.request(url, { method, headers: bearer(tokens.ada!) });
+      expect({ url, status: refused.status, code: refused.json<ErrorBody>().error.code }).toEqual({
+        url,
+        status: 400,
+        code: 'bad-parameter',
+      });
+    }
+  });
+
+  it('refuses a query parameter a route does not take, naming the ones it does', async () => {
+    const { tokens } = await team({ ada: 'admin' });
+    const cases: Array<[string, string]> = [
+      ['/api/org/lessons?stat=proposed', 'state, project, proposedBy, limit'],
+      ['/api/org/search?q=hello&limt=1', 'q, limit, project'],
+      ['/api/org/index?projet=billing', 'project'],
+      ['/api/org/audit?lessons=x', 'limit, before, lesson'],
+      ['/api/org/whoami?verbose=1', 'no query parameters'],
+    ];
+    for (const [url, takes] of cases) {
+      const refused = await app.request(url, { headers: bearer(tokens.ada!) });
+      expect({ url, status: refused.status, code: refused.json<ErrorBody>().error.code }).toEqual({
+        url,
+        status: 400,
+        code: 'unknown-parameter',
+      });
+      expect(refused.json<ErrorBody>().error.hint).toContain(takes);
+    }
+    const fine = await app.request('/api/org/lessons?state=proposed&limit=5', {
+      headers: bearer(tokens.ada!),
+    });
+    expect(fine.status).toBe(200);
+  });
+
+  it('refuses a NUL character in a lesson as that lesson invalid, the rest of the batch still taken, and elsewhere with a 4xx', async () => {
+    const { tokens } = await team({ cora: 'curate' });
+    const good = makeLesson();
+    const inBody = { ...makeLesson(), body: 'The build printed:\nerror: bad byte \u0000 in stream' };
+    const inTag = { ...makeLesson(), tags: ['ok', 'bad\u0000tag'] };
+    const inVote = makeLesson();
+    const pushed = await app.request('/api/org/lessons', {
+      method: 'POST',
+      headers: bearer(tokens.cora!),
+      body: {
+        lessons: [
+          { lesson: good },
+          { lesson: inBody },
+          { lesson: inTag },
+          { lesson: inVote, votes: [{ model: 'opus', task: 't\u0000' }] },
+        ],
+      },
+    });
+    expect(pushed.status).toBe(200);
+    const results = pushed.json<PushBody>().results;
+    expect(results.map((r) => [r.id, r.outcome])).toEqual([
+      [good.id, 'created'],
+      [inBody.id, 'invalid'],
+      [inTag.id, 'invalid'],
+      [inVote.id, 'invalid'],
+    ]);
+    expect(results.slice(1).map((r) => r.message)).toEqual([
+      expect.stringMatching(/^body: holds a NUL character/),
+      expect.stringMatching(/^tags\.1: holds a NUL character/),
+      expect.stringMatching(/^votes\.0\.task: holds a NUL character/),
+    ]);
+    const put = await app.request(`/api/org/lessons/${good.id}`, {
+      method: 'PUT',
+      headers: bearer(tokens.cora!),
+      body: { version: 1, lesson: { ...good, summary: 'a \u0000 summary' } },
+    });
+    expect(put.status).toBe(422);
+    expect(put.json<ErrorBody>().error.message).toMatch(/summary: holds a NUL character/);
+    const refusals = [
+      await push(tokens.cora!, [makeLesson()], { project: 'bill\u0000ing' }),
+      await app.request('/api/org/index?project=%00', { headers: bearer(tokens.cora!) }),
+      await app.request(`/api/org/lessons/${good.id}/votes`, {
+        method: 'POST',
+        headers: bearer(tokens.cora!),
+        body: { model: 'op\u0000us', task: 't' },
+      }),
+    ];
+    expect(refusals.map((r) => r.status)).toEqual([400, 400, 400]);
   });
 
   it('keeps project lessons to their project', async () => {

@@ -11,7 +11,7 @@ import { ROUTES } from './api-routes.js';
 import type { Route, RouteContext } from './api-routes.js';
 import type { AppRequest, AppResponse } from './app-types.js';
 import { errorBody, HttpError, toHttpError } from './http-error.js';
-import { checkQueryNames } from './request-body.js';
+import { checkQueryNames, pathParams } from './request-body.js';
 import { checkAccess, SECURITY_HEADERS } from './security.js';
 import type { AccessPolicy } from './security.js';
 import { findAsset, loadAssets } from './static-assets.js';
@@ -95,11 +95,7 @@ export function createApp(options: AppOptions): App {
       });
     }
     checkQueryNames(request.query, found.query, `${found.method} ${found.path}`);
-    const match = found.pattern.exec(request.path);
-    const params: Record<string, string> = {};
-    found.names.forEach((name, i) => {
-      params[name] = decodeURIComponent(match?.[i + 1] ?? '');
-    });
+    const params = pathParams(found.names, found.pattern.exec(request.path));
     return serialized(async () => {
       let ws: Workspace | undefined;
       const ctx: RouteContext = {

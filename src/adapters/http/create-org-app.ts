@@ -15,6 +15,7 @@ import { requestInProcess } from './create-app.js';
 import { errorBody, HttpError, toHttpError } from './http-error.js';
 import { ORG_ROUTES, requireRole } from './org-routes.js';
 import type { OrgRoute } from './org-routes.js';
+import { checkQueryNames, pathParams } from './request-body.js';
 import { SECURITY_HEADERS } from './security.js';
 
 export type OrgAppOptions = {
@@ -69,6 +70,12 @@ function orgHttpError(error: unknown): HttpError {
   return toHttpError(error);
 }
 
+/** PostgreSQL stores no NUL in text: a query value or path part holding one is a 400 at the door. */
+function refuseNul(values: readonly string[]): void {
+  if (values.some((value) => value.includes('\u0000')))
+    throw new HttpError(400, 'bad-parameter', 'a query parameter or path part holds a NUL character (%00)');
+}
+
 export function createOrgApp(options: OrgAppOptions): App {
   const now = options.now ?? (() => Date.now());
 
@@ -93,17 +100,15 @@ export function createOrgApp(options: OrgAppOptions): App {
         },
       );
     requireRole(who, found);
+    checkQueryNames(request.query, found.query ?? [], `${found.method} ${found.path}`);
     if (
       request.method !== 'GET' &&
       request.body !== '' &&
       !(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')
     )
       throw new HttpError(415, 'unsupported-media-type', 'request bodies must be application/json');
-    const match = found.pattern.exec(request.path);
-    const params: Record<string, string> = {};
-    found.names.forEach((name, i) => {
-      params[name] = decodeURIComponent(match?.[i + 1] ?? '');
-    });
+    const params = pathParams(found.names, found.pattern.exec(request.path));
+    refuseNul([...request.query.values(), ...Object.values(params)]);
     const result = await found.handler({ request, params, who, db: options.db, nowMs: now() });
     return { response: json(result.status ?? 200, JSON.stringify(result.body)), who };
   };

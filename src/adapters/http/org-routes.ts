@@ -13,6 +13,7 @@ import {
   LESSON_STATES,
   listOrgLessons,
   orgLessonIndex,
+  ownProposals,
 } from '../../store/org/org-lessons.js';
 import {
   forbidden,
@@ -44,6 +45,8 @@ export type OrgRoute = {
   path: string;
   /** The least role that may call it. */
   role: Role;
+  /** The query parameters it reads: any other is a 400 `unknown-parameter`, as on the local API. */
+  query?: readonly string[];
   handler: (ctx: OrgRouteContext) => Promise<{ status?: number; body: unknown }>;
 };
 
@@ -107,9 +110,13 @@ const lessonRoutes: OrgRoute[] = [
   {
     method: 'GET',
     path: '/api/org/index',
+    query: ['project'],
     role: 'read',
     handler: async ({ who, db, request }) => ({
-      body: { lessons: await orgLessonIndex(db, who.orgId, request.query.get('project') ?? undefined) },
+      body: {
+        lessons: await orgLessonIndex(db, who.orgId, request.query.get('project') ?? undefined),
+        proposals: await ownProposals(db, who.orgId, who.user),
+      },
     }),
   },
   {
@@ -118,7 +125,7 @@ const lessonRoutes: OrgRoute[] = [
     role: 'read',
     handler: async ({ who, db, request }) => {
       const ids = parseJsonBody(request.body).ids;
-      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))
+      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && !id.includes('\u0000')))
         throw new HttpError(400, 'bad-field', 'the body needs "ids": ["lesson id", ...]');
       if (ids.length > MAX_BATCH) throw new HttpError(413, 'too-large', `at most ${MAX_BATCH} ids per fetch`);
       return { body: { lessons: await fetchOrgLessons(db, who.orgId, ids as string[]) } };
@@ -127,6 +134,7 @@ const lessonRoutes: OrgRoute[] = [
   {
     method: 'GET',
     path: '/api/org/lessons',
+    query: ['state', 'project', 'proposedBy', 'limit'],
     role: 'read',
     handler: async ({ who, db, request }) => {
       const q = request.query;
@@ -153,6 +161,7 @@ const lessonRoutes: OrgRoute[] = [
   {
     method: 'GET',
     path: '/api/org/search',
+    query: ['q', 'limit', 'project'],
     role: 'read',
     handler: async ({ who, db, request }) => {
       const q = request.query;
@@ -231,6 +240,7 @@ const adminRoutes: OrgRoute[] = [
   {
     method: 'GET',
     path: '/api/org/audit',
+    query: ['limit', 'before', 'lesson'],
     role: 'admin',
     handler: async ({ who, db, request }) => {
       const q = request.query;

@@ -82,6 +82,8 @@ export function stringField(
     return undefined;
   }
   if (typeof value !== 'string') throw new HttpError(400, 'bad-field', `${key} must be a string`);
+  // no store keeps a NUL (PostgreSQL refuses it in text): a 400 here, never a 500 further down
+  if (value.includes('\u0000')) throw new HttpError(400, 'bad-field', `${key} must not hold a NUL character`);
   return value;
 }
 
@@ -129,6 +131,25 @@ function rangeParam(
       `${name} must be ${kind} from ${range.min} to ${range.max}; got "${value}"`,
     );
   return number;
+}
+
+/**
+ * The `:name` parts of a matched route path, percent-decoded. A malformed escape (a stray `%`, a
+ * truncated UTF-8 sequence) is the client's mistake, a 400 naming the parameter, never a 500.
+ */
+export function pathParams(names: readonly string[], match: RegExpExecArray | null): Record<string, string> {
+  const params: Record<string, string> = {};
+  names.forEach((name, i) => {
+    const raw = match?.[i + 1] ?? '';
+    try {
+      params[name] = decodeURIComponent(raw);
+    } catch {
+      throw new HttpError(400, 'bad-parameter', `the path's ${name} "${raw}" is not valid percent-encoding`, {
+        hint: 'encode it with encodeURIComponent (a literal % is %25)',
+      });
+    }
+  });
+  return params;
 }
 
 /** Refuses a query parameter the route does not read, naming the ones it does. */

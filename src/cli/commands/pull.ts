@@ -6,7 +6,8 @@ import { LoreError } from '../../core/errors.js';
 import { orgTierDir, resolveLoreHome, tierLayout } from '../../store/fs/paths.js';
 import { openBackgroundLog } from '../../store/fs/background-log.js';
 import { chooseRemote, readRemotes, requireToken } from '../../store/org-client/remote-config.js';
-import { flagOption, stringOption } from '../command.js';
+import { flagOption, listOption, stringOption } from '../command.js';
+import { refreshOrgTier } from '../refresh-org-tier.js';
 import type { Command, CommandContext } from '../command.js';
 
 /** `--background` pulls at most once per this many minutes (LORE_PULL_INTERVAL_MINUTES). */
@@ -53,30 +54,44 @@ export function startBackgroundPull(ctx: CommandContext, forward: string[]) {
 
 export const command: Command = {
   spec: {
-    usage: 'lore pull [--remote NAME] [--project NAME] [--background] [--json]',
+    usage: 'lore pull [--remote NAME] [--project NAME]... [--drop-project NAME]... [--background] [--json]',
     description:
       "Brings the organisation's accepted lessons down into the org tier ($LORE_HOME/org), which every\n" +
       'repository on this machine reads (project > user > org when two share an id or slug) and lore\n' +
       'never edits. Only changed lessons are fetched; ones the organisation dropped are removed. The\n' +
-      "hooks and every read work from this copy, offline. --project adds that project's lessons.\n" +
+      "hooks and every read work from this copy, offline. --project adds that project's lessons, and\n" +
+      'later pulls (the background one too) keep bringing them until --drop-project removes it.\n' +
       '--background pulls detached, at most once per LORE_PULL_INTERVAL_MINUTES (default 15); each\n' +
       'session start asks for one when a remote is set up (LORE_NO_PULL=1: never in the background).',
     options: {
       remote: { type: 'string', value: 'NAME', description: 'the remote (default: the only one)' },
-      project: { type: 'string', value: 'NAME', description: "also pull this project's lessons" },
+      project: {
+        type: 'string',
+        multiple: true,
+        value: 'NAME',
+        description: "also pull this project's lessons, now and in every later pull",
+      },
+      'drop-project': {
+        type: 'string',
+        multiple: true,
+        value: 'NAME',
+        description: "stop pulling this project's lessons (removes them here)",
+      },
       background: { type: 'boolean', description: 'pull detached, rate-limited, and return at once' },
     },
     positionals: { min: 0, max: 0, names: '' },
     json: true,
-    examples: ['lore pull', 'lore pull --remote acme --project billing'],
+    examples: ['lore pull', 'lore pull --remote acme --project billing', 'lore pull --drop-project billing'],
   },
   async run(ctx, args) {
     const remoteName = stringOption(args, 'remote');
-    const project = stringOption(args, 'project');
+    const projects = listOption(args, 'project') ?? [];
+    const dropProjects = listOption(args, 'drop-project') ?? [];
     if (flagOption(args, 'background')) {
       const forward = [
         ...(remoteName ? ['--remote', remoteName] : []),
-        ...(project ? ['--project', project] : []),
+        ...projects.flatMap((name) => ['--project', name]),
+        ...dropProjects.flatMap((name) => ['--drop-project', name]),
       ];
       const result = startBackgroundPull(ctx, forward);
       return {
@@ -95,32 +110,16 @@ export const command: Command = {
     ]);
     const client = createOrgClient({ url: remote.url, token });
     const report = await pullOrg(home, remote, client, {
-      ...(project ? { project } : {}),
+      projects,
+      dropProjects,
       nowIso: new Date(ctx.now()).toISOString(),
     });
-    await refreshAfterPull(ctx, home);
+    await refreshOrgTier(ctx, home);
     for (const skipped of report.skipped.slice(0, 5))
       ctx.note(`lore pull: skipped ${skipped.id}: ${skipped.reason}`);
     const text =
-      `pulled from ${remote.name}: ${report.total} organisation lesson(s); ${report.added.length} new, ${report.updated.length} changed, ` +
+      `pulled from ${remote.name}${report.projects.length > 0 ? ` (with project ${report.projects.join(', ')})` : ''}: ${report.total} organisation lesson(s); ${report.added.length} new, ${report.updated.length} changed, ` +
       `${report.removed.length} removed, ${report.unchanged} unchanged${report.skipped.length > 0 ? `, ${report.skipped.length} skipped` : ''}`;
     return { data: report, text };
   },
 };
-
-/** The index and this workspace's manifest take the org tier in; other repositories notice the user tier's generation. */
-async function refreshAfterPull(ctx: CommandContext, home: string): Promise<void> {
-  const [{ openWorkspace }, { afterWrite }, { bumpGeneration }] = await Promise.all([
-    import('../../store/workspace/workspace.js'),
-    import('../../store/workspace/after-write.js'),
-    import('../../store/hook-state/manifest-files.js'),
-  ]);
-  const ws = await openWorkspace({ cwd: ctx.cwd, root: ctx.root, env: ctx.env, warn: ctx.note });
-  try {
-    await ws.ready();
-    await afterWrite(ws, 'org');
-    bumpGeneration(tierLayout(home).cacheDir, `${ctx.now().toString(36)}-${process.pid}`);
-  } finally {
-    ws.close();
-  }
-}

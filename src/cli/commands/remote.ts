@@ -2,6 +2,7 @@ import { LoreError } from '../../core/errors.js';
 import { resolveLoreHome } from '../../store/fs/paths.js';
 import { addRemote, readRemotes, removeRemote } from '../../store/org-client/remote-config.js';
 import type { Command } from '../command.js';
+import { refreshOrgTier } from '../refresh-org-tier.js';
 
 const ACTIONS = ['add', 'list', 'remove'] as const;
 
@@ -10,7 +11,8 @@ export const command: Command = {
     usage: 'lore remote add NAME URL | list [--json] | remove NAME',
     description:
       'The organisation servers (`lore serve --org`) this machine pulls from and pushes to, kept in\n' +
-      '$LORE_HOME/remotes.json. After `add`, log in with a token an admin made: `lore login NAME --token T`.',
+      '$LORE_HOME/remotes.json. After `add`, log in with a token an admin made: `lore login NAME --token T`.\n' +
+      '`remove` forgets the server, its token and the lessons pulled from it (no longer injected).',
     options: {},
     positionals: { min: 1, max: 3, names: 'add NAME URL | list | remove NAME' },
     json: true,
@@ -39,7 +41,14 @@ export const command: Command = {
     if (action === 'remove') {
       const removed = removeRemote(home, name);
       if (!removed) throw new LoreError('not-found', `no remote named "${name}"`);
-      return { data: { removed: name }, text: `removed remote ${name} and its token` };
+      // its lessons leave the org tier too: nothing else could remove them once it is gone
+      const { dropRemoteLessons } = await import('../../store/org-client/pull-org.js');
+      const lessons = dropRemoteLessons(home, name);
+      await refreshOrgTier(ctx, home);
+      return {
+        data: { removed: name, lessons },
+        text: `removed remote ${name}, its token and the ${lessons.length} lesson(s) pulled from it`,
+      };
     }
     if (url === undefined) throw new LoreError('usage', 'lore remote add needs a NAME and a URL');
     const { remote, replaced } = addRemote(home, name, url);

@@ -115,94 +115,126 @@ export const AGENT_FILE_READERS: Readonly<Record<AgentFile, readonly Host[]>> = 
   'GEMINI.md': ['gemini'],
 };
 
+/**
+ * Where a JSON value holds a NUL character (U+0000), in a string or a key, as a path of keys and
+ * indexes (`['tags', 1]`); or undefined.
+ */
+export function nulPath(
+  value: unknown,
+  path: ReadonlyArray<string | number> = [],
+): Array<string | number> | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? [...path] : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (key.includes('\u0000')) return at;
+    const found = nulPath(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * No lesson holds a NUL: it is never meant (a byte of captured binary output), the organisation's
+ * PostgreSQL cannot store it, and the hook's manifest uses control characters as separators.
+ */
+export const NUL_MESSAGE = 'holds a NUL character (\\u0000): remove it';
+
 /** Every field of a lesson, in the order lore writes them. Unknown fields survive with a warning. */
-export const LessonSchema = z.looseObject({
-  schemaVersion: z.literal(SCHEMA_VERSION).describe('Version of this schema.'),
-  id: z.string().regex(ID_PATTERN, 'must be 10 characters of lowercase Crockford base32'),
-  slug: z.string().regex(SLUG_PATTERN, 'must be lowercase words joined by hyphens').max(80),
-  summary: singleLine(SUMMARY_MAX).describe('One line: what gets injected into the agent context.'),
-  body: z.string().optional().describe('Markdown with the details; pulled on demand.'),
-  mistake: text.optional().describe('What went wrong.'),
-  remediation: text.optional().describe('What to do instead.'),
-  context: text.optional().describe('COIA: the situation.'),
-  observation: text.optional().describe('COIA: what was observed.'),
-  implication: text.optional().describe('COIA: why it matters.'),
-  action: text.optional().describe('COIA: what to do.'),
-  tools: z.array(z.string().min(1)).default([]).describe('Agent tool names (Bash, Edit, ...).'),
-  commands: z
-    .array(regexSource)
-    .default([])
-    .describe('Regular expressions over a shell command; negative lookahead allowed.'),
-  paths: z.array(glob).default([]).describe('Globs over repository-relative paths.'),
-  contents: z
-    .array(regexSource)
-    .default([])
-    .describe(
-      'Regular expressions over the text an Edit or Write would write; a file-writing call matches only when one does.',
-    ),
-  errors: z
-    .array(regexSourceFor('i'))
-    .default([])
-    .describe(
-      "Regular expressions (case-insensitive) over a call's error or output: the lesson then waits for its mistake and speaks only after a call its other triggers match printed one, beside that result.",
-    ),
-  tags: z.array(tag).default([]).describe('Tags, preferably category:value (lang:python, tool:pytest).'),
-  stack: z.array(z.string().min(1)).default([]).describe('Languages or frameworks this applies to.'),
-  agents: z
-    .array(z.enum(HOSTS))
-    .default([])
-    .describe(
-      'The agents it applies to (claude-code, codex, gemini, cursor); empty: every agent. A hook of another agent never shows it.',
-    ),
-  symbols: z.array(z.string().min(1)).default([]).describe('Reserved: code symbols.'),
-  category: z.enum(CATEGORIES).default('technical'),
-  severity: z.enum(SEVERITIES).default('medium'),
-  type: z.enum(LESSON_TYPES).default('hint').describe(`${LESSON_TYPE_HELP}.`),
-  tier: z.enum(TIERS).default('project').describe('Where the lesson lives; the directory decides.'),
-  universal: z
-    .boolean()
-    .optional()
-    .describe(
-      'User tier: meant to be shared beyond this machine (a process or method). Ignored in the project tier.',
-    ),
-  classifiedBy: z
-    .enum(CLASSIFIERS)
-    .optional()
-    .describe('Who chose the tier: capture (lore scan classified it) or human (lore promote / demote).'),
-  priority: PrioritySchema.default(5),
-  confidence: ConfidenceSchema.default(0.9),
-  needsReview: z.boolean().default(false),
-  status: z.enum(STATUSES).default('active'),
-  supersedes: z.array(z.string().regex(ID_PATTERN, 'must be a lesson id')).default([]),
-  supersededBy: z.string().regex(ID_PATTERN, 'must be a lesson id').optional(),
-  evidence: z.array(EvidenceSchema).default([]),
-  sourceSessions: z.array(z.string().min(1)).default([]),
-  occurrences: z.number().int().min(0).default(1),
-  contentHash: z.string().optional(),
-  aliases: z
-    .array(z.string().min(1))
-    .optional()
-    .describe(
-      'Other names that resolve to this lesson, e.g. the id it had in the tool it was imported from (ADD L-001).',
-    ),
-  origin: z
-    .looseObject({
-      format: z
-        .string()
-        .min(1)
-        .describe('The format it was imported from (orbit, lessons-learned, add, add-md, coia, cursor).'),
-      id: z.string().min(1).optional().describe('Its id in that format.'),
-      fields: z
-        .record(z.string(), z.unknown())
-        .optional()
-        .describe('What that format records and lore has no field for, kept so an export back is lossless.'),
-    })
-    .optional()
-    .describe('Where an imported lesson came from (`lore import --from`).'),
-  createdAt: isoTime,
-  createdBy: z.string().optional(),
-  updatedAt: isoTime,
-});
+export const LessonSchema = z
+  .looseObject({
+    schemaVersion: z.literal(SCHEMA_VERSION).describe('Version of this schema.'),
+    id: z.string().regex(ID_PATTERN, 'must be 10 characters of lowercase Crockford base32'),
+    slug: z.string().regex(SLUG_PATTERN, 'must be lowercase words joined by hyphens').max(80),
+    summary: singleLine(SUMMARY_MAX).describe('One line: what gets injected into the agent context.'),
+    body: z.string().optional().describe('Markdown with the details; pulled on demand.'),
+    mistake: text.optional().describe('What went wrong.'),
+    remediation: text.optional().describe('What to do instead.'),
+    context: text.optional().describe('COIA: the situation.'),
+    observation: text.optional().describe('COIA: what was observed.'),
+    implication: text.optional().describe('COIA: why it matters.'),
+    action: text.optional().describe('COIA: what to do.'),
+    tools: z.array(z.string().min(1)).default([]).describe('Agent tool names (Bash, Edit, ...).'),
+    commands: z
+      .array(regexSource)
+      .default([])
+      .describe('Regular expressions over a shell command; negative lookahead allowed.'),
+    paths: z.array(glob).default([]).describe('Globs over repository-relative paths.'),
+    contents: z
+      .array(regexSource)
+      .default([])
+      .describe(
+        'Regular expressions over the text an Edit or Write would write; a file-writing call matches only when one does.',
+      ),
+    errors: z
+      .array(regexSourceFor('i'))
+      .default([])
+      .describe(
+        "Regular expressions (case-insensitive) over a call's error or output: the lesson then waits for its mistake and speaks only after a call its other triggers match printed one, beside that result.",
+      ),
+    tags: z.array(tag).default([]).describe('Tags, preferably category:value (lang:python, tool:pytest).'),
+    stack: z.array(z.string().min(1)).default([]).describe('Languages or frameworks this applies to.'),
+    agents: z
+      .array(z.enum(HOSTS))
+      .default([])
+      .describe(
+        'The agents it applies to (claude-code, codex, gemini, cursor); empty: every agent. A hook of another agent never shows it.',
+      ),
+    symbols: z.array(z.string().min(1)).default([]).describe('Reserved: code symbols.'),
+    category: z.enum(CATEGORIES).default('technical'),
+    severity: z.enum(SEVERITIES).default('medium'),
+    type: z.enum(LESSON_TYPES).default('hint').describe(`${LESSON_TYPE_HELP}.`),
+    tier: z.enum(TIERS).default('project').describe('Where the lesson lives; the directory decides.'),
+    universal: z
+      .boolean()
+      .optional()
+      .describe(
+        'User tier: meant to be shared beyond this machine (a process or method). Ignored in the project tier.',
+      ),
+    classifiedBy: z
+      .enum(CLASSIFIERS)
+      .optional()
+      .describe('Who chose the tier: capture (lore scan classified it) or human (lore promote / demote).'),
+    priority: PrioritySchema.default(5),
+    confidence: ConfidenceSchema.default(0.9),
+    needsReview: z.boolean().default(false),
+    status: z.enum(STATUSES).default('active'),
+    supersedes: z.array(z.string().regex(ID_PATTERN, 'must be a lesson id')).default([]),
+    supersededBy: z.string().regex(ID_PATTERN, 'must be a lesson id').optional(),
+    evidence: z.array(EvidenceSchema).default([]),
+    sourceSessions: z.array(z.string().min(1)).default([]),
+    occurrences: z.number().int().min(0).default(1),
+    contentHash: z.string().optional(),
+    aliases: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'Other names that resolve to this lesson, e.g. the id it had in the tool it was imported from (ADD L-001).',
+      ),
+    origin: z
+      .looseObject({
+        format: z
+          .string()
+          .min(1)
+          .describe('The format it was imported from (orbit, lessons-learned, add, add-md, coia, cursor).'),
+        id: z.string().min(1).optional().describe('Its id in that format.'),
+        fields: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe(
+            'What that format records and lore has no field for, kept so an export back is lossless.',
+          ),
+      })
+      .optional()
+      .describe('Where an imported lesson came from (`lore import --from`).'),
+    createdAt: isoTime,
+    createdBy: z.string().optional(),
+    updatedAt: isoTime,
+  })
+  .superRefine((lesson, ctx) => {
+    const at = nulPath(lesson);
+    if (at !== undefined) ctx.addIssue({ code: 'custom', path: at, message: NUL_MESSAGE });
+  });
 export type Lesson = z.infer<typeof LessonSchema>;
 export type LessonFields = z.input<typeof LessonSchema>;
 

@@ -3,18 +3,66 @@
  * user-tier lesson (universal ones included); named lessons with IDS; project lessons only with
  * `--from-project` (they travel with git otherwise), filed under the project's name. Each lesson
  * carries the version this machine last saw of it, so the server refuses an update over someone
- * else's newer one (pull, then push again). Sent in batches; the versions the server acknowledged
- * are remembered for the next push.
+ * else's newer one (pull, then push again). Sent in batches under the server's body limit; the
+ * versions the server acknowledged are remembered for the next push.
  */
 import { LoreError } from '../../core/errors.js';
 import type { Lesson, Tier } from '../../core/lesson/schema.js';
 import { orgTierDir } from '../fs/paths.js';
 import { resolveLesson } from '../lessons/lesson-writes.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { OrgClient, PushResult } from './org-client.js';
-import { readOrgState, writeOrgState } from './org-state.js';
+import type { OrgClient, PushItem, PushResult } from './org-client.js';
+import { readOrgState, updateRemoteState } from './org-state.js';
 
 export const PUSH_BATCH = 500;
+/**
+ * The server reads request bodies of at most 1 MB (MAX_BODY in serve-http.ts) and refuses a
+ * larger one whole with a 413: a batch's lessons stay under this many bytes of JSON, which leaves
+ * room for the rest of the body (`{"lessons": [...], "project": ...}`). 400 lessons of a 3 KB body
+ * each were one 1.5 MB request that pushed nothing.
+ */
+export const PUSH_BATCH_BYTES = 1024 * 1024 - 16 * 1024;
+
+export type PushPlan = { batches: PushItem[][]; tooLarge: Array<{ item: PushItem; bytes: number }> };
+
+/**
+ * Push items in batches of at most `count` items and `bytes` bytes of JSON, in order; an item that
+ * alone is over `bytes` goes in no batch (the server could never take it) and is reported by itself.
+ */
+export function planPushBatches(
+  items: readonly PushItem[],
+  limits: { count: number; bytes: number } = { count: PUSH_BATCH, bytes: PUSH_BATCH_BYTES },
+): PushPlan {
+  const plan: PushPlan = { batches: [], tooLarge: [] };
+  let batch: PushItem[] = [];
+  let size = 0;
+  for (const item of items) {
+    const bytes = Buffer.byteLength(JSON.stringify(item)) + 1; // and its comma
+    if (bytes > limits.bytes) {
+      plan.tooLarge.push({ item, bytes });
+      continue;
+    }
+    if (batch.length > 0 && (batch.length >= limits.count || size + bytes > limits.bytes)) {
+      plan.batches.push(batch);
+      batch = [];
+      size = 0;
+    }
+    batch.push(item);
+    size += bytes;
+  }
+  if (batch.length > 0) plan.batches.push(batch);
+  return plan;
+}
+
+function tooLargeResult({ item, bytes }: { item: PushItem; bytes: number }): PushResult {
+  return {
+    id: item.lesson.id,
+    outcome: 'invalid',
+    version: null,
+    state: null,
+    message: `is ${Math.ceil(bytes / 1024)} KB as JSON, more than the organisation server takes in one request (1 MB): shorten its body, or split it into several lessons`,
+  };
+}
 
 export type PushOptions = {
   refs: readonly string[];
@@ -68,40 +116,44 @@ export async function pushOrg(
       hint: 'pass --project NAME',
     });
   const orgDir = orgTierDir(loreHome);
-  const state = readOrgState(orgDir);
-  const mine = (state.remotes[remote.name] ??= { pulled: {}, known: {} });
+  // the versions this machine knows, as base versions; acknowledgements go back under the state lock
+  const known = { ...readOrgState(orgDir).remotes[remote.name]?.known };
   const results: PushResult[] = [];
   // Project lessons are filed under the project; user lessons under the whole organisation.
   for (const group of [
     chosen.filter((c) => c.tier !== 'project'),
     chosen.filter((c) => c.tier === 'project'),
   ]) {
-    for (let at = 0; at < group.length; at += PUSH_BATCH) {
-      const batch = group.slice(at, at + PUSH_BATCH).map(({ tier, lesson }) => {
-        const base = mine.known[lesson.id];
-        // this machine's votes go up with the lesson: votes from many users merge on the server
-        const votes = ws
-          .store(tier)
-          .readVotes(lesson.id)
-          .votes.map((vote) => ({ model: vote.model, task: vote.task }));
-        return {
-          lesson,
-          ...(base === undefined ? {} : { baseVersion: base }),
-          ...(votes.length > 0 ? { votes } : {}),
-        };
-      });
-      const project = group[0]?.tier === 'project' ? options.project : undefined;
+    const items = group.map(({ tier, lesson }): PushItem => {
+      const base = known[lesson.id];
+      // this machine's votes go up with the lesson: votes from many users merge on the server
+      const votes = ws
+        .store(tier)
+        .readVotes(lesson.id)
+        .votes.map((vote) => ({ model: vote.model, task: vote.task }));
+      return {
+        lesson,
+        ...(base === undefined ? {} : { baseVersion: base }),
+        ...(votes.length > 0 ? { votes } : {}),
+      };
+    });
+    const plan = planPushBatches(items);
+    results.push(...plan.tooLarge.map(tooLargeResult));
+    const project = group[0]?.tier === 'project' ? options.project : undefined;
+    for (const batch of plan.batches) {
       const answered = await client.push(batch, project);
+      const acknowledged: Record<string, number> = {};
       for (const result of answered)
         if (
           result.id !== null &&
           result.version !== null &&
           ['created', 'updated', 'unchanged'].includes(result.outcome)
         )
-          mine.known[result.id] = result.version;
+          acknowledged[result.id] = result.version;
       results.push(...answered);
-      // what the server acknowledged is remembered batch by batch: an interrupted push resumes cleanly
-      writeOrgState(orgDir, state);
+      // what the server acknowledged is remembered batch by batch (an interrupted push resumes
+      // cleanly), merged into the file as it is now: a pull running meanwhile loses none of it
+      updateRemoteState(orgDir, remote.name, (mine) => Object.assign(mine.known, acknowledged));
     }
   }
   return {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { LoreError } from '../../core/errors.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
-import { LessonSchema } from '../../core/lesson/schema.js';
+import { LessonSchema, NUL_MESSAGE, nulPath } from '../../core/lesson/schema.js';
 import type { Lesson } from '../../core/lesson/schema.js';
 import { recordAudit } from './org-audit.js';
 import type { OrgDb, OrgSql } from './org-db.js';
@@ -76,8 +76,17 @@ function lessonParams(lesson: Lesson): unknown[] {
   ];
 }
 
-const pullHint = (id: string, version: number): string =>
-  `the organisation has version ${version} of ${id}: run \`lore pull\` to get it, then push again`;
+/**
+ * How to get past a stale version. `lore pull` learns the current version of every accepted lesson
+ * and of the caller's own proposals (without bringing those into the org tier), so the hint holds
+ * for both; the push after it replaces the server's copy with the pusher's.
+ */
+export function pullHint(id: string, version: number, state: LessonState): string {
+  return state === 'accepted'
+    ? `the organisation has version ${version} of ${id}: run \`lore pull\` to get it, then push again`
+    : `a curator changed your proposal ${id} (now version ${version}; see it with GET /api/org/lessons/${id}): ` +
+        'run `lore pull` to learn its version, then push again to replace it with yours';
+}
 
 /** Pushes lessons in one transaction; each item gets its own outcome (a conflict fails only itself). */
 export async function pushOrgLessons(
@@ -100,26 +109,38 @@ export async function pushOrgLessons(
   });
 }
 
+/**
+ * The lesson a client sent, or what is wrong with it (every problem, by field). The lesson rules
+ * refuse a NUL character (PostgreSQL stores none in text or jsonb): such a lesson is invalid by
+ * itself, before it reaches the database, where it would fail the whole transaction.
+ */
+export function checkLesson(raw: unknown): Lesson | string {
+  const parsed = LessonSchema.safeParse(raw);
+  if (!parsed.success)
+    return parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || 'lesson'}: ${issue.message}`)
+      .join('; ');
+  return parsed.data;
+}
+
 async function pushOne(
   sql: OrgSql,
   who: Principal,
   item: PushItem,
   project: number | null,
 ): Promise<PushResult> {
-  const parsed = LessonSchema.safeParse(item.lesson);
-  if (!parsed.success) {
+  const voteNul = nulPath(item.votes ?? [], ['votes']);
+  const lesson = voteNul === undefined ? checkLesson(item.lesson) : `${voteNul.join('.')}: ${NUL_MESSAGE}`;
+  if (typeof lesson === 'string') {
     const raw = item.lesson as { id?: unknown } | null;
     return {
       id: typeof raw?.id === 'string' ? raw.id : null,
       outcome: 'invalid',
       version: null,
       state: null,
-      message: parsed.error.issues
-        .map((issue) => `${issue.path.join('.') || 'lesson'}: ${issue.message}`)
-        .join('; '),
+      message: lesson,
     };
   }
-  const lesson = parsed.data;
   const state: LessonState = roleAllows(who.role, 'curate') ? 'accepted' : 'proposed';
   const inserted = await sql.query<{ version: number }>(
     `INSERT INTO lessons (org_id, id, project_id, version, state, status, record, content_hash, summary,
@@ -163,24 +184,28 @@ async function updateExisting(
   const version = Number(current.version);
   if (current.content_hash === lessonHash(lesson))
     return { id: lesson.id, outcome: 'unchanged', version, state: current.state };
+  // who may change it first: a pull cannot make a refused push go, so it is not suggested
+  const own = current.state === 'proposed' && current.proposed_by === who.user;
+  if (!own && !roleAllows(who.role, 'curate')) {
+    const rejected = current.state === 'rejected' && current.proposed_by === who.user;
+    return {
+      id: lesson.id,
+      outcome: 'forbidden',
+      version,
+      state: current.state,
+      message: rejected
+        ? `a curator rejected ${lesson.id}: only a curator changes it now (your role: ${who.role})`
+        : `only a curator changes a lesson that is not your own proposal (your role: ${who.role})`,
+    };
+  }
   if (baseVersion !== version)
     return {
       id: lesson.id,
       outcome: 'conflict',
       version,
       state: current.state,
-      message: pullHint(lesson.id, version),
+      message: pullHint(lesson.id, version, current.state),
     };
-  const own = current.state === 'proposed' && current.proposed_by === who.user;
-  if (!own && !roleAllows(who.role, 'curate')) {
-    return {
-      id: lesson.id,
-      outcome: 'forbidden',
-      version,
-      state: current.state,
-      message: `only a curator changes a lesson that is not your own proposal (your role: ${who.role})`,
-    };
-  }
   const next = await casUpdate(sql, who, lesson, version);
   return next === undefined
     ? {
@@ -188,7 +213,7 @@ async function updateExisting(
         outcome: 'conflict',
         version,
         state: current.state,
-        message: pullHint(lesson.id, version),
+        message: pullHint(lesson.id, version, current.state),
       }
     : { id: lesson.id, outcome: 'updated', version: next, state: current.state };
 }
@@ -219,18 +244,31 @@ async function casUpdate(
   return version;
 }
 
-/** One lesson's update at a known version (PUT): a stale version is a 409 that says how to retry. */
+/**
+ * One lesson's update at a known version (PUT). It changes a lesson that exists, never creates one:
+ * a missing id is a 404 whatever version was claimed (new lessons come with a push); a stale
+ * version is a 409 that says how to retry; a lesson the caller may not change a 403 with the role
+ * it needs, as every role refusal.
+ */
 export async function updateOrgLesson(
   db: OrgDb,
   who: Principal,
-  lesson: unknown,
+  raw: unknown,
   version: number,
 ): Promise<PushResult> {
-  const [result] = await pushOrgLessons(db, who, [{ lesson, baseVersion: version }]);
-  if (!result) throw new LoreError('invalid', 'nothing to update');
-  if (result.outcome === 'created') return result;
-  if (result.outcome === 'invalid') throw new LoreError('invalid', result.message ?? 'invalid lesson');
-  if (result.outcome === 'forbidden') throw new LoreError('locked', result.message ?? 'forbidden');
+  if (!roleAllows(who.role, 'write')) throw forbidden(who, 'change lessons', 'write');
+  const lesson = checkLesson(raw);
+  if (typeof lesson === 'string') throw new LoreError('invalid', `invalid lesson: ${lesson}`);
+  const result = await db.transaction((sql) => updateExisting(sql, who, lesson, version));
+  if (result.outcome === 'conflict' && result.version === null)
+    throw new LoreError('not-found', `no organisation lesson ${lesson.id}`, {
+      hint: 'PUT changes an existing lesson; a new one is pushed: POST /api/org/lessons (or `lore push`)',
+    });
+  if (result.outcome === 'forbidden')
+    throw new LoreError('locked', result.message ?? `${who.user} may not change ${lesson.id}`, {
+      hint: `this needs a curate token; ask an admin: \`lore org token create ${who.user} --role curate\``,
+      details: { code: 'forbidden' },
+    });
   if (result.outcome === 'conflict') {
     throw new LoreError('conflict', `version ${version} of ${result.id} is stale`, {
       hint: result.message,

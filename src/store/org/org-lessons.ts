@@ -117,6 +117,23 @@ export async function orgLessonIndex(db: OrgDb, orgId: number, project?: string)
   return rows.map((row) => ({ id: row.id, version: Number(row.version), votes: Number(row.votes) }));
 }
 
+/** One of a user's own lessons the organisation has not accepted: its version and state, never its text. */
+export type OwnProposal = { id: string; version: number; state: LessonState };
+
+/**
+ * The caller's own lessons that are not accepted (proposed, rejected), every project's: `lore pull`
+ * learns their versions, so a push after a curator changed one is based on the current version.
+ * They stay out of the pulled org tier, which holds only what the organisation accepted.
+ */
+export async function ownProposals(db: OrgDb, orgId: number, user: string): Promise<OwnProposal[]> {
+  const rows = await db.query<{ id: string; version: number; state: LessonState }>(
+    `SELECT id, version, state FROM lessons
+     WHERE org_id = $1 AND proposed_by = $2 AND state <> 'accepted' ORDER BY id`,
+    [orgId, user],
+  );
+  return rows.map((row) => ({ id: row.id, version: Number(row.version), state: row.state }));
+}
+
 /** Full lessons by id (unknown ids are left out), for `lore pull`. */
 export async function fetchOrgLessons(
   db: OrgDb,
