@@ -118,7 +118,18 @@ export async function importLessons(
 
     const existingText = store.readLessonText(lesson.id);
     if (existingText === undefined) {
-      if (!options.dryRun) store.createLessonWithId(lesson.id, serializeLesson(lesson));
+      if (!options.dryRun && !store.createLessonWithId(lesson.id, serializeLesson(lesson))) {
+        // The folder is there without lesson.yaml and is not a dead writer's leftover: another
+        // writer's fresh claim, or files of someone's. Never an add that wrote nothing.
+        report.conflicts.push(lesson.id);
+        report.problems.push({
+          file: source,
+          field: where,
+          message: `${store.lessonDir(lesson.id).dir} exists without lesson.yaml (another lore may be writing it); run the import again, or move that folder away if it is not lore's`,
+          severity: 'error',
+        });
+        return;
+      }
       report.added.push(lesson.id);
     } else {
       const existing = parseLessonYaml(existingText, lesson.id);
