@@ -14,6 +14,7 @@ import type { BroadImport } from '../breadth/check-draft.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
+import { isSafeSourceId } from '../../core/interop/imported-lesson.js';
 
 export const EXPORT_FORMAT = 'lore';
 export const EXPORT_VERSION = 1;
@@ -97,6 +98,18 @@ export async function importLessons(
           severity: 'error',
         });
       }
+      return;
+    }
+    const originId = parsed.data.origin?.id;
+    if (originId !== undefined && !isSafeSourceId(originId)) {
+      // an export to that format would name a file after it (see originId)
+      report.invalid += 1;
+      report.problems.push({
+        file: source,
+        field: `${where}.origin.id`,
+        message: `${JSON.stringify(originId)} cannot be a file name (a path separator, "..", a control character or too long); lesson skipped`,
+        severity: 'error',
+      });
       return;
     }
     const tier = options.tier ?? parsed.data.tier;
