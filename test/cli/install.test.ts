@@ -153,6 +153,21 @@ describe('lore install claude-code', () => {
     expect(loreCommands(read(target))).not.toEqual([]);
   });
 
+  it('writes a dangling symlinked settings file into its target, creating it, and keeps the link', () => {
+    const sandbox = createSandbox({ init: false });
+    const target = join(sandbox.base, 'dotfiles', 'claude', 'settings.json');
+    mkdirSync(join(sandbox.home, '.claude'));
+    const link = join(sandbox.home, '.claude', 'settings.json');
+    symlinkSync(target, link);
+    const run = sandbox.run(['install', 'claude-code']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(loreCommands(read(target))).not.toEqual([]);
+    expect(sandbox.run(['uninstall', 'claude-code']).code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(loreCommands(read(target))).toEqual([]);
+  });
+
   it('--dry-run says what it would do and writes nothing', () => {
     const sandbox = createSandbox({ init: false });
     const run = sandbox.run(['install', 'claude-code', '--dry-run']);
