@@ -146,6 +146,27 @@ describe('lore render', () => {
     expect(sandbox.run(['render', '--check']).code).toBe(0);
   });
 
+  it('a lesson that spells the markers, and markers in a code example, leave render working and the file intact', () => {
+    const sandbox = createSandbox();
+    config(sandbox, 'views:\n  agentFiles: [CLAUDE.md]\n');
+    sandbox.add([
+      '--summary',
+      'Edit CLAUDE.md outside the <!-- lore:end --> marker, never inside the section',
+    ]);
+    const mine =
+      '# Rules\n\nThe lore section looks like this:\n\n```markdown\n<!-- lore:begin -->\n(my example text)\n<!-- lore:end -->\n```\n\nMore rules.\n';
+    write(sandbox.inRepo('CLAUDE.md'), mine);
+    const run = sandbox.run(['render']);
+    expect(run.code, run.stderr).toBe(0);
+    const text = read(sandbox.inRepo('CLAUDE.md'));
+    expect(text.startsWith(`${mine}\n<!-- lore:begin -->\n`)).toBe(true);
+    expect(text).toContain('outside the &lt;!-- lore:end --\\> marker');
+    expect(existsSync(sandbox.inRepo('LEARNINGS.md'))).toBe(true);
+    expect(sandbox.run(['render']).code).toBe(0);
+    expect(read(sandbox.inRepo('CLAUDE.md'))).toBe(text);
+    expect(sandbox.run(['render', '--check']).code).toBe(0);
+  });
+
   it('refuses a file with broken markers and writes nothing; a write still succeeds and says why', () => {
     const sandbox = createSandbox();
     config(sandbox, 'views:\n  agentFiles: [AGENTS.md]\n');
