@@ -3,6 +3,11 @@ import { LoreError } from '../../src/core/errors.js';
 import { locateJsonError } from '../../src/core/install/locate-json-error.js';
 import { planHookInstall, planHookUninstall } from '../../src/core/install/plan-hook-settings.js';
 import type { HookTable } from '../../src/core/install/plan-hook-settings.js';
+import { planMcpJsonInstall, planMcpJsonUninstall } from '../../src/core/install/plan-mcp-config.js';
+import {
+  planCursorHooksInstall,
+  planCursorHooksUninstall,
+} from '../../src/core/install/plan-cursor-hooks.js';
 
 const FILE = '/home/u/.claude/settings.json';
 const isOurs = (command: string) => command.includes('lore-hook.cjs');
@@ -172,5 +177,27 @@ describe('planHookUninstall', () => {
       removed: [],
     });
     expect(planHookUninstall(undefined, isOurs, FILE).changed).toBe(false);
+  });
+});
+
+describe('a settings file that starts with a UTF-8 byte order mark', () => {
+  const BOM = '\uFEFF';
+  const mcpEntry = { command: 'lore', args: ['mcp'] };
+  const cursorTable = { preToolUse: [{ command: 'node "/new/lore-hook.cjs" --host cursor' }] };
+  it.each([
+    ['planHookInstall', (t: string) => planHookInstall(t, DESIRED, isOurs, FILE)],
+    ['planHookUninstall', (t: string) => planHookUninstall(t, isOurs, FILE)],
+    ['planMcpJsonInstall', (t: string) => planMcpJsonInstall(t, mcpEntry, FILE)],
+    ['planMcpJsonUninstall', (t: string) => planMcpJsonUninstall(t, FILE)],
+    ['planCursorHooksInstall', (t: string) => planCursorHooksInstall(t, cursorTable, isOurs, FILE)],
+    ['planCursorHooksUninstall', (t: string) => planCursorHooksUninstall(t, isOurs, FILE)],
+  ] as const)('%s reads it, plans the same as without it, and keeps it in front', (_name, plan) => {
+    const installed = planHookInstall(text(USER_SETTINGS), DESIRED, isOurs, FILE).text;
+    const withMcp = planMcpJsonInstall(installed, mcpEntry, FILE).text;
+    for (const before of [text(USER_SETTINGS), withMcp]) {
+      const plain = plan(before);
+      const marked = plan(`${BOM}${before}`);
+      expect(marked).toEqual({ ...plain, text: `${BOM}${plain.text}` });
+    }
   });
 });

@@ -8,6 +8,7 @@
  * - TOML (Codex `config.toml`): lore's entry, in whatever form the file has it, replaced or
  *   appended as a `[mcp_servers.lore]` table (plan-mcp-toml.ts).
  */
+import { keepingByteOrderMark } from './byte-order-mark.js';
 import { malformedConfig } from './malformed-config.js';
 import { locateJsonError } from './locate-json-error.js';
 
@@ -43,6 +44,10 @@ export function jsonServerEntry(entry: McpServerEntry): Json {
 }
 
 export function planMcpJsonInstall(text: string | undefined, entry: McpServerEntry, file: string): McpPlan {
+  return keepingByteOrderMark(text, (body) => planMcpJsonInstallBody(body, entry, file));
+}
+
+function planMcpJsonInstallBody(text: string | undefined, entry: McpServerEntry, file: string): McpPlan {
   const document = parseJson(text, file);
   const servers = (document.mcpServers as Json | undefined) ?? {};
   const wanted = jsonServerEntry(entry);
@@ -52,6 +57,10 @@ export function planMcpJsonInstall(text: string | undefined, entry: McpServerEnt
 }
 
 export function planMcpJsonUninstall(text: string | undefined, file: string): McpPlan {
+  return keepingByteOrderMark(text, (body) => planMcpJsonUninstallBody(body, file));
+}
+
+function planMcpJsonUninstallBody(text: string | undefined, file: string): McpPlan {
   const document = parseJson(text, file);
   const servers = document.mcpServers as Json | undefined;
   if (servers === undefined || !(MCP_SERVER_NAME in servers)) return { changed: false, text: text ?? '' };
