@@ -3,7 +3,11 @@ import { LoreError } from '../../src/core/errors.js';
 import { locateJsonError } from '../../src/core/install/locate-json-error.js';
 import { planHookInstall, planHookUninstall } from '../../src/core/install/plan-hook-settings.js';
 import type { HookTable } from '../../src/core/install/plan-hook-settings.js';
-import { planMcpJsonInstall, planMcpJsonUninstall } from '../../src/core/install/plan-mcp-config.js';
+import {
+  isLoreMcpServer,
+  planMcpJsonInstall,
+  planMcpJsonUninstall,
+} from '../../src/core/install/plan-mcp-config.js';
 import {
   planCursorHooksInstall,
   planCursorHooksUninstall,
@@ -199,5 +203,57 @@ describe('a settings file that starts with a UTF-8 byte order mark', () => {
       const marked = plan(`${BOM}${before}`);
       expect(marked).toEqual({ ...plain, text: `${BOM}${plain.text}` });
     }
+  });
+});
+
+describe('mcpServers.lore: only lore its own entry', () => {
+  const LORE = '/usr/lib/node_modules/lore/dist/cli/lore.cjs';
+  const mcpEntry = { command: '/usr/bin/node', args: [LORE, 'mcp'] };
+  const withLore = (lore: unknown) => text({ theme: 'x', mcpServers: { other: { command: 'y' }, lore } });
+
+  it.each([
+    [{ command: '/usr/bin/node', args: [LORE, 'mcp'] }, true, 'this lore'],
+    [
+      { command: 'node', args: ['/old/lore/dist/cli/bin.js', 'mcp'], type: 'stdio', env: {} },
+      true,
+      'an older path',
+    ],
+    [{ command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/bin/lore-mcp.cjs'] }, true, "the plugin's launcher"],
+    [{ command: 'lore', args: ['mcp'] }, true, 'lore on PATH, as an older lore wrote it'],
+    [
+      { command: 'npx', args: ['-y', 'lore', 'mcp'], env: { LORE_HOME: '/team/lore' } },
+      false,
+      'npx with env',
+    ],
+    [{ command: 'lore', args: ['mcp'], env: { LORE_HOME: '/team' } }, false, 'lore with env of its own'],
+    [{ command: 'python', args: ['-m', 'lore_server'] }, false, 'another tool named lore'],
+    ['lore', false, 'not an object'],
+  ])('%j: %s (%s)', (entry, ours, _why) => {
+    expect(isLoreMcpServer(entry)).toBe(ours);
+  });
+
+  it("install replaces lore's own entry and refuses another, naming the file and writing nothing", () => {
+    const older = planMcpJsonInstall(withLore({ command: 'lore', args: ['mcp'] }), mcpEntry, FILE);
+    expect(older.changed).toBe(true);
+    expect((JSON.parse(older.text) as { mcpServers: { lore: unknown } }).mcpServers.lore).toEqual(mcpEntry);
+    const foreign = { command: 'npx', args: ['-y', 'lore', 'mcp'], env: { LORE_HOME: '/team/lore' } };
+    const error = refusal(() => planMcpJsonInstall(withLore(foreign), mcpEntry, FILE));
+    expect(error.code).toBe('conflict');
+    expect(error.message).toContain(
+      `${FILE} already has an MCP server named "lore" that lore did not write (npx -y lore mcp)`,
+    );
+    expect(error.hint).toContain('rename or remove mcpServers.lore');
+  });
+
+  it("uninstall removes lore's own entry and keeps another, saying so", () => {
+    const ours = planMcpJsonUninstall(withLore(mcpEntry), FILE);
+    expect(ours.changed).toBe(true);
+    expect(JSON.parse(ours.text)).toEqual({ theme: 'x', mcpServers: { other: { command: 'y' } } });
+    const foreign = { command: 'npx', args: ['-y', 'lore', 'mcp'] };
+    expect(planMcpJsonUninstall(withLore(foreign), FILE)).toEqual({
+      changed: false,
+      text: withLore(foreign),
+      kept: `mcpServers.lore in ${FILE} is not lore's (npx -y lore mcp): left as it is`,
+    });
   });
 });
