@@ -114,7 +114,7 @@ export function guardOverwrites(
   if (refused.length === 0) return;
   throw new LoreError(
     'conflict',
-    `lore export would overwrite ${refused.length} file(s) it did not write, and wrote nothing:\n` +
+    `the export would overwrite ${refused.length} file(s) it did not write, and wrote nothing:\n` +
       refused.map((item) => `  ${item.shown} (${item.reason})`).join('\n'),
     {
       hint: 'move them away (or import them first: `lore import PATH`), export to another --out, or pass --force to overwrite them',
