@@ -3,15 +3,15 @@
  * the plugin's own hooks/hooks.json, so the plugin and the installed hooks never drift apart), and
  * the write of a settings file.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LoreError } from '../core/errors.js';
 import { toCodexHookTable } from '../core/install/codex-hook-table.js';
 import type { HookTable } from '../core/install/plan-hook-settings.js';
 import { agentHookSettingsFile } from '../store/install/agent-config-paths.js';
 import type { AgentHost, InstallScope } from '../store/install/agent-config-paths.js';
-import { writeFileAtomic } from '../store/fs/fs-atomic.js';
+import { writeFileThroughLinks } from '../store/fs/fs-atomic.js';
 import { findProjectRoot, findRepositoryRoot, resolveLoreHome } from '../store/fs/paths.js';
 import type { CommandContext } from './command.js';
 
@@ -119,14 +119,11 @@ export function readSettings(file: string): string | undefined {
  * keeping the file's permissions.
  */
 export function writeSettings(file: string, text: string): void {
-  const target = existsSync(file) ? realpathSync(file) : file;
-  const mode = statSync(target, { throwIfNoEntry: false })?.mode;
   try {
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileAtomic(target, text);
-    if (mode !== undefined) chmodSync(target, mode & 0o7777);
+    // a symlinked settings file (a dotfiles repository) stays a link, even a dangling one
+    writeFileThroughLinks(file, text);
   } catch (error) {
-    throw new LoreError('io', `cannot write ${target}: ${(error as Error).message}`);
+    throw new LoreError('io', `cannot write ${file}: ${(error as Error).message}`);
   }
 }
 

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { planCursorHooksInstall, planCursorHooksUninstall } from '../core/install/plan-cursor-hooks.js';
 import type { CursorHookTable } from '../core/install/plan-cursor-hooks.js';
 import { planMcpJsonInstall, planMcpJsonUninstall } from '../core/install/plan-mcp-config.js';
+import type { McpPlan } from '../core/install/plan-mcp-config.js';
 import {
   claudeSettingsFilesCursorReads,
   cursorMcpFile,
@@ -96,7 +97,8 @@ export function runCursorUninstall(ctx: CommandContext, args: ParsedArgs): Comma
   const mcpFile = cursorMcpFile(scope, ctx.env, dirname(dirname(file)));
   const hooks = planCursorHooksUninstall(readSettings(file), isLoreHookCommand, file);
   const mcpText = readSettings(mcpFile);
-  const mcp = mcpText === undefined ? { changed: false, text: '' } : planMcpJsonUninstall(mcpText, mcpFile);
+  const mcp: McpPlan =
+    mcpText === undefined ? { changed: false, text: '' } : planMcpJsonUninstall(mcpText, mcpFile);
   if (!dryRun) {
     if (hooks.changed) writeSettings(file, hooks.text);
     if (mcp.changed) writeSettings(mcpFile, mcp.text);
@@ -104,13 +106,25 @@ export function runCursorUninstall(ctx: CommandContext, args: ParsedArgs): Comma
   const removed = [...hooks.entries, ...(mcp.changed ? ['mcpServers.lore'] : [])];
   const changed = removed.length > 0;
   return {
-    data: { agent: 'cursor', scope, file, mcpFile, changed, dryRun, removed },
-    text: changed
-      ? [
-          `${dryRun ? 'Would remove' : 'Removed'} lore's hooks for Cursor from ${file}:`,
-          ...removed.map((entry) => `  ${entry}`),
-          'Your other hooks and servers are unchanged.',
-        ].join('\n')
-      : `No lore hooks for Cursor in ${file}; nothing changed.`,
+    data: {
+      agent: 'cursor',
+      scope,
+      file,
+      mcpFile,
+      changed,
+      dryRun,
+      removed,
+      ...(mcp.kept ? { kept: mcp.kept } : {}),
+    },
+    text: [
+      changed
+        ? [
+            `${dryRun ? 'Would remove' : 'Removed'} lore's hooks for Cursor from ${file}:`,
+            ...removed.map((entry) => `  ${entry}`),
+            'Your other hooks and servers are unchanged.',
+          ].join('\n')
+        : `No lore hooks for Cursor in ${file}; nothing changed.`,
+      ...(mcp.kept === undefined ? [] : [mcp.kept]),
+    ].join('\n'),
   };
 }

@@ -93,13 +93,16 @@ export function runGeminiUninstall(ctx: CommandContext, args: ParsedArgs): Comma
   if (changed && !dryRun && text !== undefined) writeSettings(file, text);
   const removed = [...hooks.removed, ...(mcp.changed ? ['mcpServers.lore'] : [])];
   return {
-    data: { agent: 'gemini', scope, file, changed, dryRun, removed },
-    text: changed
-      ? [
-          `${dryRun ? 'Would remove' : 'Removed'} lore's hooks and MCP server for Gemini CLI from ${file}:`,
-          ...removed.map((entry) => `  ${entry}`),
-          'Your other settings and hooks are unchanged.',
-        ].join('\n')
-      : `No lore hooks or MCP server for Gemini CLI in ${file}; nothing changed.`,
+    data: { agent: 'gemini', scope, file, changed, dryRun, removed, ...(mcp.kept ? { kept: mcp.kept } : {}) },
+    text: [
+      changed
+        ? [
+            `${dryRun ? 'Would remove' : 'Removed'} lore's hooks and MCP server for Gemini CLI from ${file}:`,
+            ...removed.map((entry) => `  ${entry}`),
+            'Your other settings and hooks are unchanged.',
+          ].join('\n')
+        : `No lore hooks or MCP server for Gemini CLI in ${file}; nothing changed.`,
+      ...(mcp.kept === undefined ? [] : [mcp.kept]),
+    ].join('\n'),
   };
 }

@@ -92,7 +92,7 @@ export function runMcpRegistration(
         : [`lore's MCP server is already registered for ${name} in ${file}; nothing changed.`]
       : plan.changed
         ? [`${dryRun ? 'Would remove' : 'Removed'} lore's MCP server for ${name} from ${file}.`]
-        : [`No lore MCP server for ${name} in ${file}; nothing changed.`];
+        : [plan.kept ?? `No lore MCP server for ${name} in ${file}; nothing changed.`];
   return {
     data: {
       target: 'mcp',
@@ -103,6 +103,7 @@ export function runMcpRegistration(
       dryRun,
       command: entry.command,
       args: entry.args,
+      ...(plan.kept === undefined ? {} : { kept: plan.kept }),
     },
     text: lines.join('\n'),
   };

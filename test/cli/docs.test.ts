@@ -1,6 +1,7 @@
 // `lore docs` and `lore search --kind doc` through the built binary, in a temporary repository.
 import {
   cpSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -293,6 +294,20 @@ describe('lore docs migrate', () => {
     const second = sandbox.run(['docs', 'migrate']);
     expect(second.stdout).toBe('every doc has a frontmatter (6 checked); nothing to migrate\n');
     expect(readTree(sandbox.inRepo('docs'))).toEqual(readTree(join(FIXTURES, 'after')));
+  });
+
+  it('a symlinked doc is planned once, under its own path: the dry run and the run agree, the link stays', () => {
+    const sandbox = createSandbox();
+    write(sandbox, { 'docs/runbooks/deploy.md': '# Deploying\n\nSteps.\n' });
+    symlinkSync('runbooks/deploy.md', sandbox.inRepo('docs/deploy.md'));
+    type Migration = { changed: { path: string; diff: string }[] };
+    const dry = sandbox.run(['docs', 'migrate', '--dry-run', '--json']).json<Migration>();
+    expect(dry.changed.map((doc) => doc.path)).toEqual(['docs/runbooks/deploy.md']);
+    expect(dry.changed[0]?.diff).toContain('+type: runbook');
+    const run = sandbox.run(['docs', 'migrate', '--json']).json<Migration>();
+    expect(run.changed).toEqual(dry.changed);
+    expect(readFileSync(sandbox.inRepo('docs/runbooks/deploy.md'), 'utf8')).toMatch(/^---\ntype: runbook\n/);
+    expect(lstatSync(sandbox.inRepo('docs/deploy.md')).isSymbolicLink()).toBe(true);
   });
 });
 

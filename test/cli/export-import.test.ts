@@ -1,6 +1,6 @@
 // lore export and lore import of lore's own JSON: a round trip into a fresh repository and HOME
 // gives back the same lessons and votes.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, lessonDirs, listIds } from '../helpers/cli.js';
@@ -217,6 +217,62 @@ describe('lore import', () => {
     expect(run.stdout).toMatch(/lessons\[1\]\.priority/);
     expect(run.stdout).toMatch(/lessons\[2\].*expected a lesson object/);
     expect(listIds(target)).toEqual([id]);
+  });
+
+  it('re-running an import killed before lesson.yaml landed writes the lesson, once, with its votes', () => {
+    const source = createSandbox();
+    const id = source.add(['--summary', 'Run pytest with CI=1 or it hangs', '--command', '^pytest']);
+    expect(source.run(['upvote', id, '--model', 'claude', '--task', 'T-1']).code).toBe(0);
+    const file = join(source.base, 'lore.json');
+    expect(source.run(['export', '--out', file]).code).toBe(0);
+    const target = createSandbox();
+    // kill -9 at the rename onto lesson.yaml: the directory and a temporary file stay behind
+    const kill = join(target.base, 'kill.cjs');
+    writeFileSync(
+      kill,
+      `const fs = require('node:fs'); const rename = fs.renameSync;
+fs.renameSync = function (from, to, ...rest) {
+  if (String(to).endsWith('lesson.yaml')) process.kill(process.pid, 'SIGKILL');
+  return rename.call(this, from, to, ...rest);
+};`,
+    );
+    expect(target.run(['import', file], { env: { NODE_OPTIONS: `--require ${kill}` } }).signal).toBe(
+      'SIGKILL',
+    );
+    expect(readdirSync(join(target.inRepo('.lore', 'lessons'), id))).not.toContain('lesson.yaml');
+
+    const rerun = target.run(['import', file, '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.json<{ added: string[]; votesAdded: number }>()).toMatchObject({
+      added: [id],
+      votesAdded: 1,
+    });
+    expect(readdirSync(join(target.inRepo('.lore', 'lessons'), id)).sort()).toEqual([
+      'lesson.yaml',
+      'votes.jsonl',
+    ]);
+    expect(target.run(['show', id, '--json']).json<ShowJson>().lesson.summary).toBe(
+      'Run pytest with CI=1 or it hangs',
+    );
+    expect(target.run(['import', file]).stdout).toContain('imported 0 new, 0 replaced, 1 unchanged');
+  });
+
+  it('an id whose folder another writer has just claimed is a conflict naming it, not an add that wrote nothing', () => {
+    const source = createSandbox();
+    const id = source.add(['--summary', 'claimed elsewhere']);
+    const target = createSandbox();
+    mkdirSync(join(target.inRepo('.lore', 'lessons'), id), { recursive: true });
+    const run = target.run(['import', '-', '--json'], { input: source.run(['export']).stdout });
+    expect(run.code).toBe(0);
+    const report = run.json<{
+      added: string[];
+      conflicts: string[];
+      votesAdded: number;
+      problems: { message: string }[];
+    }>();
+    expect(report).toMatchObject({ added: [], conflicts: [id], votesAdded: 0 });
+    expect(report.problems[0]?.message).toContain(`${id} exists without lesson.yaml`);
+    expect(readdirSync(join(target.inRepo('.lore', 'lessons'), id))).toEqual([]);
   });
 
   it('a file that is not a lore export is refused with exit 1', () => {

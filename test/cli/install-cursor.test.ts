@@ -100,6 +100,28 @@ describe('lore install cursor', () => {
     expect(read(file)).toEqual(USER_HOOKS);
   });
 
+  it("leaves a user's own mcpServers.lore alone: install refuses with a hint, uninstall keeps it and says so", () => {
+    const sandbox = createSandbox({ init: false });
+    const mcpFile = join(sandbox.home, '.cursor', 'mcp.json');
+    mkdirSync(join(sandbox.home, '.cursor'));
+    const theirs = `${JSON.stringify({ mcpServers: { lore: { command: 'npx', args: ['-y', 'lore', 'mcp'], env: { LORE_HOME: '/team/lore' } } } })}\n`;
+    writeFileSync(mcpFile, theirs);
+    const install = sandbox.run(['install', 'cursor']);
+    expect(install.code).toBe(1);
+    expect(install.stderr).toContain(
+      `${mcpFile} already has an MCP server named "lore" that lore did not write (npx -y lore mcp)`,
+    );
+    expect(install.stderr).toContain('rename or remove mcpServers.lore');
+    expect(readFileSync(mcpFile, 'utf8')).toBe(theirs);
+    expect(existsSync(join(sandbox.home, '.cursor', 'hooks.json'))).toBe(false);
+    const uninstall = sandbox.run(['uninstall', 'cursor']);
+    expect(uninstall.code).toBe(0);
+    expect(uninstall.stdout).toContain(
+      `mcpServers.lore in ${mcpFile} is not lore's (npx -y lore mcp): left as it is`,
+    );
+    expect(readFileSync(mcpFile, 'utf8')).toBe(theirs);
+  });
+
   it('warns when lore is in .claude/settings.json too, which Cursor also runs', () => {
     const sandbox = createSandbox({ init: false });
     expect(sandbox.run(['install', 'claude-code', '--scope', 'project']).code).toBe(0);

@@ -153,6 +153,36 @@ describe('lore install claude-code', () => {
     expect(loreCommands(read(target))).not.toEqual([]);
   });
 
+  it('reads a settings file that starts with a byte order mark and keeps the mark', () => {
+    const sandbox = createSandbox({ init: false });
+    const file = join(sandbox.home, '.claude', 'settings.json');
+    mkdirSync(join(sandbox.home, '.claude'));
+    writeFileSync(file, '\uFEFF{"model": "opus"}\n');
+    const run = sandbox.run(['install', 'claude-code']);
+    expect(run.code, run.stderr).toBe(0);
+    const written = readFileSync(file, 'utf8');
+    expect(written.startsWith('\uFEFF{')).toBe(true);
+    expect((JSON.parse(written.slice(1)) as Settings).model).toBe('opus');
+    expect(loreCommands(JSON.parse(written.slice(1)) as Settings)).not.toEqual([]);
+    expect(sandbox.run(['uninstall', 'claude-code']).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('\uFEFF{\n  "model": "opus"\n}\n');
+  });
+
+  it('writes a dangling symlinked settings file into its target, creating it, and keeps the link', () => {
+    const sandbox = createSandbox({ init: false });
+    const target = join(sandbox.base, 'dotfiles', 'claude', 'settings.json');
+    mkdirSync(join(sandbox.home, '.claude'));
+    const link = join(sandbox.home, '.claude', 'settings.json');
+    symlinkSync(target, link);
+    const run = sandbox.run(['install', 'claude-code']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(loreCommands(read(target))).not.toEqual([]);
+    expect(sandbox.run(['uninstall', 'claude-code']).code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(loreCommands(read(target))).toEqual([]);
+  });
+
   it('--dry-run says what it would do and writes nothing', () => {
     const sandbox = createSandbox({ init: false });
     const run = sandbox.run(['install', 'claude-code', '--dry-run']);

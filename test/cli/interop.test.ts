@@ -2,8 +2,8 @@
 // format's fixture imports (detected), twice without duplicates, with --dry-run writing nothing;
 // an export to each format imports into a fresh repository with the same lessons; ADD ids resolve
 // as aliases; ADD Markdown is backed up and rewritten; COIA goes through a SQLite database.
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, lessonDirs, listIds, walkFiles } from '../helpers/cli.js';
@@ -302,5 +302,157 @@ describe('detection', () => {
     const target = createSandbox();
     expect(target.run(['import', join(source.base, 'lore.json'), '--from', 'lore']).code).toBe(0);
     expect(listIds(target)).toEqual([id]);
+  });
+});
+
+describe('lore export --out over files that are already there', () => {
+  const teammateLearning = [
+    'id: L-0001',
+    'schemaVersion: 1',
+    'status: active',
+    "summary: TEAMMATE'S ORBIT LEARNING (never imported into lore)",
+    'body: precious text',
+    'created_at: 2026-01-01T00:00:00Z',
+    'updated_at: 2026-01-01T00:00:00Z',
+    '',
+  ].join('\n');
+
+  it('refuses to replace files lore did not write, names them, writes nothing; --force overwrites', () => {
+    const sandbox = createSandbox();
+    sandbox.add(['--summary', 'Run migrations inside a transaction', '--path', 'db/**']);
+    sandbox.add(['--summary', 'Use CI=1 with pytest', '--path', 'tests/**']);
+    const learning = sandbox.inRepo('.orbit/learnings/L-0001/learning.yaml');
+    mkdirSync(dirname(learning), { recursive: true });
+    writeFileSync(learning, teammateLearning);
+    const rule = sandbox.inRepo('.cursor/rules/use-ci-1-pytest.mdc');
+    mkdirSync(dirname(rule), { recursive: true });
+    writeFileSync(rule, '---\ndescription: TEAM RULE\nalwaysApply: true\n---\nhand-written team rule\n');
+    const add = sandbox.inRepo('.add/learnings.json');
+    mkdirSync(dirname(add), { recursive: true });
+    const addText = JSON.stringify({
+      version: '1.0.0',
+      project: 'p',
+      entries: [{ id: 'L-001', title: 'MY ADD ENTRY' }],
+    });
+    writeFileSync(add, addText);
+    const before = walkFiles(sandbox.repo).filter((file) => !file.startsWith('.lore/'));
+
+    const orbit = sandbox.run(['export', '--to', 'orbit', '--out', '.orbit']);
+    expect(orbit.code).toBe(1);
+    expect(orbit.stderr).toContain('would overwrite 1 file(s) it did not write, and wrote nothing');
+    expect(orbit.stderr).toContain(
+      `${join('.orbit', 'learnings/L-0001/learning.yaml')} (not written by lore)`,
+    );
+    expect(orbit.stderr).toContain('--force');
+    const cursor = sandbox.run(['export', '--to', 'cursor', '--out', '.cursor/rules']);
+    expect(cursor.code).toBe(1);
+    expect(cursor.stderr).toContain(`${join('.cursor/rules', 'use-ci-1-pytest.mdc')} (not written by lore)`);
+    const addRun = sandbox.run(['export', '--to', 'add', '--out', '.add/learnings.json']);
+    expect(addRun.code).toBe(1);
+    expect(addRun.stderr).toContain('.add/learnings.json (not written by lore)');
+    expect(walkFiles(sandbox.repo).filter((file) => !file.startsWith('.lore/'))).toEqual(before);
+    expect(readFileSync(learning, 'utf8')).toBe(teammateLearning);
+    expect(readFileSync(add, 'utf8')).toBe(addText);
+
+    expect(sandbox.run(['export', '--to', 'cursor', '--out', '.cursor/rules', '--force']).code).toBe(0);
+    expect(readFileSync(rule, 'utf8')).toContain('description: Use CI=1 with pytest');
+  });
+
+  it('replaces what it wrote itself, but not once someone edited it', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add(['--summary', 'Use CI=1 with pytest', '--path', 'tests/**']);
+    mkdirSync(sandbox.inRepo('.cursor'));
+    expect(sandbox.run(['export', '--to', 'cursor', '--out', '.cursor/rules']).code).toBe(0);
+    const update = sandbox.run(['update', id, '--summary', 'Always use CI=1 with pytest']);
+    expect(update.code, update.stderr).toBe(0);
+    expect(sandbox.run(['export', '--to', 'cursor', '--out', '.cursor/rules']).code).toBe(0);
+    const rule = sandbox.inRepo('.cursor/rules/use-ci-1-pytest.mdc');
+    expect(readFileSync(rule, 'utf8')).toContain('description: Always use CI=1 with pytest');
+    writeFileSync(rule, `${readFileSync(rule, 'utf8')}\nmy own note\n`);
+    const run = sandbox.run(['export', '--to', 'cursor', '--out', '.cursor/rules']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('use-ci-1-pytest.mdc (changed since lore wrote it)');
+    expect(readFileSync(rule, 'utf8')).toContain('my own note');
+  });
+
+  it("lore's own JSON: a foreign file is refused, lore's own export replaced", () => {
+    const sandbox = createSandbox();
+    sandbox.add(['--summary', 'a lesson']);
+    writeFileSync(sandbox.inRepo('notes.json'), '{"mine": true}\n');
+    const refused = sandbox.run(['export', '--out', 'notes.json']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('notes.json (not written by lore)');
+    expect(readFileSync(sandbox.inRepo('notes.json'), 'utf8')).toBe('{"mine": true}\n');
+    writeFileSync(sandbox.inRepo('old.json'), JSON.stringify({ format: 'lore', version: 1, lessons: [] }));
+    expect(sandbox.run(['export', '--out', 'old.json']).code).toBe(0);
+    expect(sandbox.run(['export', '--out', 'old.json']).code).toBe(0);
+  });
+
+  it.each([
+    { format: 'orbit', fixture: 'orbit/good', path: '.orbit', file: '.orbit/learnings/L-0002/learning.yaml' },
+    { format: 'cursor', fixture: 'cursor/good', path: '.cursor/rules', file: '.cursor/rules/migrations.mdc' },
+    {
+      format: 'lessons-learned',
+      fixture: 'lessons-learned/good',
+      path: 'data/lessons.json',
+      file: 'data/lessons.json',
+    },
+    { format: 'coia', fixture: 'coia/good', path: 'learnings.json', file: 'learnings.json' },
+  ])(
+    '$format: an export back over the source it imported whole goes through; a source edited since does not',
+    (c) => {
+      const sandbox = withFixture(c.fixture);
+      expect(sandbox.run(['import', c.path]).code).toBe(0);
+      const back = sandbox.run(['export', '--to', c.format, '--out', c.path]);
+      expect(back.code, back.stderr).toBe(0);
+      expect(sandbox.run(['export', '--to', c.format, '--out', c.path]).code).toBe(0);
+      writeFileSync(sandbox.inRepo(c.file), `${readFileSync(sandbox.inRepo(c.file), 'utf8')}\n`);
+      const edited = sandbox.run(['export', '--to', c.format, '--out', c.path]);
+      expect(edited.code).toBe(1);
+      expect(edited.stderr).toContain('(changed since lore wrote it)');
+    },
+  );
+});
+
+describe('a source id is never a path out of the export folder', () => {
+  it('an Orbit id or a lore JSON origin.id that is not a file name is reported and skipped; exports stay inside --out', () => {
+    const sandbox = createSandbox();
+    const learning = join(sandbox.base, 'theirs/.orbit/learnings/L-0001/learning.yaml');
+    mkdirSync(dirname(learning), { recursive: true });
+    writeFileSync(
+      learning,
+      'id: ../../../../escaped-orbit\nschemaVersion: 1\nstatus: active\nsummary: from a cloned repository\nbody: b\n' +
+        'created_at: 2026-01-01T00:00:00Z\nupdated_at: 2026-01-01T00:00:00Z\n',
+    );
+    const orbit = sandbox.run(['import', join(sandbox.base, 'theirs/.orbit')]);
+    expect(orbit.code).toBe(1);
+    expect(orbit.stdout).toContain('"../../../../escaped-orbit" cannot be a file name');
+    expect(orbit.stdout).toContain('imported 0 new');
+
+    const id = sandbox.add(['--summary', 'rule from a teammate export', '--path', 'src/**']);
+    const document = sandbox.run(['export']).json<ExportJson>();
+    const shared = join(sandbox.base, 'shared.json');
+    writeFileSync(
+      shared,
+      JSON.stringify({
+        ...document,
+        lessons: document.lessons.map((lesson) => ({
+          ...lesson,
+          id: 'abcdefghjk',
+          origin: { format: 'cursor', id: '../../../escaped-cursor' },
+        })),
+      }),
+    );
+    const json = sandbox.run(['import', shared]);
+    expect(json.code).toBe(1);
+    expect(json.stdout).toMatch(
+      /lessons\[0\]\.origin\.id.*"\.\.\/\.\.\/\.\.\/escaped-cursor" cannot be a file name/,
+    );
+    expect(listIds(sandbox)).toEqual([id]);
+
+    mkdirSync(sandbox.inRepo('out'));
+    expect(sandbox.run(['export', '--to', 'orbit', '--out', 'out/.orbit']).code).toBe(0);
+    expect(sandbox.run(['export', '--to', 'cursor', '--out', 'out/rules']).code).toBe(0);
+    expect(walkFiles(sandbox.base).filter((file) => file.includes('escaped'))).toEqual([]);
   });
 });

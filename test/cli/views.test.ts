@@ -1,6 +1,15 @@
 // `lore render` (LEARNINGS.md and managed sections in agent instruction files) and
 // `lore aggregate` (one skill per tool with many lessons), on demand and after every write.
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
@@ -117,6 +126,45 @@ describe('lore render', () => {
       [true, false],
       [true, true],
     ]);
+  });
+
+  it('writes a managed section through a symlinked agent file, keeping the link and the mode', () => {
+    const sandbox = createSandbox();
+    config(sandbox, 'views:\n  agentFiles: [AGENTS.md, CLAUDE.md]\n');
+    sandbox.add(['--summary', 'Run pytest with CI=1']);
+    write(sandbox.inRepo('CLAUDE.md'), '# Team rules\nnever push to main\n');
+    chmodSync(sandbox.inRepo('CLAUDE.md'), 0o600);
+    symlinkSync('CLAUDE.md', sandbox.inRepo('AGENTS.md'));
+    const run = sandbox.run(['render']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(lstatSync(sandbox.inRepo('AGENTS.md')).isSymbolicLink()).toBe(true);
+    expect(statSync(sandbox.inRepo('CLAUDE.md')).mode & 0o777).toBe(0o600);
+    const text = read(sandbox.inRepo('CLAUDE.md'));
+    expect(text).toMatch(/^# Team rules\nnever push to main\n\n<!-- lore:begin -->/);
+    expect(text).toContain('Run pytest with CI=1');
+    expect(text.match(/<!-- lore:begin -->/g)).toHaveLength(1);
+    expect(sandbox.run(['render', '--check']).code).toBe(0);
+  });
+
+  it('a lesson that spells the markers, and markers in a code example, leave render working and the file intact', () => {
+    const sandbox = createSandbox();
+    config(sandbox, 'views:\n  agentFiles: [CLAUDE.md]\n');
+    sandbox.add([
+      '--summary',
+      'Edit CLAUDE.md outside the <!-- lore:end --> marker, never inside the section',
+    ]);
+    const mine =
+      '# Rules\n\nThe lore section looks like this:\n\n```markdown\n<!-- lore:begin -->\n(my example text)\n<!-- lore:end -->\n```\n\nMore rules.\n';
+    write(sandbox.inRepo('CLAUDE.md'), mine);
+    const run = sandbox.run(['render']);
+    expect(run.code, run.stderr).toBe(0);
+    const text = read(sandbox.inRepo('CLAUDE.md'));
+    expect(text.startsWith(`${mine}\n<!-- lore:begin -->\n`)).toBe(true);
+    expect(text).toContain('outside the &lt;!-- lore:end --\\> marker');
+    expect(existsSync(sandbox.inRepo('LEARNINGS.md'))).toBe(true);
+    expect(sandbox.run(['render']).code).toBe(0);
+    expect(read(sandbox.inRepo('CLAUDE.md'))).toBe(text);
+    expect(sandbox.run(['render', '--check']).code).toBe(0);
   });
 
   it('refuses a file with broken markers and writes nothing; a write still succeeds and says why', () => {

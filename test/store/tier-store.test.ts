@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ID_PATTERN } from '../../src/core/lesson/constants.js';
-import { createTierStore } from '../../src/store/lessons/tier-store.js';
+import { createTierStore, isOrphanedLessonDir } from '../../src/store/lessons/tier-store.js';
 import type { TierStore } from '../../src/store/lessons/tier-store.js';
 import type { Tier } from '../../src/core/lesson/schema.js';
 
@@ -130,6 +130,29 @@ describe.each(TIERS)('tier store contract: $tier tier', ({ tier, dirOf }) => {
     mkdirSync(store.lessonDir('01abcdefgh').dir, { recursive: true });
     expect(store.createLessonWithId('01abcdefgh', 'text\n')).toBe(false);
     expect(store.readLessonText('01abcdefgh')).toBeUndefined();
+  });
+
+  it('createLessonWithId completes the directory of a writer that died before lesson.yaml, keeping its votes', () => {
+    const { store } = open();
+    const target = store.lessonDir('01abcdefgh');
+    mkdirSync(target.dir, { recursive: true });
+    writeFileSync(join(target.dir, `.lesson.yaml.${deadPid()}.0badf00d.tmp`), 'half');
+    writeFileSync(target.votesPath, `${JSON.stringify(vote('T-1', '2026-01-01T00:00:00Z'))}\n`);
+    expect(store.createLessonWithId('01abcdefgh', 'text\n')).toBe(true);
+    expect(store.readLessonText('01abcdefgh')).toBe('text\n');
+    expect(readdirSync(target.dir).sort()).toEqual(['lesson.yaml', 'votes.jsonl']);
+    expect(store.readVotes('01abcdefgh').votes).toEqual([vote('T-1', '2026-01-01T00:00:00Z')]);
+  });
+
+  it('createLessonWithId leaves a directory without lesson.yaml that holds files of someone else', () => {
+    const { store } = open();
+    const target = store.lessonDir('01abcdefgh');
+    mkdirSync(target.dir, { recursive: true });
+    writeFileSync(join(target.dir, 'notes.md'), 'mine');
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(target.dir, old, old);
+    expect(store.createLessonWithId('01abcdefgh', 'text\n')).toBe(false);
+    expect(readdirSync(target.dir)).toEqual(['notes.md']);
   });
 
   it('list() sorts lesson directories by id and reports legacy flat files', () => {
@@ -275,5 +298,29 @@ describe.each(TIERS)('tier store contract: $tier tier', ({ tier, dirOf }) => {
     ageDir(old.dir);
     expect(store.sweep()).toBe(2);
     expect(existsSync(old.dir)).toBe(false);
+  });
+});
+
+describe('isOrphanedLessonDir: a dead writer leftover, never a live claim or files of someone else', () => {
+  const dead = `.lesson.yaml.${deadPid()}.0badf00d.tmp`;
+  const live = `.lesson.yaml.${process.pid}.0badf00d.tmp`;
+  const MINUTE = 60_000;
+  it.each([
+    { names: [dead], age: 0, orphaned: true, why: "a dead writer's temporary file" },
+    { names: [dead, 'votes.jsonl'], age: 0, orphaned: true, why: 'and votes a re-run added' },
+    {
+      names: ['votes.jsonl', 'feedback.jsonl'],
+      age: 2 * MINUTE,
+      orphaned: true,
+      why: 'sidecars only, long ago',
+    },
+    { names: [], age: 2 * MINUTE, orphaned: true, why: 'empty, long ago' },
+    { names: [], age: 1_000, orphaned: false, why: "empty, just now: another writer's fresh claim" },
+    { names: ['votes.jsonl'], age: 1_000, orphaned: false, why: 'sidecars only, just now' },
+    { names: [live], age: 2 * MINUTE, orphaned: false, why: 'a live writer is writing it' },
+    { names: ['lesson.yaml'], age: 2 * MINUTE, orphaned: false, why: 'the lesson is there' },
+    { names: [dead, 'notes.md'], age: 2 * MINUTE, orphaned: false, why: 'a file lore does not write' },
+  ])('$why: $orphaned', ({ names, age, orphaned }) => {
+    expect(isOrphanedLessonDir(names, age)).toBe(orphaned);
   });
 });

@@ -158,6 +158,33 @@ describe.each(CASES)('$format', (c) => {
     }
   });
 
+  it('a retired lesson never comes back active: it is left out with a note, or comes back retired', () => {
+    const [template] = richLessons();
+    const lesson = (id: string, summary: string, status: Lesson['status']): ExportLesson =>
+      ({ ...template, id, slug: summary.replace(/\W+/g, '-'), summary, status }) as ExportLesson;
+    const lessons = [
+      lesson('r000000001', 'Use make deploy not deploy.sh', 'active'),
+      { ...lesson('r000000002', 'Use the old deploy script', 'superseded'), supersededBy: 'r000000001' },
+      lesson('r000000003', 'Pin node 16', 'archived'),
+    ];
+    lessons[0] = { ...(lessons[0] as ExportLesson), supersedes: ['r000000002'] };
+    const rendered = format.render(lessons, RENDER);
+    const back = format.parse(rendered.files, { nowIso: NOW }).lessons;
+    for (const original of lessons.slice(1)) {
+      const noted = rendered.skipped.some((skip) => skip.id === original.id);
+      const again = back.find((entry) => entry.lesson.summary === original.summary);
+      expect(noted || again !== undefined, original.summary).toBe(true);
+      if (again)
+        expect(
+          again.lesson.status !== 'active' || again.links.supersededBy !== undefined,
+          original.summary,
+        ).toBe(true);
+    }
+    expect(
+      back.find((entry) => entry.lesson.summary === 'Use make deploy not deploy.sh')?.lesson.status,
+    ).toBe('active');
+  });
+
   it('an export of rich lore lessons keeps every field the format carries', () => {
     const lessons: ExportLesson[] = richLessons();
     const rendered = format.render(lessons, RENDER);

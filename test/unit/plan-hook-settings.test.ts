@@ -3,6 +3,15 @@ import { LoreError } from '../../src/core/errors.js';
 import { locateJsonError } from '../../src/core/install/locate-json-error.js';
 import { planHookInstall, planHookUninstall } from '../../src/core/install/plan-hook-settings.js';
 import type { HookTable } from '../../src/core/install/plan-hook-settings.js';
+import {
+  isLoreMcpServer,
+  planMcpJsonInstall,
+  planMcpJsonUninstall,
+} from '../../src/core/install/plan-mcp-config.js';
+import {
+  planCursorHooksInstall,
+  planCursorHooksUninstall,
+} from '../../src/core/install/plan-cursor-hooks.js';
 
 const FILE = '/home/u/.claude/settings.json';
 const isOurs = (command: string) => command.includes('lore-hook.cjs');
@@ -172,5 +181,79 @@ describe('planHookUninstall', () => {
       removed: [],
     });
     expect(planHookUninstall(undefined, isOurs, FILE).changed).toBe(false);
+  });
+});
+
+describe('a settings file that starts with a UTF-8 byte order mark', () => {
+  const BOM = '\uFEFF';
+  const mcpEntry = { command: 'lore', args: ['mcp'] };
+  const cursorTable = { preToolUse: [{ command: 'node "/new/lore-hook.cjs" --host cursor' }] };
+  it.each([
+    ['planHookInstall', (t: string) => planHookInstall(t, DESIRED, isOurs, FILE)],
+    ['planHookUninstall', (t: string) => planHookUninstall(t, isOurs, FILE)],
+    ['planMcpJsonInstall', (t: string) => planMcpJsonInstall(t, mcpEntry, FILE)],
+    ['planMcpJsonUninstall', (t: string) => planMcpJsonUninstall(t, FILE)],
+    ['planCursorHooksInstall', (t: string) => planCursorHooksInstall(t, cursorTable, isOurs, FILE)],
+    ['planCursorHooksUninstall', (t: string) => planCursorHooksUninstall(t, isOurs, FILE)],
+  ] as const)('%s reads it, plans the same as without it, and keeps it in front', (_name, plan) => {
+    const installed = planHookInstall(text(USER_SETTINGS), DESIRED, isOurs, FILE).text;
+    const withMcp = planMcpJsonInstall(installed, mcpEntry, FILE).text;
+    for (const before of [text(USER_SETTINGS), withMcp]) {
+      const plain = plan(before);
+      const marked = plan(`${BOM}${before}`);
+      expect(marked).toEqual({ ...plain, text: `${BOM}${plain.text}` });
+    }
+  });
+});
+
+describe('mcpServers.lore: only lore its own entry', () => {
+  const LORE = '/usr/lib/node_modules/lore/dist/cli/lore.cjs';
+  const mcpEntry = { command: '/usr/bin/node', args: [LORE, 'mcp'] };
+  const withLore = (lore: unknown) => text({ theme: 'x', mcpServers: { other: { command: 'y' }, lore } });
+
+  it.each([
+    [{ command: '/usr/bin/node', args: [LORE, 'mcp'] }, true, 'this lore'],
+    [
+      { command: 'node', args: ['/old/lore/dist/cli/bin.js', 'mcp'], type: 'stdio', env: {} },
+      true,
+      'an older path',
+    ],
+    [{ command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/bin/lore-mcp.cjs'] }, true, "the plugin's launcher"],
+    [{ command: 'lore', args: ['mcp'] }, true, 'lore on PATH, as an older lore wrote it'],
+    [
+      { command: 'npx', args: ['-y', 'lore', 'mcp'], env: { LORE_HOME: '/team/lore' } },
+      false,
+      'npx with env',
+    ],
+    [{ command: 'lore', args: ['mcp'], env: { LORE_HOME: '/team' } }, false, 'lore with env of its own'],
+    [{ command: 'python', args: ['-m', 'lore_server'] }, false, 'another tool named lore'],
+    ['lore', false, 'not an object'],
+  ])('%j: %s (%s)', (entry, ours, _why) => {
+    expect(isLoreMcpServer(entry)).toBe(ours);
+  });
+
+  it("install replaces lore's own entry and refuses another, naming the file and writing nothing", () => {
+    const older = planMcpJsonInstall(withLore({ command: 'lore', args: ['mcp'] }), mcpEntry, FILE);
+    expect(older.changed).toBe(true);
+    expect((JSON.parse(older.text) as { mcpServers: { lore: unknown } }).mcpServers.lore).toEqual(mcpEntry);
+    const foreign = { command: 'npx', args: ['-y', 'lore', 'mcp'], env: { LORE_HOME: '/team/lore' } };
+    const error = refusal(() => planMcpJsonInstall(withLore(foreign), mcpEntry, FILE));
+    expect(error.code).toBe('conflict');
+    expect(error.message).toContain(
+      `${FILE} already has an MCP server named "lore" that lore did not write (npx -y lore mcp)`,
+    );
+    expect(error.hint).toContain('rename or remove mcpServers.lore');
+  });
+
+  it("uninstall removes lore's own entry and keeps another, saying so", () => {
+    const ours = planMcpJsonUninstall(withLore(mcpEntry), FILE);
+    expect(ours.changed).toBe(true);
+    expect(JSON.parse(ours.text)).toEqual({ theme: 'x', mcpServers: { other: { command: 'y' } } });
+    const foreign = { command: 'npx', args: ['-y', 'lore', 'mcp'] };
+    expect(planMcpJsonUninstall(withLore(foreign), FILE)).toEqual({
+      changed: false,
+      text: withLore(foreign),
+      kept: `mcpServers.lore in ${FILE} is not lore's (npx -y lore mcp): left as it is`,
+    });
   });
 });

@@ -146,6 +146,64 @@ describe('managed section', () => {
   });
 });
 
+describe('managed section: marker text that is not the section', () => {
+  const body = 'rendered\n';
+  const block = renderSectionBlock(body);
+  const example = (fence: string) =>
+    `${fence}markdown\n${SECTION_BEGIN}\n(my example)\n${SECTION_END}\n${fence}\n`;
+
+  it.each([
+    ['a ``` fence', example('```')],
+    ['a ~~~ fence', example('~~~')],
+    [
+      'a longer fence closed by a longer one',
+      `\`\`\`\`\n${SECTION_END}\n\`\`\`\n${SECTION_BEGIN}\n\`\`\`\`\`\n`,
+    ],
+    ['a fence in a list item', `- see:\n  \`\`\`\n  ${SECTION_BEGIN}\n  ${SECTION_END}\n  \`\`\`\n`],
+  ])('markers in %s are an example: the section is appended, the example kept', (_name, fenced) => {
+    const existing = `# Rules\n\n${fenced}\nMore rules.\n`;
+    const once = applyManagedSection(existing, body);
+    expect(once).toEqual({ ok: true, text: `${existing}\n${block}\n`, changed: true, placement: 'appended' });
+    expect(once.ok && applyManagedSection(once.text, body)).toMatchObject({ ok: true, changed: false });
+  });
+
+  it('the real markers after an example are the ones replaced', () => {
+    const existing = `${example('```')}\n${SECTION_BEGIN}\nold\n${SECTION_END}\ntail\n`;
+    expect(applyManagedSection(existing, body)).toMatchObject({
+      ok: true,
+      text: `${example('```')}\n${block}\ntail\n`,
+      placement: 'replaced',
+    });
+  });
+
+  it('a fence left open hides nothing: the section appended after it is found again', () => {
+    const once = applyManagedSection('# Rules\n```sh\nnpm test\n', body);
+    expect(once.ok && applyManagedSection(once.text, body)).toMatchObject({ ok: true, changed: false });
+  });
+
+  it('a body that spells the markers (a lesson about the section) is defused and still renders twice the same', () => {
+    const spelled = `- Edit outside the ${SECTION_END} marker, never inside ${SECTION_BEGIN}\n`;
+    const once = applyManagedSection('# mine\n', spelled);
+    expect(once.ok).toBe(true);
+    const text = once.ok ? once.text : '';
+    expect(text.split(SECTION_BEGIN)).toHaveLength(2);
+    expect(text.split(SECTION_END)).toHaveLength(2);
+    expect(text).toContain('&lt;!-- lore:end --> marker, never inside &lt;!-- lore:begin -->');
+    expect(applyManagedSection(text, spelled)).toMatchObject({ ok: true, changed: false });
+  });
+
+  it('a lesson summary that spells a marker renders as text in the section, not as the marker', () => {
+    const lesson = {
+      ...lessons[0],
+      summary: 'Edit CLAUDE.md outside the <!-- lore:end --> marker',
+    } as SkillLesson;
+    const text = sectionText([lesson], 10);
+    expect(text).toContain('Edit CLAUDE.md outside the &lt;!-- lore:end --\\> marker');
+    expect(text).not.toContain('<!-- lore:');
+    expect(applyManagedSection(undefined, text).ok).toBe(true);
+  });
+});
+
 describe('aggregation', () => {
   const make = (id: number, tags: string[], commands: string[] = []): SkillLesson => ({
     ...(lessons[0] as SkillLesson),

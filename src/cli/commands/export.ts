@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { STATUSES, TIERS } from '../../core/lesson/constants.js';
-import { choiceOption, stringOption } from '../command.js';
+import { choiceOption, flagOption, stringOption } from '../command.js';
 import type { Command } from '../command.js';
 import { noteProblems, openCommandWorkspace } from '../open-workspace.js';
 import { writeFileAtomic } from '../../store/fs/fs-atomic.js';
@@ -11,22 +11,32 @@ import { INTEROP_FORMATS } from '../../core/interop/interop-format.js';
 import type { ExportLesson, InteropFormatName } from '../../core/interop/interop-format.js';
 import { findInteropFormat } from '../../core/interop/interop-formats.js';
 import { writeInteropExport } from '../../store/interop/write-export.js';
+import type { ExportWriteOptions } from '../../store/interop/write-export.js';
+import {
+  exportLedgerPath,
+  guardOverwrites,
+  readExportLedger,
+  recordLoreFiles,
+} from '../../store/interop/export-ledger.js';
 
 const TO = ['lore', ...INTEROP_FORMATS] as const;
 
 export const command: Command = {
   spec: {
-    usage: 'lore export [--to FORMAT] [--out PATH] [--tier T] [--status S|any] [--json]',
+    usage: 'lore export [--to FORMAT] [--out PATH] [--force] [--tier T] [--status S|any] [--json]',
     description:
       "Writes lessons with their votes as lore's JSON ({format, version, exportedAt, lessons}), to stdout or\n" +
       'to PATH. Every status is included unless --status narrows it. `lore import PATH` reads it back losslessly.\n' +
       "--to writes another tool's format instead: orbit (a folder: --out .orbit), lessons-learned (lessons.json),\n" +
       'add (learnings.json, and library.json for the user tier: --out .add when both), add-md (learnings.md),\n' +
       'coia (JSON, or the learnings table of a SQLite database when PATH ends in .db/.sqlite), cursor (a folder of\n' +
-      '.mdc rules: --out .cursor/rules). Lessons imported from a format go back with their own ids and fields.',
+      '.mdc rules: --out .cursor/rules). Lessons imported from a format go back with their own ids and fields.\n' +
+      'An existing file is replaced only when lore wrote it (or imported all of it) and it has not changed since;\n' +
+      'otherwise the export names it and writes nothing (--force overwrites).',
     options: {
       to: { type: 'string', value: 'FORMAT', description: `${TO.join(' | ')} (default lore)` },
       out: { type: 'string', value: 'PATH', description: 'write to file or folder PATH instead of stdout' },
+      force: { type: 'boolean', description: 'overwrite files under --out that lore did not write' },
       tier: { type: 'string', value: 'T', description: TIERS.join(' | ') },
       status: { type: 'string', value: 'S', description: `${STATUSES.join(' | ')} | any (default any)` },
     },
@@ -47,7 +57,12 @@ export const command: Command = {
           votes: ws.store(item.lesson.tier).readVotes(item.lesson.id).votes,
         }))
         .sort((a, b) => (a.tier === b.tier ? (a.id < b.id ? -1 : 1) : a.tier === 'project' ? -1 : 1));
-      if (to !== 'lore') return exportInterop(ctx, to, lessons, stringOption(args, 'out'), ws.projectRoot);
+      const guard = {
+        ledger: readExportLedger(exportLedgerPath(ws.store('user').layout.cacheDir)),
+        force: flagOption(args, 'force'),
+      };
+      if (to !== 'lore')
+        return exportInterop(ctx, to, lessons, stringOption(args, 'out'), ws.projectRoot, guard);
       const document = {
         format: EXPORT_FORMAT,
         version: EXPORT_VERSION,
@@ -64,7 +79,10 @@ export const command: Command = {
           hint: 'create it first, or pick another --out path',
         });
       }
-      writeFileAtomic(path, `${JSON.stringify(document, null, 2)}\n`);
+      const writes = [{ path, text: `${JSON.stringify(document, null, 2)}\n`, shown: out }];
+      guardOverwrites(writes, guard.ledger, { force: guard.force, ownFormat: isLoreExport });
+      writeFileAtomic(path, writes[0]?.text ?? '');
+      recordLoreFiles(guard.ledger, writes);
       return {
         data: { out: path, lessons: lessons.length },
         text: `exported ${lessons.length} lesson(s) to ${out}`,
@@ -81,6 +99,7 @@ function exportInterop(
   lessons: ExportLesson[],
   out: string | undefined,
   projectRoot: string | undefined,
+  guard: ExportWriteOptions,
 ) {
   const format = findInteropFormat(to);
   const nowIso = new Date(ctx.now()).toISOString();
@@ -90,6 +109,7 @@ function exportInterop(
     rendered,
     lessons,
     out === undefined ? undefined : { path: resolve(ctx.cwd, out), shown: out },
+    guard,
   );
   for (const skip of rendered.skipped) ctx.note(`left out ${skip.id}: ${skip.reason}`);
   const exported = lessons.length - rendered.skipped.length;
@@ -105,4 +125,13 @@ function exportInterop(
     data,
     text: `exported ${exported} lesson(s) as ${to} to ${out ?? 'stdout'} (${written.written.length} file(s))`,
   };
+}
+
+/** A file that is lore's own JSON export already: lore's to replace, whoever wrote it. */
+function isLoreExport(text: string): boolean {
+  try {
+    return (JSON.parse(text) as { format?: unknown } | null)?.format === EXPORT_FORMAT;
+  } catch {
+    return false;
+  }
 }

@@ -8,6 +8,7 @@
  * - Not JSON, a `version` other than 1, or `hooks` of the wrong shape: refused with the file, the line
  *   and what is wrong; nothing is written.
  */
+import { keepingByteOrderMark } from './byte-order-mark.js';
 import { malformedConfig } from './malformed-config.js';
 import { locateJsonError } from './locate-json-error.js';
 
@@ -78,6 +79,15 @@ export function planCursorHooksInstall(
   isOurs: (command: string) => boolean,
   file: string,
 ): CursorHooksPlan {
+  return keepingByteOrderMark(text, (body) => planCursorHooksInstallBody(body, desired, isOurs, file));
+}
+
+function planCursorHooksInstallBody(
+  text: string | undefined,
+  desired: CursorHookTable,
+  isOurs: (command: string) => boolean,
+  file: string,
+): CursorHooksPlan {
   const document = parseHooksFile(text, file);
   const hooks = (document.hooks ?? {}) as Record<string, Json[]>;
   const entries = Object.entries(desired).flatMap(([event, list]) => list.map((e) => label(event, e)));
@@ -100,6 +110,14 @@ export function planCursorHooksInstall(
 }
 
 export function planCursorHooksUninstall(
+  text: string | undefined,
+  isOurs: (command: string) => boolean,
+  file: string,
+): CursorHooksPlan {
+  return keepingByteOrderMark(text, (body) => planCursorHooksUninstallBody(body, isOurs, file));
+}
+
+function planCursorHooksUninstallBody(
   text: string | undefined,
   isOurs: (command: string) => boolean,
   file: string,

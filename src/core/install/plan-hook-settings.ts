@@ -10,6 +10,7 @@
  * - A file that is not valid JSON, or whose `hooks` has the wrong shape, is refused with the
  *   file, the line and what is wrong; nothing is written.
  */
+import { keepingByteOrderMark } from './byte-order-mark.js';
 import { malformedConfig } from './malformed-config.js';
 import { locateJsonError } from './locate-json-error.js';
 
@@ -106,6 +107,15 @@ export function planHookInstall(
   isOurs: (command: string) => boolean,
   file: string,
 ): HookSettingsPlan {
+  return keepingByteOrderMark(text, (body) => planHookInstallBody(body, desired, isOurs, file));
+}
+
+function planHookInstallBody(
+  text: string | undefined,
+  desired: HookTable,
+  isOurs: (command: string) => boolean,
+  file: string,
+): HookSettingsPlan {
   const document = parseSettings(text, file);
   const hooks = (document.hooks ?? {}) as Record<string, Json[]>;
   const installed = Object.entries(desired).flatMap(([event, groups]) => groups.map((g) => label(event, g)));
@@ -133,6 +143,14 @@ export function planHookInstall(
 }
 
 export function planHookUninstall(
+  text: string | undefined,
+  isOurs: (command: string) => boolean,
+  file: string,
+): HookSettingsPlan {
+  return keepingByteOrderMark(text, (body) => planHookUninstallBody(body, isOurs, file));
+}
+
+function planHookUninstallBody(
   text: string | undefined,
   isOurs: (command: string) => boolean,
   file: string,

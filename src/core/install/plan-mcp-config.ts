@@ -8,6 +8,8 @@
  * - TOML (Codex `config.toml`): lore's entry, in whatever form the file has it, replaced or
  *   appended as a `[mcp_servers.lore]` table (plan-mcp-toml.ts).
  */
+import { keepingByteOrderMark } from './byte-order-mark.js';
+import { LoreError } from '../errors.js';
 import { malformedConfig } from './malformed-config.js';
 import { locateJsonError } from './locate-json-error.js';
 
@@ -15,7 +17,44 @@ export const MCP_SERVER_NAME = 'lore';
 
 export type McpServerEntry = { command: string; args: string[]; extra?: Record<string, unknown> };
 
-export type McpPlan = { changed: boolean; text: string };
+export type McpPlan = {
+  changed: boolean;
+  text: string;
+  /** Uninstall: why an `mcpServers.lore` entry was left in place (one lore did not write). */
+  kept?: string;
+};
+
+/** The bundles lore's own entries run: the CLI (`dist/cli/bin.js`, `lore.cjs`) or the plugin's launcher. */
+const LORE_MCP_BUNDLE = /(?:^|[\\/])(?:dist[\\/]cli[\\/](?:bin\.js|lore\.cjs)|lore-mcp\.cjs)$/;
+
+/**
+ * Whether an `mcpServers.lore` entry is lore's own, recognised (as its hooks are) by the bundle it
+ * runs: `node <lore>/dist/cli/lore.cjs mcp`, or the plugin's `lore-mcp.cjs`; or the bare
+ * `lore mcp` an older lore wrote, with no environment of its own. Any other entry under that name
+ * (`npx -y lore mcp` with the team's LORE_HOME, another tool called lore) is the user's: install
+ * refuses to replace it and uninstall leaves it.
+ */
+export function isLoreMcpServer(value: unknown): boolean {
+  if (!isObject(value) || !Array.isArray(value.args)) return false;
+  const args = value.args as unknown[];
+  const [bundle, ...rest] = args;
+  if (typeof bundle === 'string' && LORE_MCP_BUNDLE.test(bundle))
+    return rest.length === 0 || (rest.length === 1 && rest[0] === 'mcp');
+  const noEnv = value.env === undefined || (isObject(value.env) && Object.keys(value.env).length === 0);
+  return (
+    typeof value.command === 'string' &&
+    /(?:^|[\\/])lore(?:\.cmd|\.exe)?$/.test(value.command) &&
+    args.length === 1 &&
+    args[0] === 'mcp' &&
+    noEnv
+  );
+}
+
+function describeServer(value: unknown): string {
+  if (!isObject(value)) return JSON.stringify(value) ?? String(value);
+  const args = Array.isArray(value.args) ? value.args.map(String) : [];
+  return [String(value.command ?? ''), ...args].join(' ').trim();
+}
 
 type Json = Record<string, unknown>;
 
@@ -43,18 +82,43 @@ export function jsonServerEntry(entry: McpServerEntry): Json {
 }
 
 export function planMcpJsonInstall(text: string | undefined, entry: McpServerEntry, file: string): McpPlan {
+  return keepingByteOrderMark(text, (body) => planMcpJsonInstallBody(body, entry, file));
+}
+
+function planMcpJsonInstallBody(text: string | undefined, entry: McpServerEntry, file: string): McpPlan {
   const document = parseJson(text, file);
   const servers = (document.mcpServers as Json | undefined) ?? {};
   const wanted = jsonServerEntry(entry);
-  if (sameJson(servers[MCP_SERVER_NAME], wanted)) return { changed: false, text: text ?? '' };
+  const current = servers[MCP_SERVER_NAME];
+  if (sameJson(current, wanted)) return { changed: false, text: text ?? '' };
+  if (current !== undefined && !isLoreMcpServer(current)) {
+    throw new LoreError(
+      'conflict',
+      `${file} already has an MCP server named "${MCP_SERVER_NAME}" that lore did not write (${describeServer(current)}); nothing was changed`,
+      {
+        hint: `keep it (it is yours), or rename or remove mcpServers.${MCP_SERVER_NAME} in ${file} and install again`,
+      },
+    );
+  }
   const next = { ...document, mcpServers: { ...servers, [MCP_SERVER_NAME]: wanted } };
   return { changed: true, text: `${JSON.stringify(next, null, 2)}\n` };
 }
 
 export function planMcpJsonUninstall(text: string | undefined, file: string): McpPlan {
+  return keepingByteOrderMark(text, (body) => planMcpJsonUninstallBody(body, file));
+}
+
+function planMcpJsonUninstallBody(text: string | undefined, file: string): McpPlan {
   const document = parseJson(text, file);
   const servers = document.mcpServers as Json | undefined;
   if (servers === undefined || !(MCP_SERVER_NAME in servers)) return { changed: false, text: text ?? '' };
+  if (!isLoreMcpServer(servers[MCP_SERVER_NAME])) {
+    return {
+      changed: false,
+      text: text ?? '',
+      kept: `mcpServers.${MCP_SERVER_NAME} in ${file} is not lore's (${describeServer(servers[MCP_SERVER_NAME])}): left as it is`,
+    };
+  }
   const { [MCP_SERVER_NAME]: _removed, ...rest } = servers;
   return { changed: true, text: `${JSON.stringify({ ...document, mcpServers: rest }, null, 2)}\n` };
 }

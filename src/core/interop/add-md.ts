@@ -245,16 +245,31 @@ function firstSentence(text: string): string {
   return match?.[1] ?? text;
 }
 
-/** `learnings.md` for the project's lessons, `library.md` for the user tier's (as ADD keeps them). */
+/**
+ * `learnings.md` for the project's lessons, `library.md` for the user tier's (as ADD keeps them).
+ * Only active lessons: the view has no mark for an archived or superseded entry, so one written
+ * there would come back active on import. They are left out with a note, as Orbit and Cursor do
+ * (`--to add` keeps them, `archived: true`). Ids are numbered over every lesson all the same, so
+ * a lesson has the same L-NNN in both ADD exports.
+ */
 export function renderAddMarkdown(lessons: readonly ExportLesson[], options: RenderOptions): Rendered {
   const ids = assignAddIds(lessons);
+  const skipped: Rendered['skipped'] = [];
+  const active = lessons.filter((lesson) => {
+    if (lesson.status === 'active') return true;
+    skipped.push({
+      id: lesson.id,
+      reason: `ADD's Markdown has no ${lesson.status} state (export --to add keeps it, archived)`,
+    });
+    return false;
+  });
   const files: Rendered['files'] = [];
   for (const tier of ['project', 'user'] as const) {
-    const group = lessons.filter((lesson) => lesson.tier === tier);
-    if (group.length > 0 || (tier === 'project' && lessons.length === 0))
+    const group = active.filter((lesson) => lesson.tier === tier);
+    if (group.length > 0 || (tier === 'project' && active.length === 0))
       files.push(renderMarkdownFile(group, ids, tier === 'user', options));
   }
-  return { files, skipped: [] };
+  return { files, skipped };
 }
 
 function renderMarkdownFile(

@@ -31,12 +31,15 @@ import { readsFile } from './interop-format.js';
 import { assignNumberedIds } from './numbered-id.js';
 import {
   collectEntries,
+  fieldIssueProblems,
   isRecord,
+  readFields,
   readJson,
   readJsonList,
   stringList,
   unmappedFields,
 } from './record-shape.js';
+import type { FieldIssue } from './record-shape.js';
 
 /** Lessons from ADD's JSON and from its Markdown share ids and fields. */
 export const ADD_FORMATS = ['add', 'add-md'];
@@ -101,14 +104,18 @@ function parseAdd(files: readonly SourceFile[], options: ParseOptions): ParsedSo
       { label: (index) => `entries[${index}]`, noun: 'a learning entry' },
       (entry, label) => {
         const id = typeof entry.id === 'string' ? entry.id : undefined;
+        const where = id === undefined ? label : `${label} (${id})`;
         const extra = unmappedFields(entry, MAPPED_KEYS);
+        const issues: FieldIssue[] = [];
+        const stack = readFields(entry, issues).stringList('stack');
+        if (issues.length > 0) return { ok: false, problems: fieldIssueProblems(file.path, where, issues) };
         return createAddLesson({
           file: file.path,
-          entry: id === undefined ? label : `${label} (${id})`,
+          entry: where,
           id,
           title: typeof entry.title === 'string' ? entry.title : '',
           body: typeof entry.body === 'string' ? entry.body : undefined,
-          stack: stringList(entry.stack),
+          stack,
           category: entry.category,
           severity: entry.severity,
           date: entry.date,

@@ -99,6 +99,18 @@ export function createImportedLesson(draft: ImportDraft): ImportResult {
     if (tags.join('\n') !== draft.fields.tags.join('\n')) originFields.tags ??= draft.fields.tags;
     record.tags = tags;
   }
+  if (draft.origin.id !== undefined && !isSafeSourceId(draft.origin.id)) {
+    return {
+      ok: false,
+      problems: [
+        problem(
+          draft,
+          'id',
+          `${JSON.stringify(draft.origin.id)} cannot be a file name (a path separator, "..", a control character or over ${MAX_NAME_BYTES} bytes); entry skipped`,
+        ),
+      ],
+    };
+  }
   const slug = typeof record.slug === 'string' && SLUG_PATTERN.test(record.slug) ? record.slug : undefined;
   const createdAt = draft.fields.createdAt ?? draft.nowIso;
   const parsed = LessonSchema.safeParse({
@@ -189,9 +201,33 @@ export function originFields(lesson: Lesson, formats: readonly string[]): Record
   return lesson.origin && formats.includes(lesson.origin.format) ? { ...(lesson.origin.fields ?? {}) } : {};
 }
 
-/** The id a lesson had in one of `formats`, if it came from there. */
+/**
+ * The id a lesson had in one of `formats`, if it came from there. Only a safe file name: Orbit and
+ * Cursor name files after it, and a lesson imported before import refused the others (or from a
+ * hand-edited lore JSON file) must not steer an export out of its folder; it gets a fresh id.
+ */
 export function originId(lesson: Lesson, formats: readonly string[]): string | undefined {
-  return lesson.origin && formats.includes(lesson.origin.format) ? lesson.origin.id : undefined;
+  const id = lesson.origin && formats.includes(lesson.origin.format) ? lesson.origin.id : undefined;
+  return id !== undefined && isSafeSourceId(id) ? id : undefined;
+}
+
+/** The most bytes a file name may have on common file systems (ext4, APFS, NTFS in UTF-16 units). */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * Whether a source id can name a file or folder inside an export's `--out` as it is: one path
+ * segment, no separator, not `.` or `..`, no control character, not too long. An Orbit learning's
+ * `id: ../../x` would otherwise be written outside the folder on export.
+ */
+export function isSafeSourceId(id: string): boolean {
+  return (
+    id !== '' &&
+    id !== '.' &&
+    id !== '..' &&
+    !/[/\\]/.test(id) &&
+    ![...id].some((char) => (char.codePointAt(0) ?? 0) < 0x20 || char === '\u007f') &&
+    new TextEncoder().encode(id).length <= MAX_NAME_BYTES
+  );
 }
 
 /** ISO time of a `YYYY-MM-DD` date, midnight UTC; undefined when it is not one. */

@@ -42,12 +42,15 @@ import type {
 import { readsFile } from './interop-format.js';
 import {
   collectEntries,
+  fieldIssueProblems,
   isRecord,
   readJson,
   readJsonList,
+  readFields,
   stringList,
   unmappedFields,
 } from './record-shape.js';
+import type { FieldIssue } from './record-shape.js';
 
 const FORMATS = ['lessons-learned'];
 export const LESSONS_LEARNED_TYPE = 'lessons-learned-store';
@@ -142,6 +145,10 @@ function parseLessonsLearned(files: readonly SourceFile[], options: ParseOptions
   return { lessons, problems };
 }
 
+/** lessons-learned's statuses and types (its design document, 10.1); anything else is unreadable. */
+const STATUSES = ['candidate', 'reviewed', 'active', 'disabled', 'archived'] as const;
+const TYPES = ['directive', 'guard', 'hint', 'protocol'] as const;
+
 function toImported(
   path: string,
   label: string,
@@ -160,35 +167,50 @@ function toImported(
     if (Object.keys(triggerExtra).length > 0) fields.triggerExtra = triggerExtra;
   }
   if (Object.keys(extra).length > 0) fields.extra = extra;
-  const status = entry.status;
-  if (status !== undefined && status !== 'active' && status !== 'archived') fields.status = status;
-  const type = entry.type;
-  if (type !== undefined && type !== 'hint' && type !== 'guard') fields.type = type;
   const id = typeof entry.id === 'string' && entry.id !== '' ? entry.id : undefined;
-  const text = (key: string) => (typeof entry[key] === 'string' ? (entry[key] as string) : undefined);
-  const mistake = text('mistake') ?? text('problem');
-  const remediation = text('remediation') ?? text('solution');
-  const number = (key: string) => (typeof entry[key] === 'number' ? (entry[key] as number) : undefined);
+  const where = id === undefined ? label : `${label} (${id})`;
+  const issues: FieldIssue[] = [];
+  const read = readFields(entry, issues);
+  const trigger = readFields(triggers, issues, isRecord(entry.triggers) ? 'triggers.' : '');
+  const status = read.oneOf('status', STATUSES);
+  if (status !== undefined && status !== 'active' && status !== 'archived') fields.status = status;
+  const type = read.oneOf('type', TYPES);
+  if (type !== undefined && type !== 'hint' && type !== 'guard') fields.type = type;
+  const mistake = read.text('mistake') ?? read.text('problem');
+  const remediation = read.text('remediation') ?? read.text('solution');
+  const priority = read.number('priority');
+  const confidence = read.number('confidence');
+  const occurrences = read.number('occurrenceCount');
+  const needsReview = read.boolean('needsReview');
+  const slug = read.text('slug');
+  const contentHash = read.text('contentHash');
+  const createdAt = read.text('createdAt');
+  const updatedAt = read.text('updatedAt');
+  const lists = {
+    tools: trigger.stringList('toolNames'),
+    commands: trigger.stringList('commandPatterns'),
+    paths: trigger.stringList('pathPatterns'),
+    contents: trigger.stringList('contentPatterns'),
+    errors: read.stringList('loreErrors'),
+    tags: read.stringList('tags'),
+    sourceSessions: read.stringList('sourceSessionIds'),
+  };
+  const summary = read.text('summary') ?? '';
+  if (issues.length > 0) return { ok: false as const, problems: fieldIssueProblems(path, where, issues) };
   return createImportedLesson({
     file: path,
-    entry: id === undefined ? label : `${label} (${id})`,
+    entry: where,
     nowIso,
     fields: {
-      summary: text('summary') ?? '',
-      ...(typeof entry.slug === 'string' ? { slug: entry.slug } : {}),
+      summary,
+      ...(slug === undefined ? {} : { slug }),
       ...(mistake === undefined ? {} : { mistake }),
       ...(remediation === undefined ? {} : { remediation }),
-      tools: stringList(triggers.toolNames),
-      commands: stringList(triggers.commandPatterns),
-      paths: stringList(triggers.pathPatterns),
-      contents: stringList(triggers.contentPatterns),
-      errors: stringList(entry.loreErrors),
-      tags: stringList(entry.tags),
-      sourceSessions: stringList(entry.sourceSessionIds),
-      ...(number('priority') === undefined ? {} : { priority: number('priority') }),
-      ...(number('confidence') === undefined ? {} : { confidence: number('confidence') }),
-      ...(number('occurrenceCount') === undefined ? {} : { occurrences: number('occurrenceCount') }),
-      ...(typeof entry.needsReview === 'boolean' ? { needsReview: entry.needsReview } : {}),
+      ...lists,
+      ...(priority === undefined ? {} : { priority }),
+      ...(confidence === undefined ? {} : { confidence }),
+      ...(occurrences === undefined ? {} : { occurrences }),
+      ...(needsReview === undefined ? {} : { needsReview }),
       ...(status === 'candidate' || status === 'reviewed' ? { needsReview: true } : {}),
       status: status === 'archived' || status === 'disabled' ? 'archived' : 'active',
       type:
@@ -197,9 +219,9 @@ function toImported(
           : type === 'hint' && entry.loreType === 'checkpoint'
             ? 'checkpoint'
             : 'hint',
-      ...(text('contentHash') === undefined ? {} : { contentHash: text('contentHash') }),
-      ...(text('createdAt') === undefined ? {} : { createdAt: text('createdAt') }),
-      ...(text('updatedAt') === undefined ? {} : { updatedAt: text('updatedAt') }),
+      ...(contentHash === undefined ? {} : { contentHash }),
+      ...(createdAt === undefined ? {} : { createdAt }),
+      ...(updatedAt === undefined ? {} : { updatedAt }),
     },
     origin: { format: 'lessons-learned', ...(id === undefined ? {} : { id }), fields },
   });

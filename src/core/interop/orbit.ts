@@ -32,7 +32,8 @@ import type {
 import { readsFile } from './interop-format.js';
 import { foldSections, unfoldSections } from './lesson-sections.js';
 import { assignNumberedIds } from './numbered-id.js';
-import { isRecord, stringList } from './record-shape.js';
+import { fieldIssueProblems, isRecord, readFields } from './record-shape.js';
+import type { FieldIssue } from './record-shape.js';
 import { yamlValue } from '../lesson/lesson-yaml.js';
 
 const FORMATS = ['orbit'];
@@ -142,7 +143,15 @@ function toImported(
   nowIso: string,
 ) {
   const scope = isRecord(record.scope) ? record.scope : {};
-  const { paths, tags, symbols, ...scopeExtra } = scope;
+  const { paths: _paths, tags: _tags, symbols: _symbols, ...scopeExtra } = scope;
+  const issues: FieldIssue[] = [];
+  const scoped = readFields(scope, issues, 'scope.');
+  const lists = {
+    paths: scoped.stringList('paths'),
+    tags: scoped.stringList('tags'),
+    symbols: scoped.stringList('symbols'),
+  };
+  if (issues.length > 0) return { ok: false as const, problems: fieldIssueProblems(path, `(${id})`, issues) };
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) if (!KNOWN_KEYS.has(key)) extra[key] = value;
   const evidence = Array.isArray(record.evidence) ? record.evidence : [];
@@ -172,9 +181,7 @@ function toImported(
       summary: typeof record.summary === 'string' ? record.summary : '',
       ...(body === undefined ? {} : { body }),
       ...sections,
-      paths: stringList(paths),
-      tags: stringList(tags),
-      symbols: stringList(symbols),
+      ...lists,
       evidence: validEvidence,
       status,
       ...(typeof record.created_at === 'string' ? { createdAt: record.created_at } : {}),

@@ -9,6 +9,8 @@ export const SECTION_BEGIN = '<!-- lore:begin -->';
 export const SECTION_END = '<!-- lore:end -->';
 const BEGIN_PREFIX = '<!-- lore:begin';
 const END_PREFIX = '<!-- lore:end';
+/** What both markers start with. */
+const MARKER_PREFIX = '<!-- lore:';
 const SECTION_NOTE =
   '<!-- Managed by lore (`lore render`): everything between lore:begin and lore:end is replaced. Edit outside the markers. -->';
 
@@ -18,12 +20,53 @@ export type SectionResult =
 
 type Marker = { index: number; end: number; line: number };
 
+/** A fence line: up to any indentation (list items indent theirs), three or more ` or ~, the rest. */
+const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
+
+/**
+ * The [start, end) offsets of the closed fenced code blocks (``` or ~~~) of a Markdown text: a
+ * marker inside one is an example in the person's file (how the section looks), not the section.
+ * A fence left open is not counted: the section lore appends after it would otherwise be hidden
+ * from the next render, which would append another.
+ */
+export function fencedRanges(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let open: { fence: string; start: number } | undefined;
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const match = FENCE_LINE.exec(line.replace(/\r$/, ''));
+    const fence = match?.[1];
+    const rest = match?.[2] ?? '';
+    if (fence !== undefined && open === undefined) {
+      // a backtick fence's info string has no backtick (else it is inline code)
+      if (!(fence.startsWith('`') && rest.includes('`'))) open = { fence, start: offset };
+    } else if (
+      fence !== undefined &&
+      open !== undefined &&
+      fence[0] === open.fence[0] &&
+      fence.length >= open.fence.length &&
+      rest.trim() === ''
+    ) {
+      ranges.push([open.start, offset + line.length]);
+      open = undefined;
+    }
+    offset += line.length + 1;
+  }
+  return ranges;
+}
+
 function findMarkers(text: string, prefix: string): Marker[] | { line: number } {
   const found: Marker[] = [];
+  const fenced = fencedRanges(text);
   let from = 0;
   for (;;) {
     const index = text.indexOf(prefix, from);
     if (index < 0) return found;
+    const inFence = fenced.find(([start, end]) => index >= start && index < end);
+    if (inFence) {
+      from = inFence[1];
+      continue;
+    }
     const close = text.indexOf('-->', index + prefix.length);
     const lineBreak = text.indexOf('\n', index);
     const line = lineOf(text, index);
@@ -39,12 +82,18 @@ function lineOf(text: string, index: number): number {
   return line;
 }
 
+/**
+ * Marker text in a body (a lesson about the section itself) defused: `&lt;!-- lore:end -->` reads
+ * the same once rendered, but is no marker, so the next render still finds one begin and one end.
+ */
+export function defuseMarkers(body: string): string {
+  return body.replaceAll(MARKER_PREFIX, `&lt;${MARKER_PREFIX.slice(1)}`);
+}
+
 /** The whole managed block, markers included, without a line break after the end marker. */
 export function renderSectionBlock(body: string): string {
-  if (body.includes(BEGIN_PREFIX) || body.includes(END_PREFIX)) {
-    throw new Error('a managed section body must not contain the section markers');
-  }
-  const text = body.endsWith('\n') || body === '' ? body : `${body}\n`;
+  const safe = defuseMarkers(body);
+  const text = safe.endsWith('\n') || safe === '' ? safe : `${safe}\n`;
   return `${SECTION_BEGIN}\n${SECTION_NOTE}\n${text}${SECTION_END}`;
 }
 

@@ -46,7 +46,9 @@ export function compareNewestFirst(a: ViewLesson, b: ViewLesson): number {
 
 export function renderLessonEntry(lesson: ViewLesson): string {
   const badges = [lesson.tier, lesson.severity, ...(lesson.type === 'guard' ? ['guard'] : [])];
-  return `- \`${lesson.id}\` ${escapeMarkdown(lesson.summary)} ${badges.map((badge) => `\`${badge}\``).join(' ')}`;
+  // `\<!--` still spells the markers' `<!-- lore:end` (a lesson about the section): `&lt;` does not
+  const summary = escapeMarkdown(lesson.summary).replaceAll('\\<!--', '&lt;!--');
+  return `- \`${lesson.id}\` ${summary} ${badges.map((badge) => `\`${badge}\``).join(' ')}`;
 }
 
 /**

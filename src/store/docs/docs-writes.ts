@@ -14,7 +14,8 @@ import { planDocMigration } from '../../core/docs/plan-doc-migration.js';
 import type { DocMigration } from '../../core/docs/plan-doc-migration.js';
 import type { DocsScope } from './docs-actions.js';
 import { normalizeDocsRoot, walkDocs } from './docs-walker.js';
-import { writeFileAtomic } from '../fs/fs-atomic.js';
+import type { WalkedDoc } from './docs-walker.js';
+import { writeFileAtomic, writeFileThroughLinks } from '../fs/fs-atomic.js';
 import { LORE_DIR } from '../fs/paths.js';
 
 function isInside(parent: string, child: string): boolean {
@@ -119,13 +120,42 @@ export type DocsMigration = {
   problems: Problem[];
 };
 
+/**
+ * The walked docs, one per file on disk: a symlinked doc (`docs/deploy.md -> runbooks/deploy.md`)
+ * is walked under both paths, and each path infers another type (context, runbook). Planning both
+ * gave the dry run two diffs and let the real run write the first into the one file (the link's
+ * `type: context` in a runbook). The file is planned once, under its own path when the walk found
+ * it there, else under the first path that reaches it.
+ */
+export function oneDocPerFile(docs: readonly WalkedDoc[], repoRoot: string): WalkedDoc[] {
+  let repoReal: string;
+  try {
+    repoReal = realpathSync(repoRoot);
+  } catch {
+    return [...docs];
+  }
+  const chosen = new Map<string, WalkedDoc>();
+  for (const doc of docs) {
+    let real: string;
+    try {
+      real = realpathSync(doc.abs);
+    } catch {
+      continue;
+    }
+    const own = real === join(repoReal, ...doc.path.split('/'));
+    if (!chosen.has(real) || own) chosen.set(real, doc);
+  }
+  const kept = new Set(chosen.values());
+  return docs.filter((doc) => kept.has(doc));
+}
+
 /** `lore docs migrate`: backfills frontmatter; `dryRun` writes nothing and returns unified diffs. */
 export function migrateDocs(scope: DocsScope, dryRun: boolean): DocsMigration {
   const walk = walkDocs(scope.repoRoot, scope.roots);
   const changed: MigratedDoc[] = [];
   const problems: Problem[] = [];
   let unchanged = 0;
-  for (const doc of walk.docs) {
+  for (const doc of oneDocPerFile(walk.docs, scope.repoRoot)) {
     let text: string;
     try {
       text = readFileSync(doc.abs, 'utf8');
@@ -162,7 +192,7 @@ export function migrateDocs(scope: DocsScope, dryRun: boolean): DocsMigration {
         });
         continue;
       }
-      writeFileAtomic(realpathSync(doc.abs), plan.text);
+      writeFileThroughLinks(doc.abs, plan.text);
     }
     changed.push({ path: doc.path, added: plan.added, diff, problems: plan.problems });
   }

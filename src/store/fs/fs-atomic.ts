@@ -7,16 +7,19 @@
 import {
   closeSync,
   constants,
+  fchmodSync,
   fsyncSync,
   mkdirSync,
   openSync,
+  readlinkSync,
   readSync,
+  realpathSync,
   renameSync,
   statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export const TEMP_SUFFIX = '.tmp';
 
@@ -65,13 +68,18 @@ export function isAbandonedTemp(name: string): boolean {
   return pid === undefined || !isProcessAlive(pid);
 }
 
-export function writeFileAtomic(path: string, content: string): void {
+/**
+ * `mode`: the permission bits the file gets exactly (umask aside), set on the temporary file
+ * before the rename, so a 0600 file is never readable by others in between; default 0644 less umask.
+ */
+export function writeFileAtomic(path: string, content: string, mode?: number): void {
   // node:crypto loads here, on first use, not with the module: 2-3 ms of every command (a
   // `lore search`, `lore mcp`) that never writes a file
   const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${random}${TEMP_SUFFIX}`);
-  const fd = openSync(temp, 'wx', 0o644);
+  const fd = openSync(temp, 'wx', mode ?? 0o644);
   try {
+    if (mode !== undefined) fchmodSync(fd, mode);
     writeAll(fd, Buffer.from(content, 'utf8'));
     fsyncSync(fd);
   } finally {
@@ -83,6 +91,43 @@ export function writeFileAtomic(path: string, content: string): void {
     unlinkQuietly(temp);
     throw error;
   }
+}
+
+/** Symlinks followed before giving up, as the kernel's own limit (ELOOP). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The file a path names once its symlinks are followed, the last one even when it dangles (its
+ * target does not exist yet): where a write through the path must land. A path that is no link is
+ * itself. A relative link is read from the real directory holding it, as the kernel reads it.
+ */
+export function resolveLinkTarget(path: string): string {
+  let current = path;
+  for (let hop = 0; hop < MAX_LINK_HOPS; hop += 1) {
+    let link: string;
+    try {
+      link = readlinkSync(current);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EINVAL' || code === 'ENOENT' || code === 'UNKNOWN') return current;
+      throw error;
+    }
+    current = resolve(realpathSync(dirname(current)), link);
+  }
+  throw Object.assign(new Error(`too many symbolic links: ${path}`), { code: 'ELOOP' });
+}
+
+/**
+ * Replaces a file atomically through its symlinks: a link (AGENTS.md -> CLAUDE.md, a dotfiles
+ * repository's settings.json) stays a link and its target gets the text, keeping its permission
+ * bits; a dangling link's target is created (with its folder). Returns the file written.
+ */
+export function writeFileThroughLinks(path: string, content: string): string {
+  const target = resolveLinkTarget(path);
+  const mode = statSync(target, { throwIfNoEntry: false })?.mode;
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileAtomic(target, content, mode === undefined ? undefined : mode & 0o7777);
+  return target;
 }
 
 /**

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { Problem } from '../../core/errors.js';
 import { confirmAddMarkdown } from '../../core/interop/add-md.js';
@@ -27,6 +27,8 @@ import { voteKey } from '../../core/rank/votes.js';
 import { writeFileAtomic } from '../fs/fs-atomic.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { readSources } from './read-sources.js';
+import type { Sources } from './read-sources.js';
+import { exportLedgerPath, readExportLedger, recordLoreFiles } from './export-ledger.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
 import { openBreadthChecker } from '../breadth/check-draft.js';
@@ -210,6 +212,7 @@ export async function importInterop(
   // The breadth check over the call cache: a too-broad trigger is held for review unless forced.
   const breadthOf = openBreadthChecker(ws);
   const touched = new Set<Tier>();
+  const conflictFiles = new Set<string>();
   for (const [index, plan] of planned.entries()) {
     let lesson = records[index] as Lesson;
     const breadth = breadthOf(lesson);
@@ -249,6 +252,7 @@ export async function importInterop(
         report.replaced.push(ref);
       } else {
         report.conflicts.push(ref);
+        conflictFiles.add(plan.entry.file);
         continue;
       }
     }
@@ -267,8 +271,49 @@ export async function importInterop(
       keptReason(report, parsed.lessons, file, display(file), options),
     );
   if (options.dryRun) ws.index.invalidate();
-  else for (const tier of touched) await afterWrite(ws, tier);
+  else {
+    for (const tier of touched) await afterWrite(ws, tier);
+    recordLoreFiles(
+      readExportLedger(exportLedgerPath(ws.store('user').layout.cacheDir)),
+      heldFiles(sources, parsed.lessons, {
+        withheld: (file) => conflictFiles.has(file) || hasErrors(report, display(file)),
+        // ADD Markdown replaced by its generated view (--rewrite-source): lore wrote what is there now
+        rewritten: (file) => report.markdown.some((md) => md.rewritten && md.file === display(file)),
+      }),
+    );
+  }
   return report;
+}
+
+function hasErrors(report: InteropImportReport, shown: string): boolean {
+  return report.problems.some((problem) => problem.file === shown && problem.severity === 'error');
+}
+
+/**
+ * The source files lore now holds whole, so an export may write over them later (export-ledger.ts):
+ * each file lessons came from, with no entry skipped or in conflict, and the votes.jsonl an Orbit
+ * learning keeps beside it. A file with an entry lore did not take is still the user's alone.
+ */
+function heldFiles(
+  sources: Sources,
+  lessons: readonly ImportedLesson[],
+  is: { withheld: (file: string) => boolean; rewritten: (file: string) => boolean },
+): { path: string; text: string }[] {
+  const byPath = new Map(sources.files.map((file) => [file.path, file]));
+  const names = new Set<string>();
+  for (const entry of lessons) {
+    if (is.withheld(entry.file)) continue;
+    names.add(entry.file);
+    const votes = `${entry.file.slice(0, entry.file.lastIndexOf('/') + 1)}votes.jsonl`;
+    if (byPath.has(votes) && !is.withheld(votes)) names.add(votes);
+  }
+  const held: { path: string; text: string }[] = [];
+  for (const name of names) {
+    const path = resolve(sources.baseDir, name);
+    const text = is.rewritten(name) ? readFileSync(path, 'utf8') : byPath.get(name)?.text;
+    if (text !== undefined) held.push({ path, text });
+  }
+  return held;
 }
 
 function chooseFormat(

@@ -4,12 +4,14 @@
  * the `learnings` table of a SQLite database when PATH ends in .db, .sqlite or .sqlite3.
  */
 import { mkdirSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { assignCoiaIds, COIA_TABLE_SQL, toCoiaRow } from '../../core/interop/coia.js';
 import type { ExportLesson, InteropFormatName, Rendered } from '../../core/interop/interop-format.js';
 import { writeFileAtomic } from '../fs/fs-atomic.js';
 import { openSqlite } from '../sqlite/sqlite.js';
+import { guardOverwrites, recordLoreFiles } from './export-ledger.js';
+import type { ExportLedger, PlannedWrite } from './export-ledger.js';
 import type { SqlValue } from '../sqlite/sqlite.js';
 
 /** Formats whose export is a folder of files, whatever their number. */
@@ -18,11 +20,19 @@ const SQLITE_OUT = /\.(?:db|sqlite3?)$/;
 
 export type WrittenExport = { stdout: string | undefined; written: string[] };
 
+export type ExportWriteOptions = {
+  /** What lore wrote or imported before: files it may overwrite (export-ledger.ts). */
+  ledger: ExportLedger;
+  /** Overwrite files lore does not hold too. */
+  force: boolean;
+};
+
 export function writeInteropExport(
   format: InteropFormatName,
   rendered: Rendered,
   lessons: readonly ExportLesson[],
   out: { path: string; shown: string } | undefined,
+  options: ExportWriteOptions,
 ): WrittenExport {
   if (out !== undefined && format === 'coia' && SQLITE_OUT.test(out.path)) {
     requireParent(out);
@@ -50,20 +60,48 @@ export function writeInteropExport(
   const isDir = statSync(out.path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   if (!directory && !isDir) {
     requireParent(out);
-    writeFileAtomic(out.path, rendered.files[0]?.text ?? '');
+    const writes = [{ path: out.path, text: rendered.files[0]?.text ?? '', shown: out.shown }];
+    writeGuarded(writes, options);
     return { stdout: undefined, written: [out.path] };
   }
   if (!isDir) requireParent(out);
+  const writes = planDirectoryWrites(format, rendered, out);
+  writeGuarded(writes, options);
+  return { stdout: undefined, written: writes.map((write) => write.path) };
+}
+
+/**
+ * Where each rendered file goes under `--out`. A file whose path would leave the folder (an id
+ * such as `../../x` that slipped past import) refuses the whole export before anything is written.
+ */
+export function planDirectoryWrites(
+  format: InteropFormatName,
+  rendered: Rendered,
+  out: { path: string; shown: string },
+): PlannedWrite[] {
   // Orbit's files live under learnings/; --out .orbit/learnings means the same folder.
   const strip = format === 'orbit' && basename(out.path) === 'learnings' ? 'learnings/' : '';
-  const written: string[] = [];
-  for (const file of rendered.files) {
-    const target = join(out.path, file.path.startsWith(strip) ? file.path.slice(strip.length) : file.path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileAtomic(target, file.text);
-    written.push(target);
+  return rendered.files.map((file) => {
+    const inside = file.path.startsWith(strip) ? file.path.slice(strip.length) : file.path;
+    const path = resolve(out.path, inside);
+    const rel = relative(resolve(out.path), path);
+    if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+      throw new LoreError('invalid', `refusing to write ${JSON.stringify(file.path)} outside ${out.shown}`, {
+        hint: 'nothing was written; a lesson name that is not a file name reached the export: please report it',
+      });
+    }
+    return { path, text: file.text, shown: join(out.shown, inside) };
+  });
+}
+
+/** Refuses to replace what lore does not hold (unless forced), writes, and records what it wrote. */
+function writeGuarded(writes: readonly PlannedWrite[], options: ExportWriteOptions): void {
+  guardOverwrites(writes, options.ledger, { force: options.force });
+  for (const write of writes) {
+    mkdirSync(dirname(write.path), { recursive: true });
+    writeFileAtomic(write.path, write.text);
   }
-  return { stdout: undefined, written };
+  recordLoreFiles(options.ledger, writes);
 }
 
 function requireParent(out: { path: string; shown: string }): void {

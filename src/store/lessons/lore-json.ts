@@ -14,6 +14,7 @@ import type { BroadImport } from '../breadth/check-draft.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
+import { isSafeSourceId } from '../../core/interop/imported-lesson.js';
 
 export const EXPORT_FORMAT = 'lore';
 export const EXPORT_VERSION = 1;
@@ -99,6 +100,18 @@ export async function importLessons(
       }
       return;
     }
+    const originId = parsed.data.origin?.id;
+    if (originId !== undefined && !isSafeSourceId(originId)) {
+      // an export to that format would name a file after it (see originId)
+      report.invalid += 1;
+      report.problems.push({
+        file: source,
+        field: `${where}.origin.id`,
+        message: `${JSON.stringify(originId)} cannot be a file name (a path separator, "..", a control character or too long); lesson skipped`,
+        severity: 'error',
+      });
+      return;
+    }
     const tier = options.tier ?? parsed.data.tier;
     let lesson: Lesson = { ...parsed.data, tier };
     const breadth = breadthOf(lesson);
@@ -118,7 +131,18 @@ export async function importLessons(
 
     const existingText = store.readLessonText(lesson.id);
     if (existingText === undefined) {
-      if (!options.dryRun) store.createLessonWithId(lesson.id, serializeLesson(lesson));
+      if (!options.dryRun && !store.createLessonWithId(lesson.id, serializeLesson(lesson))) {
+        // The folder is there without lesson.yaml and is not a dead writer's leftover: another
+        // writer's fresh claim, or files of someone's. Never an add that wrote nothing.
+        report.conflicts.push(lesson.id);
+        report.problems.push({
+          file: source,
+          field: where,
+          message: `${store.lessonDir(lesson.id).dir} exists without lesson.yaml (another lore may be writing it); run the import again, or move that folder away if it is not lore's`,
+          severity: 'error',
+        });
+        return;
+      }
       report.added.push(lesson.id);
     } else {
       const existing = parseLessonYaml(existingText, lesson.id);

@@ -70,7 +70,10 @@ export type TierStore = {
   /** Claims a fresh id and directory (mkdir fails if another writer has it), then writes. */
   createLesson(render: (id: string) => string): string;
   writeLessonText(id: string, text: string): void;
-  /** Writes a lesson under a given id (import, migration); false if that directory exists. */
+  /**
+   * Writes a lesson under a given id (import, migration); false if that directory exists, unless it
+   * is a dead writer's leftover (see `isOrphanedLessonDir`), which is completed instead.
+   */
   createLessonWithId(id: string, text: string): boolean;
   readVotes(id: string): { votes: Vote[]; problems: Problem[] };
   /** Appends a vote unless (model, task) already voted; returns whether it was recorded. */
@@ -90,6 +93,38 @@ export function readableLessonText(tier: Pick<TierStore, 'readLessonText'>, id: 
   } catch {
     return undefined;
   }
+}
+
+/** Files a lesson directory may hold beside lesson.yaml (votes, feedback.ts's reports). */
+const SIDECAR_FILES = new Set([VOTES_FILE, 'feedback.jsonl']);
+
+/**
+ * A lesson directory without lesson.yaml that a writer left behind when it died between the mkdir
+ * and the rename (kill -9, Ctrl-C, a full disk), given its entries and age: it holds only lore's
+ * temporary files and sidecars, none being written by a live process, and either a dead writer's
+ * temporary file shows that the claim was abandoned or it is older than a fresh claim can be. An
+ * empty directory made a moment ago is another writer's claim that has not written yet: not orphaned.
+ */
+export function isOrphanedLessonDir(names: readonly string[], ageMs: number): boolean {
+  if (names.includes(LESSON_FILE)) return false;
+  if (!names.every((name) => isTempName(name) || SIDECAR_FILES.has(name))) return false;
+  const temps = names.filter(isTempName);
+  if (!temps.every(isAbandonedTemp)) return false;
+  return temps.length > 0 || ageMs > ABANDONED_AFTER_MS;
+}
+
+/** Clears a dead writer's lesson directory (`isOrphanedLessonDir`) for a new write; false if it is not one. */
+function reclaimOrphanedDir(dir: string): boolean {
+  const stat = statNumbers(dir);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  if (!stat || !isOrphanedLessonDir(names, Date.now() - stat.mtimeMs)) return false;
+  for (const name of names) if (isTempName(name)) unlinkQuietly(join(dir, name));
+  return true;
 }
 
 export function createTierStore(tier: Tier, dir: string): TierStore {
@@ -177,7 +212,9 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
     createLessonWithId(id, text) {
       mkdirSync(layout.lessonsDir, { recursive: true });
       const target = lessonDir(id);
-      if (!claimDirectory(target.dir)) return false;
+      // An import killed mid-way leaves its directory behind: a re-run completes it (its votes
+      // are this lesson's: same id) rather than report an add it never wrote.
+      if (!claimDirectory(target.dir) && !reclaimOrphanedDir(target.dir)) return false;
       writeFileAtomic(target.yamlPath, text);
       return true;
     },

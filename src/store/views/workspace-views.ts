@@ -4,7 +4,7 @@
  * `lore aggregate` call these; with `views.render` / `aggregate.enabled` every write does too.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { SEVERITIES } from '../../core/lesson/constants.js';
 import { AGENT_FILE_READERS } from '../../core/lesson/schema.js';
@@ -13,9 +13,8 @@ import { compareNewestFirst, renderLearnings } from '../../core/views/render-lea
 import type { ViewLesson } from '../../core/views/render-learnings.js';
 import { planSkills } from '../../core/views/plan-skills.js';
 import type { SkillPlan } from '../../core/views/plan-skills.js';
-import { writeFileAtomic } from '../fs/fs-atomic.js';
+import { writeFileThroughLinks } from '../fs/fs-atomic.js';
 import { lessonLockPath, withLocksAsync } from '../fs/lock.js';
-import { mkdirSync } from 'node:fs';
 import { applySkillFiles, planSkillFiles, skillsDir } from './skill-files.js';
 import type { SkillFileChange } from './skill-files.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -79,8 +78,8 @@ function settle(path: string, next: string, current: string | undefined, check: 
   const status = current === undefined ? 'created' : current === next ? 'unchanged' : 'updated';
   if (!check && status !== 'unchanged') {
     try {
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileAtomic(path, next);
+      // through a link (AGENTS.md -> CLAUDE.md): the link stays, its target keeps its mode
+      writeFileThroughLinks(path, next);
     } catch (error) {
       throw new LoreError('io', `cannot write ${path}: ${(error as Error).message}`, {
         hint: 'check the path (views.out, --out) and its permissions',
