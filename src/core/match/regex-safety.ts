@@ -328,13 +328,17 @@ function describe(source: string, problem: string, hint = NESTED_HINT): string {
   return `the regular expression /${source}/ can backtrack catastrophically (${problem}); a hook would hang on some commands. ${hint}`;
 }
 
-function check(node: RegexNode, source: string): string | undefined {
+/**
+ * The first risk in `node`. `top`: a branch of the whole pattern, where an unanchored search
+ * tries every start (one loop more, before its first item, unless it opens with `^`).
+ */
+function check(node: RegexNode, source: string, top = false): string | undefined {
   switch (node.kind) {
     case 'group':
       return check(node.body, source);
     case 'alt':
       for (const branch of node.branches) {
-        const found = check(branch, source);
+        const found = check(branch, source, top);
         if (found) return found;
       }
       return undefined;
@@ -343,7 +347,9 @@ function check(node: RegexNode, source: string): string | undefined {
         const found = check(item, source);
         if (found) return found;
       }
-      const split = splitRun(node.items);
+      const first = node.items[0];
+      const anchored = first?.kind === 'assert' && first.source === '^';
+      const split = splitRun(node.items, top && !anchored);
       return split ? describe(source, split, SPLIT_HINT) : undefined;
     }
     case 'repeat': {
@@ -371,16 +377,7 @@ export function findBacktrackingRisk(source: string, flags = ''): string | undef
   if (node === undefined) return undefined;
   ignoreCase = flags.includes('i');
   try {
-    const nested = check(node, source);
-    if (nested) return nested;
-    for (const branch of node.kind === 'alt' ? node.branches : [node]) {
-      const items = branch.kind === 'seq' ? branch.items : [branch];
-      const first = items[0];
-      const anchored = first?.kind === 'assert' && first.source === '^';
-      const split = anchored ? undefined : splitRun(items, true);
-      if (split) return describe(source, split, SPLIT_HINT);
-    }
-    return undefined;
+    return check(node, source, true);
   } finally {
     ignoreCase = false;
   }
