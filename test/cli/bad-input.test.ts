@@ -79,6 +79,27 @@ const BROKEN: Broken[] = [
     },
   },
   {
+    name: 'a terminal bell in the summary (an invisible control character)',
+    breakIt: (file) => {
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(/^summary: .*$/m, 'summary: "run the tests \\a quietly"'),
+      );
+      return {
+        line: lineOf(file, 'summary:'),
+        field: 'summary',
+        message: /invisible control character \(U\+0007\)/,
+      };
+    },
+  },
+  {
+    name: 'a bidirectional override in the body (text that reads otherwise than it shows)',
+    breakIt: (file) => {
+      writeFileSync(file, `${readFileSync(file, 'utf8')}body: "Safe to run: \u202e;fr- mr\u202c"\n`);
+      return { line: lineOf(file, 'body:'), field: 'body', message: /bidirectional control character/ };
+    },
+  },
+  {
     name: 'a schema violation (missing summary)',
     breakIt: (file) => {
       writeFileSync(file, readFileSync(file, 'utf8').replace(/^summary: .*\n/m, ''));

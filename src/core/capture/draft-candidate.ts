@@ -11,6 +11,7 @@
  */
 import type { Category, LessonSeverity } from '../lesson/schema.js';
 import { SUMMARY_MAX } from '../lesson/schema.js';
+import { withoutInvisible } from '../lesson/constants.js';
 import {
   wordCorrection,
   wordDiagnosis,
@@ -458,7 +459,7 @@ export function draftBody(episode: Episode, facts: EpisodeFacts): string {
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
 
 function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = withoutInvisible(text).replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 

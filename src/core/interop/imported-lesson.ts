@@ -7,6 +7,7 @@
 import type { Problem } from '../errors.js';
 import { slugify } from '../lesson/lesson-id.js';
 import { LessonSchema, SCHEMA_VERSION, SLUG_PATTERN, SUMMARY_MAX } from '../lesson/schema.js';
+import { withoutInvisible } from '../lesson/constants.js';
 import type { Lesson } from '../lesson/schema.js';
 import type { Vote } from '../rank/votes.js';
 import type { ImportedLesson } from './interop-format.js';
@@ -159,7 +160,7 @@ function problem(draft: ImportDraft, field: string, message: string): Problem {
 
 /** One line of at most SUMMARY_MAX characters: whitespace collapsed, cut at a word with an ellipsis. */
 export function fitSummary(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = withoutInvisible(text).replace(/\s+/g, ' ').trim();
   if (line.length <= SUMMARY_MAX) return line;
   const cut = line.slice(0, SUMMARY_MAX - 1);
   const space = cut.lastIndexOf(' ');

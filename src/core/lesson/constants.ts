@@ -59,6 +59,27 @@ export const EVIDENCE_KINDS = ['task', 'commit', 'session', 'file', 'url', 'issu
 export const ID_PATTERN = /^[0-9abcdefghjkmnpqrstvwxyz]{10}$/;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SUMMARY_MAX = 280;
+
+/**
+ * Characters no summary holds: control characters (a terminal bell, an escape) other than
+ * whitespace, DEL, and the Unicode line and paragraph separators (a summary is one line: JSON and
+ * the hook's output would carry them as line breaks a reviewer never saw).
+ */
+// eslint-disable-next-line no-control-regex -- these are what it finds
+export const INVISIBLE_IN_LINE = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f\u2028\u2029]/;
+/**
+ * Bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069): they make
+ * text read differently from how it shows ("Trojan Source"), so a lesson a person reviewed could
+ * tell the agent something else. No field of a lesson holds one.
+ */
+export const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+/** `text` without the characters a summary may not hold (capture's and import's drafts). */
+export function withoutInvisible(text: string): string {
+  return text
+    .replace(new RegExp(INVISIBLE_IN_LINE.source, 'g'), ' ')
+    .replace(new RegExp(BIDI_CONTROL.source, 'g'), '');
+}
 /**
  * The longest body a write accepts, in characters. lesson.yaml is committed and every clone
  * carries it, so a pasted log belongs behind an evidence link (`file`, `url`), not in the body;

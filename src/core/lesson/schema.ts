@@ -7,6 +7,7 @@ import { DOCS_DEFAULTS } from '../docs/docs-defaults.js';
 import { z } from 'zod';
 
 import {
+  BIDI_CONTROL,
   CAPTURE_CONFIDENCE_DEFAULTS,
   CAPTURE_PRIORITY_DEFAULTS,
   CATEGORIES,
@@ -16,6 +17,7 @@ import {
   EMBEDDING_DEFAULTS,
   EMBEDDING_PROVIDERS,
   ID_PATTERN,
+  INVISIBLE_IN_LINE,
   LESSON_TYPE_HELP,
   LESSON_TYPES,
   SCHEMA_VERSION,
@@ -56,7 +58,16 @@ const singleLine = (max: number) =>
     .trim()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
-    .refine((s) => !/[\r\n]/.test(s), 'must be a single line');
+    .refine((s) => !/[\r\n]/.test(s), 'must be a single line')
+    .superRefine((s, ctx) => {
+      const found = INVISIBLE_IN_LINE.exec(s)?.[0];
+      if (found === undefined) return;
+      const code = found.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+      ctx.addIssue({
+        code: 'custom',
+        message: `holds an invisible control character (U+${code}): remove it`,
+      });
+    });
 
 /** A regular expression as it runs with `flags` (errors run case-insensitively). */
 const regexSourceFor = (flags: string) =>
@@ -123,16 +134,32 @@ export function nulPath(
   value: unknown,
   path: ReadonlyArray<string | number> = [],
 ): Array<string | number> | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? [...path] : undefined;
+  return pathWhere(value, (text) => text.includes('\u0000'), path);
+}
+
+/** Where a JSON value (a string or a key in it) holds a bidirectional control (`BIDI_CONTROL`); or undefined. */
+export function bidiPath(value: unknown): Array<string | number> | undefined {
+  return pathWhere(value, (text) => BIDI_CONTROL.test(text), []);
+}
+
+function pathWhere(
+  value: unknown,
+  holds: (text: string) => boolean,
+  path: ReadonlyArray<string | number>,
+): Array<string | number> | undefined {
+  if (typeof value === 'string') return holds(value) ? [...path] : undefined;
   if (value === null || typeof value !== 'object') return undefined;
   for (const [key, item] of Object.entries(value)) {
     const at = [...path, Array.isArray(value) ? Number(key) : key];
-    if (key.includes('\u0000')) return at;
-    const found = nulPath(item, at);
+    if (holds(key)) return at;
+    const found = pathWhere(item, holds, at);
     if (found !== undefined) return found;
   }
   return undefined;
 }
+
+export const BIDI_MESSAGE =
+  'holds a bidirectional control character (U+202A-U+202E, U+2066-U+2069), which makes text read differently from how it shows: remove it';
 
 /**
  * No lesson holds a NUL: it is never meant (a byte of captured binary output), the organisation's
@@ -234,6 +261,8 @@ export const LessonSchema = z
   .superRefine((lesson, ctx) => {
     const at = nulPath(lesson);
     if (at !== undefined) ctx.addIssue({ code: 'custom', path: at, message: NUL_MESSAGE });
+    const bidi = bidiPath(lesson);
+    if (bidi !== undefined) ctx.addIssue({ code: 'custom', path: bidi, message: BIDI_MESSAGE });
   });
 export type Lesson = z.infer<typeof LessonSchema>;
 export type LessonFields = z.input<typeof LessonSchema>;
