@@ -4,7 +4,7 @@
  * session dedup state. One suite, run on both servers: the bundle (dist/mcp/lore-mcp.cjs, what
  * `lore mcp` runs) and the ES modules (LORE_MCP_BUNDLE=0).
  */
-import { rmSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -171,6 +171,7 @@ describe.each([
       replay: null,
       last_replay_at: null,
       outcomes: null,
+      problems: [],
     });
     // the last replay's line and the outcomes of its injections, as lore show gives them
     const cache = sandbox.inRepo('.lore', 'cache');
@@ -182,6 +183,12 @@ describe.each([
       last_replay_at: REPLAY_AT,
       outcomes: { prevented: 1, repeated: 0 },
     });
+    // a damaged votes line is named, as lore show --json names it
+    appendFileSync(sandbox.inRepo('.lore', 'lessons', ids.pytest, 'votes.jsonl'), '{"model": "m", "ta\n');
+    const damaged = data(await call(client, 'lore_show', { id: ids.pytest }));
+    expect(damaged.problems).toEqual([
+      expect.objectContaining({ file: expect.stringContaining('votes.jsonl'), line: 1 }),
+    ]);
 
     const resource = await client.readResource({ uri: `lesson://${ids.migrations}` });
     expect(resource.contents[0]).toMatchObject({ mimeType: 'text/markdown' });

@@ -193,6 +193,7 @@ const show = ({ deps }: Context) =>
         replay: measures.replay,
         last_replay_at: measures.lastReplayAt,
         outcomes: measures.outcomes,
+        problems: [...report.problems, ...measures.problems],
       };
     },
   });

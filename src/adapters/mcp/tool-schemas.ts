@@ -153,6 +153,19 @@ export const ShowOutput = z.object({
     .looseObject({ prevented: z.number(), repeated: z.number(), noise: z.number() })
     .nullable()
     .describe('the judged outcomes of its injections and the automatic feedback they gave, null if none'),
+  problems: z
+    .array(
+      z.object({
+        file: z.string(),
+        line: z.number().optional(),
+        field: z.string().optional(),
+        message: z.string(),
+        severity: z.string(),
+      }),
+    )
+    .describe(
+      'what could not be read about it: a votes line, the last replay or the outcomes file that is damaged (each named with its file and line)',
+    ),
 });
 
 export const WriteOutput = z.object({
