@@ -165,7 +165,7 @@ describe('lore install claude-code', () => {
     expect((JSON.parse(written.slice(1)) as Settings).model).toBe('opus');
     expect(loreCommands(JSON.parse(written.slice(1)) as Settings)).not.toEqual([]);
     expect(sandbox.run(['uninstall', 'claude-code']).code).toBe(0);
-    expect(readFileSync(file, 'utf8')).toBe('\uFEFF{\n  "model": "opus"\n}\n');
+    expect(readFileSync(file, 'utf8')).toBe('\uFEFF{"model": "opus"}\n');
   });
 
   it('writes a dangling symlinked settings file into its target, creating it, and keeps the link', () => {
@@ -237,5 +237,35 @@ describe('usage', () => {
     const run = sandbox.run(args);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
+  });
+});
+
+describe('install then uninstall gives back the user file byte for byte', () => {
+  // tabs, CRLF, `1e3`, a 20-digit integer, a unicode escape, a blank line, keys in no order, no
+  // final newline: what a JSON.stringify rewrite used to lose
+  const USER_FILE =
+    '{\r\n\t"zeta": 1e3,\r\n\t"big": 12345678901234567890,\r\n\r\n\t"name": "caf\\u00e9",\r\n\t"version": 1,\r\n\t"hooks": {\r\n\t\t"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]\r\n\t},\r\n\t"mcpServers": {"other": {"command": "y", "args": [[1, 2]]}}\r\n}';
+  it.each([
+    { agent: 'claude-code', file: ['.claude', 'settings.json'], install: ['install', 'claude-code'] },
+    { agent: 'gemini', file: ['.gemini', 'settings.json'], install: ['install', 'gemini'] },
+    { agent: 'cursor', file: ['.cursor', 'hooks.json'], install: ['install', 'cursor'] },
+    { agent: 'mcp', file: ['.claude.json'], install: ['install', 'mcp', '--agent', 'claude-code'] },
+  ])('$agent: $file', ({ file: parts, install }) => {
+    const sandbox = createSandbox({ init: false });
+    const file = join(sandbox.home, ...parts);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, USER_FILE);
+
+    const installed = sandbox.run(install);
+    expect([installed.code, installed.stderr]).toEqual([0, '']);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toBe(USER_FILE);
+    expect(
+      text.startsWith('{\r\n\t"zeta": 1e3,\r\n\t"big": 12345678901234567890,\r\n\r\n\t"name": "caf\\u00e9",'),
+    ).toBe(true);
+    expect(text.replace(/\r\n/g, '')).not.toContain('\n');
+    const removed = sandbox.run(['uninstall', ...install.slice(1)]);
+    expect([removed.code, removed.stderr]).toEqual([0, '']);
+    expect(readFileSync(file, 'utf8')).toBe(USER_FILE);
   });
 });

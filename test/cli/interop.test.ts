@@ -2,7 +2,7 @@
 // format's fixture imports (detected), twice without duplicates, with --dry-run writing nothing;
 // an export to each format imports into a fresh repository with the same lessons; ADD ids resolve
 // as aliases; ADD Markdown is backed up and rewritten; COIA goes through a SQLite database.
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -335,15 +335,15 @@ describe('lore export --out over files that are already there', () => {
       entries: [{ id: 'L-001', title: 'MY ADD ENTRY' }],
     });
     writeFileSync(add, addText);
+    // a new Orbit id is one the folder never used: the teammate's L-0001 is left alone
+    expect(sandbox.run(['export', '--to', 'orbit', '--out', '.orbit']).code).toBe(0);
+    expect(walkFiles(sandbox.inRepo('.orbit')).sort()).toEqual([
+      'learnings/L-0001/learning.yaml',
+      'learnings/L-0002/learning.yaml',
+      'learnings/L-0003/learning.yaml',
+    ]);
     const before = walkFiles(sandbox.repo).filter((file) => !file.startsWith('.lore/'));
 
-    const orbit = sandbox.run(['export', '--to', 'orbit', '--out', '.orbit']);
-    expect(orbit.code).toBe(1);
-    expect(orbit.stderr).toContain('would overwrite 1 file(s) it did not write, and wrote nothing');
-    expect(orbit.stderr).toContain(
-      `${join('.orbit', 'learnings/L-0001/learning.yaml')} (not written by lore)`,
-    );
-    expect(orbit.stderr).toContain('--force');
     const cursor = sandbox.run(['export', '--to', 'cursor', '--out', '.cursor/rules']);
     expect(cursor.code).toBe(1);
     expect(cursor.stderr).toContain(`${join('.cursor/rules', 'use-ci-1-pytest.mdc')} (not written by lore)`);
@@ -454,5 +454,59 @@ describe('a source id is never a path out of the export folder', () => {
     expect(sandbox.run(['export', '--to', 'orbit', '--out', 'out/.orbit']).code).toBe(0);
     expect(sandbox.run(['export', '--to', 'cursor', '--out', 'out/rules']).code).toBe(0);
     expect(walkFiles(sandbox.base).filter((file) => file.includes('escaped'))).toEqual([]);
+  });
+});
+
+describe('Orbit ids across exports to one folder', () => {
+  type Ref = { id: string; from: string };
+  type Refs = { added: Ref[]; replaced: Ref[]; unchanged: Ref[] };
+  /** lesson summary to the Orbit id (folder name) of its learning in .orbit */
+  const orbitIds = (sandbox: Sandbox): Record<string, string> =>
+    Object.fromEntries(
+      walkFiles(sandbox.inRepo('.orbit'))
+        .filter((file) => file.endsWith('learning.yaml'))
+        .map((file) => [
+          /^summary: (.*)$/m.exec(readFileSync(sandbox.inRepo('.orbit', file), 'utf8'))![1]!,
+          file.split('/').at(-2)!,
+        ]),
+    );
+
+  it('a lesson keeps its id, a new one gets an id never used there, and an import maps each learning back', () => {
+    const sandbox = createSandbox();
+    const add = (summary: string) =>
+      sandbox.run(['add', '--summary', summary, '--json']).json<{ id: string }>().id;
+    const names = ['lesson one', 'lesson two', 'lesson three', 'lesson four'];
+    const ids = names.map(add);
+    const nameOf = (id: string) => names[ids.indexOf(id)]!;
+    // lessons export in id order: delete the first (the old numbering shifted every other one) and
+    // archive the last (the old numbering gave its number to the next new lesson)
+    const sorted = [...ids].sort();
+    const [deleted, archived] = [sorted[0]!, sorted[3]!];
+    const survivors = ids.filter((id) => id !== deleted && id !== archived);
+    expect(sandbox.run(['export', '--to', 'orbit', '--out', '.orbit']).code).toBe(0);
+    const first = orbitIds(sandbox);
+    expect(Object.values(first).sort()).toEqual(['L-0001', 'L-0002', 'L-0003', 'L-0004']);
+
+    rmSync(sandbox.inRepo('.lore', 'lessons', deleted), { recursive: true });
+    expect(sandbox.run(['archive', archived]).code).toBe(0);
+    add('a new lesson');
+    add('another new lesson');
+    expect(sandbox.run(['export', '--to', 'orbit', '--out', '.orbit']).code).toBe(0);
+    const second = orbitIds(sandbox);
+    for (const id of survivors) expect(second[nameOf(id)]).toBe(first[nameOf(id)]);
+    expect([second['a new lesson'], second['another new lesson']].sort()).toEqual(['L-0005', 'L-0006']);
+
+    // an import of the export, edited in Orbit, updates the lessons it came from
+    const edited = survivors[0]!;
+    const learning = sandbox.inRepo('.orbit', 'learnings', second[nameOf(edited)]!, 'learning.yaml');
+    writeFileSync(learning, readFileSync(learning, 'utf8').replace(nameOf(edited), 'edited in Orbit'));
+    const report = sandbox.run(['import', '.orbit', '--replace', '--json']).json<Refs>();
+    const lessonOf = (orbitId: string) =>
+      [...report.added, ...report.replaced, ...report.unchanged].find((ref) => ref.from === orbitId)?.id;
+    for (const id of [...survivors, archived]) expect(lessonOf(first[nameOf(id)]!)).toBe(id);
+    expect(report.replaced.map((ref) => ref.id)).toContain(edited);
+    // the deleted lesson's learning is still in the folder: it comes back as a new lesson
+    expect(report.added.map((ref) => ref.from)).toEqual([first[nameOf(deleted)]]);
+    expect(sandbox.run(['show', edited]).stdout).toContain('edited in Orbit');
   });
 });

@@ -10,7 +10,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION } from '../../store/lessons/lore-json.js'
 import { INTEROP_FORMATS } from '../../core/interop/interop-format.js';
 import type { ExportLesson, InteropFormatName } from '../../core/interop/interop-format.js';
 import { findInteropFormat } from '../../core/interop/interop-formats.js';
-import { writeInteropExport } from '../../store/interop/write-export.js';
+import { rememberedOrbitIds, writeInteropExport } from '../../store/interop/write-export.js';
 import type { ExportWriteOptions } from '../../store/interop/write-export.js';
 import {
   exportLedgerPath,
@@ -103,14 +103,16 @@ function exportInterop(
 ) {
   const format = findInteropFormat(to);
   const nowIso = new Date(ctx.now()).toISOString();
-  const rendered = format.render(lessons, { nowIso, projectName: basename(projectRoot ?? ctx.cwd) });
-  const written = writeInteropExport(
-    to,
-    rendered,
-    lessons,
-    out === undefined ? undefined : { path: resolve(ctx.cwd, out), shown: out },
-    guard,
-  );
+  const target = out === undefined ? undefined : { path: resolve(ctx.cwd, out), shown: out };
+  const rendered = format.render(lessons, {
+    nowIso,
+    projectName: basename(projectRoot ?? ctx.cwd),
+    // an Orbit lesson keeps the id it had in earlier exports to this folder
+    ...(to === 'orbit' && target !== undefined
+      ? { remembered: rememberedOrbitIds(guard.ledger, target.path) }
+      : {}),
+  });
+  const written = writeInteropExport(to, rendered, lessons, target, guard);
   for (const skip of rendered.skipped) ctx.note(`left out ${skip.id}: ${skip.reason}`);
   const exported = lessons.length - rendered.skipped.length;
   const data = {

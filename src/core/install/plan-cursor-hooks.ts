@@ -5,10 +5,14 @@
  * - Only lore's entries (recognised by `isOurs` on their command) are added or removed; every other
  *   key and entry stays, in its place.
  * - Installing twice changes nothing; installing over an older lore replaces lore's entries only.
+ * - The file is edited in place (edit-json-text.ts): only lore's entries (and a missing `version`)
+ *   are inserted or cut out; the user's formatting, numbers and key order stay byte for byte.
  * - Not JSON, a `version` other than 1, or `hooks` of the wrong shape: refused with the file, the line
  *   and what is wrong; nothing is written.
  */
 import { keepingByteOrderMark } from './byte-order-mark.js';
+import { editJsonText } from './edit-json-text.js';
+import type { JsonEdit } from './edit-json-text.js';
 import { malformedConfig } from './malformed-config.js';
 import { locateJsonError } from './locate-json-error.js';
 
@@ -69,8 +73,21 @@ function parseHooksFile(text: string | undefined, file: string): Json {
 const isOurEntry = (entry: Json, isOurs: (command: string) => boolean) =>
   typeof entry.command === 'string' && isOurs(entry.command);
 
-function render(document: Json): string {
-  return `${JSON.stringify(document, null, 2)}\n`;
+/**
+ * The edits that take lore's entries out of `hooks`, highest index first; an event left with none
+ * goes when `dropEvent` says.
+ */
+function removalEdits(
+  hooks: Record<string, Json[]>,
+  isOurs: (command: string) => boolean,
+  dropEvent: (event: string) => boolean,
+): JsonEdit[] {
+  return Object.entries(hooks).flatMap(([event, list]): JsonEdit[] => {
+    const ours = [...list.keys()].reverse().filter((index) => isOurEntry(list[index]!, isOurs));
+    if (ours.length === 0) return [];
+    if (ours.length === list.length && dropEvent(event)) return [{ op: 'remove', path: ['hooks', event] }];
+    return ours.map((index): JsonEdit => ({ op: 'remove', path: ['hooks', event, index] }));
+  });
 }
 
 export function planCursorHooksInstall(
@@ -104,8 +121,17 @@ function planCursorHooksInstallBody(
   for (const [event, list] of Object.entries(next)) {
     if (list.length === 0 && (hooks[event]?.length ?? 0) > 0) delete next[event];
   }
+  const edits = removalEdits(hooks, isOurs, (event) => desired[event] === undefined);
+  if (document.version === undefined) edits.push({ op: 'set', path: ['version'], value: 1, first: true });
+  if (document.hooks === undefined) edits.push({ op: 'set', path: ['hooks'], value: desired });
+  else {
+    for (const [event, list] of Object.entries(desired)) {
+      if (hooks[event] === undefined) edits.push({ op: 'set', path: ['hooks', event], value: list });
+      else for (const entry of list) edits.push({ op: 'append', path: ['hooks', event], value: entry });
+    }
+  }
   const { version: _version, hooks: _hooks, ...rest } = document;
-  const updated = render({ version: 1, ...rest, hooks: next });
+  const updated = editJsonText(text, edits, { version: 1, ...rest, hooks: next });
   return { text: updated, changed: updated !== text, entries };
 }
 
@@ -133,5 +159,10 @@ function planCursorHooksUninstallBody(
     const kept = list.filter((e) => !isOurEntry(e, isOurs));
     if (kept.length > 0 || list.length === 0) next[event] = kept;
   }
-  return { text: render({ ...document, hooks: next }), changed: true, entries };
+  const updated = editJsonText(
+    text,
+    removalEdits(hooks, isOurs, () => true),
+    { ...document, hooks: next },
+  );
+  return { text: updated, changed: true, entries };
 }

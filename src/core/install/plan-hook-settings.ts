@@ -7,10 +7,14 @@
  *   every other key, hook and group stays as it was, in its place.
  * - Installing twice changes nothing; installing over an older lore (another bundle path, other
  *   matchers) replaces lore's handlers and nothing else.
+ * - The file is edited in place (edit-json-text.ts): only lore's handlers, groups and events are
+ *   inserted or cut out, so the user's formatting, numbers and key order stay byte for byte.
  * - A file that is not valid JSON, or whose `hooks` has the wrong shape, is refused with the
  *   file, the line and what is wrong; nothing is written.
  */
 import { keepingByteOrderMark } from './byte-order-mark.js';
+import { editJsonText } from './edit-json-text.js';
+import type { JsonEdit } from './edit-json-text.js';
 import { malformedConfig } from './malformed-config.js';
 import { locateJsonError } from './locate-json-error.js';
 
@@ -97,8 +101,29 @@ function withoutOurs(groups: readonly Json[], isOurs: (command: string) => boole
   });
 }
 
-function render(document: Json): string {
-  return `${JSON.stringify(document, null, 2)}\n`;
+/**
+ * The edits that take lore's handlers out of `hooks` (highest index first, so each path still
+ * holds): a group left with none goes, and an event left with no group goes when `dropEvent` says.
+ */
+function removalEdits(
+  hooks: Record<string, Json[]>,
+  isOurs: (command: string) => boolean,
+  dropEvent: (event: string) => boolean,
+): JsonEdit[] {
+  return Object.entries(hooks).flatMap(([event, groups]): JsonEdit[] => {
+    const kept = withoutOurs(groups, isOurs);
+    if (kept.length === 0 && groups.length > 0 && dropEvent(event)) {
+      return [{ op: 'remove', path: ['hooks', event] }];
+    }
+    const last = (list: readonly unknown[]) => [...list.keys()].reverse();
+    return last(groups).flatMap((g): JsonEdit[] => {
+      const handlers = groups[g]!.hooks as unknown[];
+      const ours = last(handlers).filter((h) => isOurHandler(handlers[h], isOurs));
+      if (ours.length === 0) return [];
+      if (ours.length === handlers.length) return [{ op: 'remove', path: ['hooks', event, g] }];
+      return ours.map((h): JsonEdit => ({ op: 'remove', path: ['hooks', event, g, 'hooks', h] }));
+    });
+  });
 }
 
 export function planHookInstall(
@@ -133,7 +158,15 @@ function planHookInstallBody(
   for (const [event, groups] of Object.entries(next)) {
     if (groups.length === 0 && (hooks[event]?.length ?? 0) > 0) delete next[event];
   }
-  const updated = render({ ...document, hooks: next });
+  const edits = removalEdits(hooks, isOurs, (event) => desired[event] === undefined);
+  if (document.hooks === undefined) edits.push({ op: 'set', path: ['hooks'], value: desired });
+  else {
+    for (const [event, groups] of Object.entries(desired)) {
+      if (hooks[event] === undefined) edits.push({ op: 'set', path: ['hooks', event], value: groups });
+      else for (const group of groups) edits.push({ op: 'append', path: ['hooks', event], value: group });
+    }
+  }
+  const updated = editJsonText(text, edits, { ...document, hooks: next });
   return {
     text: updated,
     changed: updated !== text,
@@ -169,6 +202,10 @@ function planHookUninstallBody(
     if (kept.length > 0 || groups.length === 0) next[event] = kept;
   }
   const { hooks: _hooks, ...rest } = document;
-  const updated = render(Object.keys(next).length === 0 ? rest : { ...document, hooks: next });
+  const empty = Object.keys(next).length === 0;
+  const edits: JsonEdit[] = empty
+    ? [{ op: 'remove', path: ['hooks'] }]
+    : removalEdits(hooks, isOurs, () => true);
+  const updated = editJsonText(text, edits, empty ? rest : { ...document, hooks: next });
   return { text: updated, changed: true, installed: [], removed };
 }

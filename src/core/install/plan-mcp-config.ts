@@ -4,11 +4,13 @@
  * same entry changes nothing (the caller then writes nothing).
  *
  * - JSON (Claude Code `~/.claude.json` / `.mcp.json`, Gemini CLI `.gemini/settings.json`):
- *   `mcpServers.lore = {command, args, ...}`.
+ *   `mcpServers.lore = {command, args, ...}`, edited in place (edit-json-text.ts): the rest of the
+ *   file stays byte for byte.
  * - TOML (Codex `config.toml`): lore's entry, in whatever form the file has it, replaced or
  *   appended as a `[mcp_servers.lore]` table (plan-mcp-toml.ts).
  */
 import { keepingByteOrderMark } from './byte-order-mark.js';
+import { editJsonText } from './edit-json-text.js';
 import { LoreError } from '../errors.js';
 import { malformedConfig } from './malformed-config.js';
 import { locateJsonError } from './locate-json-error.js';
@@ -101,7 +103,11 @@ function planMcpJsonInstallBody(text: string | undefined, entry: McpServerEntry,
     );
   }
   const next = { ...document, mcpServers: { ...servers, [MCP_SERVER_NAME]: wanted } };
-  return { changed: true, text: `${JSON.stringify(next, null, 2)}\n` };
+  const edit =
+    document.mcpServers === undefined
+      ? { op: 'set' as const, path: ['mcpServers'], value: { [MCP_SERVER_NAME]: wanted } }
+      : { op: 'set' as const, path: ['mcpServers', MCP_SERVER_NAME], value: wanted };
+  return { changed: true, text: editJsonText(text, [edit], next) };
 }
 
 export function planMcpJsonUninstall(text: string | undefined, file: string): McpPlan {
@@ -120,7 +126,8 @@ function planMcpJsonUninstallBody(text: string | undefined, file: string): McpPl
     };
   }
   const { [MCP_SERVER_NAME]: _removed, ...rest } = servers;
-  return { changed: true, text: `${JSON.stringify({ ...document, mcpServers: rest }, null, 2)}\n` };
+  const edit = { op: 'remove' as const, path: ['mcpServers', MCP_SERVER_NAME] };
+  return { changed: true, text: editJsonText(text, [edit], { ...document, mcpServers: rest }) };
 }
 
 // Codex's TOML: edited by exact spans of a parsed file (plan-mcp-toml.ts).

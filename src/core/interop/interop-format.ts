@@ -53,9 +53,22 @@ export type RenderOptions = {
   nowIso: string;
   /** Name of the repository, for formats that record a project (ADD). */
   projectName: string;
+  /**
+   * The ids earlier exports to the same folder gave lessons (`exportKey` to id) and every id that
+   * folder has used, so a lesson keeps its id and a new one never takes an old one's (Orbit).
+   */
+  remembered?: RememberedIds;
 };
 
-export type RenderedFile = { path: string; text: string };
+export type RememberedIds = { ids: ReadonlyMap<string, string>; taken: ReadonlySet<string> };
+
+/** A lesson as export remembers it between exports: its tier and lore id. */
+export function exportKey(lesson: { tier: string; id: string }): string {
+  return `${lesson.tier}/${lesson.id}`;
+}
+
+/** `lesson`: the `exportKey` of the lesson a file holds, for formats with a file per lesson. */
+export type RenderedFile = { path: string; text: string; lesson?: string };
 
 /** What an export wrote and what it had to leave out. */
 export type Rendered = { files: RenderedFile[]; skipped: { id: string; reason: string }[] };

@@ -12,6 +12,11 @@
  *   created_at/updated_at/by   createdAt, updatedAt, createdBy
  *   votes.jsonl {learning_id, voter_model, task_id, voted_at}   votes {model, task, at}
  * Anything else is kept in origin.fields and written back on export.
+ *
+ * A lesson that did not come from Orbit gets an `L-NNNN` on its first export to a folder and keeps
+ * it in later exports there (the export ledger remembers which lesson each learning file holds);
+ * a new lesson gets a number that folder never used, and `lore import` of the folder maps each
+ * learning back to the lesson it was exported from.
  */
 import { Document, parseDocument } from 'yaml';
 import type { Problem } from '../errors.js';
@@ -27,9 +32,10 @@ import type {
   ParseOptions,
   Rendered,
   RenderedFile,
+  RenderOptions,
   SourceFile,
 } from './interop-format.js';
-import { readsFile } from './interop-format.js';
+import { exportKey, readsFile } from './interop-format.js';
 import { foldSections, unfoldSections } from './lesson-sections.js';
 import { assignNumberedIds } from './numbered-id.js';
 import { fieldIssueProblems, isRecord, readFields } from './record-shape.js';
@@ -230,7 +236,7 @@ function parseOrbitVotes(file: SourceFile, problems: Problem[]): Vote[] {
   return votes;
 }
 
-function renderOrbit(lessons: readonly ExportLesson[]): Rendered {
+function renderOrbit(lessons: readonly ExportLesson[], options: RenderOptions): Rendered {
   const files: RenderedFile[] = [];
   const skipped: Rendered['skipped'] = [];
   const kept = lessons.filter((lesson) => {
@@ -238,7 +244,7 @@ function renderOrbit(lessons: readonly ExportLesson[]): Rendered {
     skipped.push({ id: lesson.id, reason: 'Orbit has no archived state' });
     return false;
   });
-  const ids = assignIds(kept);
+  const ids = assignIds(kept, options);
   for (const lesson of kept) {
     const id = ids.get(lesson.id) ?? lesson.id;
     const fields = originFields(lesson, FORMATS);
@@ -273,7 +279,11 @@ function renderOrbit(lessons: readonly ExportLesson[]): Rendered {
       record.superseded_by = fields.superseded_by;
     if (isRecord(fields.extra)) Object.assign(record, fields.extra);
     const doc = new Document(record);
-    files.push({ path: `learnings/${id}/learning.yaml`, text: doc.toString({ lineWidth: 0 }) });
+    files.push({
+      path: `learnings/${id}/learning.yaml`,
+      text: doc.toString({ lineWidth: 0 }),
+      lesson: exportKey(lesson),
+    });
     if (lesson.votes.length > 0) {
       files.push({
         path: `learnings/${id}/votes.jsonl`,
@@ -294,9 +304,12 @@ function renderOrbit(lessons: readonly ExportLesson[]): Rendered {
   return { files, skipped };
 }
 
-/** Orbit ids: the one a lesson came with, else the next free `L-NNNN`. */
-function assignIds(lessons: readonly Lesson[]): Map<string, string> {
-  return assignNumberedIds(lessons, FORMATS, () => 'L-', 4);
+/**
+ * Orbit ids: the one a lesson came with, else the one earlier exports to this folder gave it,
+ * else an `L-NNNN` the folder never used.
+ */
+function assignIds(lessons: readonly Lesson[], options: RenderOptions): Map<string, string> {
+  return assignNumberedIds(lessons, FORMATS, () => 'L-', 4, options.remembered);
 }
 
 function restoreEvidence(lesson: Lesson, fields: Record<string, unknown>): unknown[] {

@@ -29,6 +29,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { readSources } from './read-sources.js';
 import type { Sources } from './read-sources.js';
 import { exportLedgerPath, readExportLedger, recordLoreFiles } from './export-ledger.js';
+import { exportKey } from '../../core/interop/interop-format.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
 import { openBreadthChecker } from '../breadth/check-draft.js';
@@ -159,7 +160,8 @@ export async function importInterop(
 
   const existing = new Map<string, Existing[]>();
   const aliasOwners = new Map<string, Set<string>>();
-  for (const item of await ws.index.list({ status: 'any' }, options.nowMs, ws.halfLifeDays)) {
+  const items = await ws.index.list({ status: 'any' }, options.nowMs, ws.halfLifeDays);
+  for (const item of items) {
     const key = originKey(item.lesson);
     if (key !== undefined)
       existing.set(key, [...(existing.get(key) ?? []), { tier: item.lesson.tier, lesson: item.lesson }]);
@@ -170,10 +172,11 @@ export async function importInterop(
       );
   }
 
-  // Every imported lesson gets its lore id first, so links can point at them.
+  const matchOf = matchStored(ws, sources.baseDir, items, existing);
+  // Every imported lesson gets its lore id first, so links can point at them: the lesson imported
+  // from the same source id before, else the one an export wrote this file from.
   const planned = parsed.lessons.map((entry) => {
-    const key = originKey(entry.lesson);
-    const match = key === undefined ? undefined : findImported(existing.get(key), entry.lesson);
+    const match = matchOf(entry);
     const tier = options.tier ?? match?.tier ?? entry.lesson.tier;
     const id = match?.lesson.id ?? freshId(ws, tier);
     return { entry, tier, id, match };
@@ -283,6 +286,27 @@ export async function importInterop(
     );
   }
   return report;
+}
+
+/**
+ * The stored lesson an imported one is: the one imported from the same source id before, else the
+ * one an export wrote its file from (the ledger remembers it), whatever id the format gave it
+ * there: `lore import --replace` of an Orbit export updates those lessons instead of adding copies
+ * under the learnings' ids.
+ */
+function matchStored(
+  ws: Workspace,
+  baseDir: string,
+  items: readonly { lesson: Lesson }[],
+  existing: ReadonlyMap<string, Existing[]>,
+): (entry: ImportedLesson) => Existing | undefined {
+  const byExportKey = new Map(items.map(({ lesson }) => [exportKey(lesson), { tier: lesson.tier, lesson }]));
+  const lessons = readExportLedger(exportLedgerPath(ws.store('user').layout.cacheDir)).lessons;
+  return (entry) => {
+    const key = originKey(entry.lesson);
+    const imported = key === undefined ? undefined : findImported(existing.get(key), entry.lesson);
+    return imported ?? byExportKey.get(lessons[resolve(baseDir, entry.file)] ?? '');
+  };
 }
 
 function hasErrors(report: InteropImportReport, shown: string): boolean {

@@ -3,11 +3,16 @@
  * to PATH, several (Orbit, Cursor, ADD with both tiers) into the directory PATH, and COIA into
  * the `learnings` table of a SQLite database when PATH ends in .db, .sqlite or .sqlite3.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import { assignCoiaIds, COIA_TABLE_SQL, toCoiaRow } from '../../core/interop/coia.js';
-import type { ExportLesson, InteropFormatName, Rendered } from '../../core/interop/interop-format.js';
+import type {
+  ExportLesson,
+  InteropFormatName,
+  RememberedIds,
+  Rendered,
+} from '../../core/interop/interop-format.js';
 import { writeFileAtomic } from '../fs/fs-atomic.js';
 import { openSqlite } from '../sqlite/sqlite.js';
 import { guardOverwrites, recordLoreFiles } from './export-ledger.js';
@@ -90,8 +95,37 @@ export function planDirectoryWrites(
         hint: 'nothing was written; a lesson name that is not a file name reached the export: please report it',
       });
     }
-    return { path, text: file.text, shown: join(out.shown, inside) };
+    return {
+      path,
+      text: file.text,
+      shown: join(out.shown, inside),
+      ...(file.lesson === undefined ? {} : { lesson: file.lesson }),
+    };
   });
+}
+
+/**
+ * The Orbit ids an export to `outPath` must keep: the one each lesson's learning file had in an
+ * earlier export there (the ledger), and every id the folder used, in the ledger or on disk (a
+ * teammate's learning, a deleted lesson's), so a new lesson never takes one.
+ */
+export function rememberedOrbitIds(ledger: ExportLedger, outPath: string): RememberedIds {
+  const folder = basename(outPath) === 'learnings' ? resolve(outPath) : resolve(outPath, 'learnings');
+  const ids = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const [path, lesson] of Object.entries(ledger.lessons)) {
+    if (dirname(dirname(path)) !== folder || !/^learning\.ya?ml$/.test(basename(path))) continue;
+    const id = basename(dirname(path));
+    taken.add(id);
+    if (lesson !== '') ids.set(lesson, id);
+  }
+  try {
+    for (const entry of readdirSync(folder, { withFileTypes: true }))
+      if (entry.isDirectory()) taken.add(entry.name);
+  } catch {
+    // no folder yet: nothing on disk to avoid
+  }
+  return { ids, taken };
 }
 
 /** Refuses to replace what lore does not hold (unless forced), writes, and records what it wrote. */
