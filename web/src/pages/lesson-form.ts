@@ -1,7 +1,8 @@
 /**
  * The lesson form, for a new lesson and for editing one: it hands a draft to `onSubmit`. A trigger
  * the breadth check finds too broad (409 `too-broad`) is said in the form, with its figures, and
- * saved only on a second click, "Save anyway"; any change to the form asks the check again.
+ * saved only on a second click, "Save anyway"; any change to the form asks the check again. An
+ * edit sends only the fields the user changed.
  */
 import { ApiError } from '../api.js';
 import type { Lesson } from '../api-types.js';
@@ -103,6 +104,21 @@ function readDraft(form: HTMLFormElement): Record<string, unknown> {
   return draft;
 }
 
+/** A list the lesson does not have counts as empty. */
+const sameValue = (a: unknown, b: unknown): boolean =>
+  JSON.stringify(a ?? (Array.isArray(b) ? [] : null)) === JSON.stringify(b ?? (Array.isArray(a) ? [] : null));
+
+/**
+ * An edit sends only the fields the user changed: another tab's save of another field in the
+ * meantime is kept, never written back with the value this form was opened with.
+ */
+function changedFields(draft: Record<string, unknown>, initial: LessonFields): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(draft))
+    if (!sameValue(value, initial[key as keyof LessonFields])) changed[key] = value;
+  return changed;
+}
+
 export function lessonForm(
   initial: LessonFields,
   submitLabel: string,
@@ -126,7 +142,7 @@ export function lessonForm(
   form.addEventListener('input', reset);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const draft = readDraft(form);
+    const draft = initial.id === undefined ? readDraft(form) : changedFields(readDraft(form), initial);
     void onSubmit(force ? { ...draft, force: true } : draft)
       .then(reset)
       .catch((error: unknown) => {

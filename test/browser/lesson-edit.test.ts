@@ -1,0 +1,54 @@
+/// <reference lib="dom" />
+/**
+ * A lesson's Edit form in a real browser (chromium through playwright-core, the built dashboard
+ * served by the real node:http server): a save sends only what the user changed, so two tabs
+ * editing different fields of one lesson both keep their change.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openDashboardPage, serveDashboard, useChromium } from '../helpers/dashboard-browser.js';
+import { createAppSandbox } from '../helpers/http.js';
+
+const browser = useChromium();
+
+/** Opens the lesson's page in `page` with its Edit form showing. */
+async function openEditForm(page: Page, url: string, id: string): Promise<void> {
+  await page.goto(`${url}#/lessons/${id}`);
+  await page.locator('main[data-ready=lessons] #lesson-summary').waitFor();
+  await page.locator('.page-head button', { hasText: 'Edit' }).click();
+  await page.locator('form.lesson-form').waitFor();
+}
+
+async function save(page: Page): Promise<void> {
+  await page.locator('form.lesson-form button[type=submit]').click();
+  await page.locator('.toast', { hasText: 'saved' }).waitFor();
+}
+
+describe('editing a lesson in the dashboard', () => {
+  it('keeps both changes when two tabs edit different fields of one lesson', async () => {
+    const sandbox = createAppSandbox();
+    const id = await sandbox.add({
+      summary: 'Run pytest with CI=1',
+      commands: ['\\bpytest\\b'],
+      priority: 5,
+    });
+    const url = await serveDashboard(sandbox);
+    const first = await openDashboardPage(browser());
+    const second = await openDashboardPage(browser());
+    await openEditForm(first.page, url, id);
+    await openEditForm(second.page, url, id);
+
+    await first.page.locator('form.lesson-form [name=summary]').fill('Run pytest with CI=1 (first tab)');
+    await save(first.page);
+    // the second tab's form still shows the old summary; it changes only the priority
+    await second.page.locator('form.lesson-form [name=priority]').fill('9');
+    await save(second.page);
+
+    const ws = await sandbox.open();
+    const lesson = (await ws.index.get('project', id))?.lesson;
+    ws.close();
+    expect(lesson?.summary).toBe('Run pytest with CI=1 (first tab)');
+    expect(lesson?.priority).toBe(9);
+    expect([...first.errors, ...second.errors]).toEqual([]);
+  });
+});
