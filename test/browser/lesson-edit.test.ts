@@ -2,7 +2,7 @@
 /**
  * A lesson's Edit form in a real browser (chromium through playwright-core, the built dashboard
  * served by the real node:http server): a save sends only what the user changed, so two tabs
- * editing different fields of one lesson both keep their change.
+ * editing different fields of one lesson both keep their change, and a text emptied is removed.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -50,5 +50,28 @@ describe('editing a lesson in the dashboard', () => {
     expect(lesson?.summary).toBe('Run pytest with CI=1 (first tab)');
     expect(lesson?.priority).toBe(9);
     expect([...first.errors, ...second.errors]).toEqual([]);
+  });
+
+  it('removes a body the user emptied, and keeps the texts left alone', async () => {
+    const sandbox = createAppSandbox();
+    const id = await sandbox.add({
+      summary: 'Run pytest with CI=1',
+      body: 'an outdated explanation',
+      mistake: 'pytest hung waiting for input',
+      commands: ['\\bpytest\\b'],
+    });
+    const url = await serveDashboard(sandbox);
+    const { page, errors } = await openDashboardPage(browser());
+    await openEditForm(page, url, id);
+    await page.locator('form.lesson-form [name=body]').fill('');
+    await save(page);
+    await page.locator('pre.body').waitFor({ state: 'detached' });
+
+    const ws = await sandbox.open();
+    const lesson = (await ws.index.get('project', id))?.lesson;
+    ws.close();
+    expect(lesson?.body).toBeUndefined();
+    expect(lesson?.mistake).toBe('pytest hung waiting for input');
+    expect(errors).toEqual([]);
   });
 });

@@ -77,7 +77,9 @@ function lessonFields(initial: LessonFields): HTMLElement[] {
   ];
 }
 
-/** The request body: lists split, blank optional texts left out (so an edit does not clear them). */
+const TEXTS = ['body', 'mistake', 'remediation'] as const;
+
+/** The request body: lists split, blank optional texts left out (an edit removes them: `unset`). */
 function readDraft(form: HTMLFormElement): Record<string, unknown> {
   const data = new FormData(form);
   const get = (k: string) => String(data.get(k) ?? '');
@@ -100,7 +102,7 @@ function readDraft(form: HTMLFormElement): Record<string, unknown> {
     type: get('type'),
     priority: Number(get('priority')),
   };
-  for (const k of ['body', 'mistake', 'remediation']) if (get(k).trim() !== '') draft[k] = get(k);
+  for (const k of TEXTS) if (get(k).trim() !== '') draft[k] = get(k);
   return draft;
 }
 
@@ -110,12 +112,15 @@ const sameValue = (a: unknown, b: unknown): boolean =>
 
 /**
  * An edit sends only the fields the user changed: another tab's save of another field in the
- * meantime is kept, never written back with the value this form was opened with.
+ * meantime is kept, never written back with the value this form was opened with. A text the user
+ * emptied is removed (`unset`).
  */
 function changedFields(draft: Record<string, unknown>, initial: LessonFields): Record<string, unknown> {
   const changed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(draft))
     if (!sameValue(value, initial[key as keyof LessonFields])) changed[key] = value;
+  const unset = TEXTS.filter((k) => draft[k] === undefined && (initial[k] ?? '').trim() !== '');
+  if (unset.length > 0) changed.unset = unset;
   return changed;
 }
 
