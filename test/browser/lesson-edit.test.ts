@@ -2,7 +2,8 @@
 /**
  * A lesson's Edit form in a real browser (chromium through playwright-core, the built dashboard
  * served by the real node:http server): a save sends only what the user changed, so two tabs
- * editing different fields of one lesson both keep their change, and a text emptied is removed.
+ * editing different fields of one lesson both keep their change, a text emptied is removed, and
+ * path globs are one a line (a brace glob holds commas).
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -72,6 +73,23 @@ describe('editing a lesson in the dashboard', () => {
     ws.close();
     expect(lesson?.body).toBeUndefined();
     expect(lesson?.mistake).toBe('pytest hung waiting for input');
+    expect(errors).toEqual([]);
+  });
+
+  it('takes a path glob with braces, one a line, in the New lesson form', async () => {
+    const sandbox = createAppSandbox();
+    const url = await serveDashboard(sandbox);
+    const { page, errors } = await openDashboardPage(browser());
+    await page.goto(`${url}#/new`);
+    await page.locator('form.lesson-form [name=summary]').fill('Regenerate the API client after editing it');
+    await page.locator('form.lesson-form [name=paths]').fill('src/{api,web}/**/*.ts\ndocs/*.md');
+    await page.locator('form.lesson-form button[type=submit]').click();
+    await page.locator('#lesson-summary', { hasText: 'Regenerate the API client' }).waitFor();
+
+    const ws = await sandbox.open();
+    const [listed] = await ws.index.list({ status: 'active' }, Date.now(), ws.halfLifeDays);
+    ws.close();
+    expect(listed?.lesson.paths).toEqual(['src/{api,web}/**/*.ts', 'docs/*.md']);
     expect(errors).toEqual([]);
   });
 });

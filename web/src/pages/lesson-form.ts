@@ -79,6 +79,12 @@ function lessonFields(initial: LessonFields): HTMLElement[] {
 
 const TEXTS = ['body', 'mistake', 'remediation'] as const;
 
+const lines = (value: string): string[] =>
+  value
+    .split('\n')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
 /** The request body: lists split, blank optional texts left out (an edit removes them: `unset`). */
 function readDraft(form: HTMLFormElement): Record<string, unknown> {
   const data = new FormData(form);
@@ -88,16 +94,10 @@ function readDraft(form: HTMLFormElement): Record<string, unknown> {
     tools: splitList(get('tools')),
     tags: splitList(get('tags')),
     stack: splitList(get('stack')),
-    // One regex a line: a regex may hold a comma.
-    commands: get('commands')
-      .split('\n')
-      .map((x) => x.trim())
-      .filter(Boolean),
-    paths: splitList(get('paths')),
-    errors: get('errors')
-      .split('\n')
-      .map((x) => x.trim())
-      .filter(Boolean),
+    // One a line: a regex may hold a comma, and so may a glob (`src/{api,web}/**`).
+    commands: lines(get('commands')),
+    paths: lines(get('paths')),
+    errors: lines(get('errors')),
     severity: get('severity'),
     type: get('type'),
     priority: Number(get('priority')),
