@@ -155,12 +155,15 @@ const listLessons: Route['handler'] = async (ctx) => {
   };
   const text = q.get('q')?.trim() ?? '';
   const hybrid = text !== '' && isHybrid(q.get('hybrid'));
+  // A search ranks every match, not only the page asked for: `total` counts them all, and
+  // minConfidence picks from all of them before the page is cut.
+  const every = Math.max(1, (await ws.index.stats()).total);
   const meaning = hybrid
     ? await (
         await import('../../store/embed/hybrid-lessons.js')
       ).searchLessonsWith(ws, ctx.env, {
         query: text,
-        filter: { ...filter, limit: offset + limit },
+        filter: { ...filter, limit: every },
         nowMs: ctx.nowMs,
         hybrid: true,
       })
@@ -171,7 +174,7 @@ const listLessons: Route['handler'] = async (ctx) => {
       ? await ws.index.list(filter, ctx.nowMs, ws.halfLifeDays)
       : await ws.index.search(
           text,
-          { ...filter, limit: offset + limit },
+          { ...filter, limit: every },
           ws.config.search.weights,
           ctx.nowMs,
           ws.halfLifeDays,

@@ -1,0 +1,41 @@
+/**
+ * GET /api/lessons over more lessons than one page: with `q`, `total` counts every match (not
+ * just the page asked for) and filters such as minConfidence pick from all of them.
+ */
+import { describe, expect, it } from 'vitest';
+import { createAppSandbox } from '../helpers/http.js';
+
+type ListBody = { items: { id: string; confidence: number }[]; total: number };
+
+describe('GET /api/lessons, paged', () => {
+  it('counts every match of a search in total, and pages through them with offset', async () => {
+    const sandbox = createAppSandbox();
+    const ids = [];
+    for (const n of [1, 2, 3])
+      ids.push(await sandbox.add({ summary: `pytest lesson ${n}`, commands: [`pytest${n}\\b`] }));
+    const pages = [];
+    for (const offset of [0, 1, 2]) {
+      const page = (
+        await sandbox.app.request(`/api/lessons?q=pytest&limit=1&offset=${offset}`)
+      ).json<ListBody>();
+      expect(page.total).toBe(3);
+      pages.push(...page.items.map((item) => item.id));
+    }
+    expect(pages.sort()).toEqual(ids.sort());
+  });
+
+  it('filters a search by minConfidence before cutting the page', async () => {
+    const sandbox = createAppSandbox();
+    await sandbox.add({
+      summary: 'pytest pytest: pytest hangs',
+      body: 'pytest pytest pytest',
+      confidence: 0.5,
+    });
+    const sure = await sandbox.add({ summary: 'flaky tests under pytest xdist', confidence: 0.97 });
+    const page = (
+      await sandbox.app.request('/api/lessons?q=pytest&minConfidence=0.95&limit=1')
+    ).json<ListBody>();
+    expect(page.items.map((item) => item.id)).toEqual([sure]);
+    expect(page.total).toBe(1);
+  });
+});
