@@ -1,0 +1,61 @@
+/// <reference lib="dom" />
+/**
+ * The Lessons page over a store bigger than one page (500 lessons) in a real browser (chromium
+ * through playwright-core, the built dashboard served by the real node:http server): it says how
+ * many of how many it shows, and "Show more" loads the rest.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDashboardPage, serveDashboard, useChromium } from '../helpers/dashboard-browser.js';
+import { createAppSandbox } from '../helpers/http.js';
+
+const browser = useChromium();
+
+/** `count` lesson files written straight into the project tier (the index reads them on start). */
+function writeLessons(repo: string, count: number): void {
+  for (let n = 0; n < count; n += 1) {
+    const id = `bk${String(n).padStart(8, '0')}`;
+    const dir = join(repo, '.lore', 'lessons', id);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'lesson.yaml'),
+      [
+        'schemaVersion: 1',
+        `id: ${id}`,
+        `slug: bulk-lesson-${n}`,
+        `summary: Bulk lesson ${n}`,
+        'commands:',
+        `  - bulk${n}\\b`,
+        'category: technical',
+        'severity: medium',
+        'type: hint',
+        'tier: project',
+        'priority: 5',
+        'confidence: 0.9',
+        'status: active',
+        'createdAt: 2026-11-20T00:00:00.000Z',
+        'updatedAt: 2026-11-20T00:00:00.000Z',
+        '',
+      ].join('\n'),
+    );
+  }
+}
+
+describe('lessons page', () => {
+  it('says how many lessons it shows of how many, and shows the rest on "Show more"', async () => {
+    const sandbox = createAppSandbox();
+    writeLessons(sandbox.repo, 520);
+    const url = await serveDashboard(sandbox);
+    const { page, errors } = await openDashboardPage(browser());
+    await page.goto(`${url}#/lessons`);
+    await page.locator('main[data-ready=lessons] table.lessons').waitFor();
+    expect(await page.locator('table.lessons tbody tr').count()).toBe(500);
+    expect(await page.locator('.list-more').textContent()).toContain('500 of 520');
+
+    await page.locator('.list-more button', { hasText: 'Show more' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('table.lessons tbody tr').length === 520);
+    expect(await page.locator('.list-more button').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
