@@ -2,7 +2,8 @@
 /**
  * The Lessons page over a store bigger than one page (500 lessons) in a real browser (chromium
  * through playwright-core, the built dashboard served by the real node:http server): it says how
- * many of how many it shows, and "Show more" loads the rest.
+ * many of how many it shows, and "Show more" loads the rest; a lesson file that could not be loaded
+ * is named above the list.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +57,21 @@ describe('lessons page', () => {
     await page.locator('.list-more button', { hasText: 'Show more' }).click();
     await page.waitForFunction(() => document.querySelectorAll('table.lessons tbody tr').length === 520);
     expect(await page.locator('.list-more button').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('names a lesson file that could not be loaded above the list', async () => {
+    const sandbox = createAppSandbox();
+    await sandbox.add({ summary: 'git stash drops untracked files: use git stash -u' });
+    const broken = await sandbox.add({ summary: 'pytest hangs on a TTY: run CI=1 pytest' });
+    writeFileSync(join(sandbox.repo, '.lore', 'lessons', broken, 'lesson.yaml'), 'summary: [unclosed\n');
+    const url = await serveDashboard(sandbox);
+    const { page, errors } = await openDashboardPage(browser());
+    await page.goto(`${url}#/lessons`);
+    await page.locator('main[data-ready=lessons] table.lessons').waitFor();
+    const warning = page.locator('.list-problems');
+    expect(await warning.textContent()).toContain(`.lore/lessons/${broken}/lesson.yaml:`);
+    expect(await warning.textContent()).toContain('lore check');
     expect(errors).toEqual([]);
   });
 });

@@ -1,11 +1,18 @@
 /**
  * GET /api/lessons over more lessons than one page: with `q`, `total` counts every match (not
- * just the page asked for) and filters such as minConfidence pick from all of them.
+ * just the page asked for) and filters such as minConfidence pick from all of them; a lesson file
+ * broken on disk while the server runs is named in `problems`, not silently left out.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppSandbox } from '../helpers/http.js';
 
-type ListBody = { items: { id: string; confidence: number }[]; total: number };
+type ListBody = {
+  items: { id: string; confidence: number }[];
+  total: number;
+  problems: { file: string; line?: number; message: string; severity: string }[];
+};
 
 describe('GET /api/lessons, paged', () => {
   it('counts every match of a search in total, and pages through them with offset', async () => {
@@ -37,5 +44,20 @@ describe('GET /api/lessons, paged', () => {
     ).json<ListBody>();
     expect(page.items.map((item) => item.id)).toEqual([sure]);
     expect(page.total).toBe(1);
+  });
+
+  it('names a lesson file broken on disk while the server runs in problems', async () => {
+    const sandbox = createAppSandbox();
+    const kept = await sandbox.add({ summary: 'git stash drops untracked files: use git stash -u' });
+    const broken = await sandbox.add({ summary: 'pytest hangs on a TTY: run CI=1 pytest' });
+    expect((await sandbox.app.request('/api/lessons')).json<ListBody>().problems).toEqual([]);
+    const file = `.lore/lessons/${broken}/lesson.yaml`;
+    writeFileSync(join(sandbox.repo, file), 'summary: [unclosed\n');
+
+    const list = (await sandbox.app.request('/api/lessons')).json<ListBody>();
+    expect(list.items.map((item) => item.id)).toEqual([kept]);
+    expect(list.problems).toEqual([
+      expect.objectContaining({ file, severity: 'error', message: expect.stringContaining('invalid YAML') }),
+    ]);
   });
 });

@@ -189,6 +189,7 @@ const listLessons: Route['handler'] = async (ctx) => {
       limit,
       stats: await lessonStats(ws, ctx.nowMs),
       ...(notice === undefined ? {} : { notice }),
+      problems: await ws.index.problems(),
     } satisfies LessonList,
   };
 };

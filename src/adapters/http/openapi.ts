@@ -108,6 +108,22 @@ const DOCUMENT = {
                   lastIndexed: { type: ['string', 'null'] },
                 },
               },
+              problems: {
+                description:
+                  'lesson files that could not be loaded (left out of items), as lore check names them',
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['file', 'message', 'severity'],
+                  properties: {
+                    file: { type: 'string' },
+                    line: { type: 'integer' },
+                    field: { type: 'string' },
+                    message: { type: 'string' },
+                    severity: { type: 'string' },
+                  },
+                },
+              },
             },
           }),
           400: error,

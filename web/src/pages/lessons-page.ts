@@ -80,11 +80,37 @@ function renderStats(host: HTMLElement, st: LessonStats): void {
 /** Lessons asked for at a time; "Show more" asks for the next ones. */
 const PAGE = 500;
 
+/** The lesson files the list had to leave out, each with its line and why, and where to see all. */
+function renderProblems(host: HTMLElement, problems: LessonList['problems']): void {
+  const errors = problems.filter((p) => p.severity === 'error');
+  const files = new Set(errors.map((p) => p.file));
+  mount(
+    host,
+    errors.length === 0
+      ? null
+      : h(
+          'div',
+          { class: 'notice inline', role: 'alert' },
+          `${files.size} lesson file(s) could not be loaded and are not listed (run \`lore check\` to see every problem):`,
+          h(
+            'ul',
+            {},
+            errors
+              .slice(0, 10)
+              .map((p) =>
+                h('li', {}, h('code', {}, `${p.file}${p.line ? `:${p.line}` : ''}`), ` ${p.message}`),
+              ),
+          ),
+        ),
+  );
+}
+
 export async function lessonsPage(ctx: PageContext): Promise<void> {
   const tableHost = h('div', { class: 'table-host' });
   const statsHost = h('div', { class: 'stats' });
   const noticeHost = h('div', { class: 'muted search-notice' });
   const moreHost = h('div', { class: 'list-more muted' });
+  const problemsHost = h('div', { class: 'list-problems' });
   let shown: LessonJson[] = [];
   // Typing fires a request per key: only the answer to the latest one is drawn.
   let seq = 0;
@@ -109,6 +135,7 @@ export async function lessonsPage(ctx: PageContext): Promise<void> {
       if (mine !== seq) return;
       renderStats(statsHost, data.stats);
       noticeHost.textContent = data.notice ?? '';
+      renderProblems(problemsHost, data.problems);
       shown = data.items;
       draw(data.total);
     } catch (error) {
@@ -136,6 +163,7 @@ export async function lessonsPage(ctx: PageContext): Promise<void> {
       h('a', { class: 'button', href: '#/new' }, 'New lesson'),
     ),
     statsHost,
+    problemsHost,
     h(
       'div',
       { class: 'filters' },
