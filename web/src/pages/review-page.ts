@@ -2,7 +2,8 @@
  * The review queue (GET /api/candidates): one candidate at a time, approved (with the summary and
  * tags as edited) or rejected from the keyboard: j/k move, a approve, e edit, r reject. Approving
  * says how often the trigger would have fired on the recent calls; a trigger the breadth check
- * finds too broad (409 `too-broad`) is saved only on a second click, "Approve anyway".
+ * finds too broad (409 `too-broad`) is saved only on a second click, "Approve anyway". A candidate
+ * decided meanwhile elsewhere (404) is said so and the queue reloaded.
  *
  * Below the queue, the lessons held for review (GET /api/review/held): lessons marked needsReview
  * because their mistake kept repeating after they were injected (the transcript lines where it
@@ -378,6 +379,12 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
         if (approve && error instanceof ApiError && error.code === 'too-broad') {
           queue.broad = { id: c.id, message: error.message };
           render();
+          return;
+        }
+        if (error instanceof ApiError && error.code === 'not-found') {
+          // approved or rejected meanwhile (another tab, `lore review`): this queue was stale
+          toast(`candidate ${c.id} was already decided elsewhere; the queue is reloaded`, 'error');
+          await load().catch(fail);
           return;
         }
         fail(error);

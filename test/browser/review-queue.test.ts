@@ -1,0 +1,38 @@
+/// <reference lib="dom" />
+/**
+ * The review queue in two tabs (chromium through playwright-core, the built dashboard served by
+ * the real node:http server): a candidate the other tab already decided leaves this tab's queue
+ * on the next action, with a word saying so, instead of failing the same way on every try.
+ */
+import { describe, expect, it } from 'vitest';
+import { openDashboardPage, serveDashboard, useChromium } from '../helpers/dashboard-browser.js';
+import { createAppSandbox } from '../helpers/http.js';
+
+const browser = useChromium();
+
+// approving a candidate the other tab took answers 404, which the browser logs as a failed load
+const openPage = () => openDashboardPage(browser(), { expected: ['404'] });
+
+describe('review queue in two tabs', () => {
+  it('drops a candidate the other tab already approved, and says so', async () => {
+    const sandbox = createAppSandbox();
+    await sandbox.scanFixture();
+    const url = await serveDashboard(sandbox);
+    const first = await openPage();
+    const second = await openPage();
+    for (const { page } of [first, second]) {
+      await page.goto(`${url}#/review`);
+      await page.locator('main[data-ready=review] .queue li').first().waitFor();
+    }
+    const queued = await first.page.locator('.queue li').count();
+    const taken = await first.page.locator('.queue li.selected').getAttribute('data-id');
+
+    await second.page.locator('.candidate button[name=approve]').click();
+    await second.page.locator('.toast', { hasText: 'approved as lesson' }).waitFor();
+    await first.page.locator('.candidate button[name=approve]').click();
+    await first.page.locator('.toast', { hasText: 'already decided' }).waitFor();
+    await first.page.waitForFunction((n) => document.querySelectorAll('.queue li').length === n - 1, queued);
+    expect(await first.page.locator(`.queue li[data-id="${taken}"]`).count()).toBe(0);
+    expect([...first.errors, ...second.errors]).toEqual([]);
+  });
+});
