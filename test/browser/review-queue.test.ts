@@ -2,7 +2,8 @@
 /**
  * The review queue in two tabs (chromium through playwright-core, the built dashboard served by
  * the real node:http server): a candidate the other tab already decided leaves this tab's queue
- * on the next action, with a word saying so, instead of failing the same way on every try.
+ * on the next action, with a word saying so, instead of failing the same way on every try; tags
+ * emptied in the form are approved empty.
  */
 import { describe, expect, it } from 'vitest';
 import { openDashboardPage, serveDashboard, useChromium } from '../helpers/dashboard-browser.js';
@@ -13,7 +14,7 @@ const browser = useChromium();
 // approving a candidate the other tab took answers 404, which the browser logs as a failed load
 const openPage = () => openDashboardPage(browser(), { expected: ['404'] });
 
-describe('review queue in two tabs', () => {
+describe('review queue', () => {
   it('drops a candidate the other tab already approved, and says so', async () => {
     const sandbox = createAppSandbox();
     await sandbox.scanFixture();
@@ -34,5 +35,27 @@ describe('review queue in two tabs', () => {
     await first.page.waitForFunction((n) => document.querySelectorAll('.queue li').length === n - 1, queued);
     expect(await first.page.locator(`.queue li[data-id="${taken}"]`).count()).toBe(0);
     expect([...first.errors, ...second.errors]).toEqual([]);
+  });
+
+  it('approves a candidate without the tags the user emptied', async () => {
+    const sandbox = createAppSandbox();
+    await sandbox.scanFixture();
+    const url = await serveDashboard(sandbox);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}#/review`);
+    await page.locator('main[data-ready=review] .queue li').first().waitFor();
+    expect(await page.locator('.candidate input[name=tags]').inputValue()).not.toBe('');
+    await page.locator('.candidate input[name=tags]').fill('');
+    await page.locator('.candidate button[name=approve]').click();
+    const toast = await page.locator('.toast', { hasText: 'approved as lesson' }).textContent();
+    const id = /approved as lesson (\w+)/.exec(toast ?? '')?.[1] ?? '';
+
+    const ws = await sandbox.open();
+    const [listed] = (await ws.index.list({ status: 'any' }, Date.now(), ws.halfLifeDays)).filter(
+      (item) => item.lesson.id === id,
+    );
+    ws.close();
+    expect(listed?.lesson.tags).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });

@@ -364,7 +364,8 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
             method: 'POST',
             body: {
               ...(summary && summary !== c.summary ? { summary } : {}),
-              ...(tags.length > 0 ? { tags } : {}),
+              // sent when edited, emptied included: an empty field approves it without tags
+              ...(tags.join('\n') !== c.tags.join('\n') ? { tags } : {}),
               ...(force ? { force: true } : {}),
             },
           });
