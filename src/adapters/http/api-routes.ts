@@ -45,6 +45,7 @@ import type { Workspace } from '../../store/workspace/workspace.js';
 import { HttpError } from './http-error.js';
 import { openApiDocument } from './openapi.js';
 import {
+  changedSince,
   choiceParam,
   draftFromBody,
   fromCoiaBody,
@@ -365,8 +366,14 @@ const patchLesson: Route['handler'] = async (ctx) => {
   const unset = input.unset;
   if (unset !== undefined && (!Array.isArray(unset) || !unset.every((f) => typeof f === 'string')))
     throw new HttpError(400, 'bad-field', 'unset must be a list of field names');
-  const draft = draftFromBody(input, ['status', 'unset', 'force']);
+  const draft = draftFromBody(input, ['status', 'unset', 'force', 'ifUnchanged']);
   let result = await resolveLesson(ws, id);
+  // Requests are served one at a time: nothing of this server writes between this check and the save.
+  const changed = changedSince(input.ifUnchanged, result.lesson);
+  if (changed.length > 0)
+    throw new HttpError(409, 'conflict', `the lesson's ${changed.join(', ')} changed since this edit began`, {
+      hint: 'reload the lesson to see the change, then make yours again',
+    });
   const unsetFields = (unset as string[] | undefined) ?? [];
   let breadth: Breadth | undefined;
   const trigger = updatedTrigger(result.lesson, draft, unsetFields);

@@ -166,6 +166,11 @@ const DOCUMENT = {
             status: { enum: ['active', 'archived'] },
             unset: { type: 'array', items: { type: 'string' } },
             force: { type: 'boolean', description: 'save a trigger the breadth check finds too broad' },
+            ifUnchanged: {
+              type: 'object',
+              description:
+                'the values fields had when the edit began (null: absent); one changed since is a 409 conflict and nothing is written',
+            },
           }),
         ),
         responses: {
