@@ -3,7 +3,8 @@
  * A lesson's Edit form in a real browser (chromium through playwright-core, the built dashboard
  * served by the real node:http server): a save sends only what the user changed, so two tabs
  * editing different fields of one lesson both keep their change, a text emptied is removed, and
- * path globs are one a line (a brace glob holds commas).
+ * path globs are one a line (a brace glob holds commas); a save over the other tab's change to the
+ * same field is refused and said.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -91,5 +92,28 @@ describe('editing a lesson in the dashboard', () => {
     ws.close();
     expect(listed?.lesson.paths).toEqual(['src/{api,web}/**/*.ts', 'docs/*.md']);
     expect(errors).toEqual([]);
+  });
+
+  it('refuses to save over a change the other tab made to the same field, and says so', async () => {
+    const sandbox = createAppSandbox();
+    const id = await sandbox.add({ summary: 'Run pytest with CI=1', commands: ['\\bpytest\\b'] });
+    const url = await serveDashboard(sandbox);
+    const first = await openDashboardPage(browser());
+    // the refused save answers 409, which the browser logs as a failed load
+    const second = await openDashboardPage(browser(), { expected: ['409'] });
+    await openEditForm(first.page, url, id);
+    await openEditForm(second.page, url, id);
+
+    await first.page.locator('form.lesson-form [name=summary]').fill('Run pytest with CI=1 (first tab)');
+    await save(first.page);
+    await second.page.locator('form.lesson-form [name=summary]').fill('Run pytest with CI=1 (second tab)');
+    await second.page.locator('form.lesson-form button[type=submit]').click();
+    await second.page.locator('.toast', { hasText: 'summary changed since this edit began' }).waitFor();
+
+    const ws = await sandbox.open();
+    const lesson = (await ws.index.get('project', id))?.lesson;
+    ws.close();
+    expect(lesson?.summary).toBe('Run pytest with CI=1 (first tab)');
+    expect([...first.errors, ...second.errors]).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * The lesson form, for a new lesson and for editing one: it hands a draft to `onSubmit`. A trigger
  * the breadth check finds too broad (409 `too-broad`) is said in the form, with its figures, and
  * saved only on a second click, "Save anyway"; any change to the form asks the check again. An
- * edit sends only the fields the user changed.
+ * edit sends only the fields the user changed, with the values they had when the form opened.
  */
 import { ApiError } from '../api.js';
 import type { Lesson } from '../api-types.js';
@@ -112,8 +112,9 @@ const sameValue = (a: unknown, b: unknown): boolean =>
 
 /**
  * An edit sends only the fields the user changed: another tab's save of another field in the
- * meantime is kept, never written back with the value this form was opened with. A text the user
- * emptied is removed (`unset`).
+ * meantime is kept, never written back with the value this form was opened with, and a save over
+ * its change to the same field is refused (`ifUnchanged`). A text the user emptied is removed
+ * (`unset`).
  */
 function changedFields(draft: Record<string, unknown>, initial: LessonFields): Record<string, unknown> {
   const changed: Record<string, unknown> = {};
@@ -121,6 +122,12 @@ function changedFields(draft: Record<string, unknown>, initial: LessonFields): R
     if (!sameValue(value, initial[key as keyof LessonFields])) changed[key] = value;
   const unset = TEXTS.filter((k) => draft[k] === undefined && (initial[k] ?? '').trim() !== '');
   if (unset.length > 0) changed.unset = unset;
+  // What those fields held when the form opened: a field someone changed since is refused (409).
+  const touched = [...Object.keys(changed).filter((k) => k !== 'unset'), ...unset];
+  if (touched.length > 0)
+    changed.ifUnchanged = Object.fromEntries(
+      touched.map((k) => [k, initial[k as keyof LessonFields] ?? null]),
+    );
   return changed;
 }
 
