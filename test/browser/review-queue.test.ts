@@ -3,7 +3,7 @@
  * The review queue in two tabs (chromium through playwright-core, the built dashboard served by
  * the real node:http server): a candidate the other tab already decided leaves this tab's queue
  * on the next action, with a word saying so, instead of failing the same way on every try; tags
- * emptied in the form are approved empty.
+ * emptied in the form are approved empty; a double click approves once.
  */
 import { describe, expect, it } from 'vitest';
 import { openDashboardPage, serveDashboard, useChromium } from '../helpers/dashboard-browser.js';
@@ -56,6 +56,26 @@ describe('review queue', () => {
     );
     ws.close();
     expect(listed?.lesson.tags).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('approves a double-clicked candidate once, and keeps its answer on screen', async () => {
+    const sandbox = createAppSandbox();
+    await sandbox.scanFixture();
+    const url = await serveDashboard(sandbox);
+    const { page, errors } = await openPage();
+    await page.goto(`${url}#/review`);
+    await page.locator('main[data-ready=review] .queue li').first().waitFor();
+    const queued = await page.locator('.queue li').count();
+    await page.locator('.candidate button[name=approve]').dblclick();
+    await page.waitForFunction((n) => document.querySelectorAll('.queue li').length === n - 1, queued);
+    await page.locator('main[data-ready=review] .queue li').first().waitFor();
+    expect(await page.locator('.toast').textContent()).toContain('approved as lesson');
+
+    const ws = await sandbox.open();
+    const lessons = await ws.index.list({ status: 'any' }, Date.now(), ws.halfLifeDays);
+    ws.close();
+    expect(lessons).toHaveLength(1);
     expect(errors).toEqual([]);
   });
 });

@@ -344,6 +344,7 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
     render();
     void refreshReviewCount();
   };
+  let deciding = false;
   const actions: ReviewActions = {
     select: (index) => {
       queue.index = index;
@@ -353,7 +354,9 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
     focusSummary: () => field('summary')?.focus(),
     decide: async (approve) => {
       const c = queue.candidates[queue.index];
-      if (!c) return;
+      // a double click, or a key held down, decides once: the rest wait for the answer
+      if (!c || deciding) return;
+      deciding = true;
       try {
         if (approve) {
           const summary = field('summary')?.value.trim();
@@ -389,6 +392,8 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
           return;
         }
         fail(error);
+      } finally {
+        deciding = false;
       }
     },
   };
