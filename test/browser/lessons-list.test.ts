@@ -3,13 +3,14 @@
  * The Lessons page over a store bigger than one page (500 lessons) in a real browser (chromium
  * through playwright-core, the built dashboard served by the real node:http server): it says how
  * many of how many it shows, and "Show more" loads the rest; a lesson file that could not be loaded
- * is named above the list.
+ * is named above the list; Votes sorts by the count it shows.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDashboardPage, serveDashboard, useChromium } from '../helpers/dashboard-browser.js';
-import { createAppSandbox } from '../helpers/http.js';
+import { upvoteLesson } from '../../src/store/lessons/lesson-writes.js';
+import { createAppSandbox, NOW } from '../helpers/http.js';
 
 const browser = useChromium();
 
@@ -72,6 +73,33 @@ describe('lessons page', () => {
     const warning = page.locator('.list-problems');
     expect(await warning.textContent()).toContain(`.lore/lessons/${broken}/lesson.yaml:`);
     expect(await warning.textContent()).toContain('lore check');
+    expect(errors).toEqual([]);
+  });
+
+  it('sorts by the vote count the Votes column shows', async () => {
+    const sandbox = createAppSandbox();
+    const old = await sandbox.add({ summary: 'git stash drops untracked files: use git stash -u' });
+    const recent = await sandbox.add({ summary: 'pytest hangs on a TTY: run CI=1 pytest' });
+    const ws = await sandbox.open();
+    const longAgo = new Date(NOW - 400 * 86_400_000).toISOString();
+    for (const task of ['t1', 't2']) await upvoteLesson(ws, old, { model: 'human', task, at: longAgo });
+    await upvoteLesson(ws, recent, { model: 'human', task: 't3', at: new Date(NOW).toISOString() });
+    ws.close();
+    const url = await serveDashboard(sandbox);
+    const { page, errors } = await openDashboardPage(browser());
+    await page.goto(`${url}#/lessons`);
+    await page.locator('main[data-ready=lessons] table.lessons').waitFor();
+    await page.locator('th[data-sort=votes]').click();
+    await page.locator('th[data-sort=votes].desc').waitFor();
+    const rows = await page
+      .locator('table.lessons tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [tr.getAttribute('data-id'), tr.querySelectorAll('td')[5]?.textContent]),
+      );
+    expect(rows).toEqual([
+      [old, '2'],
+      [recent, '1'],
+    ]);
     expect(errors).toEqual([]);
   });
 });
