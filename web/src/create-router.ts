@@ -10,6 +10,15 @@ import { reviewPage } from './pages/review-page.js';
 import { h } from './dom.js';
 import type { PageContext } from './page-context.js';
 
+/** A part of the hash as typed: percent-decoded when it is valid percent-encoding (`100%` is not). */
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /**
  * Returns the function that renders the page of the current hash (call it on every hashchange).
  * Each navigation renders into a view of its own, put in place at once: a page still loading when
@@ -37,7 +46,7 @@ export function createRouter(main: HTMLElement): () => Promise<void> {
     for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-nav]'))
       link.classList.toggle('active', link.dataset.nav === (page === 'new' ? 'lessons' : page));
     main.setAttribute('data-page', page);
-    if (page === 'lessons' && arg) await lessonPage(ctx, decodeURIComponent(arg));
+    if (page === 'lessons' && arg) await lessonPage(ctx, decodePart(arg));
     else if (page === 'new') await newLessonPage(ctx);
     else if (page === 'review') await reviewPage(ctx);
     else if (page === 'explain') await explainPage(ctx);

@@ -45,6 +45,7 @@ import type { Workspace } from '../../store/workspace/workspace.js';
 import { HttpError } from './http-error.js';
 import { openApiDocument } from './openapi.js';
 import {
+  changedSince,
   choiceParam,
   draftFromBody,
   fromCoiaBody,
@@ -155,12 +156,15 @@ const listLessons: Route['handler'] = async (ctx) => {
   };
   const text = q.get('q')?.trim() ?? '';
   const hybrid = text !== '' && isHybrid(q.get('hybrid'));
+  // A search ranks every match, not only the page asked for: `total` counts them all, and
+  // minConfidence picks from all of them before the page is cut.
+  const every = Math.max(1, (await ws.index.stats()).total);
   const meaning = hybrid
     ? await (
         await import('../../store/embed/hybrid-lessons.js')
       ).searchLessonsWith(ws, ctx.env, {
         query: text,
-        filter: { ...filter, limit: offset + limit },
+        filter: { ...filter, limit: every },
         nowMs: ctx.nowMs,
         hybrid: true,
       })
@@ -171,7 +175,7 @@ const listLessons: Route['handler'] = async (ctx) => {
       ? await ws.index.list(filter, ctx.nowMs, ws.halfLifeDays)
       : await ws.index.search(
           text,
-          { ...filter, limit: offset + limit },
+          { ...filter, limit: every },
           ws.config.search.weights,
           ctx.nowMs,
           ws.halfLifeDays,
@@ -186,6 +190,7 @@ const listLessons: Route['handler'] = async (ctx) => {
       limit,
       stats: await lessonStats(ws, ctx.nowMs),
       ...(notice === undefined ? {} : { notice }),
+      problems: await ws.index.problems(),
     } satisfies LessonList,
   };
 };
@@ -361,8 +366,14 @@ const patchLesson: Route['handler'] = async (ctx) => {
   const unset = input.unset;
   if (unset !== undefined && (!Array.isArray(unset) || !unset.every((f) => typeof f === 'string')))
     throw new HttpError(400, 'bad-field', 'unset must be a list of field names');
-  const draft = draftFromBody(input, ['status', 'unset', 'force']);
+  const draft = draftFromBody(input, ['status', 'unset', 'force', 'ifUnchanged']);
   let result = await resolveLesson(ws, id);
+  // Requests are served one at a time: nothing of this server writes between this check and the save.
+  const changed = changedSince(input.ifUnchanged, result.lesson);
+  if (changed.length > 0)
+    throw new HttpError(409, 'conflict', `the lesson's ${changed.join(', ')} changed since this edit began`, {
+      hint: 'reload the lesson to see the change, then make yours again',
+    });
   const unsetFields = (unset as string[] | undefined) ?? [];
   let breadth: Breadth | undefined;
   const trigger = updatedTrigger(result.lesson, draft, unsetFields);

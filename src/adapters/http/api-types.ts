@@ -58,6 +58,8 @@ export type LessonList = {
   stats: LessonStats;
   /** With `hybrid=1`: why the search gave BM25 results only, or which lessons wait for vectors. */
   notice?: string;
+  /** Lesson files that could not be loaded (so not in `items`), as `lore list --json` has them. */
+  problems: Problem[];
 };
 
 /** A time the hook injected (or denied with) the lesson, from the audit log. */

@@ -108,6 +108,22 @@ const DOCUMENT = {
                   lastIndexed: { type: ['string', 'null'] },
                 },
               },
+              problems: {
+                description:
+                  'lesson files that could not be loaded (left out of items), as lore check names them',
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['file', 'message', 'severity'],
+                  properties: {
+                    file: { type: 'string' },
+                    line: { type: 'integer' },
+                    field: { type: 'string' },
+                    message: { type: 'string' },
+                    severity: { type: 'string' },
+                  },
+                },
+              },
             },
           }),
           400: error,
@@ -150,6 +166,11 @@ const DOCUMENT = {
             status: { enum: ['active', 'archived'] },
             unset: { type: 'array', items: { type: 'string' } },
             force: { type: 'boolean', description: 'save a trigger the breadth check finds too broad' },
+            ifUnchanged: {
+              type: 'object',
+              description:
+                'the values fields had when the edit began (null: absent); one changed since is a 409 conflict and nothing is written',
+            },
           }),
         ),
         responses: {

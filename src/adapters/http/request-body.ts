@@ -221,3 +221,27 @@ export function fromCoiaBody(body: Record<string, unknown>): Record<string, unkn
   }
   return out;
 }
+
+/** Absent, null and an empty list are one value: a field the lesson does not have. */
+function comparable(value: unknown): string {
+  return value === undefined || value === null || (Array.isArray(value) && value.length === 0)
+    ? 'null'
+    : JSON.stringify(value);
+}
+
+/**
+ * The fields of `ifUnchanged` (the values they had when an edit began) that the lesson no longer
+ * holds: someone else changed them since. A key that is no lesson field is a 400.
+ */
+export function changedSince(ifUnchanged: unknown, current: Record<string, unknown>): string[] {
+  if (ifUnchanged === undefined || ifUnchanged === null) return [];
+  if (typeof ifUnchanged !== 'object' || Array.isArray(ifUnchanged))
+    throw new HttpError(400, 'bad-field', 'ifUnchanged must be an object of field names and values');
+  return Object.entries(ifUnchanged).flatMap(([key, value]) => {
+    if (!(DRAFT_FIELDS as readonly string[]).includes(key))
+      throw new HttpError(400, 'unknown-field', `unknown field "${key}" in ifUnchanged`, {
+        hint: `lesson fields: ${DRAFT_FIELDS.join(', ')}`,
+      });
+    return comparable(value) === comparable(current[key]) ? [] : [key];
+  });
+}

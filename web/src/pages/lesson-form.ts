@@ -1,7 +1,8 @@
 /**
  * The lesson form, for a new lesson and for editing one: it hands a draft to `onSubmit`. A trigger
  * the breadth check finds too broad (409 `too-broad`) is said in the form, with its figures, and
- * saved only on a second click, "Save anyway"; any change to the form asks the check again.
+ * saved only on a second click, "Save anyway"; any change to the form asks the check again. An
+ * edit sends only the fields the user changed, with the values they had when the form opened.
  */
 import { ApiError } from '../api.js';
 import type { Lesson } from '../api-types.js';
@@ -76,7 +77,15 @@ function lessonFields(initial: LessonFields): HTMLElement[] {
   ];
 }
 
-/** The request body: lists split, blank optional texts left out (so an edit does not clear them). */
+const TEXTS = ['body', 'mistake', 'remediation'] as const;
+
+const lines = (value: string): string[] =>
+  value
+    .split('\n')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** The request body: lists split, blank optional texts left out (an edit removes them: `unset`). */
 function readDraft(form: HTMLFormElement): Record<string, unknown> {
   const data = new FormData(form);
   const get = (k: string) => String(data.get(k) ?? '');
@@ -85,22 +94,41 @@ function readDraft(form: HTMLFormElement): Record<string, unknown> {
     tools: splitList(get('tools')),
     tags: splitList(get('tags')),
     stack: splitList(get('stack')),
-    // One regex a line: a regex may hold a comma.
-    commands: get('commands')
-      .split('\n')
-      .map((x) => x.trim())
-      .filter(Boolean),
-    paths: splitList(get('paths')),
-    errors: get('errors')
-      .split('\n')
-      .map((x) => x.trim())
-      .filter(Boolean),
+    // One a line: a regex may hold a comma, and so may a glob (`src/{api,web}/**`).
+    commands: lines(get('commands')),
+    paths: lines(get('paths')),
+    errors: lines(get('errors')),
     severity: get('severity'),
     type: get('type'),
     priority: Number(get('priority')),
   };
-  for (const k of ['body', 'mistake', 'remediation']) if (get(k).trim() !== '') draft[k] = get(k);
+  for (const k of TEXTS) if (get(k).trim() !== '') draft[k] = get(k);
   return draft;
+}
+
+/** A list the lesson does not have counts as empty. */
+const sameValue = (a: unknown, b: unknown): boolean =>
+  JSON.stringify(a ?? (Array.isArray(b) ? [] : null)) === JSON.stringify(b ?? (Array.isArray(a) ? [] : null));
+
+/**
+ * An edit sends only the fields the user changed: another tab's save of another field in the
+ * meantime is kept, never written back with the value this form was opened with, and a save over
+ * its change to the same field is refused (`ifUnchanged`). A text the user emptied is removed
+ * (`unset`).
+ */
+function changedFields(draft: Record<string, unknown>, initial: LessonFields): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(draft))
+    if (!sameValue(value, initial[key as keyof LessonFields])) changed[key] = value;
+  const unset = TEXTS.filter((k) => draft[k] === undefined && (initial[k] ?? '').trim() !== '');
+  if (unset.length > 0) changed.unset = unset;
+  // What those fields held when the form opened: a field someone changed since is refused (409).
+  const touched = [...Object.keys(changed).filter((k) => k !== 'unset'), ...unset];
+  if (touched.length > 0)
+    changed.ifUnchanged = Object.fromEntries(
+      touched.map((k) => [k, initial[k as keyof LessonFields] ?? null]),
+    );
+  return changed;
 }
 
 export function lessonForm(
@@ -126,7 +154,7 @@ export function lessonForm(
   form.addEventListener('input', reset);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const draft = readDraft(form);
+    const draft = initial.id === undefined ? readDraft(form) : changedFields(readDraft(form), initial);
     void onSubmit(force ? { ...draft, force: true } : draft)
       .then(reset)
       .catch((error: unknown) => {

@@ -16,9 +16,20 @@ import { lessonExamples } from './lesson-examples.js';
 import { lessonForm } from './lesson-form.js';
 import { lessonMeasures } from './lesson-measures.js';
 
+/** POST /api/lessons/:id/upvote: `recorded` is false when this model already voted for the task. */
+type UpvoteAnswer = { recorded: boolean };
+
 type LessonActions = {
-  /** Calls the API; on success toasts `message` and re-renders the page, else toasts the error. */
-  act(path: string, body: unknown, message: string, method?: string): Promise<void>;
+  /**
+   * Calls the API; on success toasts `message` (or what it makes of the answer) and re-renders
+   * the page, else toasts the error.
+   */
+  act(
+    path: string,
+    body: unknown,
+    message: string | ((answer: unknown) => string),
+    method?: string,
+  ): Promise<void>;
   reload(): Promise<void>;
 };
 
@@ -139,7 +150,13 @@ function votesCard(detail: LessonDetail, actions: LessonActions): HTMLElement {
     h(
       'div',
       { class: 'actions' },
-      button('▲ Upvote', () => actions.act(`${path}/upvote`, { task: taskInput.value }, 'upvoted')),
+      button('▲ Upvote', () =>
+        actions.act(`${path}/upvote`, { task: taskInput.value }, (answer) =>
+          (answer as UpvoteAnswer).recorded
+            ? 'upvoted'
+            : `already counted: a vote counts once per task ("${taskInput.value}"); name another task to vote again`,
+        ),
+      ),
       button('Helpful', () =>
         actions.act(`${path}/feedback`, { helpful: true, taskId: taskInput.value }, 'thanks'),
       ),
@@ -213,8 +230,8 @@ export async function lessonPage(ctx: PageContext, id: string): Promise<void> {
     reload: () => lessonPage(ctx, l.id),
     act: async (path, body, message, method = 'POST') => {
       try {
-        await api(path, { method, body });
-        toast(message);
+        const answer = await api(path, { method, body });
+        toast(typeof message === 'string' ? message : message(answer));
         await actions.reload();
       } catch (error) {
         fail(error);

@@ -1,6 +1,9 @@
-/** The lesson list: full-text search and filters over GET /api/lessons, the counts, a sortable table. */
+/**
+ * The lesson list: full-text search and filters over GET /api/lessons, the counts, a sortable table,
+ * 500 lessons at a time ("Show more" for the next ones).
+ */
 import { api, query } from '../api.js';
-import type { LessonList, LessonStats } from '../api-types.js';
+import type { LessonJson, LessonList, LessonStats } from '../api-types.js';
 import { h, mount } from '../dom.js';
 import type { PageContext } from '../page-context.js';
 import { formatDate } from '../ui/format-date.js';
@@ -74,20 +77,78 @@ function renderStats(host: HTMLElement, st: LessonStats): void {
   );
 }
 
+/** Lessons asked for at a time; "Show more" asks for the next ones. */
+const PAGE = 500;
+
+/** The lesson files the list had to leave out, each with its line and why, and where to see all. */
+function renderProblems(host: HTMLElement, problems: LessonList['problems']): void {
+  const errors = problems.filter((p) => p.severity === 'error');
+  const files = new Set(errors.map((p) => p.file));
+  mount(
+    host,
+    errors.length === 0
+      ? null
+      : h(
+          'div',
+          { class: 'notice inline', role: 'alert' },
+          `${files.size} lesson file(s) could not be loaded and are not listed (run \`lore check\` to see every problem):`,
+          h(
+            'ul',
+            {},
+            errors
+              .slice(0, 10)
+              .map((p) =>
+                h('li', {}, h('code', {}, `${p.file}${p.line ? `:${p.line}` : ''}`), ` ${p.message}`),
+              ),
+          ),
+        ),
+  );
+}
+
 export async function lessonsPage(ctx: PageContext): Promise<void> {
   const tableHost = h('div', { class: 'table-host' });
   const statsHost = h('div', { class: 'stats' });
   const noticeHost = h('div', { class: 'muted search-notice' });
+  const moreHost = h('div', { class: 'list-more muted' });
+  const problemsHost = h('div', { class: 'list-problems' });
+  let shown: LessonJson[] = [];
   // Typing fires a request per key: only the answer to the latest one is drawn.
   let seq = 0;
+  const fetchPage = (offset: number) =>
+    api<LessonList>(`/api/lessons${query({ ...filters, limit: PAGE, offset: offset || undefined })}`);
+  const draw = (total: number) => {
+    renderLessonsTable(tableHost, shown, sort);
+    mount(
+      moreHost,
+      total > shown.length
+        ? [
+            `Showing ${shown.length} of ${total} lessons. `,
+            h('button', { type: 'button', onclick: () => void more() }, 'Show more'),
+          ]
+        : null,
+    );
+  };
   const load = async () => {
     const mine = ++seq;
     try {
-      const data = await api<LessonList>(`/api/lessons${query({ ...filters, limit: 500 })}`);
+      const data = await fetchPage(0);
       if (mine !== seq) return;
       renderStats(statsHost, data.stats);
       noticeHost.textContent = data.notice ?? '';
-      renderLessonsTable(tableHost, data.items, sort);
+      renderProblems(problemsHost, data.problems);
+      shown = data.items;
+      draw(data.total);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const more = async () => {
+    const mine = seq;
+    try {
+      const data = await fetchPage(shown.length);
+      if (mine !== seq) return;
+      shown = [...shown, ...data.items];
+      draw(data.total);
     } catch (error) {
       fail(error);
     }
@@ -102,6 +163,7 @@ export async function lessonsPage(ctx: PageContext): Promise<void> {
       h('a', { class: 'button', href: '#/new' }, 'New lesson'),
     ),
     statsHost,
+    problemsHost,
     h(
       'div',
       { class: 'filters' },
@@ -114,6 +176,7 @@ export async function lessonsPage(ctx: PageContext): Promise<void> {
     ),
     noticeHost,
     tableHost,
+    moreHost,
   );
   await load();
 }

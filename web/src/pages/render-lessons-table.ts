@@ -11,7 +11,8 @@ export type LessonSort = { key: LessonSortKey | ''; desc: boolean };
 const SEVERITY_RANK: Record<string, number> = { low: 0, medium: 1, high: 2, critical: 3 };
 
 function sortValue(l: LessonJson, k: LessonSortKey): string | number {
-  if (k === 'votes') return l.votes.score;
+  // the count the column shows (ties keep the server's rank order), not the decayed score
+  if (k === 'votes') return l.votes.count;
   if (k === 'severity') return SEVERITY_RANK[l.severity] ?? 0;
   return l[k];
 }

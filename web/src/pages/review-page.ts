@@ -2,7 +2,8 @@
  * The review queue (GET /api/candidates): one candidate at a time, approved (with the summary and
  * tags as edited) or rejected from the keyboard: j/k move, a approve, e edit, r reject. Approving
  * says how often the trigger would have fired on the recent calls; a trigger the breadth check
- * finds too broad (409 `too-broad`) is saved only on a second click, "Approve anyway".
+ * finds too broad (409 `too-broad`) is saved only on a second click, "Approve anyway". A candidate
+ * decided meanwhile elsewhere (404) is said so and the queue reloaded.
  *
  * Below the queue, the lessons held for review (GET /api/review/held): lessons marked needsReview
  * because their mistake kept repeating after they were injected (the transcript lines where it
@@ -343,6 +344,7 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
     render();
     void refreshReviewCount();
   };
+  let deciding = false;
   const actions: ReviewActions = {
     select: (index) => {
       queue.index = index;
@@ -352,7 +354,9 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
     focusSummary: () => field('summary')?.focus(),
     decide: async (approve) => {
       const c = queue.candidates[queue.index];
-      if (!c) return;
+      // a double click, or a key held down, decides once: the rest wait for the answer
+      if (!c || deciding) return;
+      deciding = true;
       try {
         if (approve) {
           const summary = field('summary')?.value.trim();
@@ -363,7 +367,8 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
             method: 'POST',
             body: {
               ...(summary && summary !== c.summary ? { summary } : {}),
-              ...(tags.length > 0 ? { tags } : {}),
+              // sent when edited, emptied included: an empty field approves it without tags
+              ...(tags.join('\n') !== c.tags.join('\n') ? { tags } : {}),
               ...(force ? { force: true } : {}),
             },
           });
@@ -380,7 +385,15 @@ export async function reviewPage(ctx: PageContext): Promise<void> {
           render();
           return;
         }
+        if (error instanceof ApiError && error.code === 'not-found') {
+          // approved or rejected meanwhile (another tab, `lore review`): this queue was stale
+          toast(`candidate ${c.id} was already decided elsewhere; the queue is reloaded`, 'error');
+          await load().catch(fail);
+          return;
+        }
         fail(error);
+      } finally {
+        deciding = false;
       }
     },
   };
