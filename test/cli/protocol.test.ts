@@ -45,3 +45,14 @@ describe('lore protocol', () => {
     );
   });
 });
+
+describe('lore protocol --path', () => {
+  it('a --path that does not exist is an error naming it (exit 1), not a report of 0 sessions', () => {
+    const sandbox = createSandbox();
+    for (const json of [[], ['--json']]) {
+      const run = sandbox.run(['protocol', '--path', 'transcrpits', ...json]);
+      expect(run.code, run.stdout).toBe(1);
+      expect(run.stderr).toContain('--path transcrpits: no such file or folder');
+    }
+  });
+});
