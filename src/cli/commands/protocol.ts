@@ -33,8 +33,12 @@ export const command: Command = {
     const { defaultRoots } = await import('../../capture/default-roots.js');
     const { reportLessonProtocol } = await import('../../capture/lesson-protocol-report.js');
     const roots = paths.length > 0 ? paths.map((path) => ({ path })) : defaultRoots(ctx.env, home, source);
-    const report = reportLessonProtocol(roots, source);
-    return { data: report, text: formatProtocol(report) };
+    let unreadable = 0;
+    const report = reportLessonProtocol(roots, source, (path, reason) => {
+      unreadable += 1;
+      ctx.note(`lore protocol: ${path}: could not be read (${reason.slice(0, 120)}): skipped`);
+    });
+    return { data: { ...report, unreadable }, text: formatProtocol(report) };
   },
 };
 
