@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -313,5 +313,27 @@ describe('candidates stay out of git', () => {
     const named = run.stderr.split('\n').filter((line) => /^lore scan: \S+\.jsonl:\d+: /.test(line));
     expect(named).toHaveLength(5);
     expect(run.stderr).toContain('lore scan: ... and 110 more malformed line(s)');
+  });
+
+  it('the same transcripts read again through a symlinked folder are no repeat: nothing counted twice', () => {
+    const sandbox = createSandbox();
+    const session = 'M-Thisness__M-Claude__Archives__3cfce0ff-0725-47be-a572-f8af8122b71e.jsonl';
+    mkdirSync(sandbox.inRepo('t'), { recursive: true });
+    cpSync(join(fixtures, 'claude-code', session), sandbox.inRepo('t', session));
+    symlinkSync(sandbox.inRepo('t'), sandbox.inRepo('linked'));
+    const occurrences = () =>
+      sandbox
+        .run(['candidates', 'list', '--json'])
+        .json<{ candidates: { id: string; occurrences: number }[] }>()
+        .candidates.map((c) => `${c.id}:${c.occurrences}`)
+        .sort();
+    const first = sandbox.run(['scan', '--path', 't', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.json<ScanJson>().new).toBeGreaterThan(0);
+    const before = occurrences();
+    const again = sandbox.run(['scan', '--path', 'linked', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json<ScanJson>()).toMatchObject({ new: 0, merged: 0 });
+    expect(occurrences()).toEqual(before);
   });
 });
