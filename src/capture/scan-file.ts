@@ -111,13 +111,12 @@ function tailHash(path: string, offset: number): string | undefined {
   const length = Math.min(TAIL_BYTES, offset);
   const buffer = Buffer.alloc(length);
   const fd = openSync(path, 'r');
-  let read = 0;
   try {
-    read = readSync(fd, buffer, 0, length, offset - length);
+    const read = readSync(fd, buffer, 0, length, offset - length);
+    return createHash('sha1').update(buffer.subarray(0, read)).digest('hex').slice(0, 16);
   } finally {
     closeSync(fd);
   }
-  return createHash('sha1').update(buffer.subarray(0, read)).digest('hex').slice(0, 16);
 }
 
 function withoutBom(text: string): string {
