@@ -183,7 +183,10 @@ export async function captureCandidates(
     let dropped = 0;
     let capped = 0;
     // lessons-learned's maxCandidatesPerScan: a first scan of a long history must not flood the
-    // review queue. Merges into existing candidates are not capped.
+    // review queue. Merges into existing candidates are not capped. The files of the episodes left
+    // out keep their old scan state, so the next scan reads them again and finds those episodes
+    // (the ones stored now merge as the same episodes: nothing counted twice).
+    const cappedFiles = new Set<string>();
     const maxNew = target.capture.maxCandidatesPerScan ?? Number.POSITIVE_INFINITY;
     // What the scan does to each candidate is gathered first and written once at the end: a
     // history that repeats a mistake a hundred times writes its candidate once, not a hundred
@@ -191,7 +194,7 @@ export async function captureCandidates(
     const pending = new Map<string, Pending>();
     // a resumed session repeats the history it continues: its episodes are drafted once
     const drafts = createDraftMemo(draftCandidate, (value) => redactDeep(value, { names }));
-    const handle = (episode: Episode) => {
+    const handle = (episode: Episode, path: string) => {
       const tier = tierOf(episode.project);
       const draft = drafts.draft(episode);
       if (draft.drop !== undefined) {
@@ -209,6 +212,7 @@ export async function captureCandidates(
       if (key === undefined) {
         if (newCount >= maxNew) {
           capped += 1;
+          cappedFiles.add(path);
           return;
         }
         newCount += 1;
@@ -228,7 +232,7 @@ export async function captureCandidates(
       redact: { names },
       ...(options.threads ? { threads: options.threads } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      onEpisodes: (episodes) => episodes.forEach(handle),
+      onEpisodes: (episodes, path) => episodes.forEach((episode) => handle(episode, path)),
     });
     const report = scan.report;
     const { touched, mergedCount } = writeGathered(pending.values(), (tier) => open(tier).store, merging, {
@@ -239,7 +243,7 @@ export async function captureCandidates(
     // What was read is written last: killed before this, the next scan reads it all again and
     // merges its episodes into the candidates written here without counting them twice.
     await options.beforeSave?.(result);
-    scan.save();
+    scan.save(cappedFiles);
     return result;
   });
 }

@@ -36,7 +36,15 @@ function fileEvents(path: string, agent: Agent): TranscriptEvent[] {
   return events;
 }
 
-export function reportLessonProtocol(roots: readonly ScanRoot[], source: Agent | undefined): ProtocolReport {
+/**
+ * A file that cannot be read whole (a Gemini session cut short, unreadable, deleted meanwhile) is
+ * passed to `onUnreadable` and left out: one bad file never stops the report.
+ */
+export function reportLessonProtocol(
+  roots: readonly ScanRoot[],
+  source: Agent | undefined,
+  onUnreadable: (path: string, reason: string) => void = () => {},
+): ProtocolReport {
   const sessions = new Map<string, SessionProtocol>();
   const seen = new Set<string>();
   for (const root of roots) {
@@ -49,7 +57,14 @@ export function reportLessonProtocol(roots: readonly ScanRoot[], source: Agent |
           : undefined
         : detectAgent(path);
       if (agent === undefined || (source !== undefined && agent !== source)) continue;
-      for (const event of fileEvents(path, agent)) {
+      let events: TranscriptEvent[];
+      try {
+        events = fileEvents(path, agent);
+      } catch (error) {
+        onUnreadable(path, error instanceof Error ? error.message : String(error));
+        continue;
+      }
+      for (const event of events) {
         const key = `${agent}\u0000${event.session}`;
         const entry = sessions.get(key) ?? { session: event.session, agent, blocks: 0, malformed: 0 };
         sessions.set(key, entry);

@@ -2,12 +2,14 @@
  * One transcript file, incrementally: compare its signature (size, mtime, inode) with the state
  * of the last scan, read only the bytes after the last complete line, parse the lines the reader
  * wants, and feed the events to the episode detector, which resumes from the newest events of
- * the last scan. A file that shrank or changed inode is read again from the start. Lines whose
+ * the last scan. A file that shrank, changed inode or was rewritten in place (the bytes before its
+ * offset are no longer those read) is read again from the start. Lines whose
  * JSON is broken are counted and reported, and every other line still counts. A `#lesson` block
  * is joined with the heuristic find of its episode before episodes the last scan already reported
  * are dropped, so a block written after a scan still joins the failure found before it.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { Problem } from '../core/errors.js';
 import type { TranscriptEvent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
@@ -28,6 +30,12 @@ export type FileState = {
   ino: number;
   /** Byte offset after the last complete line read (decompressed bytes for `.zst`). */
   offset: number;
+  /**
+   * A hash of the bytes just before `offset` (plain logs only): an append leaves them as they
+   * were, a file rewritten in place (same inode, as `cat new > old` or a copy-truncate rotation
+   * leave it) changes them, and is then read again from the start.
+   */
+  tail?: string;
   line: number;
   malformed: number;
   carry: ParserCarry;
@@ -94,6 +102,23 @@ export function signatureMatches(
 
 const BOM = '\uFEFF';
 
+/** How many bytes before a file's offset its `tail` hash covers. */
+const TAIL_BYTES = 64;
+
+/** The hash of the bytes before `offset` (up to TAIL_BYTES of them), or undefined at offset 0. */
+function tailHash(path: string, offset: number): string | undefined {
+  if (offset <= 0) return undefined;
+  const length = Math.min(TAIL_BYTES, offset);
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(path, 'r');
+  try {
+    const read = readSync(fd, buffer, 0, length, offset - length);
+    return createHash('sha1').update(buffer.subarray(0, read)).digest('hex').slice(0, 16);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function withoutBom(text: string): string {
   return text.startsWith(BOM) ? text.slice(1) : text;
 }
@@ -158,7 +183,9 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
     previous.ino !== stat.ino ||
     (!compressed && stat.size < previous.offset) ||
     (compressed && stat.size < previous.size) ||
-    document;
+    document ||
+    // rewritten in place, since: what lies before the offset is no longer what was read
+    (!compressed && previous.tail !== undefined && tailHash(path, previous.offset) !== previous.tail);
   const start = restart ? undefined : previous;
   // A document is parsed whole every time, and the events the last scan read are left out by
   // their keys (`carry.seen`); the detector still resumes from the kept events, so a failure
@@ -283,10 +310,12 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
   const isNew = (line: number) => (document ? newLines.has(line) : line > replayedUpTo);
   const episodes = joined.filter((episode) => episode.evidence.some((ref) => isNew(ref.line)));
   const lastFind = newestFind(joined, result.line);
+  const tail = compressed || document ? undefined : tailHash(path, result.offset);
   return {
     state: {
       ...signature,
       offset: result.offset,
+      ...(tail !== undefined ? { tail } : {}),
       line: result.line,
       malformed: malformedCount,
       carry,

@@ -157,6 +157,12 @@ export async function draftFromArgs(ctx: CommandContext, args: ParsedArgs): Prom
   } as const;
   for (const [field, flag] of Object.entries(lists) as [keyof typeof lists, string][]) {
     const values = listOption(args, flag);
+    // An empty value (`--path "$FILE"` with FILE unset) would be dropped in silence: the lesson
+    // saved without the trigger or tag it was meant to have.
+    if (values?.some((value) => value.trim() === ''))
+      throw new LoreError('usage', `--${flag} needs a value, got an empty one`, {
+        hint: `leave --${flag} out; to empty the list of a lesson, \`lore update ID --unset ${field}\``,
+      });
     if (values !== undefined)
       draft[field] = values.flatMap((value) =>
         flag === 'tag' || flag === 'stack' ? value.split(',') : [value],

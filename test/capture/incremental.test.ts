@@ -64,6 +64,26 @@ describe('incremental scanning', () => {
     expect(reinode).toMatchObject({ restarted: true });
   });
 
+  it('reads a file rewritten in place (same inode, now longer than the offset) again from the start', () => {
+    dir = mkdtempSync(join(tmpdir(), 'lore-inc-'));
+    const path = join(dir, 's.jsonl');
+    writeFileSync(path, `${lines.slice(0, 10).join('\n')}\n`);
+    const first = scan(path, undefined);
+    expect(first.state.line).toBe(10);
+    // `cat other > s.jsonl`, a copy-truncate rotation: the same inode, other bytes before the offset
+    writeFileSync(path, `${lines.slice(5, 40).join('\n')}\n`);
+    const rewritten = scan(path, first.state);
+    expect(rewritten).toMatchObject({ restarted: true, malformed: [] });
+    expect(rewritten.state.line).toBe(35);
+    expect(rewritten.lines).toBe(35);
+
+    // an append keeps the bytes before the offset: only the new lines are read
+    appendFileSync(path, `${lines[40]}\n`);
+    const appended = scan(path, rewritten.state);
+    expect(appended).toMatchObject({ restarted: false, lines: 1 });
+    expect(appended.state.line).toBe(36);
+  });
+
   it('finds an episode whose fix arrives in a later scan', () => {
     dir = mkdtempSync(join(tmpdir(), 'lore-inc-'));
     const path = join(dir, 's.jsonl');

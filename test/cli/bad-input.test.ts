@@ -330,6 +330,17 @@ describe('other broken files', () => {
     expect(sandbox.run(['add', '--summary', 'guard the fixtures', '--path', 'test/\\[literal']).code).toBe(0);
   });
 
+  it.each(['path', 'command', 'tool', 'content', 'error', 'tag', 'stack'])(
+    'an empty --%s (an unset shell variable) is refused naming the flag, not dropped in silence; nothing is written',
+    (flag) => {
+      const sandbox = createSandbox();
+      const add = sandbox.run(['add', '--summary', 'guard the fixtures', `--${flag}`, '', '--force']);
+      expect(add.code, add.stdout).toBe(2);
+      expect(add.stderr).toContain(`--${flag} needs a value, got an empty one`);
+      expect(lessonDirs(sandbox.inRepo('.lore'))).toEqual([]);
+    },
+  );
+
   it('a lesson whose id differs from its directory name is an error naming both', () => {
     const sandbox = createSandbox();
     const id = sandbox.add(['--summary', 'moved by hand']);

@@ -1,6 +1,6 @@
 // `lore protocol` on real transcripts: the recorded Claude Code session whose agent wrote one
 // #lesson block, and the same session with the block left unclosed.
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
@@ -10,6 +10,10 @@ const SESSION = fileURLToPath(
     '../fixtures/transcripts/claude-code/lesson-blocks-2.1.330/cdf0eb85-dd47-4f9f-9ec4-46a641170adc.jsonl',
     import.meta.url,
   ),
+);
+
+const GEMINI = fileURLToPath(
+  new URL('../fixtures/transcripts/gemini/chats/session-yoavf-pomodoro.json', import.meta.url),
 );
 
 type Report = {
@@ -43,5 +47,32 @@ describe('lore protocol', () => {
     expect(sandbox.run(['protocol', '--path', 'bad.jsonl']).stdout).toContain(
       '0 block(s), 0 per session; 1 malformed (100%',
     );
+  });
+});
+
+describe('lore protocol on odd input', () => {
+  it('a Gemini session cut short is named on stderr and left out; the other files are still counted (exit 0)', () => {
+    const sandbox = createSandbox();
+    cpSync(SESSION, sandbox.inRepo('t', 'session.jsonl'));
+    const gemini = readFileSync(GEMINI, 'utf8');
+    mkdirSync(sandbox.inRepo('t', 'chats'), { recursive: true });
+    writeFileSync(sandbox.inRepo('t', 'chats', 'session-cut.json'), gemini.slice(0, 3000), { flag: 'w' });
+    const run = sandbox.run(['protocol', '--path', 't', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json<Report & { unreadable: number }>()).toMatchObject({
+      sessions: 1,
+      blocks: 1,
+      unreadable: 1,
+    });
+    expect(run.stderr).toContain('session-cut.json: could not be read');
+  });
+
+  it('a --path that does not exist is an error naming it (exit 1), not a report of 0 sessions', () => {
+    const sandbox = createSandbox();
+    for (const json of [[], ['--json']]) {
+      const run = sandbox.run(['protocol', '--path', 'transcrpits', ...json]);
+      expect(run.code, run.stdout).toBe(1);
+      expect(run.stderr).toContain('--path transcrpits: no such file or folder');
+    }
   });
 });

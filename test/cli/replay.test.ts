@@ -204,6 +204,16 @@ describe('lore replay', () => {
     expect(sandbox.run(['replay', '--since', 'yesterday-ish']).code).toBe(2);
   });
 
+  it('a --since later than every transcript says so, not that the folder holds none', () => {
+    const sandbox = withTranscript();
+    const run = sandbox.run(['replay', '--path', 'transcripts', '--since', '2099-01-01']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /no transcripts written since 2099-01-01T00:00:00\.000Z found in \S*transcripts: try an earlier --since/,
+    );
+    expect(sandbox.run(['replay', '--path', 'transcripts']).stdout).not.toContain('no transcripts');
+  });
+
   it('a --path that does not exist is an error naming it, for replay and scan; nothing is written', () => {
     const sandbox = createSandbox();
     sandbox.add(['--summary', 'run pytest with -p no:cacheprovider', '--command', '\\bpytest\\b']);

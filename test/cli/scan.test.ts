@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -62,11 +62,48 @@ describe('lore scan and candidates', () => {
     expect(sandbox.run(['candidates', 'list', '--json']).json<ListJson>().candidates).toHaveLength(2);
   });
 
+  it('the episodes a capped scan left out come with the next scans, none counted twice', () => {
+    const session = 'M-Thisness__M-Claude__Archives__3cfce0ff-0725-47be-a572-f8af8122b71e.jsonl';
+    const listed = (sandbox: ReturnType<typeof createSandbox>) =>
+      sandbox
+        .run(['candidates', 'list', '--json'])
+        .json<{ candidates: { summary: string; occurrences: number }[] }>()
+        .candidates.map((c) => `${c.summary} x${c.occurrences}`)
+        .sort();
+    const whole = createSandbox();
+    mkdirSync(whole.inRepo('t'), { recursive: true });
+    cpSync(join(fixtures, 'claude-code', session), whole.inRepo('t', session));
+    expect(whole.run(['scan', '--path', 't', '--json']).json<ScanJson>().capped).toBe(0);
+    const expected = listed(whole);
+    expect(expected.length).toBeGreaterThan(10);
+
+    const sandbox = createSandbox();
+    mkdirSync(sandbox.inRepo('t'), { recursive: true });
+    cpSync(join(fixtures, 'claude-code', session), sandbox.inRepo('t', session));
+    expect(sandbox.run(['init']).code).toBe(0);
+    writeFileSync(sandbox.inRepo('.lore', 'config.yaml'), 'capture:\n  maxCandidatesPerScan: 4\n');
+    const first = sandbox.run(['scan', '--path', 't']);
+    expect(first.stdout).toContain('left for the next scan (capture.maxCandidatesPerScan)');
+    for (let round = 0; round < 20; round += 1) {
+      const run = sandbox.run(['scan', '--path', 't', '--json']).json<ScanJson>();
+      expect(run.new).toBeLessThanOrEqual(4);
+      if (run.capped === 0) break;
+    }
+    expect(listed(sandbox)).toEqual(expected);
+    expect(sandbox.run(['scan', '--path', 't', '--json']).json<ScanJson>()).toMatchObject({
+      new: 0,
+      capped: 0,
+    });
+  });
+
   it("scans the agents' default folders, stores candidates, reads nothing twice, approves and rejects", () => {
     const sandbox = createSandbox();
     cpSync(join(fixtures, 'claude-code'), join(sandbox.home, '.claude', 'projects'), { recursive: true });
     cpSync(join(fixtures, 'codex'), join(sandbox.home, '.codex'), { recursive: true });
     cpSync(join(fixtures, 'gemini'), join(sandbox.home, '.gemini', 'tmp', 'proj'), { recursive: true });
+    // uncapped: the episodes a capped scan leaves out are read again by the next (tested above)
+    expect(sandbox.run(['init']).code).toBe(0);
+    writeFileSync(sandbox.inRepo('.lore', 'config.yaml'), 'capture:\n  maxCandidatesPerScan: 1000\n');
     const first = sandbox.run(['scan', '--json']);
     expect(first.code).toBe(0);
     const data = first.json<ScanJson>();
@@ -313,5 +350,27 @@ describe('candidates stay out of git', () => {
     const named = run.stderr.split('\n').filter((line) => /^lore scan: \S+\.jsonl:\d+: /.test(line));
     expect(named).toHaveLength(5);
     expect(run.stderr).toContain('lore scan: ... and 110 more malformed line(s)');
+  });
+
+  it('the same transcripts read again through a symlinked folder are no repeat: nothing counted twice', () => {
+    const sandbox = createSandbox();
+    const session = 'M-Thisness__M-Claude__Archives__3cfce0ff-0725-47be-a572-f8af8122b71e.jsonl';
+    mkdirSync(sandbox.inRepo('t'), { recursive: true });
+    cpSync(join(fixtures, 'claude-code', session), sandbox.inRepo('t', session));
+    symlinkSync(sandbox.inRepo('t'), sandbox.inRepo('linked'));
+    const occurrences = () =>
+      sandbox
+        .run(['candidates', 'list', '--json'])
+        .json<{ candidates: { id: string; occurrences: number }[] }>()
+        .candidates.map((c) => `${c.id}:${c.occurrences}`)
+        .sort();
+    const first = sandbox.run(['scan', '--path', 't', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.json<ScanJson>().new).toBeGreaterThan(0);
+    const before = occurrences();
+    const again = sandbox.run(['scan', '--path', 'linked', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json<ScanJson>()).toMatchObject({ new: 0, merged: 0 });
+    expect(occurrences()).toEqual(before);
   });
 });

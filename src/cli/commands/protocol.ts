@@ -1,8 +1,7 @@
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import { AGENTS } from '../../core/capture/events.js';
 import type { ProtocolReport } from '../../core/capture/lesson-protocol.js';
-import { choiceOption, listOption } from '../command.js';
+import { choiceOption, existingPaths } from '../command.js';
 import type { Command } from '../command.js';
 
 export const command: Command = {
@@ -28,16 +27,18 @@ export const command: Command = {
   },
   async run(ctx, args) {
     const source = choiceOption(args, 'source', AGENTS);
-    const paths = listOption(args, 'path') ?? [];
+    // a misspelt --path is an error naming it, as for `lore scan` and `lore replay`, not a report of 0 sessions
+    const paths = existingPaths(args, 'path', ctx.cwd).map((p) => p.path);
     const home = ctx.env.HOME ?? homedir();
     const { defaultRoots } = await import('../../capture/default-roots.js');
     const { reportLessonProtocol } = await import('../../capture/lesson-protocol-report.js');
-    const roots =
-      paths.length > 0
-        ? paths.map((p) => ({ path: resolve(ctx.cwd, p) }))
-        : defaultRoots(ctx.env, home, source);
-    const report = reportLessonProtocol(roots, source);
-    return { data: report, text: formatProtocol(report) };
+    const roots = paths.length > 0 ? paths.map((path) => ({ path })) : defaultRoots(ctx.env, home, source);
+    let unreadable = 0;
+    const report = reportLessonProtocol(roots, source, (path, reason) => {
+      unreadable += 1;
+      ctx.note(`lore protocol: ${path}: could not be read (${reason.slice(0, 120)}): skipped`);
+    });
+    return { data: { ...report, unreadable }, text: formatProtocol(report) };
   },
 };
 

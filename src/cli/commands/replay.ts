@@ -170,9 +170,15 @@ export function formatReplay(report: ReplayReport, file: string): string {
     [c.subagentCalls, 'subagent call(s)'],
   ].filter(([n]) => (n as number) > 0);
   if (odd.length > 0) lines.push(odd.map(([n, what]) => `${n} ${what}`).join(', '));
-  if (c.files === 0)
+  const where = report.options.paths.join(', ') || 'the default folders';
+  if (c.files === 0 && report.options.since !== null)
+    // files older than --since are left out: they may be there
     lines.push(
-      `no transcripts found in ${report.options.paths.join(', ') || 'the default folders'}: pass --path DIR (a folder of Claude Code, Codex or Gemini CLI transcripts), or another --source`,
+      `no transcripts written since ${report.options.since} found in ${where}: try an earlier --since, or pass --path DIR`,
+    );
+  else if (c.files === 0)
+    lines.push(
+      `no transcripts found in ${where}: pass --path DIR (a folder of Claude Code, Codex or Gemini CLI transcripts), or another --source`,
     );
   if (report.lessons.length === 0) {
     lines.push(

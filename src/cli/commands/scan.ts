@@ -367,7 +367,7 @@ export const command: Command = {
       const lines = [
         ...(background ? [howItRan(report.workers)] : []),
         `scanned ${report.files} transcript file(s) (${report.changedFiles} changed), read ${megabytes(report.bytes)}, skipped ${report.skipped} malformed line(s)`,
-        `found ${report.episodeCount} episode(s): ${result.newCount} new candidate(s), ${result.mergedCount} merged into existing ones${result.decided > 0 ? `, ${result.decided} already approved or rejected` : ''}${result.dropped > 0 ? `, ${result.dropped} dropped (no advice: the fix repeats the failure or changes nothing nameable)` : ''}${result.capped > 0 ? `, ${result.capped} left out (capture.maxCandidatesPerScan)` : ''}`,
+        `found ${report.episodeCount} episode(s): ${result.newCount} new candidate(s), ${result.mergedCount} merged into existing ones${result.decided > 0 ? `, ${result.decided} already approved or rejected` : ''}${result.dropped > 0 ? `, ${result.dropped} dropped (no advice: the fix repeats the failure or changes nothing nameable)` : ''}${result.capped > 0 ? `, ${result.capped} left for the next scan (capture.maxCandidatesPerScan)` : ''}`,
         ...touched.map(
           (c) =>
             `  ${c.id}  ${c.change === 'new' ? 'new   ' : 'merged'}  ${c.record.confidence.toFixed(2)}  p${c.record.priority}  ${c.record.summary.slice(0, 100)}${c.record.needsReview ? '  (needs review)' : ''}`,

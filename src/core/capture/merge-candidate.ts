@@ -2,8 +2,8 @@
  * A candidate is a lesson record (valid against the lesson schema) with `needsReview` below the
  * confidence floor and a `capture` block saying how it was found. A repeat of the same pattern
  * (same content hash) merges into the existing candidate: occurrences, sessions and projects grow,
- * confidence and priority are recomputed, and the same episode seen twice (same anchor) changes
- * nothing. A #lesson block joined with the heuristic find of its episode also merges into the
+ * confidence and priority are recomputed, and the same episode seen twice (same anchor, or the
+ * same session's line in a file of the same name read under another path) changes nothing. A #lesson block joined with the heuristic find of its episode also merges into the
  * candidate stored under the find's hash, and takes it over: the block's words and triggers, both
  * evidence lists (`takeOverBy`); so does the fix of a retry loop that an earlier scan, stopping
  * part way through the session, settled without it (`completesEpisode`).
@@ -104,6 +104,13 @@ function unionAll(list: readonly string[], items: readonly string[], max = 200):
   return items.reduce<string[]>((out, item) => union(out, item, max), [...list]);
 }
 
+/** `file:line` anchors of the same line in files of the same name (the folders may differ). */
+function sameFileLine(a: string, b: string): boolean {
+  const name = (anchor: string) =>
+    anchor.slice(Math.max(anchor.lastIndexOf('/'), anchor.lastIndexOf('\\')) + 1);
+  return name(a) === name(b);
+}
+
 function dedupeRefs(refs: readonly EvidenceRef[]): EvidenceRef[] {
   const seen = new Set<string>();
   return refs.filter((ref) => {
@@ -122,7 +129,12 @@ export function mergeCandidate(
   const seenAt = context.nowIso;
   if (existing) {
     const anchors = [draft.anchor, ...(draft.joined?.anchors ?? [])];
-    const sameEpisode = anchors.some((anchor) => existing.capture.anchors.includes(anchor));
+    const sameEpisode =
+      anchors.some((anchor) => existing.capture.anchors.includes(anchor)) ||
+      // the same session's file read under another path (a symlinked folder, a moved or copied
+      // transcript): the same episode, not a repeat
+      (existing.sourceSessions.includes(draft.session) &&
+        anchors.some((anchor) => existing.capture.anchors.some((known) => sameFileLine(known, anchor))));
     const takeOver = draft.kind === 'lesson-block' && existing.capture.kind !== 'lesson-block';
     const completed = sameEpisode && completesEpisode(existing, draft);
     if (sameEpisode && !takeOver && !completed) return { record: existing, change: 'unchanged' };
