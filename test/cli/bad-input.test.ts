@@ -191,6 +191,25 @@ describe('a broken lesson file', () => {
     expect(sync.code).toBe(0);
     expect(sync.json<{ lessons: number; errors: number }>()).toMatchObject({ lessons: 2, errors: 1 });
   });
+
+  it.each(['maintain', 'maintain --dry-run', 'aggregate', 'aggregate --dry-run'])(
+    'lore %s names the file it skipped (stderr and --json), as list does',
+    (line) => {
+      const sandbox = createSandbox();
+      const { broken } = threeLessons(sandbox);
+      BROKEN[1]?.breakIt(sandbox.lessonFile(broken));
+      const shown = `.lore/lessons/${broken}/lesson.yaml`;
+      const args = line.split(' ');
+      const run = sandbox.run(args);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('1 lesson file(s) could not be loaded and were skipped');
+      expect(run.stderr).toContain(shown);
+      const json = sandbox.run([...args, '--json']);
+      expect(json.code).toBe(0);
+      const problems = json.json<{ problems?: { file: string; severity: string }[] }>().problems ?? [];
+      expect(problems.filter((p) => p.severity === 'error').map((p) => p.file)).toContain(shown);
+    },
+  );
 });
 
 describe('a lesson.yaml that is not a readable file', () => {

@@ -408,6 +408,26 @@ describe('lore archive and unarchive', () => {
     expect(sandbox.run(['unarchive', id]).code).toBe(0);
     expect(listIds(sandbox, ['--status', 'active'])).toEqual([id]);
   });
+
+  it('unarchive gives a superseded lesson that was archived back its superseded state, not active', () => {
+    const sandbox = createSandbox();
+    const old = sandbox.add(['--summary', 'use npm ci in CI']);
+    const replacement = sandbox.add(['--summary', 'use pnpm install --frozen-lockfile in CI']);
+    expect(sandbox.run(['supersede', old, '--with', replacement]).code).toBe(0);
+    expect(sandbox.run(['archive', old]).code).toBe(0);
+    expect(show(sandbox, old).lesson).toMatchObject({ status: 'archived', supersededBy: replacement });
+    const back = sandbox.run(['unarchive', old, '--json']);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.json<{ status: string; changed: boolean }>()).toMatchObject({
+      status: 'superseded',
+      changed: true,
+    });
+    const text = sandbox.run(['unarchive', old]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain(`superseded by ${replacement}, not archived`);
+    expect(show(sandbox, old).lesson).toMatchObject({ status: 'superseded', supersededBy: replacement });
+    expect(listIds(sandbox, ['--status', 'active'])).toEqual([replacement]);
+  });
 });
 
 describe('lore supersede', () => {

@@ -36,6 +36,7 @@ type AggregateJson = {
   threshold: number;
   dryRun: boolean;
   skills: { name: string; tool: string | null; path: string; lessons: string[]; action: string }[];
+  problems: { file: string; severity: string }[];
 };
 
 describe('lore render', () => {
@@ -231,7 +232,7 @@ describe('lore aggregate', () => {
     const ids = [1, 2, 3, 4].map((n) => pytest(sandbox, n));
     sandbox.add(['--summary', 'user pytest lesson', '--tag', 'tool:pytest', '--tier', 'user']);
     const none = sandbox.run(['aggregate', '--json']).json<AggregateJson>();
-    expect(none).toEqual({ dir: '.claude/skills', threshold: 5, dryRun: false, skills: [] });
+    expect(none).toEqual({ dir: '.claude/skills', threshold: 5, dryRun: false, skills: [], problems: [] });
 
     ids.push(pytest(sandbox, 5, ['--remediation', 'pass -p no:randomly']));
     const skill = sandbox.inRepo('.claude', 'skills', 'lore-pytest', 'SKILL.md');

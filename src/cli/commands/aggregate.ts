@@ -1,6 +1,6 @@
 import { flagOption } from '../command.js';
 import type { Command } from '../command.js';
-import { openCommandWorkspace } from '../open-workspace.js';
+import { noteProblems, openCommandWorkspace } from '../open-workspace.js';
 import { aggregateSkills } from '../../store/views/workspace-views.js';
 
 const ACTION_TEXT = {
@@ -32,6 +32,7 @@ export const command: Command = {
     const ws = await openCommandWorkspace(ctx);
     try {
       const report = await aggregateSkills(ws, { dryRun, nowMs: ctx.now(), rebuildManifest: !dryRun });
+      const problems = await noteProblems(ctx, ws);
       const changes = report.changes.map((change) => ({ ...change, path: ws.displayPath(change.path) }));
       const lines = changes.map(
         (change) =>
@@ -44,7 +45,13 @@ export const command: Command = {
         lines.push(`no tool has ${report.threshold} or more active project lessons (tag them tool:<name>)`);
       }
       return {
-        data: { dir: ws.displayPath(report.dir), threshold: report.threshold, dryRun, skills: changes },
+        data: {
+          dir: ws.displayPath(report.dir),
+          threshold: report.threshold,
+          dryRun,
+          skills: changes,
+          problems,
+        },
         text: lines.join('\n'),
       };
     } finally {

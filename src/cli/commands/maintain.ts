@@ -1,6 +1,6 @@
 import { flagOption } from '../command.js';
 import type { Command } from '../command.js';
-import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
+import { noteProblems, openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { applyUnusedDecay } from '../../store/lessons/unused-decay.js';
 
 export const command: Command = {
@@ -23,10 +23,11 @@ export const command: Command = {
     const ws = await openCommandWorkspace(ctx);
     try {
       const decayed = await applyUnusedDecay(ws, ctx.now(), { dryRun });
+      const problems = await noteProblems(ctx, ws);
       const verb = dryRun ? 'would lower' : 'lowered';
       const text =
         decayed.length === 0
-          ? 'nothing to do: every active lesson was injected or created within the last 30 days'
+          ? 'nothing to do: no active lesson has gone 30 days without an injection since its creation or its last decay'
           : [
               `${verb} the confidence of ${decayed.length} unused lesson(s):`,
               ...decayed.map(
@@ -34,7 +35,7 @@ export const command: Command = {
                   `  ${c.id}  ${c.before} -> ${c.after}  (${c.periods} x 30 days unused since ${c.since.slice(0, 10)})  ${c.summary.slice(0, 80)}`,
               ),
             ].join('\n');
-      return { data: { dryRun, decayed }, text };
+      return { data: { dryRun, decayed, problems }, text };
     } finally {
       if (!dryRun) await settleIndex(ws).catch(() => undefined);
       ws.close();

@@ -366,9 +366,19 @@ export async function setStatus(
 ): Promise<ResolvedLesson & { changed: boolean }> {
   const target = await resolveLesson(ws, ref);
   if (target.lesson.status === status) return { ...target, changed: false };
+  if (status === 'active' && target.lesson.status === 'superseded') {
+    throw new LoreError(
+      'conflict',
+      `${target.id} is superseded by ${target.lesson.supersededBy ?? 'another lesson'}, not archived`,
+    );
+  }
   const store = ws.store(target.tier);
   const result = withLocks([lockOf(ws, target)], () => {
-    const next = applyPatch(ws, target, readForUpdate(ws, target), { status }, nowMs);
+    const current = readForUpdate(ws, target);
+    // An archived lesson that a newer one still replaces goes back to superseded, as it was before
+    // `archive`: made active, it would be injected beside its replacement.
+    const restored = status === 'active' && current.lesson.supersededBy !== undefined ? 'superseded' : status;
+    const next = applyPatch(ws, target, current, { status: restored }, nowMs);
     store.writeLessonText(target.id, next.text);
     return next;
   });
