@@ -309,6 +309,26 @@ describe('lore docs migrate', () => {
     expect(readFileSync(sandbox.inRepo('docs/runbooks/deploy.md'), 'utf8')).toMatch(/^---\ntype: runbook\n/);
     expect(lstatSync(sandbox.inRepo('docs/deploy.md')).isSymbolicLink()).toBe(true);
   });
+
+  it('leaves a doc that is not UTF-8 byte for byte, and names it, instead of rewriting its bytes as U+FFFD', () => {
+    const sandbox = createSandbox();
+    const latin1 = Buffer.from('# Caf\xe9 notes\n\nna\xefve r\xe9sum\xe9\n', 'latin1');
+    mkdirSync(sandbox.inRepo('docs'), { recursive: true });
+    writeFileSync(sandbox.inRepo('docs/latin.md'), latin1);
+    write(sandbox, { 'docs/ok.md': '# Fine\n' });
+    type Migration = { changed: { path: string }[]; problems: { file: string; message: string }[] };
+    const dry = sandbox.run(['docs', 'migrate', '--dry-run', '--json']).json<Migration>();
+    expect(dry.changed.map((doc) => doc.path)).toEqual(['docs/ok.md']);
+    const run = sandbox.run(['docs', 'migrate', '--json']);
+    expect(run.code).toBe(0);
+    const result = run.json<Migration>();
+    expect(result.changed.map((doc) => doc.path)).toEqual(['docs/ok.md']);
+    expect(result.problems).toContainEqual(
+      expect.objectContaining({ file: 'docs/latin.md', message: expect.stringContaining('not UTF-8') }),
+    );
+    expect(run.stderr).toContain('docs/latin.md');
+    expect(readFileSync(sandbox.inRepo('docs/latin.md')).equals(latin1)).toBe(true);
+  });
 });
 
 describe('lore prompt --features', () => {
