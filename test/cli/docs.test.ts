@@ -279,6 +279,39 @@ describe('lore search --kind doc', () => {
   });
 });
 
+// eslint-disable-next-line no-control-regex -- these are what it finds
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+describe('lore docs: control characters in a summary', () => {
+  it('never reach the terminal: an inferred summary drops them, a frontmatter one is reported with its line', () => {
+    const sandbox = createSandbox();
+    write(sandbox, {
+      'docs/a.md': '# Deploy \u001b]0;pwned\u0007guide\u001b[2J\n\nbody\n',
+      'docs/b.md': '---\ntype: runbook\nsummary: "Rotate \\e[31mkeys"\n---\n# Rotating keys\n',
+    });
+    const list = sandbox.run(['docs', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).not.toMatch(CONTROL);
+    expect(list.stdout).toContain('docs/a.md  Deploy ]0;pwnedguide[2J  (inferred)');
+    expect(list.stdout).toContain('docs/b.md  Rotating keys  (partial)');
+    const json = sandbox.run(['docs', 'list', '--json']).json<{ docs: DocJson[] }>();
+    expect(json.docs[1]?.problems).toContainEqual(
+      expect.objectContaining({
+        line: 3,
+        field: 'summary',
+        message: expect.stringContaining('control character (U+001B)'),
+      }),
+    );
+    const search = sandbox.run(['search', '--kind', 'doc', 'deploy']);
+    expect(search.stdout).not.toMatch(CONTROL);
+    // migrate writes the cleaned summary, not the escape sequences
+    sandbox.run(['docs', 'migrate']);
+    expect(readFileSync(sandbox.inRepo('docs/a.md'), 'utf8')).toMatch(
+      /^---\ntype: context\nsummary: Deploy \]0;pwnedguide\[2J\n/,
+    );
+  });
+});
+
 describe('lore docs migrate', () => {
   it('matches the golden files: dry-run diff, the migrated tree, and an idempotent second run', () => {
     const sandbox = createSandbox();
