@@ -343,6 +343,30 @@ describe('lore docs migrate', () => {
     expect(lstatSync(sandbox.inRepo('docs/deploy.md')).isSymbolicLink()).toBe(true);
   });
 
+  it('leaves a doc whose opening --- is never closed alone instead of stacking a second frontmatter on it', () => {
+    const sandbox = createSandbox();
+    const text = '---\ntype: design\nsummary: Sessions\n\n# Sessions\n';
+    write(sandbox, { 'docs/open.md': text, 'docs/rule.md': '---\n# Rule first\n' });
+    type Migration = {
+      changed: { path: string }[];
+      problems: { file: string; line?: number; message: string }[];
+    };
+    const run = sandbox.run(['docs', 'migrate', '--json']);
+    expect(run.code).toBe(0);
+    const result = run.json<Migration>();
+    // a doc that only starts with a --- rule still gets its frontmatter
+    expect(result.changed.map((doc) => doc.path)).toEqual(['docs/rule.md']);
+    expect(result.problems).toContainEqual(
+      expect.objectContaining({
+        file: 'docs/open.md',
+        line: 1,
+        message: expect.stringContaining('never closed'),
+      }),
+    );
+    expect(run.stderr).toContain('docs/open.md:1');
+    expect(readFileSync(sandbox.inRepo('docs/open.md'), 'utf8')).toBe(text);
+  });
+
   it('leaves a doc that is not UTF-8 byte for byte, and names it, instead of rewriting its bytes as U+FFFD', () => {
     const sandbox = createSandbox();
     const latin1 = Buffer.from('# Caf\xe9 notes\n\nna\xefve r\xe9sum\xe9\n', 'latin1');
