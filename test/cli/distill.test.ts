@@ -219,6 +219,23 @@ describe('lore distill', () => {
     expect(second.json<DistillJson>().budget.calls).toBe(2);
   });
 
+  it('writes a distilled candidate without YAML anchors, so a hand edit of one field keeps it readable', async () => {
+    const sandbox = createSandbox();
+    const endpoint = await startModelEndpoint(scriptedLesson);
+    configure(sandbox, 'user', { provider: 'anthropic', model: 'm', baseUrl: endpoint.url });
+    writeCandidate(sandbox.repo, '0000000001');
+    expect((await sandbox.runAsync(['distill'])).code).toBe(0);
+    const text = readFileSync(candidateFile(sandbox, '0000000001'), 'utf8');
+    // capture's fields kept under distill.heuristic share values with the distilled ones
+    expect(text).not.toMatch(/(?:^|\s)[&*]a\d+\b/m);
+    // the edit a reviewer makes in an editor: the paths line rewritten
+    writeFileSync(candidateFile(sandbox, '0000000001'), text.replace(/^paths:.*$/m, 'paths: ["src/**"]'));
+    const shown = await sandbox.runAsync(['candidates', 'show', '0000000001']);
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+    expect(readCandidate(sandbox, '0000000001').paths).toEqual(['src/**']);
+  });
+
   it('stops at the daily budget and says so', async () => {
     const sandbox = createSandbox();
     const endpoint = await startModelEndpoint(scriptedLesson);

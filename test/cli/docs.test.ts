@@ -279,6 +279,39 @@ describe('lore search --kind doc', () => {
   });
 });
 
+// eslint-disable-next-line no-control-regex -- these are what it finds
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+describe('lore docs: control characters in a summary', () => {
+  it('never reach the terminal: an inferred summary drops them, a frontmatter one is reported with its line', () => {
+    const sandbox = createSandbox();
+    write(sandbox, {
+      'docs/a.md': '# Deploy \u001b]0;pwned\u0007guide\u001b[2J\n\nbody\n',
+      'docs/b.md': '---\ntype: runbook\nsummary: "Rotate \\e[31mkeys"\n---\n# Rotating keys\n',
+    });
+    const list = sandbox.run(['docs', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).not.toMatch(CONTROL);
+    expect(list.stdout).toContain('docs/a.md  Deploy ]0;pwnedguide[2J  (inferred)');
+    expect(list.stdout).toContain('docs/b.md  Rotating keys  (partial)');
+    const json = sandbox.run(['docs', 'list', '--json']).json<{ docs: DocJson[] }>();
+    expect(json.docs[1]?.problems).toContainEqual(
+      expect.objectContaining({
+        line: 3,
+        field: 'summary',
+        message: expect.stringContaining('control character (U+001B)'),
+      }),
+    );
+    const search = sandbox.run(['search', '--kind', 'doc', 'deploy']);
+    expect(search.stdout).not.toMatch(CONTROL);
+    // migrate writes the cleaned summary, not the escape sequences
+    sandbox.run(['docs', 'migrate']);
+    expect(readFileSync(sandbox.inRepo('docs/a.md'), 'utf8')).toMatch(
+      /^---\ntype: context\nsummary: Deploy \]0;pwnedguide\[2J\n/,
+    );
+  });
+});
+
 describe('lore docs migrate', () => {
   it('matches the golden files: dry-run diff, the migrated tree, and an idempotent second run', () => {
     const sandbox = createSandbox();
@@ -308,6 +341,50 @@ describe('lore docs migrate', () => {
     expect(run.changed).toEqual(dry.changed);
     expect(readFileSync(sandbox.inRepo('docs/runbooks/deploy.md'), 'utf8')).toMatch(/^---\ntype: runbook\n/);
     expect(lstatSync(sandbox.inRepo('docs/deploy.md')).isSymbolicLink()).toBe(true);
+  });
+
+  it('leaves a doc whose opening --- is never closed alone instead of stacking a second frontmatter on it', () => {
+    const sandbox = createSandbox();
+    const text = '---\ntype: design\nsummary: Sessions\n\n# Sessions\n';
+    write(sandbox, { 'docs/open.md': text, 'docs/rule.md': '---\n# Rule first\n' });
+    type Migration = {
+      changed: { path: string }[];
+      problems: { file: string; line?: number; message: string }[];
+    };
+    const run = sandbox.run(['docs', 'migrate', '--json']);
+    expect(run.code).toBe(0);
+    const result = run.json<Migration>();
+    // a doc that only starts with a --- rule still gets its frontmatter
+    expect(result.changed.map((doc) => doc.path)).toEqual(['docs/rule.md']);
+    expect(result.problems).toContainEqual(
+      expect.objectContaining({
+        file: 'docs/open.md',
+        line: 1,
+        message: expect.stringContaining('never closed'),
+      }),
+    );
+    expect(run.stderr).toContain('docs/open.md:1');
+    expect(readFileSync(sandbox.inRepo('docs/open.md'), 'utf8')).toBe(text);
+  });
+
+  it('leaves a doc that is not UTF-8 byte for byte, and names it, instead of rewriting its bytes as U+FFFD', () => {
+    const sandbox = createSandbox();
+    const latin1 = Buffer.from('# Caf\xe9 notes\n\nna\xefve r\xe9sum\xe9\n', 'latin1');
+    mkdirSync(sandbox.inRepo('docs'), { recursive: true });
+    writeFileSync(sandbox.inRepo('docs/latin.md'), latin1);
+    write(sandbox, { 'docs/ok.md': '# Fine\n' });
+    type Migration = { changed: { path: string }[]; problems: { file: string; message: string }[] };
+    const dry = sandbox.run(['docs', 'migrate', '--dry-run', '--json']).json<Migration>();
+    expect(dry.changed.map((doc) => doc.path)).toEqual(['docs/ok.md']);
+    const run = sandbox.run(['docs', 'migrate', '--json']);
+    expect(run.code).toBe(0);
+    const result = run.json<Migration>();
+    expect(result.changed.map((doc) => doc.path)).toEqual(['docs/ok.md']);
+    expect(result.problems).toContainEqual(
+      expect.objectContaining({ file: 'docs/latin.md', message: expect.stringContaining('not UTF-8') }),
+    );
+    expect(run.stderr).toContain('docs/latin.md');
+    expect(readFileSync(sandbox.inRepo('docs/latin.md')).equals(latin1)).toBe(true);
   });
 });
 

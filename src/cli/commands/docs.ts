@@ -100,18 +100,23 @@ export const command: Command = {
       const result = migrateDocs(scope, dryRun);
       if (!dryRun && result.changed.length > 0 && ws.project !== undefined) await afterWrite(ws, 'project');
       noteDocProblems(ctx, result.problems);
+      // docs migrate left alone (not UTF-8, changed while migrating): each named, not only in --json
+      for (const problem of result.problems.filter((each) => each.severity === 'warning')) {
+        ctx.note(`lore: ${formatProblem(problem)}`);
+      }
+      const left = result.notUtf8.length === 0 ? '' : `; ${result.notUtf8.length} left alone (not UTF-8)`;
       const lines = dryRun
         ? [
             ...result.changed.map((doc) => doc.diff.trimEnd()),
             result.changed.length === 0
-              ? `every doc has a frontmatter (${result.unchanged} checked); nothing to migrate`
-              : `${result.changed.length} doc(s) would change; run \`lore docs migrate\` to write them`,
+              ? `every doc has a frontmatter (${result.unchanged} checked${left}); nothing to migrate`
+              : `${result.changed.length} doc(s) would change${left}; run \`lore docs migrate\` to write them`,
           ]
         : result.changed.length === 0
-          ? [`every doc has a frontmatter (${result.unchanged} checked); nothing to migrate`]
+          ? [`every doc has a frontmatter (${result.unchanged} checked${left}); nothing to migrate`]
           : [
               ...result.changed.map((doc) => `migrated ${doc.path} (+${doc.added.join(', +')})`),
-              `${result.changed.length} doc(s) migrated, ${result.unchanged} already had a frontmatter`,
+              `${result.changed.length} doc(s) migrated, ${result.unchanged} already had a frontmatter${left}`,
             ];
       return { data: result, text: lines.join('\n') };
     } finally {

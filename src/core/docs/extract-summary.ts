@@ -5,6 +5,9 @@
  */
 export const UNTITLED_DOC = 'Untitled document';
 const MAX_SUMMARY = 200;
+/** Control characters (escape sequences, BEL, NUL): a summary is shown on terminals and to agents. */
+// eslint-disable-next-line no-control-regex -- these are what it strips
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 export function extractSummary(body: string, path: string): string {
   return firstMeaningfulLine(body) ?? titleFromFileName(path) ?? UNTITLED_DOC;
@@ -39,6 +42,7 @@ function cleanLine(line: string): string {
   )
     return '';
   return line
+    .replace(CONTROL, '')
     .replace(/^#{1,6}(?:\s+|$)/, '')
     .replace(/\s+#+\s*$/, '')
     .replace(/^>\s*/, '')

@@ -47,6 +47,22 @@ export function planDocMigration(
     problems,
   });
 
+  if (
+    read.split.frontmatter === undefined &&
+    /^\uFEFF?---[ \t]*\r?\n[A-Za-z_][\w-]*:(?:[ \t]|\r?\n)/.test(text)
+  ) {
+    // a frontmatter opened and never closed (a `---` line, then a field): a second one above it
+    // would leave the first as body; a doc that merely starts with a `---` rule is migrated
+    return unchanged([
+      {
+        file,
+        line: 1,
+        message:
+          'the frontmatter opened here is never closed (no `---` line after it); left alone: close it by hand',
+        severity: 'error',
+      },
+    ]);
+  }
   if (read.split.frontmatter === undefined) {
     const fields = inferred.filter(([field, value]) => isWorthWriting(field, value));
     const fresh = new Document({});

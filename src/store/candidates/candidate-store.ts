@@ -65,8 +65,13 @@ export function pickCandidate<C extends { id: string }>(ref: string, candidates:
   });
 }
 
+/**
+ * The candidate as YAML, every value written out in place: a distilled record shares arrays with
+ * the capture fields kept under `distill.heuristic`, and the default `&a1`/`*a1` anchors made a
+ * hand edit of one of them (`paths: [src/**]`) leave an unresolved alias, an unreadable candidate.
+ */
 export function serializeCandidate(record: CandidateRecord): string {
-  return `#${LESSON_SCHEMA_COMMENT.replace('../../../schema', '../../../schema')}\n${stringify(record, { lineWidth: 0 })}`;
+  return `#${LESSON_SCHEMA_COMMENT.replace('../../../schema', '../../../schema')}\n${stringify(record, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 
 export function openCandidateStore(layout: TierLayout): CandidateStore {

@@ -116,6 +116,8 @@ export type DocsMigration = {
   dryRun: boolean;
   changed: MigratedDoc[];
   unchanged: number;
+  /** Docs left alone because their bytes are not UTF-8 (rewriting them would lose those bytes). */
+  notUtf8: string[];
   /** Problems left for a person (a frontmatter lore could not read is never rewritten). */
   problems: Problem[];
 };
@@ -149,17 +151,39 @@ export function oneDocPerFile(docs: readonly WalkedDoc[], repoRoot: string): Wal
   return docs.filter((doc) => kept.has(doc));
 }
 
+/** The file's text when its bytes are UTF-8 (decoding them back gives the same bytes), else undefined. */
+function utf8Text(bytes: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `lore docs migrate`: backfills frontmatter; `dryRun` writes nothing and returns unified diffs. */
 export function migrateDocs(scope: DocsScope, dryRun: boolean): DocsMigration {
   const walk = walkDocs(scope.repoRoot, scope.roots);
   const changed: MigratedDoc[] = [];
   const problems: Problem[] = [];
+  const notUtf8: string[] = [];
   let unchanged = 0;
   for (const doc of oneDocPerFile(walk.docs, scope.repoRoot)) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(doc.abs, 'utf8');
+      bytes = readFileSync(doc.abs);
     } catch {
+      continue;
+    }
+    const text = utf8Text(bytes);
+    if (text === undefined) {
+      // decoding would turn each stray byte into U+FFFD, and writing that back destroys them
+      problems.push({
+        file: scope.displayPath(doc.abs),
+        message:
+          'is not UTF-8 text; left alone (convert it to UTF-8, or add its frontmatter by hand in its own encoding)',
+        severity: 'warning',
+      });
+      notUtf8.push(doc.path);
       continue;
     }
     const plan: DocMigration = planDocMigration(doc.path, doc.root, text, {
@@ -183,8 +207,8 @@ export function migrateDocs(scope: DocsScope, dryRun: boolean): DocsMigration {
       },
     );
     if (!dryRun) {
-      const now = readFileSync(doc.abs, 'utf8');
-      if (now !== text) {
+      const now = readFileSync(doc.abs);
+      if (!now.equals(bytes)) {
         problems.push({
           file: scope.displayPath(doc.abs),
           message: 'changed while migrating; left alone (run `lore docs migrate` again)',
@@ -196,5 +220,5 @@ export function migrateDocs(scope: DocsScope, dryRun: boolean): DocsMigration {
     }
     changed.push({ path: doc.path, added: plan.added, diff, problems: plan.problems });
   }
-  return { dryRun, changed, unchanged, problems };
+  return { dryRun, changed, unchanged, notUtf8, problems };
 }
