@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-import { INVISIBLE_IN_LINE } from '../lesson/constants.js';
+import { invisibleCharacter } from '../lesson/constants.js';
 import { DOC_TYPES } from './doc-record.js';
 
 export { DOC_FIELDS, DOC_SOURCES, DOC_TYPES } from './doc-record.js';
@@ -17,10 +17,9 @@ const oneLine = z
   .refine((value) => !/[\r\n]/.test(value), 'must be one line')
   .superRefine((value, ctx) => {
     // as in a lesson's summary: an escape sequence would reach terminals and agents as it is
-    const found = INVISIBLE_IN_LINE.exec(value)?.[0];
-    if (found === undefined) return;
-    const code = found.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    ctx.addIssue({ code: 'custom', message: `must not hold an invisible control character (U+${code})` });
+    const code = invisibleCharacter(value);
+    if (code !== undefined)
+      ctx.addIssue({ code: 'custom', message: `must not hold an invisible control character (${code})` });
   });
 const nameList = z.array(z.string().trim().min(1, 'entries must be non-empty strings'));
 

@@ -3,11 +3,10 @@
  * heading marks, backticks and HTML comments stripped; else the file name title-cased; else
  * "Untitled document".
  */
+import { withoutInvisible } from '../lesson/constants.js';
+
 export const UNTITLED_DOC = 'Untitled document';
 const MAX_SUMMARY = 200;
-/** Control characters (escape sequences, BEL, NUL): a summary is shown on terminals and to agents. */
-// eslint-disable-next-line no-control-regex -- these are what it strips
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 export function extractSummary(body: string, path: string): string {
   return firstMeaningfulLine(body) ?? titleFromFileName(path) ?? UNTITLED_DOC;
@@ -41,8 +40,8 @@ function cleanLine(line: string): string {
     (/^\|?[\s:|-]+\|?$/.test(line) && line.includes('-'))
   )
     return '';
-  return line
-    .replace(CONTROL, '')
+  // control characters (escape sequences, BEL, NUL): a summary is shown on terminals and to agents
+  return withoutInvisible(line)
     .replace(/^#{1,6}(?:\s+|$)/, '')
     .replace(/\s+#+\s*$/, '')
     .replace(/^>\s*/, '')

@@ -61,12 +61,13 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SUMMARY_MAX = 280;
 
 /**
- * Characters no summary holds: control characters (a terminal bell, an escape) other than
- * whitespace, DEL, and the Unicode line and paragraph separators (a summary is one line: JSON and
- * the hook's output would carry them as line breaks a reviewer never saw).
+ * Characters no one-line text (a lesson's or a doc's summary) holds: control characters other than
+ * whitespace, C0 and C1 (a bell, an escape, a CSI), DEL, and the Unicode line and paragraph
+ * separators (JSON and the hook's output would carry them as line breaks a reviewer never saw).
+ * NUL is refused on its own, in every field (schema.ts `nulPath`).
  */
 // eslint-disable-next-line no-control-regex -- these are what it finds
-export const INVISIBLE_IN_LINE = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f\u2028\u2029]/;
+export const INVISIBLE_IN_LINE = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/;
 /**
  * Bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069): they make
  * text read differently from how it shows ("Trojan Source"), so a lesson a person reviewed could
@@ -74,11 +75,23 @@ export const INVISIBLE_IN_LINE = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f\
  */
 export const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 
-/** `text` without the characters a summary may not hold (capture's and import's drafts). */
+/** The first character of `text` that `INVISIBLE_IN_LINE` finds, as `U+XXXX`; undefined when none. */
+export function invisibleCharacter(text: string): string | undefined {
+  const found = INVISIBLE_IN_LINE.exec(text)?.[0];
+  return found === undefined
+    ? undefined
+    : `U+${found.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+// eslint-disable-next-line no-control-regex -- these are what it strips
+const STRIPPED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` without what a summary may not hold (capture's and import's drafts, a doc's inferred
+ * summary): control characters and bidirectional controls taken out, line separators made spaces.
+ */
 export function withoutInvisible(text: string): string {
-  return text
-    .replace(new RegExp(INVISIBLE_IN_LINE.source, 'g'), ' ')
-    .replace(new RegExp(BIDI_CONTROL.source, 'g'), '');
+  return text.replace(STRIPPED, '').replace(/[\u2028\u2029]/g, ' ');
 }
 /**
  * The longest body a write accepts, in characters. lesson.yaml is committed and every clone

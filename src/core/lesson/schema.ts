@@ -17,7 +17,7 @@ import {
   EMBEDDING_DEFAULTS,
   EMBEDDING_PROVIDERS,
   ID_PATTERN,
-  INVISIBLE_IN_LINE,
+  invisibleCharacter,
   LESSON_TYPE_HELP,
   LESSON_TYPES,
   SCHEMA_VERSION,
@@ -60,13 +60,12 @@ const singleLine = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .refine((s) => !/[\r\n]/.test(s), 'must be a single line')
     .superRefine((s, ctx) => {
-      const found = INVISIBLE_IN_LINE.exec(s)?.[0];
-      if (found === undefined) return;
-      const code = found.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-      ctx.addIssue({
-        code: 'custom',
-        message: `holds an invisible control character (U+${code}): remove it`,
-      });
+      const code = invisibleCharacter(s);
+      if (code !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          message: `holds an invisible control character (${code}): remove it`,
+        });
     });
 
 /** A regular expression as it runs with `flags` (errors run case-insensitively). */
