@@ -226,11 +226,8 @@ export function countChanges(
 /** A scan whose state is not written yet: see `scanTranscriptsUnsaved`. */
 export type UnsavedScan = {
   report: ScanReport;
-  /**
-   * Writes what the scan read (the scan state) and the call cache; once, after what came of it.
-   * The files of `unread` keep the state they had before this scan: the next scan reads them again.
-   */
-  save(unread?: ReadonlySet<string>): void;
+  /** Writes what the scan read (the scan state) and the call cache; once, after what came of it. */
+  save(): void;
 };
 
 /** Scans, and writes the scan state before returning (for callers that keep nothing of their own). */
@@ -318,8 +315,6 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     const since = job.collectCalls === true ? floor.floor() : undefined;
     return since === undefined ? job : { ...job, callsSince: since };
   };
-  /** Each changed file's entries as this scan found them, for `save(unread)`. */
-  const priors = new Map<string, { signature: Signature | undefined; detail: Detail | undefined }>();
   const consume = (at: number, scan: FileScan) => {
     const job = jobs[at] as ScanJob & { file: number };
     const previous = job.previous;
@@ -334,8 +329,6 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     if (!scan.changed) return;
     dirty = true;
     const { carry, recent, lastFind, ...where } = scan.state;
-    if (!priors.has(job.path))
-      priors.set(job.path, { signature: state.files[job.path], detail: detailsOf()[job.path] });
     state.files[job.path] = { ...where, agent: job.agent };
     detailsOf()[job.path] = { carry, recent, ...(lastFind !== undefined ? { lastFind } : {}) };
     report.changedFiles += 1;
@@ -382,18 +375,9 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     report.callCache = { calls: cache.length, added, damaged: old.status === 'damaged' };
   }
   let saved = false;
-  const save = (unread: ReadonlySet<string> = new Set()) => {
+  const save = () => {
     if (saved) return;
     saved = true;
-    for (const path of unread) {
-      const prior = priors.get(path);
-      if (prior === undefined) continue;
-      const details = detailsOf();
-      if (prior.signature === undefined) delete state.files[path];
-      else state.files[path] = prior.signature;
-      if (prior.detail === undefined) delete details[path];
-      else details[path] = prior.detail;
-    }
     if (dirty) {
       // The details first: a crash between the two writes leaves a generation mismatch, and the
       // old signatures with no details only cost a little context on the next scan.
