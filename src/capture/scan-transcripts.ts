@@ -38,7 +38,10 @@ export type ScanOptions = {
   roots: ScanRoot[];
   /** Only this agent's transcripts. */
   source?: Agent;
-  /** ISO date: files last changed before it are skipped, and older events are not mined. */
+  /**
+   * ISO date: files last changed before it are skipped, and older events are not mined. The files
+   * read keep the state they had: the next scan without `since` reads them as if this one had not.
+   */
   since?: string;
   statePath: string;
   detector: DetectorOptions;
@@ -327,10 +330,15 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
       return;
     }
     if (!scan.changed) return;
-    dirty = true;
-    const { carry, recent, lastFind, ...where } = scan.state;
-    state.files[job.path] = { ...where, agent: job.agent };
-    detailsOf()[job.path] = { carry, recent, ...(lastFind !== undefined ? { lastFind } : {}) };
+    // A `since` scan is a filter for its own run, not a reading of the files: it leaves their
+    // state as it was, so the next plain scan still mines the events it skipped (the episodes it
+    // did write come again then, and merge by their anchors).
+    if (options.since === undefined) {
+      dirty = true;
+      const { carry, recent, lastFind, ...where } = scan.state;
+      state.files[job.path] = { ...where, agent: job.agent };
+      detailsOf()[job.path] = { carry, recent, ...(lastFind !== undefined ? { lastFind } : {}) };
+    }
     report.changedFiles += 1;
     report.bytes += scan.bytes;
     report.lines += scan.lines;

@@ -101,6 +101,38 @@ describe('lore scan and candidates', () => {
     });
   });
 
+  // --since filters one run: it must not consume the older events of the files it read.
+  it('a scan after a --since scan still mines the older events, and counts none twice', () => {
+    const session = 'M-Thisness__M-Claude__Archives__3cfce0ff-0725-47be-a572-f8af8122b71e.jsonl';
+    const listed = (sandbox: ReturnType<typeof createSandbox>) =>
+      sandbox
+        .run(['candidates', 'list', '--json'])
+        .json<{ candidates: { summary: string; occurrences: number }[] }>()
+        .candidates.map((c) => `${c.summary} x${c.occurrences}`)
+        .sort();
+    const setUp = () => {
+      const sandbox = createSandbox();
+      mkdirSync(sandbox.inRepo('t'), { recursive: true });
+      cpSync(join(fixtures, 'claude-code', session), sandbox.inRepo('t', session));
+      expect(sandbox.run(['init']).code).toBe(0);
+      writeFileSync(sandbox.inRepo('.lore', 'config.yaml'), 'capture:\n  maxCandidatesPerScan: 1000\n');
+      return sandbox;
+    };
+    const whole = setUp();
+    expect(whole.run(['scan', '--path', 't', '--json']).code).toBe(0);
+    const expected = listed(whole);
+
+    const sandbox = setUp();
+    const late = sandbox
+      .run(['scan', '--path', 't', '--since', '2026-01-17T02:42:00Z', '--json'])
+      .json<ScanJson>();
+    expect(late.new).toBeGreaterThan(0);
+    expect(late.new).toBeLessThan(expected.length);
+    const plain = sandbox.run(['scan', '--path', 't', '--json']).json<ScanJson>();
+    expect(plain.new).toBe(expected.length - late.new);
+    expect(listed(sandbox)).toEqual(expected);
+  });
+
   it("scans the agents' default folders, stores candidates, reads nothing twice, approves and rejects", () => {
     const sandbox = createSandbox();
     cpSync(join(fixtures, 'claude-code'), join(sandbox.home, '.claude', 'projects'), { recursive: true });
