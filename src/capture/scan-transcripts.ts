@@ -127,8 +127,12 @@ function isSignature(value: unknown): value is Signature {
 
 function isDetail(value: unknown): value is Detail {
   if (!isRecord(value) || !isRecord(value.carry) || !Array.isArray(value.recent)) return false;
-  const { seen, calls } = value.carry;
-  return (seen === undefined || Array.isArray(seen)) && (calls === undefined || isRecord(calls));
+  const { seen, calls, messages } = value.carry;
+  return (
+    (seen === undefined || Array.isArray(seen)) &&
+    (calls === undefined || isRecord(calls)) &&
+    (messages === undefined || isRecord(messages))
+  );
 }
 
 /** The entries of a state file that have the expected shape. */
