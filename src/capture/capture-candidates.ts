@@ -22,6 +22,8 @@ import { withLocksAsync } from '../store/fs/lock.js';
 import { callCachePath } from '../store/breadth/call-cache.js';
 import type { TierLayout } from '../store/fs/paths.js';
 import type { Workspace } from '../store/workspace/workspace.js';
+import { backlogPathOf, readBacklog, writeBacklog } from './capture-backlog.js';
+import type { Backlog, BacklogItem } from './capture-backlog.js';
 import { countChanges, scanTranscriptsUnsaved } from './scan-transcripts.js';
 import type { ScanReport, ScanRoot } from './scan-transcripts.js';
 import type { TranscriptTree } from './transcript-tree.js';
@@ -62,6 +64,22 @@ export function captureTargetOf(ws: Workspace): CaptureTarget {
     projectRoot: ws.projectRoot,
     layouts: { ...(ws.project ? { project: ws.project.layout } : {}), user: ws.user.layout },
   };
+}
+
+/**
+ * The transcripts of the backlog this scan drains: those below its roots, of its `source`. A
+ * `--since` scan drains none (it is a filter for that run: older drafts wait for a plain scan).
+ */
+function backlogInScope(backlog: Backlog, options: CaptureOptions): string[] {
+  if (options.since !== undefined) return [];
+  const bases = options.roots.map((root) => resolve(root.path));
+  return [...backlog.entries()]
+    .filter(
+      ([path, items]) =>
+        bases.some((base) => path === base || path.startsWith(`${base}${sep}`)) &&
+        (options.source === undefined || items.some((item) => item.draft.agent === options.source)),
+    )
+    .map(([path]) => path);
 }
 
 /** Where the scan state lives, and what to scan: shared by `countChanges` and the scan. */
@@ -129,7 +147,8 @@ export async function captureCandidates(
   // Nothing new since the last scan (the usual answer to a background scan): say so without
   // loading the drafting, schema and YAML code.
   const changes = countChanges(where, options.tree === true);
-  if (changes.changed === 0) {
+  const backlogPath = backlogPathOf(where.statePath);
+  if (changes.changed === 0 && backlogInScope(readBacklog(backlogPath), options).length === 0) {
     const report: ScanReport = {
       files: changes.files,
       ...{ changedFiles: 0, bytes: 0, lines: 0, skipped: 0, problems: [], events: 0 },
@@ -183,10 +202,12 @@ export async function captureCandidates(
     let dropped = 0;
     let capped = 0;
     // lessons-learned's maxCandidatesPerScan: a first scan of a long history must not flood the
-    // review queue. Merges into existing candidates are not capped. The files of the episodes left
-    // out keep their old scan state, so the next scan reads them again and finds those episodes
-    // (the ones stored now merge as the same episodes: nothing counted twice).
-    const cappedFiles = new Set<string>();
+    // review queue. Merges into existing candidates are not capped. The drafts left out go to the
+    // backlog (capture-backlog.ts), which the next scan writes first; the scan state moves on.
+    // Read under the lock: another scan may have drained it since it was counted.
+    const backlog = readBacklog(backlogPath);
+    const draining = backlogInScope(backlog, options);
+    const left: Backlog = new Map([...backlog].filter(([path]) => !draining.includes(path)));
     const maxNew = target.capture.maxCandidatesPerScan ?? Number.POSITIVE_INFINITY;
     // What the scan does to each candidate is gathered first and written once at the end: a
     // history that repeats a mistake a hundred times writes its candidate once, not a hundred
@@ -195,12 +216,16 @@ export async function captureCandidates(
     // a resumed session repeats the history it continues: its episodes are drafted once
     const drafts = createDraftMemo(draftCandidate, (value) => redactDeep(value, { names }));
     const handle = (episode: Episode, path: string) => {
-      const tier = tierOf(episode.project);
       const draft = drafts.draft(episode);
       if (draft.drop !== undefined) {
         dropped += 1;
         return;
       }
+      place({ tier: tierOf(episode.project), draft, evidence: episode.evidence }, path);
+    };
+    const place = ({ tier: meant, draft, evidence }: BacklogItem, path: string) => {
+      // a project tier gone since the draft was left out: the user tier keeps it
+      const tier = meant === 'project' && target.layouts.project === undefined ? 'user' : meant;
       const entry = open(tier);
       const hashes = draftHashes(draft);
       if (hashes.some((hash) => entry.decided.has(hash))) {
@@ -212,7 +237,9 @@ export async function captureCandidates(
       if (key === undefined) {
         if (newCount >= maxNew) {
           capped += 1;
-          cappedFiles.add(path);
+          const waiting = left.get(path) ?? [];
+          waiting.push({ tier, draft, evidence });
+          left.set(path, waiting);
           return;
         }
         newCount += 1;
@@ -223,9 +250,11 @@ export async function captureCandidates(
       }
       const item = pending.get(key) as Pending;
       item.drafts.push(draft);
-      item.evidence.push(...episode.evidence);
+      item.evidence.push(...evidence);
       for (const hash of hashes) entry.byHash.set(hash, key);
     };
+    // the backlog first, in the order it was found: older episodes before newer ones
+    for (const path of draining) for (const item of backlog.get(path) ?? []) place(item, path);
     const scan = scanTranscriptsUnsaved({
       ...where,
       detector: { window: target.capture.window },
@@ -243,7 +272,10 @@ export async function captureCandidates(
     // What was read is written last: killed before this, the next scan reads it all again and
     // merges its episodes into the candidates written here without counting them twice.
     await options.beforeSave?.(result);
-    scan.save(cappedFiles);
+    // The backlog before the scan state: killed between the two, the next scan reads the same
+    // bytes again and finds the backlog's drafts a second time, which merge (capture-backlog.ts).
+    if (draining.length > 0 || capped > 0) writeBacklog(backlogPath, left);
+    scan.save();
     return result;
   });
 }

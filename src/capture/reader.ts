@@ -16,6 +16,8 @@ export type ParserCarry = {
   calls?: Record<string, string>;
   /** Keys of events already emitted (Gemini upsert logs, split Claude messages). */
   seen?: string[];
+  /** Gemini upsert logs: the line each of the newest message ids was first read at (a `$rewindTo` names one). */
+  messages?: Record<string, number>;
 };
 
 export type ParserContext = {
@@ -49,6 +51,13 @@ export type LineParser = {
   salvage?(line: Buffer, lineNumber: number): TranscriptEvent[];
   /** Events held back until the chunk ends (upsert logs where the last line wins). */
   flush(): TranscriptEvent[];
+  /**
+   * After `flush`: the first line of the earliest message this chunk took back (a Gemini
+   * `$rewindTo`) that an earlier scan had already read; 0 when it lies before every message
+   * remembered. What the last scan kept of the events from that line on is dropped: one scan of
+   * the whole file never reads them.
+   */
+  rewoundTo?(): number | undefined;
   carry(): ParserCarry;
 };
 

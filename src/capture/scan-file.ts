@@ -204,21 +204,22 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
   const replayedUpTo = start?.line ?? 0;
   /** The lines of a document's events read for the first time (a log's are those past `replayedUpTo`). */
   const newLines = new Set<number>();
-  // The find of the last scan comes first: replaying the kept events may find it again, and the
-  // join takes the nearest, so either serves.
-  if (resume?.lastFind !== undefined) found.push(resume.lastFind);
   const calls = options.collectCalls ? createCallCollector(undefined, options.callsSince) : undefined;
-  // The kept events go to the call cache again: a call whose result comes in this scan gets it.
-  for (const event of resume?.recent ?? []) {
-    calls?.push(event);
-    found.push(...detector.push(event));
-  }
+  /** Where this chunk took the conversation back to (a Gemini `$rewindTo`; see LineParser). */
+  let rewoundTo: () => number | undefined = () => undefined;
+  let replayed = false;
+  // before the first new event, once the reader can say what a rewind took back
+  const replay = () => {
+    if (!replayed) replayKept(resume, rewoundTo(), { detector, calls, found });
+    replayed = true;
+  };
 
   let events = 0;
   const malformed: Problem[] = [];
   let malformedCount = start?.malformed ?? 0;
   const since = options.since;
   const take = (batch: TranscriptEvent[]) => {
+    if (batch.length > 0) replay();
     for (const event of batch) {
       if (since !== undefined && event.timestamp !== undefined && event.timestamp < since) continue;
       events += 1;
@@ -256,6 +257,7 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
     result = { offset: stat.size, line: lines, bytes: stat.size };
   } else {
     const parser = reader.createParser(context);
+    rewoundTo = () => parser.rewoundTo?.();
     // A line that is not JSON is counted; what a line cut short still holds is kept.
     const broken = (line: Buffer, lineNumber: number, why: string) => {
       malformedCount += 1;
@@ -303,6 +305,7 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
     take(parser.flush());
     carry = parser.carry();
   }
+  replay();
   // asked before the flush, which settles what is pending
   const pending = detector.hasPending();
   found.push(...detector.flush());
@@ -333,6 +336,31 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
     ...(calls ? { calls: calls.finish() } : {}),
   };
 }
+
+/**
+ * The last scan's find and kept events, replayed into this scan's detector; those from the line a
+ * rewind took the conversation back to (`cut`) are left out, as one scan of the whole file never
+ * reads them.
+ */
+function replayKept(
+  resume: FileState | undefined,
+  cut: number | undefined,
+  into: { detector: EpisodeDetector; calls: CallCollector | undefined; found: Episode[] },
+): void {
+  const kept = (line: number) => cut === undefined || line < cut;
+  // The find of the last scan comes first: replaying the kept events may find it again, and the
+  // join takes the nearest, so either serves.
+  const lastFind = resume?.lastFind;
+  if (lastFind !== undefined && lastFind.evidence.every((ref) => kept(ref.line))) into.found.push(lastFind);
+  // The kept events go to the call cache again: a call whose result comes in this scan gets it.
+  for (const event of resume?.recent ?? []) {
+    if (!kept(event.line)) continue;
+    into.calls?.push(event);
+    into.found.push(...into.detector.push(event));
+  }
+}
+
+type CallCollector = ReturnType<typeof createCallCollector>;
 
 /**
  * The events the next scan replays: enough to finish an open episode. The detector's whole window

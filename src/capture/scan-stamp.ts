@@ -8,7 +8,7 @@
  *            rewrites it); another lore may print otherwise
  *   atMs     when that scan ran; a clock set back falls through (see below)
  *   watched  the signature of every other file the answer read, taken before the scan read it:
- *            the scan state (its file signatures), the config files, each own tier's audit log
+ *            the scan state (its file signatures) and backlog, the config files, each own tier's audit log
  *            and outcome records, the journal folder (a killed write to finish) and every tier's
  *            lessons/ folder (a lesson in the old flat layout fails the scan)
  *   tree     every file below the default folders with its mtime, size and inode, as the scan
@@ -71,6 +71,8 @@ export function stampPlace(cwd: string, env: NodeJS.ProcessEnv): StampPlace {
     indexPath: join(cacheDir, 'index.db'),
     watched: [
       join(capture, 'scan-state.json'),
+      // drafts a capped scan left out: the next scan writes them
+      join(capture, 'scan-state-backlog.json'),
       ...own.map((tier) => tier.configFile),
       ...own.flatMap((tier) => [join(tier.cacheDir, AUDIT_FILE), join(tier.cacheDir, OUTCOMES_FILE)]),
       join(cacheDir, 'journal'),

@@ -38,7 +38,10 @@ export type ScanOptions = {
   roots: ScanRoot[];
   /** Only this agent's transcripts. */
   source?: Agent;
-  /** ISO date: files last changed before it are skipped, and older events are not mined. */
+  /**
+   * ISO date: files last changed before it are skipped, and older events are not mined. The files
+   * read keep the state they had: the next scan without `since` reads them as if this one had not.
+   */
   since?: string;
   statePath: string;
   detector: DetectorOptions;
@@ -124,8 +127,12 @@ function isSignature(value: unknown): value is Signature {
 
 function isDetail(value: unknown): value is Detail {
   if (!isRecord(value) || !isRecord(value.carry) || !Array.isArray(value.recent)) return false;
-  const { seen, calls } = value.carry;
-  return (seen === undefined || Array.isArray(seen)) && (calls === undefined || isRecord(calls));
+  const { seen, calls, messages } = value.carry;
+  return (
+    (seen === undefined || Array.isArray(seen)) &&
+    (calls === undefined || isRecord(calls)) &&
+    (messages === undefined || isRecord(messages))
+  );
 }
 
 /** The entries of a state file that have the expected shape. */
@@ -226,11 +233,8 @@ export function countChanges(
 /** A scan whose state is not written yet: see `scanTranscriptsUnsaved`. */
 export type UnsavedScan = {
   report: ScanReport;
-  /**
-   * Writes what the scan read (the scan state) and the call cache; once, after what came of it.
-   * The files of `unread` keep the state they had before this scan: the next scan reads them again.
-   */
-  save(unread?: ReadonlySet<string>): void;
+  /** Writes what the scan read (the scan state) and the call cache; once, after what came of it. */
+  save(): void;
 };
 
 /** Scans, and writes the scan state before returning (for callers that keep nothing of their own). */
@@ -318,8 +322,6 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     const since = job.collectCalls === true ? floor.floor() : undefined;
     return since === undefined ? job : { ...job, callsSince: since };
   };
-  /** Each changed file's entries as this scan found them, for `save(unread)`. */
-  const priors = new Map<string, { signature: Signature | undefined; detail: Detail | undefined }>();
   const consume = (at: number, scan: FileScan) => {
     const job = jobs[at] as ScanJob & { file: number };
     const previous = job.previous;
@@ -332,12 +334,15 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
       return;
     }
     if (!scan.changed) return;
-    dirty = true;
-    const { carry, recent, lastFind, ...where } = scan.state;
-    if (!priors.has(job.path))
-      priors.set(job.path, { signature: state.files[job.path], detail: detailsOf()[job.path] });
-    state.files[job.path] = { ...where, agent: job.agent };
-    detailsOf()[job.path] = { carry, recent, ...(lastFind !== undefined ? { lastFind } : {}) };
+    // A `since` scan is a filter for its own run, not a reading of the files: it leaves their
+    // state as it was, so the next plain scan still mines the events it skipped (the episodes it
+    // did write come again then, and merge by their anchors).
+    if (options.since === undefined) {
+      dirty = true;
+      const { carry, recent, lastFind, ...where } = scan.state;
+      state.files[job.path] = { ...where, agent: job.agent };
+      detailsOf()[job.path] = { carry, recent, ...(lastFind !== undefined ? { lastFind } : {}) };
+    }
     report.changedFiles += 1;
     report.bytes += scan.bytes;
     report.lines += scan.lines;
@@ -382,18 +387,9 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     report.callCache = { calls: cache.length, added, damaged: old.status === 'damaged' };
   }
   let saved = false;
-  const save = (unread: ReadonlySet<string> = new Set()) => {
+  const save = () => {
     if (saved) return;
     saved = true;
-    for (const path of unread) {
-      const prior = priors.get(path);
-      if (prior === undefined) continue;
-      const details = detailsOf();
-      if (prior.signature === undefined) delete state.files[path];
-      else state.files[path] = prior.signature;
-      if (prior.detail === undefined) delete details[path];
-      else details[path] = prior.detail;
-    }
     if (dirty) {
       // The details first: a crash between the two writes leaves a generation mismatch, and the
       // old signatures with no details only cost a little context on the next scan.

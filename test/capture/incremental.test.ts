@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { READERS } from '../../src/capture/readers.js';
 import { scanFile } from '../../src/capture/scan-file.js';
 import type { FileState } from '../../src/capture/scan-file.js';
+import { SEEN_KEYS } from '../../src/capture/claude-code/parser.js';
 
 const source = fileURLToPath(
   new URL(
@@ -112,4 +113,57 @@ describe('incremental scanning', () => {
       ['error-fix', [1, 2, 3, 4]],
     ]);
   });
+
+  // A resumed session copies whole lines: the parser emits each block once, remembering SEEN_KEYS
+  // keys. Its carry once kept only 64 of them, so a copy 65..256 keys after its original was one
+  // episode in a full scan and two across a scan boundary.
+  it.each([
+    [10, 0],
+    [70, 0],
+    [200, 0],
+    [SEEN_KEYS - 6, 0],
+    [SEEN_KEYS + 100, 1],
+  ])(
+    'a copy of an episode %i lines on: %i more episode(s), the same in one scan as across two',
+    (filler, again) => {
+      dir = mkdtempSync(join(tmpdir(), 'lore-inc-'));
+      const path = join(dir, 's.jsonl');
+      const base = { sessionId: 's', cwd: '/w', timestamp: '2026-01-01T00:00:01Z' };
+      const call = (id: string, command: string) =>
+        JSON.stringify({
+          ...base,
+          type: 'assistant',
+          message: { id: `m${id}`, content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] },
+        });
+      const result = (id: string, text: string, error: boolean) =>
+        JSON.stringify({
+          ...base,
+          type: 'user',
+          message: { content: [{ type: 'tool_result', tool_use_id: id, content: text, is_error: error }] },
+        });
+      const episode = [
+        call('a', 'pytest tests'),
+        result('a', 'Exit code 1\nerror: hangs', true),
+        call('b', 'CI=1 pytest -p no:cacheprovider tests'),
+        result('b', 'ok', false),
+      ];
+      const notes = Array.from({ length: filler }, (_, n) =>
+        JSON.stringify({ ...base, type: 'user', uuid: `u${n}`, message: { content: `note ${n}` } }),
+      );
+      const before = [...episode, ...notes];
+      const lines = (episodes: { evidence: { line: number }[] }[]) =>
+        episodes.map((e) => e.evidence.map((r) => r.line));
+
+      writeFileSync(path, `${[...before, ...episode].join('\n')}\n`);
+      const whole = scan(path, undefined).episodes;
+      expect(whole).toHaveLength(1 + again);
+
+      rmSync(path);
+      writeFileSync(path, `${before.join('\n')}\n`);
+      const first = scan(path, undefined);
+      appendFileSync(path, `${episode.join('\n')}\n`);
+      const second = scan(path, first.state);
+      expect(lines([...first.episodes, ...second.episodes])).toEqual(lines(whole));
+    },
+  );
 });

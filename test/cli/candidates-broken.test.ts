@@ -1,10 +1,10 @@
 // A candidate file edited by hand into a wrong shape, or cut into invalid YAML, is reported with
 // its file and what is wrong, and skipped: listing, showing and approving the others still work.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../helpers/cli.js';
+import { createSandbox, deadPid } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 
 const fixture = fileURLToPath(
@@ -75,5 +75,38 @@ describe('a broken candidate file', () => {
 
     expect(sandbox.run(['candidates', 'show', good.id]).code).toBe(0);
     expect(sandbox.run(['candidates', 'approve', good.id, '--force']).code).toBe(0);
+  });
+
+  // A scan killed mid-write leaves lore's temporary file in the candidate's folder.
+  it('the temporaries a killed write left are removed when the store next lists, and only those', () => {
+    const { sandbox, listed } = withCandidates();
+    const [first, second] = listed.candidates as [Listed['candidates'][number], Listed['candidates'][number]];
+    const folder = dirname(fileOf(sandbox, first.file));
+    const dead = deadPid();
+    const old = (Date.now() - 5 * 60_000) / 1000;
+    const plant = (path: string, aged: boolean) => {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, 'schemaVersion: 1\nid: half-writ');
+      utimesSync(path, aged ? old : Date.now() / 1000, aged ? old : Date.now() / 1000);
+      return path;
+    };
+    const abandoned = plant(join(folder, `.lesson.yaml.${dead}.0badf00d.tmp`), true);
+    const kept = [
+      plant(join(folder, `.lesson.yaml.${dead}.12345678.tmp`), false), // may be a writer elsewhere
+      plant(join(folder, `.lesson.yaml.${process.pid}.deadbeef.tmp`), true), // a live writer
+      plant(join(folder, '.review-notes.tmp'), true), // a person's own file
+    ];
+    // a create killed before its file was in place: a folder with only a temporary
+    const halfMade = join(dirname(folder), 'zz-half-made');
+    plant(join(halfMade, `.lesson.yaml.${dead}.abcdef01.tmp`), true);
+    utimesSync(halfMade, old, old);
+
+    const list = sandbox.run(['candidates', 'list', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.json<Listed>().candidates.map((c) => c.id)).toContain(second.id);
+    expect(existsSync(abandoned)).toBe(false);
+    expect(kept.filter((path) => existsSync(path))).toEqual(kept);
+    expect(existsSync(halfMade)).toBe(false);
+    expect(existsSync(fileOf(sandbox, first.file))).toBe(true);
   });
 });

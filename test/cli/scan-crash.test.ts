@@ -77,6 +77,16 @@ function scanToEnd(sandbox: Sandbox): void {
   expect(run.code, run.stderr).toBe(0);
 }
 
+/** Scans until no episode is left for a later scan (capture.maxCandidatesPerScan); false: never. */
+function drain(sandbox: Sandbox): boolean {
+  for (let round = 0; round < 30; round += 1) {
+    const run = sandbox.run(['scan', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    if (run.json<{ capped: number }>().capped === 0) return true;
+  }
+  return false;
+}
+
 /** What one scan that nobody interrupted makes of the history, and how long it took. */
 function reference(): { outcome: Outcome; ms: number } {
   const sandbox = createSandbox();
@@ -92,6 +102,8 @@ function reference(): { outcome: Outcome; ms: number } {
 }
 
 const statePath = (sandbox: Sandbox) => sandbox.inRepo('.lore', 'cache', 'capture', 'scan-state.json');
+const backlogPath = (sandbox: Sandbox) =>
+  sandbox.inRepo('.lore', 'cache', 'capture', 'scan-state-backlog.json');
 
 describe('lore scan killed part way', () => {
   it('loses nothing when killed the moment it has written its scan state', async () => {
@@ -124,5 +136,22 @@ describe('lore scan killed part way', () => {
     expect(killed).toBeGreaterThan(0);
     scanToEnd(sandbox);
     expect(outcome(sandbox, lesson)).toEqual(expected);
+  });
+
+  // A capped scan keeps what it left out in a backlog written before the scan state.
+  it('loses nothing of a capped scan killed around its backlog, and counts nothing twice', async () => {
+    const { outcome: expected } = reference();
+    const sandbox = createSandbox();
+    const lesson = history(sandbox);
+    writeFileSync(sandbox.inRepo('.lore', 'config.yaml'), 'capture:\n  maxCandidatesPerScan: 1\n');
+    const child = sandbox.spawn(['scan', '--json']);
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(backlogPath(sandbox)) && Date.now() < deadline);
+    child.kill('SIGKILL');
+    await exited(child);
+    expect(existsSync(backlogPath(sandbox))).toBe(true);
+    expect(drain(sandbox)).toBe(true);
+    expect(outcome(sandbox, lesson)).toEqual(expected);
+    expect(existsSync(backlogPath(sandbox))).toBe(false);
   });
 });

@@ -84,16 +84,53 @@ describe('lore scan and candidates', () => {
     writeFileSync(sandbox.inRepo('.lore', 'config.yaml'), 'capture:\n  maxCandidatesPerScan: 4\n');
     const first = sandbox.run(['scan', '--path', 't']);
     expect(first.stdout).toContain('left for the next scan (capture.maxCandidatesPerScan)');
+    // the backlog is written from the scan state: the transcript is not parsed again
+    const drains: { bytes: number; new: number }[] = [];
     for (let round = 0; round < 20; round += 1) {
       const run = sandbox.run(['scan', '--path', 't', '--json']).json<ScanJson>();
+      drains.push({ bytes: run.bytes, new: run.new });
       expect(run.new).toBeLessThanOrEqual(4);
       if (run.capped === 0) break;
     }
+    expect(drains.every((drain) => drain.bytes === 0)).toBe(true);
+    expect(drains[0]?.new).toBe(4);
     expect(listed(sandbox)).toEqual(expected);
     expect(sandbox.run(['scan', '--path', 't', '--json']).json<ScanJson>()).toMatchObject({
       new: 0,
       capped: 0,
     });
+  });
+
+  // --since filters one run: it must not consume the older events of the files it read.
+  it('a scan after a --since scan still mines the older events, and counts none twice', () => {
+    const session = 'M-Thisness__M-Claude__Archives__3cfce0ff-0725-47be-a572-f8af8122b71e.jsonl';
+    const listed = (sandbox: ReturnType<typeof createSandbox>) =>
+      sandbox
+        .run(['candidates', 'list', '--json'])
+        .json<{ candidates: { summary: string; occurrences: number }[] }>()
+        .candidates.map((c) => `${c.summary} x${c.occurrences}`)
+        .sort();
+    const setUp = () => {
+      const sandbox = createSandbox();
+      mkdirSync(sandbox.inRepo('t'), { recursive: true });
+      cpSync(join(fixtures, 'claude-code', session), sandbox.inRepo('t', session));
+      expect(sandbox.run(['init']).code).toBe(0);
+      writeFileSync(sandbox.inRepo('.lore', 'config.yaml'), 'capture:\n  maxCandidatesPerScan: 1000\n');
+      return sandbox;
+    };
+    const whole = setUp();
+    expect(whole.run(['scan', '--path', 't', '--json']).code).toBe(0);
+    const expected = listed(whole);
+
+    const sandbox = setUp();
+    const late = sandbox
+      .run(['scan', '--path', 't', '--since', '2026-01-17T02:42:00Z', '--json'])
+      .json<ScanJson>();
+    expect(late.new).toBeGreaterThan(0);
+    expect(late.new).toBeLessThan(expected.length);
+    const plain = sandbox.run(['scan', '--path', 't', '--json']).json<ScanJson>();
+    expect(plain.new).toBe(expected.length - late.new);
+    expect(listed(sandbox)).toEqual(expected);
   });
 
   it("scans the agents' default folders, stores candidates, reads nothing twice, approves and rejects", () => {

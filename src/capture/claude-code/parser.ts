@@ -82,9 +82,19 @@ function isSyntheticUser(record: Record<string, unknown>, text: string): boolean
   );
 }
 
+/**
+ * How many block keys the parser remembers to emit each block once, in a scan and carried to the
+ * next one alike: a carry shorter than the scan's own window (it was 64 against 256) let an
+ * incremental scan emit again a block 65 to 256 keys back that one full scan of the same file
+ * drops, so a candidate's count depended on when the scans ran. 256 keeps what a full scan has
+ * always done; its cost is the carry, about 45 bytes a key (up to 11 KB a long file in
+ * `scan-state-detail.json`, against 3 KB at 64).
+ */
+export const SEEN_KEYS = 256;
+
 export function createClaudeParser(context: ParserContext): LineParser {
   const calls = new Map(Object.entries(context.carry.calls ?? {}));
-  const seen = new Set(context.carry.seen ?? []);
+  const seen = new Set((context.carry.seen ?? []).slice(-SEEN_KEYS));
   let session = context.carry.session;
   let project = context.carry.project ?? context.project;
 
@@ -102,7 +112,7 @@ export function createClaudeParser(context: ParserContext): LineParser {
   const once = (key: string): boolean => {
     if (seen.has(key)) return false;
     seen.add(key);
-    if (seen.size > 256) seen.delete(seen.values().next().value as string);
+    if (seen.size > SEEN_KEYS) seen.delete(seen.values().next().value as string);
     return true;
   };
 
@@ -221,7 +231,7 @@ export function createClaudeParser(context: ParserContext): LineParser {
       ...(session !== undefined ? { session } : {}),
       ...(project !== undefined ? { project } : {}),
       calls: trimCalls(calls),
-      seen: [...seen].slice(-64),
+      seen: [...seen],
     }),
   };
 }

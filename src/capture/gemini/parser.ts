@@ -4,7 +4,10 @@
  * earlier record (the last line wins), `{"$set": {...}}` patches (`messages` replaces the list),
  * and `{"$rewindTo": id}`, which drops that message and everything after it. Records are held
  * until the chunk ends and then emitted once each (ids already emitted are remembered across
- * scans). The older `.json` form is one document with a `messages` array. Tool calls carry their
+ * scans). A rewind to a message an earlier scan read (the user rewound after a scan) drops the
+ * messages of this chunk and says where it went back to (`rewoundTo`), so the scan drops the
+ * events it kept from there on: a later fix never pairs with a failure taken back, as in one scan
+ * of the whole file. What the earlier scan already made candidates of stays. The older `.json` form is one document with a `messages` array. Tool calls carry their
  * result and a `status` (success, error, cancelled); shell failures often say success with
  * "Exit Code: 1" in the output. `<hook_context>` blocks are hook injections and never mined.
  */
@@ -111,17 +114,45 @@ function createEmitter(context: ParserContext): Emitter {
   };
 }
 
+/**
+ * Message ids whose first line the carry keeps for a later `$rewindTo`: more than the messages the
+ * kept events (the detector's window, 40 events at most) come from. A rewind to an id older than
+ * these goes back before everything kept.
+ */
+const REMEMBERED_MESSAGES = 64;
+
 export function createGeminiParser(context: ParserContext): LineParser {
   const emitter = createEmitter(context);
   /** Held records by id, in first-seen order; the last line for an id wins. */
   let pending = new Map<string, { record: Record<string, unknown>; line: number }>();
+  /** The line each message id was first read at, in that order (the carried ones: earlier scans). */
+  const firstLines = new Map(Object.entries(context.carry.messages ?? {}));
+  const carried = new Set(firstLines.keys());
+  /** The carry may have forgotten older messages. */
+  const forgetful = firstLines.size >= REMEMBERED_MESSAGES;
+  let rewound: number | undefined;
+
+  const hold = (record: Record<string, unknown>, id: string, line: number) => {
+    pending.set(id, { record, line });
+    if (!firstLines.has(id)) firstLines.set(id, line);
+  };
 
   const replace = (messages: unknown[], line: number) => {
     pending = new Map();
     for (const message of messages) {
-      if (isObject(message) && typeof message.id === 'string')
-        pending.set(message.id, { record: message, line });
+      if (isObject(message) && typeof message.id === 'string') hold(message, message.id, line);
     }
+  };
+
+  /** `$rewindTo`: the message first read at or after the target's first line are taken back. */
+  const rewind = (target: string) => {
+    const known = firstLines.get(target);
+    // an id never seen: before the messages remembered, or not this conversation's (ignored)
+    if (known === undefined && !forgetful) return;
+    const at = known ?? 0;
+    for (const id of pending.keys()) if ((firstLines.get(id) ?? 0) >= at) pending.delete(id);
+    for (const [id, line] of firstLines) if (line >= at) firstLines.delete(id);
+    if (known === undefined || carried.has(target)) rewound = Math.min(rewound ?? at, at);
   };
 
   return {
@@ -129,9 +160,7 @@ export function createGeminiParser(context: ParserContext): LineParser {
     parse(value, line) {
       if (!isObject(value)) return [];
       if (typeof value.$rewindTo === 'string') {
-        const ids = [...pending.keys()];
-        const index = ids.indexOf(value.$rewindTo);
-        for (const id of index < 0 ? [] : ids.slice(index)) pending.delete(id);
+        rewind(value.$rewindTo);
         return [];
       }
       if (isObject(value.$set)) {
@@ -141,7 +170,7 @@ export function createGeminiParser(context: ParserContext): LineParser {
       }
       if (typeof value.id === 'string' && typeof value.type === 'string') {
         pending.delete(value.id);
-        pending.set(value.id, { record: value, line });
+        hold(value, value.id, line);
         return [];
       }
       emitter.meta(value);
@@ -161,8 +190,10 @@ export function createGeminiParser(context: ParserContext): LineParser {
         ...(session !== undefined ? { session } : {}),
         ...(project !== undefined ? { project } : {}),
         seen: [...emitter.seen].slice(-4096),
+        messages: Object.fromEntries([...firstLines].slice(-REMEMBERED_MESSAGES)),
       };
     },
+    rewoundTo: () => rewound,
   };
 }
 

@@ -230,7 +230,11 @@ export const command: Command = {
         value: 'DIR',
         description: 'scan this folder or file instead of the default folders; repeatable',
       },
-      since: { type: 'string', value: 'DATE', description: 'skip transcripts and events older than DATE' },
+      since: {
+        type: 'string',
+        value: 'DATE',
+        description: 'skip transcripts and events older than DATE, for this run only',
+      },
       background: {
         type: 'boolean',
         description:

@@ -7,7 +7,7 @@
  * rejected is never proposed again.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { candidateShapeProblem } from '../../core/capture/candidate-shape.js';
@@ -15,7 +15,13 @@ import { LoreError } from '../../core/errors.js';
 import { createLessonId, ID_RANDOM_BYTES } from '../../core/lesson/lesson-id.js';
 import { LESSON_SCHEMA_COMMENT } from '../../core/lesson/lesson-yaml.js';
 import type { CandidateRecord } from '../../core/capture/merge-candidate.js';
-import { appendLine, claimDirectory, writeFileAtomic } from '../fs/fs-atomic.js';
+import {
+  appendLine,
+  claimDirectory,
+  isAbandonedTemp,
+  unlinkQuietly,
+  writeFileAtomic,
+} from '../fs/fs-atomic.js';
 import { ensureGitignore } from '../workspace/gitignore.js';
 import { lessonLockPath, withLocks, withLocksAsync } from '../fs/lock.js';
 import type { TierLayout } from '../fs/paths.js';
@@ -50,6 +56,47 @@ export type CandidateStore = {
   decide(decision: Decision): void;
   decisions(): Map<string, Decision>;
 };
+
+/**
+ * How old a temporary file of a writer that is gone must be before it is removed: a write takes
+ * milliseconds, and a writer in another pid namespace (a container sharing the repository) looks
+ * gone while it writes. The code cache waits as long for its own (code-cache.ts).
+ */
+const ABANDONED_MS = 60_000;
+
+const olderThan = (path: string, nowMs: number) => {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat !== undefined && nowMs - stat.mtimeMs > ABANDONED_MS;
+};
+
+/**
+ * Removes what a write killed part way left in a candidate's folder: its temporary files (lore's
+ * own names only, of a process that is gone, a minute old), and the folder itself when a create
+ * was killed before its file was in place and nothing else is there (a minute after its last
+ * change: a create writes its file the moment it has claimed the folder).
+ */
+function sweepFolder(folder: string, nowMs: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  // asked before the sweep, which makes the folder new again
+  const settled = olderThan(folder, nowMs);
+  const left = names.filter((name) => {
+    const path = join(folder, name);
+    if (!isAbandonedTemp(name) || !olderThan(path, nowMs)) return true;
+    unlinkQuietly(path);
+    return false;
+  });
+  if (left.length > 0 || !settled) return;
+  try {
+    rmdirSync(folder); // fails, and keeps it, if a file came in meanwhile
+  } catch {
+    // not empty, or gone already
+  }
+}
 
 /** The one candidate whose id starts with `ref`; ambiguous and missing refs are refused with what to do. */
 export function pickCandidate<C extends { id: string }>(ref: string, candidates: readonly C[]): C {
@@ -133,7 +180,10 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
     survey() {
       const candidates: StoredCandidate[] = [];
       const broken: BrokenCandidate[] = [];
-      for (const found of names().map(examine)) {
+      const nowMs = Date.now();
+      for (const id of names()) {
+        sweepFolder(join(dir, id), nowMs);
+        const found = examine(id);
         if (found === undefined) continue;
         if ('record' in found) candidates.push(found);
         else broken.push(found);
@@ -161,6 +211,7 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
     },
     update(id, change) {
       return withLocks([lockOf(id)], () => {
+        sweepFolder(join(dir, id), Date.now());
         const current = read(id);
         if (!current) throw new LoreError('not-found', `candidate ${id} is gone`);
         const record = change(current.record);
