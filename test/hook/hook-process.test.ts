@@ -181,10 +181,16 @@ describe('guards', () => {
     expect(reason('git stash')).toContain(
       'Run the corrected command instead (`git stash -u`, `git stash --include-untracked` are let through).',
     );
-    for (const fixed of ['git stash -u', 'git stash -u -m wip', 'git stash --include-untracked'])
+    for (const fixed of ['git stash -u', 'git  stash   -u', 'git stash --include-untracked'])
       expect([fixed, runHookBundle(sandbox, bash(sandbox, fixed)).stdout.trim()]).toEqual([fixed, '{}']);
     // a part of the call that does not follow the fix is still denied, and so is the bad call again
-    for (const bad of ['git stash -u && git stash drop', 'cd repo && git stash', 'git stash'])
+    // more arguments than the fix could undo it
+    for (const bad of [
+      'git stash -u && git stash drop',
+      'cd repo && git stash',
+      'git stash -u -m wip',
+      'git stash',
+    ])
       expect([bad, reason(bad)]).toEqual([
         bad,
         expect.stringContaining(`lore guard ${id} blocked this call`),

@@ -63,7 +63,8 @@ describe('followsFix: a call that follows the fix, part by part', () => {
   const cases: [string, boolean][] = [
     ['git stash -u', true],
     ['  git   stash  -u  ', true],
-    ['git stash -u -m wip', true],
+    // exactly the fix: more arguments can undo it (rm -rf build/cache/old build)
+    ['git stash -u -m wip', false],
     ['git stash --include-untracked', true],
     ['git stash -u && git pull', true],
     ['cd repo; git stash -u', true],
@@ -78,6 +79,13 @@ describe('followsFix: a call that follows the fix, part by part', () => {
     expect(followsFix(command, commands, fixes)).toBe(follows);
   });
 
+  it('a fix with more arguments is not the fix', () => {
+    expect(followsFix('rm -rf build/cache/old build', ['rm -rf build'], ['rm -rf build/cache/old'])).toBe(
+      false,
+    );
+    expect(followsFix('rm -rf build/cache/old', ['rm -rf build'], ['rm -rf build/cache/old'])).toBe(true);
+  });
+
   it('no fixes: nothing follows', () => {
     expect(followsFix('git stash -u', commands, [])).toBe(false);
   });
@@ -85,6 +93,9 @@ describe('followsFix: a call that follows the fix, part by part', () => {
   it('a regex that spans two parts: the whole call must start with a fix', () => {
     const spanning = ['cd \\S+ && make deploy'];
     expect(followsFix('cd app && make deploy', spanning, ['cd app && make deploy DRY=1'])).toBe(false);
+    expect(followsFix('cd app && make deploy DRY=1 X=2', spanning, ['cd app && make deploy DRY=1'])).toBe(
+      false,
+    );
     expect(followsFix('cd app && make deploy DRY=1', spanning, ['cd app && make deploy DRY=1'])).toBe(true);
   });
 });

@@ -12,7 +12,9 @@
  * bad command through.
  *
  * The hook then lets a call through when every part of it (split at `&&`, `||`, `;`, `|`, `&` and
- * line ends) that a guard's command matches starts with one of those fixes, word for word. Pure.
+ * line ends) that a guard's command matches is one of those fixes, word for word (runs of spaces
+ * aside). Exactly the fix, not the fix with more arguments: `rm -rf build/cache/old build` starts
+ * with a fix `rm -rf build/cache/old` and deletes what the guard is there for. Pure.
  */
 import { cachedRegex } from '../match/cached-regex.js';
 
@@ -47,14 +49,14 @@ export function blockedFixes(lesson: FixSource): string[] {
   return [...new Set(named)].filter((fix) => regexes.some((regex) => regex.test(fix)));
 }
 
-function startsWithFix(part: string, fixes: readonly string[]): boolean {
-  return fixes.some((fix) => part === fix || part.startsWith(`${fix} `));
+function isFix(part: string, fixes: readonly string[]): boolean {
+  return fixes.includes(part);
 }
 
 /**
- * Whether `command` follows the guard's fix: each part of it that one of `commands` matches starts
- * with a fix. A command none of whose parts matches on its own (a regex spanning two parts) follows
- * the fix only when it starts with one.
+ * Whether `command` follows the guard's fix: each part of it that one of `commands` matches is a
+ * fix. A command none of whose parts matches on its own (a regex spanning two parts) follows the
+ * fix only when it is one, whole.
  */
 export function followsFix(command: string, commands: readonly string[], fixes: readonly string[]): boolean {
   if (fixes.length === 0) return false;
@@ -64,6 +66,6 @@ export function followsFix(command: string, commands: readonly string[], fixes: 
     .map(squeeze)
     .filter((part) => part !== '');
   const matching = parts.filter((part) => regexes.some((regex) => regex.test(part)));
-  if (matching.length === 0) return startsWithFix(squeeze(command), fixes);
-  return matching.every((part) => startsWithFix(part, fixes));
+  if (matching.length === 0) return isFix(squeeze(command), fixes);
+  return matching.every((part) => isFix(part, fixes));
 }
