@@ -136,6 +136,11 @@ describe('usage errors exit 2 with a hint', () => {
     { args: ['show', 'a', 'b'], message: /takes 1 argument.*got a b/, hint: /usage: lore show ID/ },
     { args: ['list', 'extra'], message: /takes no positional arguments/, hint: /usage: lore list/ },
     { args: ['search'], message: /takes QUERY; got none/, hint: /usage: lore search QUERY/ },
+    {
+      args: ['search', ' '],
+      message: /lore search: the query is empty$/,
+      hint: /to see every lesson: lore list/,
+    },
     { args: ['import'], message: /takes 1 argument/, hint: /usage: lore import PATH/ },
     {
       args: ['supersede', 'abc'],
