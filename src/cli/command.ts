@@ -83,6 +83,65 @@ export function allOptions(spec: CommandSpec): Record<string, OptionSpec> {
   return { ...spec.options, ...(spec.json ? JSON_OPTION : {}), ...GLOBAL_OPTIONS };
 }
 
+/** Edit distance between two short strings (option names), a swap of two neighbours counting one. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i += 1)
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/** The option a mistyped one most likely meant: a close spelling, or one it is the start of. */
+export function closestOption(typed: string, names: readonly string[]): string | undefined {
+  const name = typed.replace(/^-+/, '').split('=')[0] ?? '';
+  if (name === '') return undefined;
+  const scored = names
+    .map((candidate) => ({ candidate, d: candidate.startsWith(name) ? 0 : distance(name, candidate) }))
+    .filter(({ d, candidate }) => d <= Math.max(1, Math.floor(Math.min(name.length, candidate.length) / 3)))
+    .sort((x, y) => x.d - y.d || x.candidate.localeCompare(y.candidate));
+  return scored[0]?.candidate;
+}
+
+/**
+ * Node's parseArgs errors in lore's words: an unknown option with the one it probably meant, a
+ * value that is missing or starts with a dash (`--limit -1`) with how to pass it.
+ */
+function argumentError(
+  verb: string,
+  options: Record<string, OptionSpec>,
+  error: Error & { code?: string },
+): LoreError {
+  const help = `run \`lore ${verb} --help\` for the options`;
+  const flag = /'(-{1,2}[^'\s]+)/.exec(error.message)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
+    const meant = flag.startsWith('--') ? closestOption(flag, Object.keys(options)) : undefined;
+    return new LoreError('usage', `unknown option ${flag}`, {
+      hint: meant === undefined ? help : `did you mean --${meant}? (${help})`,
+    });
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag !== undefined) {
+    if (/argument is ambiguous/.test(error.message))
+      return new LoreError('usage', `${flag} needs a value, and the next argument starts with a dash`, {
+        hint: `to pass a value that starts with a dash, write ${flag}=VALUE`,
+      });
+    if (/argument missing/.test(error.message))
+      return new LoreError('usage', `${flag} needs a value`, { hint: help });
+    if (/does not take an argument/.test(error.message))
+      return new LoreError('usage', `${flag} is a switch and takes no value`, {
+        hint: `write ${flag} alone`,
+      });
+  }
+  return new LoreError('usage', error.message.split('\n')[0] ?? 'bad arguments', { hint: help });
+}
+
 export function parseCommandArgs(verb: string, spec: CommandSpec, argv: readonly string[]): ParsedArgs {
   const options = allOptions(spec);
   let parsed: ReturnType<typeof parseArgs>;
@@ -103,9 +162,7 @@ export function parseCommandArgs(verb: string, spec: CommandSpec, argv: readonly
       strict: true,
     });
   } catch (error) {
-    throw new LoreError('usage', (error as Error).message.split('\n')[0] ?? 'bad arguments', {
-      hint: `run \`lore ${verb} --help\` for the options`,
-    });
+    throw argumentError(verb, options, error as Error & { code?: string });
   }
   const values = parsed.values as ParsedArgs['values'];
   if (values.help !== true) {

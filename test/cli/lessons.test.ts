@@ -67,6 +67,29 @@ describe('lore add', () => {
     );
   });
 
+  it('a guard says which fix it lets through, or how to check that it does not deny its fix', () => {
+    const sandbox = createSandbox();
+    const guard = (command: string, more: string[] = []) =>
+      sandbox.run([
+        'add',
+        '--summary',
+        `guard on ${command}`,
+        '--type',
+        'guard',
+        '--command',
+        command,
+        ...more,
+      ]);
+    expect(guard('git stash( |$)', ['--remediation', 'run `git stash -u`']).stdout).toContain(
+      'guard: denies every call its commands match but its fix, let through: `git stash -u`',
+    );
+    expect(guard('git push.*--force').stdout).toContain(
+      'if the corrected command is one of them, name it in backticks in --remediation',
+    );
+    const hint = sandbox.run(['add', '--summary', 'a hint', '--command', 'git stash( |$)']);
+    expect(hint.stdout).not.toContain('guard:');
+  });
+
   it('--json prints {"id": ...} and -q only the id', () => {
     const sandbox = createSandbox();
     const json = sandbox.run(['add', '--summary', 'first', '--json']);

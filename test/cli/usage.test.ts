@@ -107,17 +107,40 @@ describe('usage errors exit 2 with a hint', () => {
   const cases: { args: string[]; message: RegExp; hint: RegExp }[] = [
     { args: ['frobnicate'], message: /unknown command "frobnicate"/, hint: /lore --help/ },
     { args: ['lis'], message: /unknown command "lis".*did you mean list/, hint: /lore --help/ },
-    { args: ['list', '--bogus'], message: /Unknown option '--bogus'/, hint: /lore list --help/ },
+    {
+      args: ['list', '--bogus'],
+      message: /^lore list: unknown option --bogus$/,
+      hint: /^run `lore list --help`/,
+    },
     {
       args: ['add', '--summary', 'x', '--frob'],
-      message: /Unknown option '--frob'/,
+      message: /^lore add: unknown option --frob$/,
       hint: /lore add --help/,
     },
-    { args: ['list', '--tag'], message: /Option '--tag <value>' argument missing/, hint: /lore list --help/ },
+    // a mistyped option: the one it meant (a close spelling, two letters swapped, or its start)
+    { args: ['add', '--summry', 'x'], message: /unknown option --summry$/, hint: /did you mean --summary\?/ },
+    { args: ['list', '--tga', 'x'], message: /unknown option --tga$/, hint: /did you mean --tag\?/ },
+    { args: ['search', 'x', '--jso'], message: /unknown option --jso$/, hint: /did you mean --json\?/ },
+    { args: ['list', '--tag'], message: /^lore list: --tag needs a value$/, hint: /lore list --help/ },
+    {
+      args: ['search', 'x', '--limit', '-1'],
+      message: /--limit needs a value, and the next argument starts with a dash/,
+      hint: /write --limit=VALUE/,
+    },
+    {
+      args: ['list', '--json=yes'],
+      message: /--json is a switch and takes no value/,
+      hint: /write --json alone/,
+    },
     { args: ['show'], message: /takes 1 argument/, hint: /usage: lore show ID/ },
     { args: ['show', 'a', 'b'], message: /takes 1 argument.*got a b/, hint: /usage: lore show ID/ },
     { args: ['list', 'extra'], message: /takes no positional arguments/, hint: /usage: lore list/ },
     { args: ['search'], message: /takes QUERY; got none/, hint: /usage: lore search QUERY/ },
+    {
+      args: ['search', ' '],
+      message: /lore search: the query is empty$/,
+      hint: /to see every lesson: lore list/,
+    },
     { args: ['import'], message: /takes 1 argument/, hint: /usage: lore import PATH/ },
     {
       args: ['supersede', 'abc'],

@@ -164,6 +164,44 @@ describe('guards', () => {
     expect(runHookBundle(sandbox, bash(sandbox, 'rm -rf build/cache/old')).stdout.trim()).toBe('{}');
   });
 
+  it('a guard whose command also matches its own fix lets the fix through, and only the fix', () => {
+    const sandbox = createSandbox();
+    const id = sandbox.add([
+      '--summary',
+      'Use `git stash -u`: plain git stash drops untracked files',
+      '--type',
+      'guard',
+      '--command',
+      'git stash( |$)',
+      '--remediation',
+      'run `git stash -u` (or `git stash --include-untracked`)',
+    ]);
+    const reason = (command: string) =>
+      output(runHookBundle(sandbox, bash(sandbox, command))).hookSpecificOutput?.permissionDecisionReason;
+    expect(reason('git stash')).toContain(
+      'Run the corrected command instead (`git stash -u`, `git stash --include-untracked` are let through).',
+    );
+    for (const fixed of ['git stash -u', 'git  stash   -u', 'git stash --include-untracked'])
+      expect([fixed, runHookBundle(sandbox, bash(sandbox, fixed)).stdout.trim()]).toEqual([fixed, '{}']);
+    // a part of the call that does not follow the fix is still denied, and so is the bad call again
+    // more arguments than the fix could undo it
+    for (const bad of [
+      'git stash -u && git stash drop',
+      'cd repo && git stash',
+      'git stash -u -m wip',
+      'git stash',
+    ])
+      expect([bad, reason(bad)]).toEqual([
+        bad,
+        expect.stringContaining(`lore guard ${id} blocked this call`),
+      ]);
+    const explained = sandbox.run(['explain', '--tool', 'Bash', '--command', 'git stash -u', '--json']);
+    expect(JSON.parse(explained.stdout)).toMatchObject({
+      denied: [],
+      dropped: [{ id, reason: 'follows-fix' }],
+    });
+  });
+
   it('a hook started in a folder deleted under the agent still denies (the payload names its cwd)', () => {
     const { sandbox, id } = guardSandbox();
     const gone = join(sandbox.base, 'gone');

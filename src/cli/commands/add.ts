@@ -8,7 +8,7 @@ import { addLesson, author } from '../../store/lessons/lesson-writes.js';
 import { findDuplicates } from '../../store/curate/find-duplicates.js';
 import { initTier } from '../../store/workspace/init-tier.js';
 import { requireNarrowTrigger } from '../../store/breadth/check-draft.js';
-import { BREADTH_DESCRIPTION, FORCE_OPTION, breadthLine } from '../breadth-view.js';
+import { BREADTH_DESCRIPTION, FORCE_OPTION, breadthLine, guardFixLine } from '../breadth-view.js';
 
 export const command: Command = {
   spec: {
@@ -80,7 +80,13 @@ export const command: Command = {
       const file = ws.displayPath(added.file);
       const text = flagOption(args, 'quiet')
         ? added.id
-        : `${added.id}\nadded ${added.lesson.slug} (${universal ? 'user, universal' : tier}) in ${file}\n${breadthLine(breadth)}\nsee it with: lore show ${added.id}`;
+        : [
+            added.id,
+            `added ${added.lesson.slug} (${universal ? 'user, universal' : tier}) in ${file}`,
+            breadthLine(breadth),
+            ...guardFixLine(added.lesson),
+            `see it with: lore show ${added.id}`,
+          ].join('\n');
       return {
         data: {
           id: added.id,

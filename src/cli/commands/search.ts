@@ -1,3 +1,4 @@
+import { LoreError } from '../../core/errors.js';
 import { STATUSES, TIERS } from '../../core/lesson/constants.js';
 import type { LessonSearch } from '../../store/embed/hybrid-lessons.js';
 import { choiceOption, flagOption, listOption, numberOption } from '../command.js';
@@ -55,6 +56,11 @@ export const command: Command = {
   },
   async run(ctx, args) {
     const query = args.positionals.join(' ');
+    // an unset shell variable (`lore search "$Q"`) is a mistake to say, not a search for nothing
+    if (query.trim() === '')
+      throw new LoreError('usage', 'the query is empty', {
+        hint: 'usage: lore search QUERY (to see every lesson: lore list)',
+      });
     const kind = choiceOption(args, 'kind', ['lesson', 'doc'] as const) ?? 'lesson';
     if (kind === 'doc') {
       const { searchDocsCommand } = await import('../search-docs.js');

@@ -10,6 +10,7 @@
  * skill goes out as one pointer to the skill instead (guards still deny).
  */
 import { skillPointerTexts } from './skill-pointer.js';
+import { followsFix } from './guard-fix.js';
 import { HARD_MAX_CHARS } from './types.js';
 import type {
   Included,
@@ -49,6 +50,8 @@ export type PlanOptions = {
    * that would deny is not advice now; it is skipped as `call-denied`, its reason went out then.
    */
   guardsRanBefore?: boolean;
+  /** The call's shell command, if it has one: a guard lets a command that follows its fix through. */
+  command?: string;
   /** Overrides settings.maxLessons / maxChars (SessionStart uses its own small budget). */
   maxLessons?: number;
   maxChars?: number;
@@ -82,6 +85,17 @@ function isTrigger(reason: string): boolean {
   return reason.startsWith('command:') || reason.startsWith('path:') || reason.startsWith('content:');
 }
 
+/** A guard whose own commands match its fix lets a shell call that follows the fix through. */
+function followsGuardFix({ lesson, matchedBy }: Match, command: string | undefined): boolean {
+  return (
+    lesson.guard &&
+    lesson.fixes !== undefined &&
+    command !== undefined &&
+    matchedBy.some((reason) => reason.startsWith('command:')) &&
+    followsFix(command, lesson.commands, lesson.fixes)
+  );
+}
+
 /** Why the session state holds a lesson back (it cannot be recorded, or was shown), if it does. */
 function heldBack(state: PlanState, id: string): SkipReason | undefined {
   if (!state.stateAvailable) return 'state-unavailable';
@@ -109,7 +123,8 @@ export function planInjection(
   for (const match of ranked) {
     const { lesson, matchedBy } = match;
     const trigger = options.allowDeny && matchedBy.some(isTrigger);
-    const guardDenies = lesson.guard && settings.guards && trigger;
+    const followed = followsGuardFix(match, options.command) && settings.guards;
+    const guardDenies = lesson.guard && settings.guards && trigger && !followed;
     // A checkpoint denies the session's first matching call only: never twice, never unrecorded.
     const checkpoint = lesson.checkpoint === true && trigger;
     const held = heldBack(state, lesson.id);
@@ -135,8 +150,11 @@ export function planInjection(
       skip('low-priority');
       continue;
     }
-    if (options.guardsRanBefore === true && lesson.guard && settings.guards && matchedBy.some(isTrigger)) {
-      skip('call-denied');
+    // the call follows the guard's fix, or the half before it ran the guards already
+    const ranGuard =
+      options.guardsRanBefore === true && lesson.guard && settings.guards && matchedBy.some(isTrigger);
+    if (followed || ranGuard) {
+      skip(followed ? 'follows-fix' : 'call-denied');
       continue;
     }
     if (denies) {

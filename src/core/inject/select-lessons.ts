@@ -295,6 +295,7 @@ export function selectLessons(input: SelectInput): Selection {
     allowDeny: event.event === 'PreToolUse' && event.phase !== 'after' && event.phase !== 'outcome',
     allowAdvice: event.phase !== 'before',
     guardsRanBefore: event.phase === 'after' || event.phase === 'outcome',
+    command: event.command,
     textOf,
     skills: head.skills,
   };

@@ -5,7 +5,7 @@
  */
 import type { LiteralDomain, LiteralTable } from './literal-keys.js';
 
-export const MANIFEST_VERSION = 7;
+export const MANIFEST_VERSION = 8;
 
 export const HOOK_EVENTS = ['PreToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -100,6 +100,11 @@ export type ManifestLesson = {
    * paths or contents match, with the lesson as the reason, and is then shown like any lesson.
    */
   checkpoint?: boolean;
+  /**
+   * A guard's fix as the lesson names it, where its own commands match it (guard-fix.ts; absent:
+   * none): a call that follows it is let through instead of denied.
+   */
+  fixes?: string[];
   /** Tool names (lowercase; `*` wildcards allowed), empty = any tool. */
   tools: string[];
   /** Command regex sources, as written. */
@@ -253,6 +258,7 @@ export const SKIP_REASONS = [
   'in-skill',
   'after-call',
   'awaits-error',
+  'follows-fix',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -20,6 +20,7 @@ import { encodePostings } from '../inject/postings.js';
 import { compareEntries, deniesCalls } from '../inject/rank-matches.js';
 import { wordKeys } from '../inject/create-matcher.js';
 import { renderLesson } from './render-lesson.js';
+import { blockedFixes } from '../inject/guard-fix.js';
 import { normalizeTool } from '../inject/tool-names.js';
 import { lessonSkill } from '../views/plan-skills.js';
 import { MANIFEST_VERSION } from '../inject/types.js';
@@ -248,6 +249,8 @@ export function manifestEntry(
 ): ManifestEntry {
   const rendered = renderLesson(lesson);
   const gated = lesson.errors ?? [];
+  const guard = lesson.type === 'guard' && gated.length === 0;
+  const fixes = guard ? blockedFixes(lesson) : [];
   const entry: ManifestLesson = {
     id: lesson.id,
     n: 0,
@@ -256,7 +259,8 @@ export function manifestEntry(
     confidence: lesson.confidence,
     needsReview: lesson.needsReview,
     // a lesson that waits for its error cannot act before the call: it never denies
-    guard: lesson.type === 'guard' && gated.length === 0,
+    guard,
+    ...(fixes.length > 0 ? { fixes } : {}),
     ...(lesson.type === 'checkpoint' && gated.length === 0 ? { checkpoint: true } : {}),
     tools: lesson.tools.map(normalizeTool),
     commands: lesson.commands,

@@ -6,6 +6,7 @@
  * guards and checkpoints, the reason a denied call shows the agent.
  */
 import type { Lesson } from '../lesson/schema.js';
+import { blockedFixes } from '../inject/guard-fix.js';
 
 const BODY_MAX = 1200;
 
@@ -31,10 +32,14 @@ export function renderLesson(lesson: Lesson): RenderedLesson {
   if (fix !== undefined) lines.push(`Fix: ${clip(fix, 600)}`);
   if (mistake === undefined && fix === undefined && lesson.body !== undefined && lesson.body.trim() !== '')
     lines.push(clip(lesson.body, BODY_MAX));
+  // the fixes the guard's own commands match are let through (guard-fix.ts): say which
+  const letThrough = blockedFixes(lesson).map((command) => `\`${command}\``);
   const reason = [
     `lore guard ${lesson.id} blocked this call: ${lesson.summary}`,
     ...(fix !== undefined ? [`Fix: ${clip(fix, 600)}`] : []),
-    'Run the corrected command instead (a call that follows the fix is not blocked).',
+    letThrough.length > 0
+      ? `Run the corrected command instead (${clip(letThrough.join(', '), 300)} ${letThrough.length > 1 ? 'are' : 'is'} let through).`
+      : 'Run the corrected command instead.',
   ].join('\n');
   const checkpointReason = [
     `lore checkpoint ${lesson.id}: read this lesson before this call runs.`,
