@@ -368,20 +368,26 @@ const patchLesson: Route['handler'] = async (ctx) => {
     throw new HttpError(400, 'bad-field', 'unset must be a list of field names');
   const draft = draftFromBody(input, ['status', 'unset', 'force', 'ifUnchanged']);
   let result = await resolveLesson(ws, id);
-  // Requests are served one at a time: nothing of this server writes between this check and the save.
-  const changed = changedSince(input.ifUnchanged, result.lesson);
-  if (changed.length > 0)
-    throw new HttpError(409, 'conflict', `the lesson's ${changed.join(', ')} changed since this edit began`, {
+  // checked here for a quick answer, and again under the lesson lock by the first write: a
+  // `lore update` from another process can land between this read and that write
+  const verify = (lesson: Record<string, unknown>): void => {
+    const changed = changedSince(input.ifUnchanged, lesson);
+    if (changed.length === 0) return;
+    const message = `the lesson's ${changed.join(', ')} changed since this edit began`;
+    throw new HttpError(409, 'conflict', message, {
       hint: 'reload the lesson to see the change, then make yours again',
     });
+  };
+  verify(result.lesson);
   const unsetFields = (unset as string[] | undefined) ?? [];
   let breadth: Breadth | undefined;
   const trigger = updatedTrigger(result.lesson, draft, unsetFields);
   if (trigger !== undefined) breadth = checkTrigger(ws, trigger, forceOf(input));
-  if (Object.keys(draft).length > 0 || (unset as string[] | undefined)?.length) {
-    result = await updateLesson(ws, id, draft, { nowMs: ctx.nowMs, unset: (unset as string[]) ?? [] });
-  }
-  if (status !== undefined) result = await setStatus(ws, result.id, status, ctx.nowMs);
+  const edits = Object.keys(draft).length > 0 || unsetFields.length > 0;
+  if (edits) result = await updateLesson(ws, id, draft, { nowMs: ctx.nowMs, unset: unsetFields, verify });
+  // after an edit, ifUnchanged was checked by it (the edited fields no longer hold those values)
+  if (status !== undefined)
+    result = await setStatus(ws, result.id, status, ctx.nowMs, edits ? undefined : verify);
   await settle(ws);
   return {
     body: {
