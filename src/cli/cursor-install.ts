@@ -14,14 +14,8 @@ import {
   cursorMcpFile,
   INSTALL_SCOPES,
 } from '../store/install/agent-config-paths.js';
-import {
-  HOOK_BUNDLE,
-  isLoreHookCommand,
-  PLUGIN_DIR,
-  readSettings,
-  settingsFileFor,
-  writeSettings,
-} from './agent-hooks.js';
+import { HOOK_BUNDLE, isLoreHookCommand, PLUGIN_DIR, readSettings, settingsFileFor } from './agent-hooks.js';
+import { withoutCreated, writeInstalled, writeUninstalled } from './install-containers.js';
 import { choiceOption, flagOption } from './command.js';
 import type { CommandContext, CommandOutput, ParsedArgs } from './command.js';
 import { loreMcpEntry } from './mcp-registration.js';
@@ -56,11 +50,13 @@ export function runCursorInstall(ctx: CommandContext, args: ParsedArgs): Command
   const dryRun = flagOption(args, 'dry-run');
   const file = settingsFileFor(ctx, 'cursor', scope);
   const mcpFile = cursorMcpFile(scope, ctx.env, dirname(dirname(file)));
-  const hooks = planCursorHooksInstall(readSettings(file), cursorHookTable(), isLoreHookCommand, file);
-  const mcp = planMcpJsonInstall(readSettings(mcpFile), loreMcpEntry('claude-code'), mcpFile);
+  const hooksBefore = readSettings(file);
+  const mcpBefore = readSettings(mcpFile);
+  const hooks = planCursorHooksInstall(hooksBefore, cursorHookTable(), isLoreHookCommand, file);
+  const mcp = planMcpJsonInstall(mcpBefore, loreMcpEntry('claude-code'), mcpFile);
   if (!dryRun) {
-    if (hooks.changed) writeSettings(file, hooks.text);
-    if (mcp.changed) writeSettings(mcpFile, mcp.text);
+    if (hooks.changed) writeInstalled(ctx.env, file, hooksBefore, hooks.text);
+    if (mcp.changed) writeInstalled(ctx.env, mcpFile, mcpBefore, mcp.text);
   }
   const changed = hooks.changed || mcp.changed;
   const claude = claudeSettingsWithLore(ctx, file, scope);
@@ -100,8 +96,8 @@ export function runCursorUninstall(ctx: CommandContext, args: ParsedArgs): Comma
   const mcp: McpPlan =
     mcpText === undefined ? { changed: false, text: '' } : planMcpJsonUninstall(mcpText, mcpFile);
   if (!dryRun) {
-    if (hooks.changed) writeSettings(file, hooks.text);
-    if (mcp.changed) writeSettings(mcpFile, mcp.text);
+    if (hooks.changed) writeUninstalled(ctx.env, file, withoutCreated(ctx.env, file, hooks.text));
+    if (mcp.changed) writeUninstalled(ctx.env, mcpFile, withoutCreated(ctx.env, mcpFile, mcp.text));
   }
   const removed = [...hooks.entries, ...(mcp.changed ? ['mcpServers.lore'] : [])];
   const changed = removed.length > 0;

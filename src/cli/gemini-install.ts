@@ -16,11 +16,11 @@ import {
   isLoreHookCommand,
   readSettings,
   settingsFileFor,
-  writeSettings,
 } from './agent-hooks.js';
 import { choiceOption, flagOption } from './command.js';
 import type { CommandContext, CommandOutput, ParsedArgs } from './command.js';
 import { loreMcpEntry } from './mcp-registration.js';
+import { withoutCreated, writeInstalled, writeUninstalled } from './install-containers.js';
 
 /** Where `gemini extensions install|link` puts an extension named `lore`. */
 function installedExtension(ctx: CommandContext): string | undefined {
@@ -43,7 +43,7 @@ export function runGeminiInstall(ctx: CommandContext, args: ParsedArgs): Command
   const mcp = planMcpJsonInstall(hooks.text, loreMcpEntry('gemini'), file);
   const text = mcp.changed ? mcp.text : hooks.text;
   const changed = before !== text;
-  if (changed && !dryRun) writeSettings(file, text);
+  if (changed && !dryRun) writeInstalled(ctx.env, file, before, text);
 
   const extension = installedExtension(ctx);
   const lines = changed
@@ -88,9 +88,10 @@ export function runGeminiUninstall(ctx: CommandContext, args: ParsedArgs): Comma
   const hooks = planHookUninstall(before, isLoreHookCommand, file);
   const afterHooks = hooks.changed ? hooks.text : before;
   const mcp = planMcpJsonUninstall(afterHooks, file);
-  const text = mcp.changed ? mcp.text : afterHooks;
-  const changed = text !== before;
-  if (changed && !dryRun && text !== undefined) writeSettings(file, text);
+  const planned = mcp.changed ? mcp.text : afterHooks;
+  const uninstalled = planned === undefined ? undefined : withoutCreated(ctx.env, file, planned);
+  const changed = uninstalled !== undefined && uninstalled.text !== before;
+  if (changed && !dryRun) writeUninstalled(ctx.env, file, uninstalled);
   const removed = [...hooks.removed, ...(mcp.changed ? ['mcpServers.lore'] : [])];
   return {
     data: { agent: 'gemini', scope, file, changed, dryRun, removed, ...(mcp.kept ? { kept: mcp.kept } : {}) },

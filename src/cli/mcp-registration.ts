@@ -18,7 +18,8 @@ import type { McpPlan, McpServerEntry } from '../core/install/plan-mcp-config.js
 import { agentMcpConfigFile, INSTALL_SCOPES, MCP_AGENTS } from '../store/install/agent-config-paths.js';
 import type { McpAgent } from '../store/install/agent-config-paths.js';
 import { findProjectRoot, findRepositoryRoot, resolveLoreHome } from '../store/fs/paths.js';
-import { readSettings, writeSettings } from './agent-hooks.js';
+import { readSettings } from './agent-hooks.js';
+import { withoutCreated, writeInstalled, writeUninstalled } from './install-containers.js';
 import { choiceOption, flagOption, stringOption } from './command.js';
 import type { CommandContext, CommandOutput, ParsedArgs } from './command.js';
 
@@ -79,7 +80,10 @@ export function runMcpRegistration(
       : toml
         ? planMcpTomlUninstall(text, file)
         : planMcpJsonUninstall(text, file);
-  if (plan.changed && !dryRun) writeSettings(file, plan.text);
+  if (plan.changed && !dryRun) {
+    if (action === 'install') writeInstalled(ctx.env, file, text, plan.text);
+    else writeUninstalled(ctx.env, file, withoutCreated(ctx.env, file, plan.text));
+  }
   const name = AGENT_NAMES[host];
   const command = [entry.command, ...entry.args].join(' ');
   const lines =

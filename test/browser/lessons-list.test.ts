@@ -3,7 +3,7 @@
  * The Lessons page over a store bigger than one page (500 lessons) in a real browser (chromium
  * through playwright-core, the built dashboard served by the real node:http server): it says how
  * many of how many it shows, and "Show more" loads the rest; a lesson file that could not be loaded
- * is named above the list; Votes sorts by the count it shows.
+ * is named above the list; Votes sorts by the count it shows; the headers sort from the keyboard.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,6 +99,28 @@ describe('lessons page', () => {
     expect(rows).toEqual([
       [old, '2'],
       [recent, '1'],
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it('sorts from the keyboard: a header is a button, Enter sorts, the focus stays on it', async () => {
+    const sandbox = createAppSandbox();
+    await sandbox.add({ summary: 'b lesson', priority: 2 });
+    await sandbox.add({ summary: 'a lesson', priority: 9 });
+    const url = await serveDashboard(sandbox);
+    const { page, errors } = await openDashboardPage(browser());
+    await page.goto(`${url}#/lessons`);
+    await page.locator('main[data-ready=lessons] table.lessons').waitFor();
+    await page.locator('th[data-sort=priority] button').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('th[data-sort=priority][aria-sort=descending]').waitFor();
+    const summaries = await page.locator('table.lessons tbody tr td:first-child a').allTextContents();
+    expect(summaries).toEqual(['a lesson', 'b lesson']);
+    await page.keyboard.press('Enter');
+    await page.locator('th[data-sort=priority][aria-sort=ascending]').waitFor();
+    expect(await page.locator('table.lessons tbody tr td:first-child a').allTextContents()).toEqual([
+      'b lesson',
+      'a lesson',
     ]);
     expect(errors).toEqual([]);
   });

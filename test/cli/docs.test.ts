@@ -115,6 +115,27 @@ describe('lore docs list', () => {
     expect(run.stderr).toContain('docs/b.md:3: error: invalid YAML in the frontmatter');
   });
 
+  it('names a frontmatter opened and never closed at line 1, as docs migrate does, not "no frontmatter"', () => {
+    const sandbox = createSandbox();
+    write(sandbox, { 'docs/open.md': '---\ntype: design\nsummary: Sessions\n\n# Sessions\n' });
+    const text = sandbox.run(['docs', 'list']);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toContain('docs/open.md:1: error: the frontmatter opened here is never closed');
+    expect(text.stderr).not.toContain('no frontmatter');
+    const json = sandbox.run(['docs', 'list', '--json']).json<{ docs: DocJson[] }>();
+    expect(json.docs[0]?.problems).toEqual([
+      expect.objectContaining({
+        file: 'docs/open.md',
+        line: 1,
+        message: expect.stringContaining('never closed'),
+      }),
+    ]);
+    const migrate = sandbox.run(['docs', 'migrate', '--json']).json<{ problems: DocJson['problems'] }>();
+    expect(migrate.problems.map((problem) => problem.message)).toEqual(
+      json.docs[0]?.problems.map((problem) => problem.message),
+    );
+  });
+
   it('says what to do when there are no docs, and rejects misplaced options', () => {
     const sandbox = createSandbox();
     const run = sandbox.run(['docs', 'list']);

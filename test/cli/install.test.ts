@@ -269,3 +269,39 @@ describe('install then uninstall gives back the user file byte for byte', () => 
     expect(readFileSync(file, 'utf8')).toBe(USER_FILE);
   });
 });
+
+describe('uninstall takes out the containers install added, and only those', () => {
+  // install adds `mcpServers: {}` around lore's server, Cursor's `"version": 1` and `hooks`; the
+  // user's own empty containers (there before the install) stay
+  it.each([
+    {
+      agent: 'gemini',
+      file: ['.gemini', 'settings.json'],
+      install: ['install', 'gemini'],
+      had: '"mcpServers": {}',
+    },
+    {
+      agent: 'cursor',
+      file: ['.cursor', 'hooks.json'],
+      install: ['install', 'cursor'],
+      had: '"version": 1,\n  "hooks": {}',
+    },
+    {
+      agent: 'mcp',
+      file: ['.claude.json'],
+      install: ['install', 'mcp', '--agent', 'claude-code'],
+      had: '"mcpServers": {}',
+    },
+  ])('$agent: $file', ({ file: parts, install, had }) => {
+    const sandbox = createSandbox({ init: false });
+    const file = join(sandbox.home, ...parts);
+    mkdirSync(join(file, '..'), { recursive: true });
+    for (const original of ['{\n  "theme": "dark"\n}\n', `{\n  "theme": "dark",\n  ${had}\n}\n`]) {
+      writeFileSync(file, original);
+      expect(sandbox.run(install).code).toBe(0);
+      expect(readFileSync(file, 'utf8')).not.toBe(original);
+      expect(sandbox.run(['uninstall', ...install.slice(1)]).code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe(original);
+    }
+  });
+});

@@ -338,6 +338,7 @@ describe('lore export --out over files that are already there', () => {
     // a new Orbit id is one the folder never used: the teammate's L-0001 is left alone
     expect(sandbox.run(['export', '--to', 'orbit', '--out', '.orbit']).code).toBe(0);
     expect(walkFiles(sandbox.inRepo('.orbit')).sort()).toEqual([
+      'learnings/.lore-ids.json',
       'learnings/L-0001/learning.yaml',
       'learnings/L-0002/learning.yaml',
       'learnings/L-0003/learning.yaml',
@@ -508,5 +509,21 @@ describe('Orbit ids across exports to one folder', () => {
     // the deleted lesson's learning is still in the folder: it comes back as a new lesson
     expect(report.added.map((ref) => ref.from)).toEqual([first[nameOf(deleted)]]);
     expect(sandbox.run(['show', edited]).stdout).toContain('edited in Orbit');
+  });
+  // the record of which lesson holds which id lives in the exported folder, not in one machine's
+  // ~/.lore: a teammate exporting the same lessons to the same (committed) folder keeps the ids
+  it('a second machine exporting the same lessons to the same folder gives them the same ids', () => {
+    const sandbox = createSandbox();
+    for (const summary of ['lesson one', 'lesson two', 'lesson three']) sandbox.add(['--summary', summary]);
+    expect(sandbox.run(['export', '--to', 'orbit', '--out', '.orbit']).code).toBe(0);
+    const first = orbitIds(sandbox);
+    const other = { env: { HOME: join(sandbox.base, 'other-machine') } };
+    mkdirSync(other.env.HOME);
+    sandbox.add(['--summary', 'lesson four'], other);
+    const exported = sandbox.run(['export', '--to', 'orbit', '--out', '.orbit'], other);
+    expect([exported.code, exported.stderr]).toEqual([0, '']);
+    expect(orbitIds(sandbox)).toEqual({ ...first, 'lesson four': 'L-0004' });
+    const imported = sandbox.run(['import', '.orbit', '--replace', '--json'], other).json<Refs>();
+    expect(imported.added).toEqual([]);
   });
 });

@@ -31,6 +31,37 @@ describe('GET /api/lessons, paged', () => {
     expect(pages.sort()).toEqual(ids.sort());
   });
 
+  // The page is ranked alone and the total counted in SQLite: the pages, read one after the other,
+  // are the full ranking, and total is every match the status and tag filters keep.
+  it('pages of a search are the full ranking cut in order, with an exact total under filters', async () => {
+    const sandbox = createAppSandbox();
+    for (let n = 0; n < 12; n += 1) {
+      await sandbox.add({
+        summary: `${n % 3 === 0 ? 'pytest pytest' : 'pytest'} lesson ${n}`,
+        tags: n % 2 === 0 ? ['even'] : ['odd'],
+        priority: 1 + (n % 5),
+      });
+    }
+    await sandbox.add({ summary: 'cargo build lesson' });
+    const full = (
+      await sandbox.app.request('/api/lessons?q=pytest&limit=1000&minConfidence=0')
+    ).json<ListBody>();
+    expect(full.total).toBe(12);
+    const paged: string[] = [];
+    for (const offset of [0, 5, 10]) {
+      const page = (
+        await sandbox.app.request(`/api/lessons?q=pytest&limit=5&offset=${offset}`)
+      ).json<ListBody>();
+      expect(page.total).toBe(12);
+      paged.push(...page.items.map((item) => item.id));
+    }
+    expect(paged).toEqual(full.items.map((item) => item.id));
+    const even = (await sandbox.app.request('/api/lessons?q=pytest&tag=even&limit=2')).json<ListBody>();
+    expect([even.total, even.items.length]).toEqual([6, 2]);
+    const none = (await sandbox.app.request('/api/lessons?q=pytest&status=archived')).json<ListBody>();
+    expect([none.total, none.items]).toEqual([0, []]);
+  });
+
   it('filters a search by minConfidence before cutting the page', async () => {
     const sandbox = createAppSandbox();
     await sandbox.add({

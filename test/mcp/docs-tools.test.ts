@@ -169,4 +169,28 @@ describe('lore mcp docs tools', () => {
     expect(readFileSync(sandbox.inRepo('handbook/oncall.md'), 'utf8')).toMatch(/^---\ntype: /);
     expect(sandbox.run(['docs', 'migrate', '--dry-run']).stdout).toContain('nothing to migrate');
   });
+
+  test('lore_docs_migrate names the docs it left alone (not UTF-8) and the problems, as lore docs migrate --json does', async () => {
+    const sandbox = docsSandbox();
+    writeFileSync(sandbox.inRepo('docs/latin.md'), Buffer.from('# Caf\xe9 notes\n', 'latin1'));
+    writeFileSync(sandbox.inRepo('docs/open.md'), '---\ntype: design\nsummary: Open\n\n# Open\n');
+    const cli = sandbox.run(['docs', 'migrate', '--dry-run', '--json']).json<{
+      notUtf8: string[];
+      problems: unknown[];
+    }>();
+    expect(cli.notUtf8).toEqual(['docs/latin.md']);
+    const client = await connect(sandbox);
+    const dry = (await call(client, 'lore_docs_migrate', { dryRun: true })).structuredContent;
+    expect(dry).toMatchObject({ notUtf8: cli.notUtf8, problems: cli.problems });
+    expect(dry?.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ file: 'docs/latin.md', message: expect.stringContaining('not UTF-8') }),
+        expect.objectContaining({
+          file: 'docs/open.md',
+          line: 1,
+          message: expect.stringContaining('never closed'),
+        }),
+      ]),
+    );
+  });
 });

@@ -8,7 +8,11 @@ import type { DocRecord } from '../../src/core/docs/doc-schema.js';
 import { extractSummary, UNTITLED_DOC } from '../../src/core/docs/extract-summary.js';
 import { indexDoc } from '../../src/core/docs/index-doc.js';
 import { inferDocLayout } from '../../src/core/docs/infer-doc-layout.js';
-import { NO_FRONTMATTER, parseDocFrontmatter } from '../../src/core/docs/parse-doc-frontmatter.js';
+import {
+  NO_FRONTMATTER,
+  parseDocFrontmatter,
+  UNCLOSED_FRONTMATTER,
+} from '../../src/core/docs/parse-doc-frontmatter.js';
 import { planDocMigration } from '../../src/core/docs/plan-doc-migration.js';
 import { scoreDocs } from '../../src/core/docs/score-docs.js';
 import { splitFrontmatter } from '../../src/core/docs/split-frontmatter.js';
@@ -41,6 +45,13 @@ describe('parseDocFrontmatter (strict)', () => {
     {
       name: 'unclosed frontmatter',
       text: '---\ntype: design\n',
+      line: 1,
+      field: undefined,
+      message: UNCLOSED_FRONTMATTER,
+    },
+    {
+      name: 'a --- rule, then prose',
+      text: '---\n# Title\n',
       line: 1,
       field: undefined,
       message: NO_FRONTMATTER,

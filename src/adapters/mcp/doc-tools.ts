@@ -134,7 +134,7 @@ const index = defineTool({
 const migrate = defineTool({
   name: 'lore_docs_migrate',
   description:
-    'Write the inferred frontmatter (type, summary, tags, ...) into docs that have none; dryRun: true returns each diff and writes nothing.',
+    'Write the inferred frontmatter (type, summary, tags, ...) into docs that have none; dryRun: true returns each diff and writes nothing. notUtf8 names the docs left alone because they are not UTF-8; problems lists what a person must fix, with file and line.',
   input: DocsMigrateInput,
   output: DocsMigrateOutput,
   async handler(args, ws) {
@@ -146,6 +146,8 @@ const migrate = defineTool({
       dryRun,
       changed: result.changed.map((doc) => ({ path: doc.path, added: doc.added, diff: doc.diff })),
       unchanged: result.unchanged,
+      notUtf8: result.notUtf8,
+      problems: result.problems,
     };
   },
 });

@@ -241,6 +241,20 @@ export const DocsMigrateOutput = z.object({
   dryRun: z.boolean(),
   changed: z.array(z.object({ path: z.string(), added: z.array(z.string()), diff: z.string() })),
   unchanged: z.number(),
+  notUtf8: z.array(z.string()).describe('docs left alone byte for byte because they are not UTF-8'),
+  problems: z
+    .array(
+      z.object({
+        file: z.string(),
+        line: z.number().optional(),
+        field: z.string().optional(),
+        message: z.string(),
+        severity: z.string(),
+      }),
+    )
+    .describe(
+      'what a person must fix (a frontmatter lore cannot read, one never closed) and what was left alone (not UTF-8, changed while migrating), each with its file and line',
+    ),
 });
 
 export const DocsSearchInput = z.strictObject({

@@ -18,6 +18,7 @@ import {
   readExportLedger,
   recordLoreFiles,
 } from '../../store/interop/export-ledger.js';
+import { orbitLearningsDir, withFolderLedger } from '../../store/interop/folder-ledger.js';
 
 const TO = ['lore', ...INTEROP_FORMATS] as const;
 
@@ -99,11 +100,16 @@ function exportInterop(
   lessons: ExportLesson[],
   out: string | undefined,
   projectRoot: string | undefined,
-  guard: ExportWriteOptions,
+  machineGuard: ExportWriteOptions,
 ) {
   const format = findInteropFormat(to);
   const nowIso = new Date(ctx.now()).toISOString();
   const target = out === undefined ? undefined : { path: resolve(ctx.cwd, out), shown: out };
+  // an Orbit folder keeps its ids with it: every machine exporting there reads the same record
+  const guard =
+    to === 'orbit' && target !== undefined
+      ? { ...machineGuard, ledger: withFolderLedger(machineGuard.ledger, orbitLearningsDir(target.path)) }
+      : machineGuard;
   const rendered = format.render(lessons, {
     nowIso,
     projectName: basename(projectRoot ?? ctx.cwd),

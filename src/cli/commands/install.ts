@@ -12,8 +12,8 @@ import {
   loreHookTable,
   readSettings,
   settingsFileFor,
-  writeSettings,
 } from '../agent-hooks.js';
+import { writeInstalled } from '../install-containers.js';
 
 export function parseHost(value: string | undefined, usage: string): AgentHost {
   if (value === undefined || !(AGENT_HOSTS as readonly string[]).includes(value)) {
@@ -83,8 +83,9 @@ export const command: Command = {
     const scope = choiceOption(args, 'scope', INSTALL_SCOPES) ?? 'user';
     const dryRun = flagOption(args, 'dry-run');
     const file = settingsFileFor(ctx, host, scope);
-    const plan = planHookInstall(readSettings(file), loreHookTable(host), isLoreHookCommand, file);
-    if (plan.changed && !dryRun) writeSettings(file, plan.text);
+    const before = readSettings(file);
+    const plan = planHookInstall(before, loreHookTable(host), isLoreHookCommand, file);
+    if (plan.changed && !dryRun) writeInstalled(ctx.env, file, before, plan.text);
 
     const name = HOST_NAMES[host];
     const lines: string[] = [];

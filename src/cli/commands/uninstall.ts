@@ -2,13 +2,8 @@ import { choiceOption, flagOption } from '../command.js';
 import type { Command } from '../command.js';
 import { planHookUninstall } from '../../core/install/plan-hook-settings.js';
 import { INSTALL_SCOPES } from '../../store/install/agent-config-paths.js';
-import {
-  HOST_NAMES,
-  isLoreHookCommand,
-  readSettings,
-  settingsFileFor,
-  writeSettings,
-} from '../agent-hooks.js';
+import { HOST_NAMES, isLoreHookCommand, readSettings, settingsFileFor } from '../agent-hooks.js';
+import { withoutCreated, writeUninstalled } from '../install-containers.js';
 import { parseHost } from './install.js';
 
 const USAGE =
@@ -51,7 +46,7 @@ export const command: Command = {
     const dryRun = flagOption(args, 'dry-run');
     const file = settingsFileFor(ctx, host, scope);
     const plan = planHookUninstall(readSettings(file), isLoreHookCommand, file);
-    if (plan.changed && !dryRun) writeSettings(file, plan.text);
+    if (plan.changed && !dryRun) writeUninstalled(ctx.env, file, withoutCreated(ctx.env, file, plan.text));
     const name = HOST_NAMES[host];
     const text = plan.changed
       ? [

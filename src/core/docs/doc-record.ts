@@ -20,6 +20,10 @@ export type DocField = (typeof DOC_FIELDS)[number];
 export const NO_FRONTMATTER =
   'no frontmatter; add a --- block with type and summary, or run `lore docs migrate`';
 
+/** The message of a doc whose opening `---` is followed by fields but never closed (reported at line 1). */
+export const UNCLOSED_FRONTMATTER =
+  'the frontmatter opened here is never closed (no `---` line after it); close it by hand (`lore docs migrate` leaves it alone)';
+
 /** Where a record's metadata came from. */
 export const DOC_SOURCES = ['frontmatter', 'partial', 'inferred'] as const;
 export type DocSource = (typeof DOC_SOURCES)[number];

@@ -7,14 +7,14 @@ import type { Document } from 'yaml';
 import type { Problem } from '../errors.js';
 import { compileGlob } from '../match/glob.js';
 import { classifyArtifact } from './artifact-ref.js';
-import { DOC_FIELDS, NO_FRONTMATTER } from './doc-record.js';
+import { DOC_FIELDS, NO_FRONTMATTER, UNCLOSED_FRONTMATTER } from './doc-record.js';
 import { DocFrontmatterSchema } from './doc-schema.js';
 import type { DocField, DocFrontmatter } from './doc-schema.js';
-import { splitFrontmatter } from './split-frontmatter.js';
+import { isUnclosedFrontmatter, splitFrontmatter } from './split-frontmatter.js';
 import type { SplitDoc } from './split-frontmatter.js';
 import { yamlValue } from '../lesson/lesson-yaml.js';
 
-export { NO_FRONTMATTER } from './doc-record.js';
+export { NO_FRONTMATTER, UNCLOSED_FRONTMATTER } from './doc-record.js';
 
 export type DocParseOptions = { taskPrefixes: readonly string[] };
 
@@ -39,7 +39,7 @@ export function readFrontmatter(file: string, text: string): ReadFrontmatter {
         {
           file,
           line: 1,
-          message: NO_FRONTMATTER,
+          message: isUnclosedFrontmatter(text, split) ? UNCLOSED_FRONTMATTER : NO_FRONTMATTER,
           severity: 'error',
         },
       ],

@@ -12,6 +12,7 @@ import type { DocField } from './doc-record.js';
 import { indexDoc } from './index-doc.js';
 import type { DocParseOptions } from './parse-doc-frontmatter.js';
 import { readFrontmatter } from './parse-doc-frontmatter.js';
+import { isUnclosedFrontmatter } from './split-frontmatter.js';
 
 export type DocMigration = {
   path: string;
@@ -47,21 +48,10 @@ export function planDocMigration(
     problems,
   });
 
-  if (
-    read.split.frontmatter === undefined &&
-    /^\uFEFF?---[ \t]*\r?\n[A-Za-z_][\w-]*:(?:[ \t]|\r?\n)/.test(text)
-  ) {
+  if (isUnclosedFrontmatter(text, read.split)) {
     // a frontmatter opened and never closed (a `---` line, then a field): a second one above it
     // would leave the first as body; a doc that merely starts with a `---` rule is migrated
-    return unchanged([
-      {
-        file,
-        line: 1,
-        message:
-          'the frontmatter opened here is never closed (no `---` line after it); left alone: close it by hand',
-        severity: 'error',
-      },
-    ]);
+    return unchanged(read.problems);
   }
   if (read.split.frontmatter === undefined) {
     const fields = inferred.filter(([field, value]) => isWorthWriting(field, value));

@@ -1,6 +1,7 @@
 /**
  * A Markdown file's YAML frontmatter (between a first line `---` and the next `---` or `...`) and
- * its body. A file whose opening `---` is never closed has no frontmatter: all of it is body.
+ * its body. A file whose opening `---` is never closed has no frontmatter: all of it is body
+ * (`isUnclosedFrontmatter` tells such a file from one without any).
  */
 export type SplitDoc = {
   /** The YAML text, or undefined when the file has no frontmatter. */
@@ -54,4 +55,14 @@ export function splitFrontmatter(text: string): SplitDoc {
     line += 1;
   }
   return none;
+}
+
+/**
+ * Whether a file without frontmatter opens one and never closes it: a `---` line followed by a
+ * `field:` line. A file that merely starts with a `---` rule (then a heading or prose) is not one.
+ */
+export function isUnclosedFrontmatter(text: string, split: SplitDoc): boolean {
+  return (
+    split.frontmatter === undefined && /^\uFEFF?---[ \t]*\r?\n[A-Za-z_][\w-]*:(?:[ \t]|\r?\n)/.test(text)
+  );
 }

@@ -182,3 +182,27 @@ function addTextReasons(
     result.matchedBy = [...text, ...result.matchedBy];
   }
 }
+
+/**
+ * How many lessons `searchLessons` would find with no limit, counted inside SQLite (no record
+ * parsed, nothing ranked): exact for filters SQL holds whole (status, tier, tags), not for the
+ * tool, command and path filters, which act in JS.
+ */
+export function countSearchMatches(ctx: QueryContext, query: string, filter: ListFilter): number {
+  const full = ftsOr(searchWords(query));
+  if (full === undefined) return 0;
+  const params: (string | number)[] = [];
+  const where = filterSql(filter, params);
+  const row = ctx.db.get<{ n: number }>(
+    `SELECT count(*) AS n FROM lessons l
+     WHERE l.rowid IN (SELECT rowid FROM lessons_fts WHERE lessons_fts MATCH ?)${where === '' ? '' : ` AND (${where})`}`,
+    full,
+    ...params,
+  );
+  return row?.n ?? 0;
+}
+
+/** How many lessons wait for review, of every status (counted in SQLite, no record parsed). */
+export function countNeedsReview(ctx: QueryContext): number {
+  return ctx.db.get<{ n: number }>('SELECT count(*) AS n FROM lessons WHERE needs_review = 1')?.n ?? 0;
+}

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { Problem } from '../../core/errors.js';
 import { confirmAddMarkdown } from '../../core/interop/add-md.js';
@@ -29,6 +29,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { readSources } from './read-sources.js';
 import type { Sources } from './read-sources.js';
 import { exportLedgerPath, readExportLedger, recordLoreFiles } from './export-ledger.js';
+import { folderLessons } from './folder-ledger.js';
 import { exportKey } from '../../core/interop/interop-format.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
@@ -302,10 +303,18 @@ function matchStored(
 ): (entry: ImportedLesson) => Existing | undefined {
   const byExportKey = new Map(items.map(({ lesson }) => [exportKey(lesson), { tier: lesson.tier, lesson }]));
   const lessons = readExportLedger(exportLedgerPath(ws.store('user').layout.cacheDir)).lessons;
+  // an Orbit folder's own record (folder-ledger.ts) maps what any machine exported there
+  const folders = new Map<string, Record<string, string>>();
+  const inFolder = (file: string): string | undefined => {
+    const dir = dirname(dirname(file));
+    if (!folders.has(dir)) folders.set(dir, folderLessons(dir));
+    return folders.get(dir)?.[file];
+  };
   return (entry) => {
     const key = originKey(entry.lesson);
     const imported = key === undefined ? undefined : findImported(existing.get(key), entry.lesson);
-    return imported ?? byExportKey.get(lessons[resolve(baseDir, entry.file)] ?? '');
+    const file = resolve(baseDir, entry.file);
+    return imported ?? byExportKey.get(inFolder(file) || lessons[file] || '');
   };
 }
 

@@ -16,6 +16,7 @@ import type {
 import { writeFileAtomic } from '../fs/fs-atomic.js';
 import { openSqlite } from '../sqlite/sqlite.js';
 import { guardOverwrites, recordLoreFiles } from './export-ledger.js';
+import { orbitLearningsDir, recordFolderLedger } from './folder-ledger.js';
 import type { ExportLedger, PlannedWrite } from './export-ledger.js';
 import type { SqlValue } from '../sqlite/sqlite.js';
 
@@ -72,6 +73,7 @@ export function writeInteropExport(
   if (!isDir) requireParent(out);
   const writes = planDirectoryWrites(format, rendered, out);
   writeGuarded(writes, options);
+  if (format === 'orbit') recordFolderLedger(orbitLearningsDir(out.path), writes);
   return { stdout: undefined, written: writes.map((write) => write.path) };
 }
 
@@ -110,7 +112,7 @@ export function planDirectoryWrites(
  * teammate's learning, a deleted lesson's), so a new lesson never takes one.
  */
 export function rememberedOrbitIds(ledger: ExportLedger, outPath: string): RememberedIds {
-  const folder = basename(outPath) === 'learnings' ? resolve(outPath) : resolve(outPath, 'learnings');
+  const folder = orbitLearningsDir(outPath);
   const ids = new Map<string, string>();
   const taken = new Set<string>();
   for (const [path, lesson] of Object.entries(ledger.lessons)) {

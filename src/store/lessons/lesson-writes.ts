@@ -323,7 +323,12 @@ export async function updateLesson(
   ws: Workspace,
   ref: string,
   draft: LessonDraft,
-  options: { nowMs: number; unset?: readonly string[] },
+  options: {
+    nowMs: number;
+    unset?: readonly string[];
+    /** Runs under the lesson lock on the lesson as it is on disk, before the write; throw to refuse it. */
+    verify?: (current: Lesson) => void;
+  },
 ): Promise<ResolvedLesson> {
   const target = await resolveLesson(ws, ref);
   const patch: Record<string, unknown> = definedOnly(normalizeDraft(draft));
@@ -350,7 +355,9 @@ export async function updateLesson(
   }
   const store = ws.store(target.tier);
   const result = withLocks([lockOf(ws, target)], () => {
-    const next = applyPatch(ws, target, readForUpdate(ws, target), patch, options.nowMs);
+    const current = readForUpdate(ws, target);
+    options.verify?.(current.lesson);
+    const next = applyPatch(ws, target, current, patch, options.nowMs);
     store.writeLessonText(target.id, next.text);
     return next;
   });
@@ -363,6 +370,8 @@ export async function setStatus(
   ref: string,
   status: 'archived' | 'active',
   nowMs: number,
+  /** Runs under the lesson lock on the lesson as it is on disk, before the write; throw to refuse it. */
+  verify?: (current: Lesson) => void,
 ): Promise<ResolvedLesson & { changed: boolean }> {
   const target = await resolveLesson(ws, ref);
   if (target.lesson.status === status) return { ...target, changed: false };
@@ -375,6 +384,7 @@ export async function setStatus(
   const store = ws.store(target.tier);
   const result = withLocks([lockOf(ws, target)], () => {
     const current = readForUpdate(ws, target);
+    verify?.(current.lesson);
     // An archived lesson that a newer one still replaces goes back to superseded, as it was before
     // `archive`: made active, it would be injected beside its replacement.
     const restored = status === 'active' && current.lesson.supersededBy !== undefined ? 'superseded' : status;

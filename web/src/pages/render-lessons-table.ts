@@ -3,6 +3,7 @@ import type { LessonJson } from '../api-types.js';
 import { h, mount } from '../dom.js';
 import { formatDate } from '../ui/format-date.js';
 import { pill } from '../ui/pill.js';
+import { sortHeader } from '../ui/sort-header.js';
 
 export type LessonSortKey = 'summary' | 'priority' | 'severity' | 'status' | 'tier' | 'votes' | 'updatedAt';
 /** `key: ''` keeps the server's rank order. */
@@ -58,19 +59,9 @@ function lessonRow(l: LessonJson): HTMLElement {
 /** Renders `items` into `host`; clicking a header changes `sort` (kept by the caller) and re-renders. */
 export function renderLessonsTable(host: HTMLElement, items: LessonJson[], sort: LessonSort): void {
   const th = (k: LessonSortKey, label: string) =>
-    h(
-      'th',
-      {
-        class: `sortable${sort.key === k ? (sort.desc ? ' desc' : ' asc') : ''}`,
-        'data-sort': k,
-        onclick: () => {
-          sort.desc = sort.key === k ? !sort.desc : k !== 'summary';
-          sort.key = k;
-          renderLessonsTable(host, items, sort);
-        },
-      },
-      label,
-    );
+    sortHeader(k, label, sort, () => renderLessonsTable(host, items, sort), host, {
+      ascendingFirst: k === 'summary',
+    });
   mount(
     host,
     items.length === 0

@@ -10,6 +10,7 @@ import type { PageContext } from '../page-context.js';
 import { card } from '../ui/card.js';
 import { formatDate } from '../ui/format-date.js';
 import { pill } from '../ui/pill.js';
+import { sortHeader } from '../ui/sort-header.js';
 import { statTiles } from '../ui/stat-tiles.js';
 import { percent } from './lesson-measures.js';
 
@@ -61,20 +62,10 @@ function lessonRow(l: LessonReplay): HTMLElement {
 
 function renderTable(host: HTMLElement, lessons: readonly LessonReplay[], sort: Sort): void {
   const th = (key: SortKey, label: string, title?: string) =>
-    h(
-      'th',
-      {
-        class: `sortable${sort.key === key ? (sort.desc ? ' desc' : ' asc') : ''}`,
-        'data-sort': key,
-        ...(title ? { title } : {}),
-        onclick: () => {
-          sort.desc = sort.key === key ? !sort.desc : key !== 'summary';
-          sort.key = key;
-          renderTable(host, lessons, sort);
-        },
-      },
-      label,
-    );
+    sortHeader(key, label, sort, () => renderTable(host, lessons, sort), host, {
+      ...(title ? { title } : {}),
+      ascendingFirst: key === 'summary',
+    });
   mount(
     host,
     lessons.length === 0
