@@ -81,12 +81,34 @@ function splitGlobs(values: readonly string[]): string[] {
   const out: string[] = [];
   for (const value of values) {
     const inner = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
-    for (const part of inner.split(',')) {
+    for (const part of splitOutsideBraces(inner)) {
       const glob = unquote(part);
       if (glob !== '') out.push(glob);
     }
   }
   return out;
+}
+
+/**
+ * `src/**\/*.{ts,tsx}, test/**` at the commas between globs: a comma inside braces is the glob's
+ * own alternation (Cursor rules use it all the time), and a backslash keeps the next character.
+ */
+function splitOutsideBraces(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '\\') index += 1;
+    else if (char === '{') depth += 1;
+    else if (char === '}' && depth > 0) depth -= 1;
+    else if (char === ',' && depth === 0) {
+      parts.push(text.slice(start, index));
+      start = index + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
 }
 
 function parseCursor(files: readonly SourceFile[], options: ParseOptions): ParsedSource {
