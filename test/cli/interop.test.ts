@@ -510,3 +510,45 @@ describe('Orbit ids across exports to one folder', () => {
     expect(sandbox.run(['show', edited]).stdout).toContain('edited in Orbit');
   });
 });
+
+describe('lore import of files saved on Windows', () => {
+  /** The lessons of a repository, without lore's ids and dates, by summary. */
+  function lessonsOf(sandbox: Sandbox): string[] {
+    return exportLore(sandbox)
+      .map((lesson) => {
+        const { summary, body, paths, category, severity, aliases } = lesson as Record<string, unknown>;
+        return JSON.stringify({ summary, body, paths, category, severity, aliases });
+      })
+      .sort();
+  }
+
+  /** Each text file under `dir` rewritten with CRLF line ends. */
+  function toCrlf(dir: string): void {
+    for (const file of walkFiles(dir).map((name) => join(dir, name)))
+      writeFileSync(file, readFileSync(file, 'utf8').replaceAll('\r\n', '\n').replaceAll('\n', '\r\n'));
+  }
+
+  it.each([
+    { fixture: 'cursor/good', path: '.cursor/rules', lessons: 3 },
+    { fixture: 'add-md/generated', path: '.add', lessons: 2 },
+  ])('$path with CRLF line ends imports the same lessons as with LF', ({ fixture, path, lessons }) => {
+    const lf = withFixture(fixture);
+    expect(lf.run(['import', path]).code).toBe(0);
+    const crlf = withFixture(fixture);
+    toCrlf(crlf.inRepo(path));
+    const run = crlf.run(['import', path, '--json']);
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.json<Report>()).toMatchObject({ invalid: 0, problems: [] });
+    expect(lessonsOf(crlf)).toHaveLength(lessons);
+    expect(lessonsOf(crlf)).toEqual(lessonsOf(lf));
+  });
+
+  it("a CRLF rule imported whole is lore's: an export may replace it", () => {
+    const sandbox = withFixture('cursor/good');
+    toCrlf(sandbox.inRepo('.cursor/rules'));
+    expect(sandbox.run(['import', '.cursor/rules']).code).toBe(0);
+    const run = sandbox.run(['export', '--to', 'cursor', '--out', '.cursor/rules']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(sandbox.inRepo('.cursor/rules/api-errors.mdc'), 'utf8')).not.toContain('\r');
+  });
+});

@@ -323,18 +323,18 @@ function heldFiles(
   lessons: readonly ImportedLesson[],
   is: { withheld: (file: string) => boolean; rewritten: (file: string) => boolean },
 ): { path: string; text: string }[] {
-  const byPath = new Map(sources.files.map((file) => [file.path, file]));
+  const read = new Set(sources.files.map((file) => file.path));
   const names = new Set<string>();
   for (const entry of lessons) {
     if (is.withheld(entry.file)) continue;
     names.add(entry.file);
     const votes = `${entry.file.slice(0, entry.file.lastIndexOf('/') + 1)}votes.jsonl`;
-    if (byPath.has(votes) && !is.withheld(votes)) names.add(votes);
+    if (read.has(votes) && !is.withheld(votes)) names.add(votes);
   }
   const held: { path: string; text: string }[] = [];
   for (const name of names) {
     const path = resolve(sources.baseDir, name);
-    const text = is.rewritten(name) ? readFileSync(path, 'utf8') : byPath.get(name)?.text;
+    const text = is.rewritten(name) ? readFileSync(path, 'utf8') : sources.raw[name];
     if (text !== undefined) held.push({ path, text });
   }
   return held;

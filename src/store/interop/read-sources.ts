@@ -24,6 +24,11 @@ export type Sources = {
   baseDir: string;
   /** PATH was one file (its path is its name). */
   single: boolean;
+  /**
+   * Each text file as it is on disk, for the export ledger: `files` hold it with CRLF line ends
+   * made LF (a rule saved on Windows reads like any other).
+   */
+  raw: Record<string, string>;
 };
 
 export function readSources(path: string, shown: string): Sources {
@@ -33,7 +38,7 @@ export function readSources(path: string, shown: string): Sources {
       hint: 'pass a file or a directory such as .orbit/, .add/ or .cursor/rules/',
     });
   }
-  const sources: Sources = { files: [], fileDates: {}, baseDir: path, single: stat.isFile() };
+  const sources: Sources = { files: [], fileDates: {}, baseDir: path, single: stat.isFile(), raw: {} };
   if (stat.isFile()) {
     sources.baseDir = join(path, '..');
     addFile(sources, path, basename(path), true);
@@ -78,7 +83,8 @@ function addFile(sources: Sources, absolute: string, relative: string, explicit:
     return;
   }
   const text = readFileSync(absolute, 'utf8');
-  sources.files.push({ path: relative, text });
+  sources.raw[relative] = text;
+  sources.files.push({ path: relative, text: text.replaceAll('\r\n', '\n') });
   if (relative.endsWith('.md')) sources.fileDates[relative] = stat.mtime.toISOString().slice(0, 10);
 }
 
