@@ -543,6 +543,36 @@ describe('lore import of files saved on Windows', () => {
     expect(lessonsOf(crlf)).toEqual(lessonsOf(lf));
   });
 
+  it.each([
+    { fixture: 'lessons-learned/good', path: 'data/lessons.json', lessons: 3 },
+    { fixture: 'add/good', path: '.add/learnings.json', lessons: 3 },
+    { fixture: 'coia/good', path: 'learnings.json', lessons: 3 },
+  ])('$path with a byte order mark imports like without one', ({ fixture, path, lessons }) => {
+    const plain = withFixture(fixture);
+    expect(plain.run(['import', path]).code).toBe(0);
+    const marked = withFixture(fixture);
+    writeFileSync(marked.inRepo(path), `\uFEFF${readFileSync(marked.inRepo(path), 'utf8')}`);
+    const run = marked.run(['import', path, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json<Report>()).toMatchObject({ invalid: 0, problems: [] });
+    expect(lessonsOf(marked)).toHaveLength(lessons);
+    expect(lessonsOf(marked)).toEqual(lessonsOf(plain));
+  });
+
+  it("lore's own export with a byte order mark imports, from a file and from stdin", () => {
+    const source = createSandbox();
+    const id = source.add(['--summary', 'saved by PowerShell']);
+    const text = `\uFEFF${source.run(['export']).stdout}`;
+    writeFileSync(join(source.base, 'lore.json'), text);
+    const fromFile = createSandbox();
+    const run = fromFile.run(['import', join(source.base, 'lore.json')]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(listIds(fromFile)).toEqual([id]);
+    const fromStdin = createSandbox();
+    expect(fromStdin.run(['import', '-'], { input: text }).code).toBe(0);
+    expect(listIds(fromStdin)).toEqual([id]);
+  });
+
   it("a CRLF rule imported whole is lore's: an export may replace it", () => {
     const sandbox = withFixture('cursor/good');
     toCrlf(sandbox.inRepo('.cursor/rules'));

@@ -11,6 +11,7 @@ import type { Command, CommandContext } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { importLessons } from '../../store/lessons/lore-json.js';
 import { importInterop } from '../../store/interop/import-interop.js';
+import { withoutByteOrderMark } from '../../store/interop/read-sources.js';
 import type { InteropImportReport } from '../../store/interop/import-interop.js';
 import type { BroadImport } from '../../store/breadth/check-draft.js';
 
@@ -101,7 +102,7 @@ function isLoreJson(ctx: CommandContext, source: string): boolean {
   let text: string;
   let document: unknown;
   try {
-    text = readFileSync(path, 'utf8');
+    text = withoutByteOrderMark(readFileSync(path, 'utf8'));
     document = JSON.parse(text);
   } catch {
     return true;
@@ -117,7 +118,9 @@ function isLoreJson(ctx: CommandContext, source: string): boolean {
 async function importLoreJson(ctx: CommandContext, args: Parameters<Command['run']>[1], source: string) {
   let text: string;
   try {
-    text = source === '-' ? await ctx.readStdin() : readFileSync(resolve(ctx.cwd, source), 'utf8');
+    text = withoutByteOrderMark(
+      source === '-' ? await ctx.readStdin() : readFileSync(resolve(ctx.cwd, source), 'utf8'),
+    );
   } catch (error) {
     throw new LoreError(
       'usage',

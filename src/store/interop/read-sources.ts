@@ -25,8 +25,8 @@ export type Sources = {
   /** PATH was one file (its path is its name). */
   single: boolean;
   /**
-   * Each text file as it is on disk, for the export ledger: `files` hold it with CRLF line ends
-   * made LF (a rule saved on Windows reads like any other).
+   * Each text file as it is on disk, for the export ledger: `files` hold it without a byte order
+   * mark and with CRLF line ends made LF (a rule saved on Windows reads like any other).
    */
   raw: Record<string, string>;
 };
@@ -84,8 +84,13 @@ function addFile(sources: Sources, absolute: string, relative: string, explicit:
   }
   const text = readFileSync(absolute, 'utf8');
   sources.raw[relative] = text;
-  sources.files.push({ path: relative, text: text.replaceAll('\r\n', '\n') });
+  sources.files.push({ path: relative, text: withoutByteOrderMark(text).replaceAll('\r\n', '\n') });
   if (relative.endsWith('.md')) sources.fileDates[relative] = stat.mtime.toISOString().slice(0, 10);
+}
+
+/** The text without the byte order mark some Windows editors put first (JSON.parse refuses it). */
+export function withoutByteOrderMark(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
 function isSqliteFile(path: string): boolean {
