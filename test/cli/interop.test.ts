@@ -582,3 +582,39 @@ describe('lore import of files saved on Windows', () => {
     expect(readFileSync(sandbox.inRepo('.cursor/rules/api-errors.mdc'), 'utf8')).not.toContain('\r');
   });
 });
+
+describe('lore import of a file that is not UTF-8', () => {
+  const latin1Rule = Buffer.from(
+    '---\ndescription: Caf\xe9 rules for the d\xe9p\xf4t\nglobs: src/**\n---\nbody\n',
+    'latin1',
+  );
+
+  it('is named with its line and skipped; the other files of the folder import; exit 1', () => {
+    const sandbox = withFixture('cursor/good');
+    writeFileSync(sandbox.inRepo('.cursor/rules/latin1.mdc'), latin1Rule);
+    const run = sandbox.run(['import', '.cursor/rules', '--json']);
+    expect(run.code).toBe(1);
+    const report = run.json<Report>();
+    expect(report.invalid).toBe(1);
+    expect(report.problems).toEqual([
+      expect.objectContaining({ file: '.cursor/rules/latin1.mdc', line: 2, severity: 'error' }),
+    ]);
+    expect(report.problems[0]?.message).toMatch(/not UTF-8/);
+    expect(report.added).toHaveLength(3);
+    expect(JSON.stringify(exportLore(sandbox))).not.toContain('\uFFFD');
+  });
+
+  it("lore's JSON that is not UTF-8 is refused whole, naming the file and line", () => {
+    const source = createSandbox();
+    source.add(['--summary', 'caf\u00e9 lesson']);
+    const file = join(source.base, 'lore.json');
+    const text = source.run(['export']).stdout;
+    const line = text.split('\n').findIndex((row) => row.includes('caf\u00e9')) + 1;
+    writeFileSync(file, Buffer.from(text, 'latin1'));
+    const target = createSandbox();
+    const run = target.run(['import', file]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`lore.json:${line}: not UTF-8 text`);
+    expect(listIds(target)).toEqual([]);
+  });
+});

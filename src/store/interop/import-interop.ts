@@ -17,7 +17,13 @@ import { join, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { Problem } from '../../core/errors.js';
 import { confirmAddMarkdown } from '../../core/interop/add-md.js';
-import type { ImportedLesson, InteropFormat, InteropFormatName } from '../../core/interop/interop-format.js';
+import type {
+  ImportedLesson,
+  InteropFormat,
+  InteropFormatName,
+  ParsedSource,
+  ParseOptions,
+} from '../../core/interop/interop-format.js';
 import { detectInteropFormat, findInteropFormat } from '../../core/interop/interop-formats.js';
 import { createLessonId, ID_RANDOM_BYTES } from '../../core/lesson/lesson-id.js';
 import { parseLessonYaml, serializeLesson } from '../../core/lesson/lesson-yaml.js';
@@ -29,7 +35,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { readSources } from './read-sources.js';
 import type { Sources } from './read-sources.js';
 import { exportLedgerPath, readExportLedger, recordLoreFiles } from './export-ledger.js';
-import { exportKey } from '../../core/interop/interop-format.js';
+import { exportKey, readsFile } from '../../core/interop/interop-format.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
 import { openBreadthChecker } from '../breadth/check-draft.js';
@@ -138,8 +144,8 @@ export async function importInterop(
   const format = chooseFormat(sources.files, shown, options.from);
   const nowIso = new Date(options.nowMs).toISOString();
   const explicit = options.from !== undefined && sources.single;
-  const parsed = format.parse(sources.files, { nowIso, fileDates: sources.fileDates, explicit });
   const display = (file: string) => (sources.single ? shown : `${shown.replace(/\/+$/, '')}/${file}`);
+  const parsed = parseSources(format, sources, { nowIso, fileDates: sources.fileDates, explicit });
   const report: InteropImportReport = {
     format: format.name,
     added: [],
@@ -307,6 +313,25 @@ function matchStored(
     const imported = key === undefined ? undefined : findImported(existing.get(key), entry.lesson);
     return imported ?? byExportKey.get(lessons[resolve(baseDir, entry.file)] ?? '');
   };
+}
+
+/** The format's lessons; a file of the format that is not UTF-8 is named and skipped, the others read. */
+function parseSources(format: InteropFormat, sources: Sources, options: ParseOptions): ParsedSource {
+  const notUtf8 = sources.files.filter(
+    (file) => sources.notUtf8[file.path] !== undefined && readsFile(format, file, options),
+  );
+  const parsed = format.parse(
+    sources.files.filter((file) => !notUtf8.includes(file)),
+    options,
+  );
+  const problems: Problem[] = notUtf8.map((file) => ({
+    file: file.path,
+    line: sources.notUtf8[file.path],
+    message:
+      'not UTF-8 text (this line holds the first byte that is not); file skipped: save it as UTF-8 and import again',
+    severity: 'error',
+  }));
+  return { lessons: parsed.lessons, problems: [...parsed.problems, ...problems] };
 }
 
 function hasErrors(report: InteropImportReport, shown: string): boolean {

@@ -29,6 +29,11 @@ export type Sources = {
    * mark and with CRLF line ends made LF (a rule saved on Windows reads like any other).
    */
   raw: Record<string, string>;
+  /**
+   * Text files that are not UTF-8 (a Latin-1 rule), with the line of the first byte that is not:
+   * read as UTF-8 they would import with U+FFFD in place of their letters, so they are skipped.
+   */
+  notUtf8: Record<string, number>;
 };
 
 export function readSources(path: string, shown: string): Sources {
@@ -38,7 +43,14 @@ export function readSources(path: string, shown: string): Sources {
       hint: 'pass a file or a directory such as .orbit/, .add/ or .cursor/rules/',
     });
   }
-  const sources: Sources = { files: [], fileDates: {}, baseDir: path, single: stat.isFile(), raw: {} };
+  const sources: Sources = {
+    files: [],
+    fileDates: {},
+    baseDir: path,
+    single: stat.isFile(),
+    raw: {},
+    notUtf8: {},
+  };
   if (stat.isFile()) {
     sources.baseDir = join(path, '..');
     addFile(sources, path, basename(path), true);
@@ -82,10 +94,35 @@ function addFile(sources: Sources, absolute: string, relative: string, explicit:
       });
     return;
   }
-  const text = readFileSync(absolute, 'utf8');
+  const bytes = readFileSync(absolute);
+  const text = bytes.toString('utf8');
+  const badLine = firstNonUtf8Line(bytes);
+  if (badLine !== undefined) sources.notUtf8[relative] = badLine;
   sources.raw[relative] = text;
   sources.files.push({ path: relative, text: withoutByteOrderMark(text).replaceAll('\r\n', '\n') });
   if (relative.endsWith('.md')) sources.fileDates[relative] = stat.mtime.toISOString().slice(0, 10);
+}
+
+/** The 1-based line holding the first byte that is not UTF-8, or undefined when all of it is. */
+export function firstNonUtf8Line(bytes: Uint8Array): number | undefined {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    decoder.decode(bytes);
+    return undefined;
+  } catch {
+    // a line break byte is never part of a multi-byte character: each line decodes alone
+    let start = 0;
+    for (let line = 1; ; line += 1) {
+      const end = bytes.indexOf(0x0a, start);
+      try {
+        decoder.decode(bytes.subarray(start, end < 0 ? bytes.length : end));
+      } catch {
+        return line;
+      }
+      if (end < 0) return line;
+      start = end + 1;
+    }
+  }
 }
 
 /** The text without the byte order mark some Windows editors put first (JSON.parse refuses it). */
