@@ -2,7 +2,16 @@
 // format's fixture imports (detected), twice without duplicates, with --dry-run writing nothing;
 // an export to each format imports into a fresh repository with the same lessons; ADD ids resolve
 // as aliases; ADD Markdown is backed up and rewritten; COIA goes through a SQLite database.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -616,5 +625,33 @@ describe('lore import of a file that is not UTF-8', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`lore.json:${line}: not UTF-8 text`);
     expect(listIds(target)).toEqual([]);
+  });
+});
+
+describe('lore import of a folder with links', () => {
+  it('imports a rule that is a link to a file, skips a dangling link, and an export leaves the link alone', () => {
+    const sandbox = withFixture('cursor/good');
+    const shared = join(sandbox.base, 'shared', 'team.mdc');
+    mkdirSync(dirname(shared));
+    const team = '---\ndescription: Team rule shared by every repository\nglobs: src/**\n---\nShared body.\n';
+    writeFileSync(shared, team);
+    symlinkSync(shared, sandbox.inRepo('.cursor/rules/team.mdc'));
+    symlinkSync(join(sandbox.base, 'gone.mdc'), sandbox.inRepo('.cursor/rules/gone.mdc'));
+    const run = sandbox.run(['import', '.cursor/rules', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = run.json<Report>();
+    expect(report.added.map((ref) => ref.from).sort()).toEqual([
+      'api-errors',
+      'commit-style',
+      'migrations',
+      'team',
+    ]);
+    const id = report.added.find((ref) => ref.from === 'team')?.id ?? '';
+    expect(sandbox.run(['update', id, '--summary', 'Team rule, edited in lore']).code).toBe(0);
+    const exported = sandbox.run(['export', '--to', 'cursor', '--out', '.cursor/rules']);
+    expect(exported.code).toBe(1);
+    expect(exported.stderr).toContain('team.mdc (not written by lore)');
+    expect(lstatSync(sandbox.inRepo('.cursor/rules/team.mdc')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(shared, 'utf8')).toBe(team);
   });
 });

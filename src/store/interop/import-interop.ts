@@ -12,7 +12,7 @@
  * the original is kept as `.bak`.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { Problem } from '../../core/errors.js';
@@ -359,6 +359,8 @@ function heldFiles(
   const held: { path: string; text: string }[] = [];
   for (const name of names) {
     const path = resolve(sources.baseDir, name);
+    // an export would replace a link (a rule shared with other repositories) by a copy: not without --force
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false) continue;
     const text = is.rewritten(name) ? readFileSync(path, 'utf8') : sources.raw[name];
     if (text !== undefined) held.push({ path, text });
   }

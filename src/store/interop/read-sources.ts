@@ -4,6 +4,7 @@
  * paths relative to it. A SQLite database is read as the rows of its COIA `learnings` table.
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { SourceFile } from '../../core/interop/interop-format.js';
@@ -73,10 +74,24 @@ function walk(sources: Sources, dir: string, prefix: string, depth: number): voi
     const relative = `${prefix}${entry.name}`;
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRS.has(entry.name)) walk(sources, join(dir, entry.name), `${relative}/`, depth + 1);
-    } else if (entry.isFile() && (TEXT_FILE.test(entry.name) || SQLITE_FILE.test(entry.name))) {
+    } else if (
+      isFileOrLinkToOne(entry, dir) &&
+      (TEXT_FILE.test(entry.name) || SQLITE_FILE.test(entry.name))
+    ) {
       addFile(sources, join(dir, entry.name), relative, false);
     }
   }
+}
+
+/**
+ * A file, or a link to one (a rule shared between repositories: `.cursor/rules/team.mdc ->
+ * ../../shared/team.mdc`). A link to a folder is not followed: it could lead back up the tree.
+ */
+function isFileOrLinkToOne(entry: Dirent, dir: string): boolean {
+  if (entry.isFile()) return true;
+  return (
+    entry.isSymbolicLink() && (statSync(join(dir, entry.name), { throwIfNoEntry: false })?.isFile() ?? false)
+  );
 }
 
 function addFile(sources: Sources, absolute: string, relative: string, explicit: boolean): void {
