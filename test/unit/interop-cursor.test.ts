@@ -2,6 +2,7 @@
 // line, so each way of writing globs must come out as the same list of globs.
 import { describe, expect, it } from 'vitest';
 import { cursorFormat } from '../../src/core/interop/cursor.js';
+import type { ExportLesson } from '../../src/core/interop/interop-format.js';
 
 const NOW = '2026-11-23T12:00:00.000Z';
 
@@ -23,5 +24,36 @@ describe('cursor rule globs', () => {
     const parsed = parseRule(rule(globs));
     expect(parsed.problems).toEqual([]);
     expect(parsed.lessons.map((entry) => entry.lesson.paths)).toEqual([paths]);
+  });
+});
+
+describe('cursor rule descriptions', () => {
+  it.each([
+    { written: 'Keep handlers small', summary: 'Keep handlers small' },
+    { written: '"Keep handlers small"', summary: 'Keep handlers small' },
+    { written: "'It''s the handler'", summary: "It's the handler" },
+    { written: '"say \\"hi\\" first"', summary: 'say "hi" first' },
+    { written: '"npm ci" beats "npm install"', summary: '"npm ci" beats "npm install"' },
+  ])('$written', ({ written, summary }) => {
+    const parsed = parseRule(`---\ndescription: ${written}\n---\nBody.\n`);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.lessons.map((entry) => entry.lesson.summary)).toEqual([summary]);
+  });
+
+  it.each([
+    '"npm ci" beats "npm install"',
+    "'single' quotes around a word",
+    'Use pnpm: never npm',
+    '# not a heading',
+    '- not a list item',
+    'It\'s "quoted" inside',
+    'a back\\slash and a colon:',
+  ])('the summary %j is exported so that it reads back the same', (summary) => {
+    const [entry] = parseRule(`---\ndescription: placeholder\nglobs: src/**\n---\nBody.\n`).lessons;
+    const lesson = { ...entry?.lesson, id: 'a000000001', summary, votes: [] } as ExportLesson;
+    const rendered = cursorFormat.render([lesson], { nowIso: NOW, projectName: 'p' });
+    const again = cursorFormat.parse(rendered.files, { nowIso: NOW });
+    expect(again.problems).toEqual([]);
+    expect(again.lessons.map((back) => back.lesson.summary)).toEqual([summary]);
   });
 });
