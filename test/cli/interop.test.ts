@@ -2,7 +2,16 @@
 // format's fixture imports (detected), twice without duplicates, with --dry-run writing nothing;
 // an export to each format imports into a fresh repository with the same lessons; ADD ids resolve
 // as aliases; ADD Markdown is backed up and rewritten; COIA goes through a SQLite database.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -525,5 +534,141 @@ describe('Orbit ids across exports to one folder', () => {
     expect(orbitIds(sandbox)).toEqual({ ...first, 'lesson four': 'L-0004' });
     const imported = sandbox.run(['import', '.orbit', '--replace', '--json'], other).json<Refs>();
     expect(imported.added).toEqual([]);
+  });
+});
+
+describe('lore import of files saved on Windows', () => {
+  /** The lessons of a repository, without lore's ids and dates, by summary. */
+  function lessonsOf(sandbox: Sandbox): string[] {
+    return exportLore(sandbox)
+      .map((lesson) => {
+        const { summary, body, paths, category, severity, aliases } = lesson as Record<string, unknown>;
+        return JSON.stringify({ summary, body, paths, category, severity, aliases });
+      })
+      .sort();
+  }
+
+  /** Each text file under `dir` rewritten with CRLF line ends. */
+  function toCrlf(dir: string): void {
+    for (const file of walkFiles(dir).map((name) => join(dir, name)))
+      writeFileSync(file, readFileSync(file, 'utf8').replaceAll('\r\n', '\n').replaceAll('\n', '\r\n'));
+  }
+
+  it.each([
+    { fixture: 'cursor/good', path: '.cursor/rules', lessons: 3 },
+    { fixture: 'add-md/generated', path: '.add', lessons: 2 },
+  ])('$path with CRLF line ends imports the same lessons as with LF', ({ fixture, path, lessons }) => {
+    const lf = withFixture(fixture);
+    expect(lf.run(['import', path]).code).toBe(0);
+    const crlf = withFixture(fixture);
+    toCrlf(crlf.inRepo(path));
+    const run = crlf.run(['import', path, '--json']);
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.json<Report>()).toMatchObject({ invalid: 0, problems: [] });
+    expect(lessonsOf(crlf)).toHaveLength(lessons);
+    expect(lessonsOf(crlf)).toEqual(lessonsOf(lf));
+  });
+
+  it.each([
+    { fixture: 'lessons-learned/good', path: 'data/lessons.json', lessons: 3 },
+    { fixture: 'add/good', path: '.add/learnings.json', lessons: 3 },
+    { fixture: 'coia/good', path: 'learnings.json', lessons: 3 },
+  ])('$path with a byte order mark imports like without one', ({ fixture, path, lessons }) => {
+    const plain = withFixture(fixture);
+    expect(plain.run(['import', path]).code).toBe(0);
+    const marked = withFixture(fixture);
+    writeFileSync(marked.inRepo(path), `\uFEFF${readFileSync(marked.inRepo(path), 'utf8')}`);
+    const run = marked.run(['import', path, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json<Report>()).toMatchObject({ invalid: 0, problems: [] });
+    expect(lessonsOf(marked)).toHaveLength(lessons);
+    expect(lessonsOf(marked)).toEqual(lessonsOf(plain));
+  });
+
+  it("lore's own export with a byte order mark imports, from a file and from stdin", () => {
+    const source = createSandbox();
+    const id = source.add(['--summary', 'saved by PowerShell']);
+    const text = `\uFEFF${source.run(['export']).stdout}`;
+    writeFileSync(join(source.base, 'lore.json'), text);
+    const fromFile = createSandbox();
+    const run = fromFile.run(['import', join(source.base, 'lore.json')]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(listIds(fromFile)).toEqual([id]);
+    const fromStdin = createSandbox();
+    expect(fromStdin.run(['import', '-'], { input: text }).code).toBe(0);
+    expect(listIds(fromStdin)).toEqual([id]);
+  });
+
+  it("a CRLF rule imported whole is lore's: an export may replace it", () => {
+    const sandbox = withFixture('cursor/good');
+    toCrlf(sandbox.inRepo('.cursor/rules'));
+    expect(sandbox.run(['import', '.cursor/rules']).code).toBe(0);
+    const run = sandbox.run(['export', '--to', 'cursor', '--out', '.cursor/rules']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(sandbox.inRepo('.cursor/rules/api-errors.mdc'), 'utf8')).not.toContain('\r');
+  });
+});
+
+describe('lore import of a file that is not UTF-8', () => {
+  const latin1Rule = Buffer.from(
+    '---\ndescription: Caf\xe9 rules for the d\xe9p\xf4t\nglobs: src/**\n---\nbody\n',
+    'latin1',
+  );
+
+  it('is named with its line and skipped; the other files of the folder import; exit 1', () => {
+    const sandbox = withFixture('cursor/good');
+    writeFileSync(sandbox.inRepo('.cursor/rules/latin1.mdc'), latin1Rule);
+    const run = sandbox.run(['import', '.cursor/rules', '--json']);
+    expect(run.code).toBe(1);
+    const report = run.json<Report>();
+    expect(report.invalid).toBe(1);
+    expect(report.problems).toEqual([
+      expect.objectContaining({ file: '.cursor/rules/latin1.mdc', line: 2, severity: 'error' }),
+    ]);
+    expect(report.problems[0]?.message).toMatch(/not UTF-8/);
+    expect(report.added).toHaveLength(3);
+    expect(JSON.stringify(exportLore(sandbox))).not.toContain('\uFFFD');
+  });
+
+  it("lore's JSON that is not UTF-8 is refused whole, naming the file and line", () => {
+    const source = createSandbox();
+    source.add(['--summary', 'caf\u00e9 lesson']);
+    const file = join(source.base, 'lore.json');
+    const text = source.run(['export']).stdout;
+    const line = text.split('\n').findIndex((row) => row.includes('caf\u00e9')) + 1;
+    writeFileSync(file, Buffer.from(text, 'latin1'));
+    const target = createSandbox();
+    const run = target.run(['import', file]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`lore.json:${line}: not UTF-8 text`);
+    expect(listIds(target)).toEqual([]);
+  });
+});
+
+describe('lore import of a folder with links', () => {
+  it('imports a rule that is a link to a file, skips a dangling link, and an export leaves the link alone', () => {
+    const sandbox = withFixture('cursor/good');
+    const shared = join(sandbox.base, 'shared', 'team.mdc');
+    mkdirSync(dirname(shared));
+    const team = '---\ndescription: Team rule shared by every repository\nglobs: src/**\n---\nShared body.\n';
+    writeFileSync(shared, team);
+    symlinkSync(shared, sandbox.inRepo('.cursor/rules/team.mdc'));
+    symlinkSync(join(sandbox.base, 'gone.mdc'), sandbox.inRepo('.cursor/rules/gone.mdc'));
+    const run = sandbox.run(['import', '.cursor/rules', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = run.json<Report>();
+    expect(report.added.map((ref) => ref.from).sort()).toEqual([
+      'api-errors',
+      'commit-style',
+      'migrations',
+      'team',
+    ]);
+    const id = report.added.find((ref) => ref.from === 'team')?.id ?? '';
+    expect(sandbox.run(['update', id, '--summary', 'Team rule, edited in lore']).code).toBe(0);
+    const exported = sandbox.run(['export', '--to', 'cursor', '--out', '.cursor/rules']);
+    expect(exported.code).toBe(1);
+    expect(exported.stderr).toContain('team.mdc (not written by lore)');
+    expect(lstatSync(sandbox.inRepo('.cursor/rules/team.mdc')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(shared, 'utf8')).toBe(team);
   });
 });

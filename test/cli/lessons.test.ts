@@ -478,6 +478,28 @@ describe('lore supersede', () => {
     expect(show(sandbox, replacement).lesson.supersedes).toEqual([old]);
   });
 
+  it('refuses a user lesson superseded by a project lesson, which would retire it in every other repository', () => {
+    const sandbox = createSandbox();
+    const old = sandbox.add(['--summary', 'user lesson', '--tier', 'user']);
+    const replacement = sandbox.add(['--summary', 'project lesson']);
+    const before = [
+      readFileSync(sandbox.lessonFile(old, 'user'), 'utf8'),
+      readFileSync(sandbox.lessonFile(replacement), 'utf8'),
+    ];
+    const run = sandbox.run(['supersede', old, '--with', replacement]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`lore promote ${replacement}`);
+    expect([
+      readFileSync(sandbox.lessonFile(old, 'user'), 'utf8'),
+      readFileSync(sandbox.lessonFile(replacement), 'utf8'),
+    ]).toEqual(before);
+    expect(show(sandbox, old).lesson.status).toBe('active');
+    // once promoted, the replacement is seen wherever the old lesson was
+    expect(sandbox.run(['promote', replacement]).code).toBe(0);
+    expect(sandbox.run(['supersede', old, '--with', replacement]).code).toBe(0);
+    expect(show(sandbox, old).lesson.supersededBy).toBe(replacement);
+  });
+
   it('refuses a lesson superseding itself, a second replacement and an inactive replacement', () => {
     const sandbox = createSandbox();
     const a = sandbox.add(['--summary', 'lesson a']);

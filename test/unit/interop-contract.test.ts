@@ -351,7 +351,7 @@ function richLessons(): ExportLesson[] {
       remediation: 'pass -p no:cacheprovider',
       tools: ['Bash'],
       commands: ['^pytest\\b'],
-      paths: ['tests/**'],
+      paths: ['tests/**', 'src/**/*.{ts,tsx}'],
       contents: ['^\\s*breakpoint\\(\\)'],
       errors: ['ModuleNotFoundError'],
       tags: ['lang:python', 'tool:pytest'],

@@ -63,6 +63,7 @@ describe('render: golden files', () => {
 describe('managed section', () => {
   const body = 'rendered\n';
   const block = renderSectionBlock(body);
+  const crlfBlock = block.replaceAll('\n', '\r\n');
 
   it.each([
     ['no file: created with the section only', undefined, `${block}\n`, 'created'],
@@ -76,9 +77,27 @@ describe('managed section', () => {
     ['a file without a final newline', '# Notes', `# Notes\n\n${block}\n`, 'appended'],
     ['a file ending in a blank line', '# Notes\n\n', `# Notes\n\n${block}\n`, 'appended'],
     [
-      'markers present: only the inside is replaced, CRLF and all outside kept',
+      'markers present: only the inside is replaced, all outside kept, the section in CRLF like the file',
       `a\r\n${SECTION_BEGIN}\nold\n${SECTION_END} tail\r\nb`,
-      `a\r\n${block} tail\r\nb`,
+      `a\r\n${crlfBlock} tail\r\nb`,
+      'replaced',
+    ],
+    [
+      'a CRLF file: the section appended in CRLF',
+      '# Notes\r\nmore\r\n',
+      `# Notes\r\nmore\r\n\r\n${crlfBlock}\r\n`,
+      'appended',
+    ],
+    [
+      'a CRLF file without a final newline',
+      '# Notes\r\nmore',
+      `# Notes\r\nmore\r\n\r\n${crlfBlock}\r\n`,
+      'appended',
+    ],
+    [
+      'a file with both line breaks: the section in LF',
+      `a\r\nb\n${SECTION_BEGIN}\r\nold\r\n${SECTION_END}\r\n`,
+      `a\r\nb\n${block}\r\n`,
       'replaced',
     ],
     [

@@ -9,6 +9,14 @@ function row(match: DuplicateMatch, label: string): string {
   return `  ${label.padEnd(5)} ${match.id}  ${match.tier.padEnd(7)}  ${label === 'keep' ? '     ' : match.score.toFixed(2)}  ${truncate(match.summary, 100)}`;
 }
 
+/** How to retire `other` in favour of `keep`: a project lesson replaces a user one only once promoted. */
+function retireCommand(other: DuplicateMatch, keep: DuplicateMatch): string {
+  const supersede = `lore supersede ${other.id} --with ${keep.id}`;
+  return other.tier === 'user' && keep.tier === 'project'
+    ? `lore promote ${keep.id} && ${supersede}`
+    : supersede;
+}
+
 function formatGroups(groups: readonly DuplicateGroup[], threshold: number): string {
   if (groups.length === 0) return `no likely duplicates (similarity threshold ${threshold})`;
   const blocks = groups.map((group, i) =>
@@ -16,9 +24,7 @@ function formatGroups(groups: readonly DuplicateGroup[], threshold: number): str
       `group ${i + 1}:`,
       row(group.keep, 'keep'),
       ...group.others.map((other) => row(other, 'dup')),
-      ...group.others.map(
-        (other) => `  lore supersede ${other.id} --with ${group.keep.id}   # or lore archive ${other.id}`,
-      ),
+      ...group.others.map((other) => `  ${retireCommand(other, group.keep)}   # or lore archive ${other.id}`),
     ].join('\n'),
   );
   return `${blocks.join('\n\n')}\n\n${groups.length} group(s) at similarity >= ${threshold}; "keep" is a suggestion (project tier, most votes, oldest)`;

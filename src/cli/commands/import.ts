@@ -11,6 +11,7 @@ import type { Command, CommandContext } from '../command.js';
 import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { importLessons } from '../../store/lessons/lore-json.js';
 import { importInterop } from '../../store/interop/import-interop.js';
+import { firstNonUtf8Line, withoutByteOrderMark } from '../../store/interop/read-sources.js';
 import type { InteropImportReport } from '../../store/interop/import-interop.js';
 import type { BroadImport } from '../../store/breadth/check-draft.js';
 
@@ -101,7 +102,7 @@ function isLoreJson(ctx: CommandContext, source: string): boolean {
   let text: string;
   let document: unknown;
   try {
-    text = readFileSync(path, 'utf8');
+    text = withoutByteOrderMark(readFileSync(path, 'utf8'));
     document = JSON.parse(text);
   } catch {
     return true;
@@ -117,8 +118,11 @@ function isLoreJson(ctx: CommandContext, source: string): boolean {
 async function importLoreJson(ctx: CommandContext, args: Parameters<Command['run']>[1], source: string) {
   let text: string;
   try {
-    text = source === '-' ? await ctx.readStdin() : readFileSync(resolve(ctx.cwd, source), 'utf8');
+    text = withoutByteOrderMark(
+      source === '-' ? await ctx.readStdin() : readUtf8(resolve(ctx.cwd, source), source),
+    );
   } catch (error) {
+    if (error instanceof LoreError) throw error;
     throw new LoreError(
       'usage',
       `cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
@@ -150,6 +154,17 @@ async function importLoreJson(ctx: CommandContext, args: Parameters<Command['run
     await settleIndex(ws).catch(() => undefined);
     ws.close();
   }
+}
+
+/** The file's text; one that is not UTF-8 is refused whole, before anything is written. */
+function readUtf8(path: string, shown: string): string {
+  const bytes = readFileSync(path);
+  const line = firstNonUtf8Line(bytes);
+  if (line !== undefined)
+    throw new LoreError('invalid', `${shown}:${line}: not UTF-8 text; nothing was imported`, {
+      hint: 'save it as UTF-8 (as `lore export` writes it) and import it again',
+    });
+  return bytes.toString('utf8');
 }
 
 function formatReport(report: InteropImportReport, dryRun: boolean): string {

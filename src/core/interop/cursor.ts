@@ -72,21 +72,61 @@ function readFrontmatter(lines: readonly string[]): Frontmatter {
   return { error: 'the frontmatter has no closing ---', line: 1 };
 }
 
+/**
+ * A YAML scalar's text: `"..."` with its escapes, `'...'` with `''` for a quote, else as written
+ * (`"npm ci" beats "npm install"` is plain text that merely starts and ends with a quote).
+ */
 function unquote(text: string): string {
   const trimmed = text.trim();
-  return /^(["']).*\1$/.test(trimmed) ? trimmed.slice(1, -1) : trimmed;
+  if (/^"(?:[^"\\]|\\.)*"$/.test(trimmed)) {
+    try {
+      return JSON.parse(trimmed) as string;
+    } catch {
+      return trimmed.slice(1, -1); // a YAML escape JSON lacks (\x41): the text inside, as it is
+    }
+  }
+  if (/^'(?:[^']|'')*'$/.test(trimmed)) return trimmed.slice(1, -1).replaceAll("''", "'");
+  return trimmed;
+}
+
+/** A summary as a description value that reads back as itself, here and in YAML. */
+function quoteIfNeeded(text: string): string {
+  const plain = !/^[\s"'[\]{}&*!|>%@`#,?:-]/.test(text) && !/: | #|:$|\s$/.test(text);
+  return plain ? text : JSON.stringify(text);
 }
 
 function splitGlobs(values: readonly string[]): string[] {
   const out: string[] = [];
   for (const value of values) {
     const inner = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
-    for (const part of inner.split(',')) {
+    for (const part of splitOutsideBraces(inner)) {
       const glob = unquote(part);
       if (glob !== '') out.push(glob);
     }
   }
   return out;
+}
+
+/**
+ * `src/**\/*.{ts,tsx}, test/**` at the commas between globs: a comma inside braces is the glob's
+ * own alternation (Cursor rules use it all the time), and a backslash keeps the next character.
+ */
+function splitOutsideBraces(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '\\') index += 1;
+    else if (char === '{') depth += 1;
+    else if (char === '}' && depth > 0) depth -= 1;
+    else if (char === ',' && depth === 0) {
+      parts.push(text.slice(start, index));
+      start = index + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
 }
 
 function parseCursor(files: readonly SourceFile[], options: ParseOptions): ParsedSource {
@@ -158,7 +198,7 @@ function renderCursor(lessons: readonly ExportLesson[]): Rendered {
     const original = (key: string) => (Array.isArray(front[key]) ? front[key] : undefined);
     const globs = splitGlobs(original('globs') ?? []);
     const sameGlobs = globs.join('\n') === lesson.paths.join('\n');
-    const lines = ['---', `description: ${summary}`];
+    const lines = ['---', `description: ${quoteIfNeeded(summary)}`];
     lines.push(
       sameGlobs && original('globs') !== undefined
         ? formatRaw('globs', original('globs') ?? [])

@@ -98,13 +98,27 @@ export function renderSectionBlock(body: string): string {
 }
 
 /**
+ * The person's line break: CRLF when every line break of their text is one (a file kept with
+ * Windows line ends, where an LF section would leave it mixed), else LF.
+ */
+function lineBreakOf(text: string): '\r\n' | '\n' {
+  const breaks = text.split('\n').length - 1;
+  return breaks > 0 && text.split('\r\n').length - 1 === breaks ? '\r\n' : '\n';
+}
+
+function withLineBreaks(block: string, eol: '\r\n' | '\n'): string {
+  return eol === '\n' ? block : block.replace(/\r?\n/g, eol);
+}
+
+/**
  * `existing` (undefined: no file yet) with the managed section set to `body`. Markers found once
  * each, begin before end: the block between them is replaced. No markers: the block is appended
  * after a blank line. Anything else (a begin without an end, two begins, an end first) is refused.
+ * The section's lines end as the person's do (CRLF or LF).
  */
 export function applyManagedSection(existing: string | undefined, body: string): SectionResult {
-  const block = renderSectionBlock(body);
-  if (existing === undefined) return { ok: true, text: `${block}\n`, changed: true, placement: 'created' };
+  if (existing === undefined)
+    return { ok: true, text: `${renderSectionBlock(body)}\n`, changed: true, placement: 'created' };
   const begins = findMarkers(existing, BEGIN_PREFIX);
   const ends = findMarkers(existing, END_PREFIX);
   if (!Array.isArray(begins)) {
@@ -114,9 +128,15 @@ export function applyManagedSection(existing: string | undefined, body: string):
     return { ok: false, line: ends.line, message: `the ${SECTION_END} marker is not closed on its line` };
   }
   if (begins.length === 0 && ends.length === 0) {
+    const eol = lineBreakOf(existing);
+    const block = withLineBreaks(renderSectionBlock(body), eol);
     const separator =
-      existing === '' || existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
-    const text = `${existing}${separator}${block}\n`;
+      existing === '' || existing.endsWith(`${eol}${eol}`)
+        ? ''
+        : existing.endsWith(eol)
+          ? eol
+          : `${eol}${eol}`;
+    const text = `${existing}${separator}${block}${eol}`;
     return { ok: true, text, changed: true, placement: 'appended' };
   }
   const [begin, secondBegin] = begins;
@@ -149,6 +169,8 @@ export function applyManagedSection(existing: string | undefined, body: string):
       message: `${SECTION_END} comes before ${SECTION_BEGIN} (line ${begin.line})`,
     };
   }
-  const text = `${existing.slice(0, begin.index)}${block}${existing.slice(end.end)}`;
+  const [before, after] = [existing.slice(0, begin.index), existing.slice(end.end)];
+  const block = withLineBreaks(renderSectionBlock(body), lineBreakOf(`${before}${after}`));
+  const text = `${before}${block}${after}`;
   return { ok: true, text, changed: text !== existing, placement: 'replaced' };
 }

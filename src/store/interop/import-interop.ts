@@ -12,12 +12,18 @@
  * the original is kept as `.bak`.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { Problem } from '../../core/errors.js';
 import { confirmAddMarkdown } from '../../core/interop/add-md.js';
-import type { ImportedLesson, InteropFormat, InteropFormatName } from '../../core/interop/interop-format.js';
+import type {
+  ImportedLesson,
+  InteropFormat,
+  InteropFormatName,
+  ParsedSource,
+  ParseOptions,
+} from '../../core/interop/interop-format.js';
 import { detectInteropFormat, findInteropFormat } from '../../core/interop/interop-formats.js';
 import { createLessonId, ID_RANDOM_BYTES } from '../../core/lesson/lesson-id.js';
 import { parseLessonYaml, serializeLesson } from '../../core/lesson/lesson-yaml.js';
@@ -30,7 +36,7 @@ import { readSources } from './read-sources.js';
 import type { Sources } from './read-sources.js';
 import { exportLedgerPath, readExportLedger, recordLoreFiles } from './export-ledger.js';
 import { folderLessons } from './folder-ledger.js';
-import { exportKey } from '../../core/interop/interop-format.js';
+import { exportKey, readsFile } from '../../core/interop/interop-format.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
 import { openBreadthChecker } from '../breadth/check-draft.js';
@@ -139,8 +145,8 @@ export async function importInterop(
   const format = chooseFormat(sources.files, shown, options.from);
   const nowIso = new Date(options.nowMs).toISOString();
   const explicit = options.from !== undefined && sources.single;
-  const parsed = format.parse(sources.files, { nowIso, fileDates: sources.fileDates, explicit });
   const display = (file: string) => (sources.single ? shown : `${shown.replace(/\/+$/, '')}/${file}`);
+  const parsed = parseSources(format, sources, { nowIso, fileDates: sources.fileDates, explicit });
   const report: InteropImportReport = {
     format: format.name,
     added: [],
@@ -318,6 +324,25 @@ function matchStored(
   };
 }
 
+/** The format's lessons; a file of the format that is not UTF-8 is named and skipped, the others read. */
+function parseSources(format: InteropFormat, sources: Sources, options: ParseOptions): ParsedSource {
+  const notUtf8 = sources.files.filter(
+    (file) => sources.notUtf8[file.path] !== undefined && readsFile(format, file, options),
+  );
+  const parsed = format.parse(
+    sources.files.filter((file) => !notUtf8.includes(file)),
+    options,
+  );
+  const problems: Problem[] = notUtf8.map((file) => ({
+    file: file.path,
+    line: sources.notUtf8[file.path],
+    message:
+      'not UTF-8 text (this line holds the first byte that is not); file skipped: save it as UTF-8 and import again',
+    severity: 'error',
+  }));
+  return { lessons: parsed.lessons, problems: [...parsed.problems, ...problems] };
+}
+
 function hasErrors(report: InteropImportReport, shown: string): boolean {
   return report.problems.some((problem) => problem.file === shown && problem.severity === 'error');
 }
@@ -332,18 +357,20 @@ function heldFiles(
   lessons: readonly ImportedLesson[],
   is: { withheld: (file: string) => boolean; rewritten: (file: string) => boolean },
 ): { path: string; text: string }[] {
-  const byPath = new Map(sources.files.map((file) => [file.path, file]));
+  const read = new Set(sources.files.map((file) => file.path));
   const names = new Set<string>();
   for (const entry of lessons) {
     if (is.withheld(entry.file)) continue;
     names.add(entry.file);
     const votes = `${entry.file.slice(0, entry.file.lastIndexOf('/') + 1)}votes.jsonl`;
-    if (byPath.has(votes) && !is.withheld(votes)) names.add(votes);
+    if (read.has(votes) && !is.withheld(votes)) names.add(votes);
   }
   const held: { path: string; text: string }[] = [];
   for (const name of names) {
     const path = resolve(sources.baseDir, name);
-    const text = is.rewritten(name) ? readFileSync(path, 'utf8') : byPath.get(name)?.text;
+    // an export would replace a link (a rule shared with other repositories) by a copy: not without --force
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false) continue;
+    const text = is.rewritten(name) ? readFileSync(path, 'utf8') : sources.raw[name];
     if (text !== undefined) held.push({ path, text });
   }
   return held;

@@ -4,6 +4,7 @@
  * paths relative to it. A SQLite database is read as the rows of its COIA `learnings` table.
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { SourceFile } from '../../core/interop/interop-format.js';
@@ -24,6 +25,16 @@ export type Sources = {
   baseDir: string;
   /** PATH was one file (its path is its name). */
   single: boolean;
+  /**
+   * Each text file as it is on disk, for the export ledger: `files` hold it without a byte order
+   * mark and with CRLF line ends made LF (a rule saved on Windows reads like any other).
+   */
+  raw: Record<string, string>;
+  /**
+   * Text files that are not UTF-8 (a Latin-1 rule), with the line of the first byte that is not:
+   * read as UTF-8 they would import with U+FFFD in place of their letters, so they are skipped.
+   */
+  notUtf8: Record<string, number>;
 };
 
 export function readSources(path: string, shown: string): Sources {
@@ -33,7 +44,14 @@ export function readSources(path: string, shown: string): Sources {
       hint: 'pass a file or a directory such as .orbit/, .add/ or .cursor/rules/',
     });
   }
-  const sources: Sources = { files: [], fileDates: {}, baseDir: path, single: stat.isFile() };
+  const sources: Sources = {
+    files: [],
+    fileDates: {},
+    baseDir: path,
+    single: stat.isFile(),
+    raw: {},
+    notUtf8: {},
+  };
   if (stat.isFile()) {
     sources.baseDir = join(path, '..');
     addFile(sources, path, basename(path), true);
@@ -56,10 +74,24 @@ function walk(sources: Sources, dir: string, prefix: string, depth: number): voi
     const relative = `${prefix}${entry.name}`;
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRS.has(entry.name)) walk(sources, join(dir, entry.name), `${relative}/`, depth + 1);
-    } else if (entry.isFile() && (TEXT_FILE.test(entry.name) || SQLITE_FILE.test(entry.name))) {
+    } else if (
+      isFileOrLinkToOne(entry, dir) &&
+      (TEXT_FILE.test(entry.name) || SQLITE_FILE.test(entry.name))
+    ) {
       addFile(sources, join(dir, entry.name), relative, false);
     }
   }
+}
+
+/**
+ * A file, or a link to one (a rule shared between repositories: `.cursor/rules/team.mdc ->
+ * ../../shared/team.mdc`). A link to a folder is not followed: it could lead back up the tree.
+ */
+function isFileOrLinkToOne(entry: Dirent, dir: string): boolean {
+  if (entry.isFile()) return true;
+  return (
+    entry.isSymbolicLink() && (statSync(join(dir, entry.name), { throwIfNoEntry: false })?.isFile() ?? false)
+  );
 }
 
 function addFile(sources: Sources, absolute: string, relative: string, explicit: boolean): void {
@@ -77,9 +109,40 @@ function addFile(sources: Sources, absolute: string, relative: string, explicit:
       });
     return;
   }
-  const text = readFileSync(absolute, 'utf8');
-  sources.files.push({ path: relative, text });
+  const bytes = readFileSync(absolute);
+  const text = bytes.toString('utf8');
+  const badLine = firstNonUtf8Line(bytes);
+  if (badLine !== undefined) sources.notUtf8[relative] = badLine;
+  sources.raw[relative] = text;
+  sources.files.push({ path: relative, text: withoutByteOrderMark(text).replaceAll('\r\n', '\n') });
   if (relative.endsWith('.md')) sources.fileDates[relative] = stat.mtime.toISOString().slice(0, 10);
+}
+
+/** The 1-based line holding the first byte that is not UTF-8, or undefined when all of it is. */
+export function firstNonUtf8Line(bytes: Uint8Array): number | undefined {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    decoder.decode(bytes);
+    return undefined;
+  } catch {
+    // a line break byte is never part of a multi-byte character: each line decodes alone
+    let start = 0;
+    for (let line = 1; ; line += 1) {
+      const end = bytes.indexOf(0x0a, start);
+      try {
+        decoder.decode(bytes.subarray(start, end < 0 ? bytes.length : end));
+      } catch {
+        return line;
+      }
+      if (end < 0) return line;
+      start = end + 1;
+    }
+  }
+}
+
+/** The text without the byte order mark some Windows editors put first (JSON.parse refuses it). */
+export function withoutByteOrderMark(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
 function isSqliteFile(path: string): boolean {

@@ -409,6 +409,7 @@ export async function supersedeLesson(
     throw new LoreError('usage', 'a lesson cannot supersede itself');
   }
   if (old.tier === 'org' && replacement.tier === 'org') throw bothOrg(old.id);
+  if (old.tier === 'user' && replacement.tier === 'project') throw userByProject(old.id, replacement.id);
   if (old.lesson.supersededBy !== undefined && old.lesson.supersededBy !== replacement.id) {
     throw new LoreError('conflict', `${old.id} is already superseded by ${old.lesson.supersededBy}`, {
       hint: `supersede ${old.lesson.supersededBy} by ${replacement.id} instead`,
@@ -447,6 +448,20 @@ export async function supersedeLesson(
     old: { ...old, lesson: result.oldLesson },
     replacement: { ...replacement, lesson: result.newLesson },
   };
+}
+
+/**
+ * A user lesson is shown in every repository, a project lesson only in its own: superseded by one,
+ * the user lesson would be retired everywhere and replaced only here.
+ */
+function userByProject(oldId: string, replacementId: string): LoreError {
+  return new LoreError(
+    'usage',
+    `${oldId} is a user lesson (every repository) and ${replacementId} a project lesson (this one only): superseding would retire ${oldId} in every other repository with nothing in its place`,
+    {
+      hint: `move ${replacementId} to the user tier first (lore promote ${replacementId}), then supersede; or, if no other repository needs ${oldId}, lore archive ${oldId}`,
+    },
+  );
 }
 
 function bothOrg(id: string): LoreError {
