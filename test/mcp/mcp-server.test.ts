@@ -296,6 +296,37 @@ describe.each([
     expect(shown.feedback.notHelpful).toBe(1);
   });
 
+  test('answers match the output schemas tools/list published, which a client that listed them checks', async () => {
+    const sandbox = createSandbox();
+    const ids = seed(sandbox);
+    const client = await connect(sandbox);
+    // listing the tools makes the SDK client check every later answer against its output schema
+    await client.listTools();
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['lore_search', { query: 'pytest' }],
+      ['lore_list', {}],
+      ['lore_show', { id: ids.pytest }],
+      ['lore_upvote', { id: ids.pytest, model: 'claude', task: 'T-1' }],
+      ['lore_feedback', { id: ids.pytest, helpful: true, task: 'T-1' }],
+      ['lore_update', { id: ids.docker, priority: 7 }],
+      ['lore_supersede', { id: ids.docker, by: ids.migrations }],
+      ['lore_docs_list', {}],
+    ];
+    for (const [name, args] of calls)
+      expect({ name, isError: (await call(client, name, args)).isError ?? false }).toEqual({
+        name,
+        isError: false,
+      });
+    const shown = data(await call(client, 'lore_show', { id: ids.pytest }));
+    expect(shown.feedback).toEqual({
+      helpful: 1,
+      notHelpful: 0,
+      lastAt: expect.any(String),
+      outcomeHelpful: 0,
+      outcomeNotHelpful: 0,
+    });
+  });
+
   test('bad arguments come back as an isError result that says how to call the tool', async () => {
     const sandbox = createSandbox();
     const client = await connect(sandbox);

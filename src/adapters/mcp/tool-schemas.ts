@@ -133,13 +133,22 @@ export const ListOutput = z.object({
   learnings: z.array(Learning),
 });
 
+/** A lesson's feedback as `lore show --json` reports it (the outcome counts are among the first two). */
+const FeedbackSummary = z.object({
+  helpful: z.number(),
+  notHelpful: z.number(),
+  lastAt: z.string().nullable(),
+  outcomeHelpful: z.number().describe('of those, the automatic verdicts from judged outcomes'),
+  outcomeNotHelpful: z.number(),
+});
+
 const LessonRecord = z.looseObject({ id: z.string(), summary: z.string() });
 
 export const ShowOutput = z.object({
   lesson: LessonRecord,
   file: z.string(),
   votes: z.object({ count: z.number(), lastVotedAt: z.string().nullable(), score: z.number() }),
-  feedback: z.object({ helpful: z.number(), notHelpful: z.number(), lastAt: z.string().nullable() }),
+  feedback: FeedbackSummary,
   times_injected: z.number(),
   last_injected_at: z.string().nullable(),
   replay: z
@@ -193,7 +202,7 @@ export const FeedbackOutput = z.object({
   id: z.string(),
   recorded: z.boolean(),
   confidence: z.object({ before: z.number(), after: z.number() }),
-  feedback: z.object({ helpful: z.number(), notHelpful: z.number(), lastAt: z.string().nullable() }),
+  feedback: FeedbackSummary,
 });
 
 const DOC_TYPE_VALUES = ['design', 'pattern', 'context', 'glossary', 'runbook'] as const;
