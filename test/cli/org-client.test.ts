@@ -326,6 +326,41 @@ describe('against the real org server', () => {
     expect(readFileSync(join(carol.userTier, 'org', 'state.json'), 'utf8')).not.toContain('acme');
   }, 120_000);
 
+  it('removes a lesson a killed pull wrote but never recorded once the organisation takes it back', async () => {
+    const org = orgName();
+    const carol = await engineer(await tokenFor(db, org, 'carol', 'curate'));
+    const id = carol.add([
+      '--tier',
+      'user',
+      '--summary',
+      'Deploy with make ship',
+      '--command',
+      '^make deploy',
+    ]);
+    expect((await carol.runAsync(['push', id])).code).toBe(0);
+    const bob = await engineer(await tokenFor(db, org, 'bob', 'read'));
+    expect((await bob.runAsync(['pull'])).code).toBe(0);
+    const explain = () => bob.runAsync(['explain', '--tool', 'Bash', '--command', 'make deploy']);
+    expect((await explain()).stdout).toContain(id);
+    // what a pull killed after writing the lesson and before recording it leaves behind
+    const stateFile = join(bob.userTier, 'org', 'state.json');
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as {
+      remotes: { acme: { pulled: Record<string, unknown> } };
+    };
+    delete state.remotes.acme.pulled[id];
+    writeFileSync(stateFile, JSON.stringify(state));
+
+    const taken = await fetch(`${url}api/org/lessons/${id}/reject`, {
+      method: 'POST',
+      headers: bearer(await tokenFor(db, org, 'cora', 'curate')),
+    });
+    expect(taken.status).toBe(200);
+    const pulled = await bob.runAsync(['pull', '--json']);
+    expect(pulled.json()).toMatchObject({ total: 0, removed: [id] });
+    expect(orgLessons(bob)).toEqual([]);
+    expect((await explain()).stdout).not.toContain(id);
+  }, 120_000);
+
   it('keeps the version a push got acknowledged while a pull was running, so the next push of an edit goes', async () => {
     const proxy = await startHoldingProxy(url, '/api/org/index');
     const alice = await engineer(await tokenFor(db, orgName(), 'alice', 'write'), proxy.url);
