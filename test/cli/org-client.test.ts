@@ -82,6 +82,27 @@ describe('a server that does not answer lore JSON', () => {
     }
   });
 
+  it('takes a token pasted as a header, and refuses one with a second line or a space, saving nothing', async () => {
+    const seen: Array<string | undefined> = [];
+    const url = await startFake({
+      '/api/org/whoami': (request, response, body) => {
+        seen.push(request.headers.authorization);
+        whoami(request, response, body);
+      },
+    });
+    const machine = await machineOn(url);
+    const refused = [
+      await machine.runAsync(['login', 'acme'], { input: 'lore_x\n# the admin token of acme\n' }),
+      await machine.runAsync(['login', 'acme', '--token', 'lore_x lore_y']),
+    ];
+    expect(refused.map((run) => run.code)).toEqual([2, 2]);
+    for (const run of refused) expect(run.stderr).toContain('a token is one word');
+    expect(existsSync(join(machine.userTier, 'credentials.json'))).toBe(false);
+    const pasted = await machine.runAsync(['login', 'acme', '--token', 'Bearer lore_x']);
+    expect(pasted.code).toBe(0);
+    expect(seen).toEqual(['Bearer lore_x']);
+  });
+
   it('fails pull with an io error and leaves the org tier as it was', async () => {
     const cases: Array<[string, Record<string, Answer>]> = [
       ['index is a page', { '/api/org/index': html }],
