@@ -82,6 +82,27 @@ describe('a server that does not answer lore JSON', () => {
     }
   });
 
+  it('takes a token pasted as a header, and refuses one with a second line or a space, saving nothing', async () => {
+    const seen: Array<string | undefined> = [];
+    const url = await startFake({
+      '/api/org/whoami': (request, response, body) => {
+        seen.push(request.headers.authorization);
+        whoami(request, response, body);
+      },
+    });
+    const machine = await machineOn(url);
+    const refused = [
+      await machine.runAsync(['login', 'acme'], { input: 'lore_x\n# the admin token of acme\n' }),
+      await machine.runAsync(['login', 'acme', '--token', 'lore_x lore_y']),
+    ];
+    expect(refused.map((run) => run.code)).toEqual([2, 2]);
+    for (const run of refused) expect(run.stderr).toContain('a token is one word');
+    expect(existsSync(join(machine.userTier, 'credentials.json'))).toBe(false);
+    const pasted = await machine.runAsync(['login', 'acme', '--token', 'Bearer lore_x']);
+    expect(pasted.code).toBe(0);
+    expect(seen).toEqual(['Bearer lore_x']);
+  });
+
   it('fails pull with an io error and leaves the org tier as it was', async () => {
     const cases: Array<[string, Record<string, Answer>]> = [
       ['index is a page', { '/api/org/index': html }],
@@ -324,6 +345,41 @@ describe('against the real org server', () => {
     expect(listed.json<{ lessons: unknown[] }>().lessons).toEqual([]);
     expect((await explain()).stdout).not.toContain(id);
     expect(readFileSync(join(carol.userTier, 'org', 'state.json'), 'utf8')).not.toContain('acme');
+  }, 120_000);
+
+  it('removes a lesson a killed pull wrote but never recorded once the organisation takes it back', async () => {
+    const org = orgName();
+    const carol = await engineer(await tokenFor(db, org, 'carol', 'curate'));
+    const id = carol.add([
+      '--tier',
+      'user',
+      '--summary',
+      'Deploy with make ship',
+      '--command',
+      '^make deploy',
+    ]);
+    expect((await carol.runAsync(['push', id])).code).toBe(0);
+    const bob = await engineer(await tokenFor(db, org, 'bob', 'read'));
+    expect((await bob.runAsync(['pull'])).code).toBe(0);
+    const explain = () => bob.runAsync(['explain', '--tool', 'Bash', '--command', 'make deploy']);
+    expect((await explain()).stdout).toContain(id);
+    // what a pull killed after writing the lesson and before recording it leaves behind
+    const stateFile = join(bob.userTier, 'org', 'state.json');
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as {
+      remotes: { acme: { pulled: Record<string, unknown> } };
+    };
+    delete state.remotes.acme.pulled[id];
+    writeFileSync(stateFile, JSON.stringify(state));
+
+    const taken = await fetch(`${url}api/org/lessons/${id}/reject`, {
+      method: 'POST',
+      headers: bearer(await tokenFor(db, org, 'cora', 'curate')),
+    });
+    expect(taken.status).toBe(200);
+    const pulled = await bob.runAsync(['pull', '--json']);
+    expect(pulled.json()).toMatchObject({ total: 0, removed: [id] });
+    expect(orgLessons(bob)).toEqual([]);
+    expect((await explain()).stdout).not.toContain(id);
   }, 120_000);
 
   it('keeps the version a push got acknowledged while a pull was running, so the next push of an edit goes', async () => {

@@ -130,18 +130,35 @@ describe('org tier writes from one machine', () => {
       join(erin.userTier, 'org', 'pending-votes.jsonl'),
       `${readFileSync(join(erin.userTier, 'org', 'pending-votes.jsonl'), 'utf8')}${JSON.stringify({ id: 'zzzzzzzzzz', model: 'codex', task: 'OPS-8', at: new Date().toISOString() })}\n`,
     );
+    // a vote the server refuses as such (half a surrogate pair, as an MCP client may send) is
+    // dropped too, and the one cast after it still goes
+    const upvote = await erin.runAsync(['upvote', id, '--model', 'gemini', '--task', 'OPS-9']);
+    expect(upvote.code).toBe(0);
+    const lines = pendingLines(erin);
+    writeFileSync(
+      join(erin.userTier, 'org', 'pending-votes.jsonl'),
+      [
+        ...lines.slice(0, -1),
+        JSON.stringify({ id, model: 'codex', task: 'OPS-\ud800', at: new Date().toISOString() }),
+        lines.at(-1),
+        '',
+      ].join('\n'),
+    );
     const online = await erin.runAsync(['push', '--json']);
     expect(online.code).toBe(0);
     expect(online.json()).toMatchObject({
       votes: {
-        sent: 1,
-        added: 1,
+        sent: 2,
+        added: 2,
         pending: 0,
-        dropped: [{ id: 'zzzzzzzzzz', model: 'codex', task: 'OPS-8' }],
+        dropped: [
+          { id: 'zzzzzzzzzz', model: 'codex', task: 'OPS-8' },
+          { id, model: 'codex', task: 'OPS-\ud800', reason: expect.stringContaining('surrogate') },
+        ],
       },
     });
     expect(pendingLines(erin)).toEqual([]);
-    expect(await serverVotes(token, id)).toBe(1);
+    expect(await serverVotes(token, id)).toBe(2);
   }, 120_000);
 
   it('lets a local lesson supersede an org lesson on this machine only, and refuses to supersede one org lesson by another', async () => {

@@ -91,6 +91,27 @@ describe('lore mcp docs tools', () => {
     }
   });
 
+  test("lore_docs_add refuses a path no file system holds (a NUL, a name too long) as the caller's error", async () => {
+    const sandbox = docsSandbox();
+    const client = await connect(sandbox);
+    for (const [dir, why] of [
+      ['docs\u0000/x', 'it holds a NUL character'],
+      ['d'.repeat(5000), 'a name in it is too long'],
+    ] as const) {
+      const refused = await call(client, 'lore_docs_add', { dir });
+      expect({ isError: refused.isError, text: text(refused) }).toEqual({
+        isError: true,
+        text: expect.stringContaining(`is not a usable path: ${why}`),
+      });
+      expect(text(refused)).not.toContain('internal error');
+    }
+    const cli = sandbox.run(['docs', 'add', 'd'.repeat(5000)]);
+    expect({ code: cli.code, stderr: cli.stderr }).toEqual({
+      code: 1,
+      stderr: expect.stringContaining('is not a usable path: a name in it is too long'),
+    });
+  });
+
   test('lore_docs_search: lexical, the hybrid fallback, then hybrid after lore docs index', async () => {
     const sandbox = docsSandbox();
     const client = await connect(sandbox);

@@ -4,7 +4,7 @@
  * session dedup state. One suite, run on both servers: the bundle (dist/mcp/lore-mcp.cjs, what
  * `lore mcp` runs) and the ES modules (LORE_MCP_BUNDLE=0).
  */
-import { appendFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -294,6 +294,57 @@ describe.each([
     }>();
     expect(shown.lesson.confidence).toBe(0.8);
     expect(shown.feedback.notHelpful).toBe(1);
+  });
+
+  test('answers match the output schemas tools/list published, which a client that listed them checks', async () => {
+    const sandbox = createSandbox();
+    const ids = seed(sandbox);
+    const client = await connect(sandbox);
+    // listing the tools makes the SDK client check every later answer against its output schema
+    await client.listTools();
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['lore_search', { query: 'pytest' }],
+      ['lore_list', {}],
+      ['lore_show', { id: ids.pytest }],
+      ['lore_upvote', { id: ids.pytest, model: 'claude', task: 'T-1' }],
+      ['lore_feedback', { id: ids.pytest, helpful: true, task: 'T-1' }],
+      ['lore_update', { id: ids.docker, priority: 7 }],
+      ['lore_supersede', { id: ids.docker, by: ids.migrations }],
+      ['lore_docs_list', {}],
+    ];
+    for (const [name, args] of calls)
+      expect({ name, isError: (await call(client, name, args)).isError ?? false }).toEqual({
+        name,
+        isError: false,
+      });
+    const shown = data(await call(client, 'lore_show', { id: ids.pytest }));
+    expect(shown.feedback).toEqual({
+      helpful: 1,
+      notHelpful: 0,
+      lastAt: expect.any(String),
+      outcomeHelpful: 0,
+      outcomeNotHelpful: 0,
+    });
+  });
+
+  test('lore_list and lore_search report the files they could not load, as the CLI --json does', async () => {
+    const sandbox = createSandbox();
+    const ids = seed(sandbox);
+    mkdirSync(sandbox.inRepo('.lore', 'lessons', 'zzzzzzzzzz'), { recursive: true });
+    writeFileSync(
+      sandbox.inRepo('.lore', 'lessons', 'zzzzzzzzzz', 'lesson.yaml'),
+      'schemaVersion: 1\nid: zzzzzzzzzz\nsummary: [pytest never closed\n',
+    );
+    appendFileSync(join(sandbox.lessonFile(ids.pytest), '..', 'votes.jsonl'), '{"model": "m"\n');
+    const cli = sandbox.run(['list', '--json']).json<{ problems: unknown[] }>().problems;
+    expect(cli).toEqual([
+      expect.objectContaining({ file: expect.stringContaining(ids.pytest), line: 1, severity: 'warning' }),
+      expect.objectContaining({ file: expect.stringContaining('zzzzzzzzzz'), severity: 'error' }),
+    ]);
+    const client = await connect(sandbox);
+    await client.listTools();
+    expect(data(await call(client, 'lore_list', {})).problems).toEqual(cli);
+    expect(data(await call(client, 'lore_search', { query: 'pytest' })).problems).toEqual(cli);
   });
 
   test('bad arguments come back as an isError result that says how to call the tool', async () => {

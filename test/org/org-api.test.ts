@@ -3,6 +3,7 @@
  * PostgreSQL server this suite starts itself. Each test works in organisations of its own, so
  * the tests share one database the way tenants share a server.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/adapters/http/create-app.js';
 import { migrate, MIGRATIONS } from '../../src/store/org/org-migrations.js';
@@ -477,6 +478,58 @@ describe.each(BACKENDS)('organisation API on %s', (_name, open) => {
       }),
     ];
     expect(refusals.map((r) => r.status)).toEqual([400, 400, 400]);
+  });
+
+  it('refuses what PostgreSQL cannot store (a lone surrogate, a vote word past the local limit) as that lesson invalid, the rest of the batch still taken, and on the vote route with a 400', async () => {
+    const { tokens } = await team({ cora: 'curate' });
+    const good = makeLesson();
+    const halfPair = { ...makeLesson(), summary: 'Quote the path \ud800 here' };
+    const longModel = makeLesson();
+    const halfTask = makeLesson();
+    // random, so the database cannot compress it under its key size
+    const long = randomBytes(1500).toString('hex');
+    const pushed = await app.request('/api/org/lessons', {
+      method: 'POST',
+      headers: bearer(tokens.cora!),
+      body: {
+        lessons: [
+          { lesson: good, votes: [{ model: 'opus', task: 'T-1' }] },
+          { lesson: halfPair },
+          { lesson: longModel, votes: [{ model: long, task: 'T-1' }] },
+          {
+            lesson: halfTask,
+            votes: [
+              { model: 'opus', task: 'T-1' },
+              { model: 'opus', task: 'x\udc00' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(pushed.status).toBe(200);
+    const results = pushed.json<PushBody>().results;
+    expect(results.map((r) => [r.id, r.outcome, r.message])).toEqual([
+      [good.id, 'created', undefined],
+      [halfPair.id, 'invalid', expect.stringMatching(/^summary: holds half of a UTF-16 surrogate pair/)],
+      [longModel.id, 'invalid', 'votes.0.model is 3,000 characters; at most 128'],
+      [
+        halfTask.id,
+        'invalid',
+        expect.stringMatching(/^votes\.1\.task: holds half of a UTF-16 surrogate pair/),
+      ],
+    ]);
+    const vote = (body: object) =>
+      app.request(`/api/org/lessons/${good.id}/votes`, {
+        method: 'POST',
+        headers: bearer(tokens.cora!),
+        body,
+      });
+    const refused = [await vote({ model: long, task: 't' }), await vote({ model: 'opus', task: '\ud800' })];
+    expect(refused.map((r) => [r.status, r.json<ErrorBody>().error.message])).toEqual([
+      [400, 'model is 3,000 characters; at most 128'],
+      [400, expect.stringMatching(/^task: holds half of a UTF-16 surrogate pair/)],
+    ]);
+    expect((await vote({ model: 'opus', task: 'T-2' })).json()).toMatchObject({ added: true, votes: 2 });
   });
 
   it('keeps project lessons to their project', async () => {

@@ -128,6 +128,8 @@ const search = ({ deps, session }: Context) =>
           results.length === 0
             ? 'no lesson matched; try fewer words, drop a filter, or status "any"'
             : 'read one in full with lore_show {"id"}; after using one, call lore_feedback or say LEARNING_HELPFUL: <id>',
+        // as `lore search --json`: a lesson file that does not load is missing from the results
+        problems: await ws.index.problems(),
       };
     },
   });
@@ -159,7 +161,7 @@ const list = ({ deps, session }: Context) =>
         lessons.map((l) => l.id),
         'lore_list',
       );
-      return { lessons, total: listed.length, learnings };
+      return { lessons, total: listed.length, learnings, problems: await ws.index.problems() };
     },
   });
 

@@ -103,7 +103,10 @@ export function registerTools(server: Server, tools: readonly AnyToolSpec[], run
       const checked = tool.output.safeParse(data);
       if (!checked.success)
         throw new Error(`the answer breaks the output schema: ${describeIssues(checked.error.issues)}`);
-      return answer(data);
+      // the parsed answer, not the handler's: a key the schema does not declare is dropped here
+      // rather than sent, since tools/list publishes `additionalProperties: false` and a client
+      // that listed the tools (the SDK's, Claude Code's) refuses such an answer whole
+      return answer(checked.data);
     } catch (error) {
       if (isLoreError(error)) return failure(name, error.message, error.hint);
       runner.log(`lore mcp: ${name}: internal error: ${(error as Error)?.stack ?? String(error)}`);

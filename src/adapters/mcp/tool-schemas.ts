@@ -119,18 +119,44 @@ const Hit = z.object({
   matched_by: z.array(z.string()),
 });
 
+/** A file lore could not read whole (its file and line), as the CLI's `--json` reports it. */
+const ProblemSchema = z.object({
+  file: z.string(),
+  line: z.number().optional(),
+  field: z.string().optional(),
+  message: z.string(),
+  severity: z.string(),
+});
+
+const StoreProblems = z
+  .array(ProblemSchema)
+  .describe(
+    'lesson files that could not be loaded (severity error: left out of the answer) and lines skipped (warning), each with its file and line: what `lore check` lists',
+  );
+
 export const SearchOutput = z.object({
   results: z.array(Hit.extend({ score: z.number() })),
   mode: z.enum(['lexical', 'hybrid']).optional(),
   fallback: z.string().optional().describe('why a hybrid search gave BM25 results only'),
   learnings: z.array(Learning),
   hint: z.string(),
+  problems: StoreProblems,
 });
 
 export const ListOutput = z.object({
   lessons: z.array(Hit),
   total: z.number(),
   learnings: z.array(Learning),
+  problems: StoreProblems,
+});
+
+/** A lesson's feedback as `lore show --json` reports it (the outcome counts are among the first two). */
+const FeedbackSummary = z.object({
+  helpful: z.number(),
+  notHelpful: z.number(),
+  lastAt: z.string().nullable(),
+  outcomeHelpful: z.number().describe('of those, the automatic verdicts from judged outcomes'),
+  outcomeNotHelpful: z.number(),
 });
 
 const LessonRecord = z.looseObject({ id: z.string(), summary: z.string() });
@@ -139,7 +165,7 @@ export const ShowOutput = z.object({
   lesson: LessonRecord,
   file: z.string(),
   votes: z.object({ count: z.number(), lastVotedAt: z.string().nullable(), score: z.number() }),
-  feedback: z.object({ helpful: z.number(), notHelpful: z.number(), lastAt: z.string().nullable() }),
+  feedback: FeedbackSummary,
   times_injected: z.number(),
   last_injected_at: z.string().nullable(),
   replay: z
@@ -154,15 +180,7 @@ export const ShowOutput = z.object({
     .nullable()
     .describe('the judged outcomes of its injections and the automatic feedback they gave, null if none'),
   problems: z
-    .array(
-      z.object({
-        file: z.string(),
-        line: z.number().optional(),
-        field: z.string().optional(),
-        message: z.string(),
-        severity: z.string(),
-      }),
-    )
+    .array(ProblemSchema)
     .describe(
       'what could not be read about it: a votes line, the last replay or the outcomes file that is damaged (each named with its file and line)',
     ),
@@ -193,7 +211,7 @@ export const FeedbackOutput = z.object({
   id: z.string(),
   recorded: z.boolean(),
   confidence: z.object({ before: z.number(), after: z.number() }),
-  feedback: z.object({ helpful: z.number(), notHelpful: z.number(), lastAt: z.string().nullable() }),
+  feedback: FeedbackSummary,
 });
 
 const DOC_TYPE_VALUES = ['design', 'pattern', 'context', 'glossary', 'runbook'] as const;

@@ -19,9 +19,17 @@ export const command: Command = {
   async run(ctx, args) {
     const home = resolveLoreHome(ctx.env);
     const remote = chooseRemote(home, args.positionals[0]);
-    const token = (stringOption(args, 'token') ?? (await ctx.readStdin())).trim();
+    // a token pasted with its header's scheme (`Bearer lore_...`, from a curl line) is the token
+    const token = (stringOption(args, 'token') ?? (await ctx.readStdin())).trim().replace(/^Bearer\s+/i, '');
     if (token === '')
       throw new LoreError('usage', 'no token given', { hint: 'pass --token T, or pipe the token on stdin' });
+    // it travels in an HTTP header: a second line or a space would fail there as "cannot reach"
+    if (!/^[\x21-\x7e]+$/.test(token))
+      throw new LoreError(
+        'usage',
+        `a token is one word of printable ASCII characters; this one holds ${/\s/.test(token) ? 'a space or a line break' : 'other characters'}`,
+        { hint: 'pass the token alone (lore_...): --token T, or a file holding only it on stdin' },
+      );
     const { createOrgClient } = await import('../../store/org-client/org-client.js');
     const who = await createOrgClient({ url: remote.url, token }).whoami();
     const file = saveToken(home, remote.name, token);

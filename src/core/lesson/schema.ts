@@ -136,6 +136,23 @@ export function nulPath(
   return pathWhere(value, (text) => text.includes('\u0000'), path);
 }
 
+/** A UTF-16 surrogate without its other half: no UTF-8 text can hold one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Where a JSON value holds a lone surrogate (`"\ud800"` in JSON or a YAML escape), in a string or
+ * a key; or undefined. PostgreSQL's text and jsonb refuse one, so the organisation server checks.
+ */
+export function loneSurrogatePath(
+  value: unknown,
+  path: ReadonlyArray<string | number> = [],
+): Array<string | number> | undefined {
+  return pathWhere(value, (text) => LONE_SURROGATE.test(text), path);
+}
+
+export const LONE_SURROGATE_MESSAGE =
+  'holds half of a UTF-16 surrogate pair (an escape such as \\ud800 with no partner), which is no character: remove it';
+
 /** Where a JSON value (a string or a key in it) holds a bidirectional control (`BIDI_CONTROL`); or undefined. */
 export function bidiPath(value: unknown): Array<string | number> | undefined {
   return pathWhere(value, (text) => BIDI_CONTROL.test(text), []);

@@ -4,6 +4,7 @@
  * Store functions returning data, like docs-actions.ts; loaded only by the verbs that write.
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { isMap, isSeq, parseDocument } from 'yaml';
@@ -25,6 +26,28 @@ function isInside(parent: string, child: string): boolean {
 
 export type DocsRootAdded = { root: string; added: boolean; roots: string[]; configFile: string };
 
+/**
+ * The directory's stat, undefined when it does not exist; a path no file system can hold (a NUL
+ * character, a name past the system's length limit: an agent's argument) is the caller's error,
+ * named, not an internal one.
+ */
+function statPath(abs: string, shown: string): Stats | undefined {
+  // shown shortened, its control characters made visible: it goes into a message
+  // eslint-disable-next-line no-control-regex -- the control characters are what is replaced
+  const named = `${shown.slice(0, 120).replace(/[\u0000-\u001f\u007f]/g, '\uFFFD')}${shown.length > 120 ? '...' : ''}`;
+  const unusable = (why: string) =>
+    new LoreError('invalid', `${named} is not a usable path: ${why}`, {
+      hint: 'pass a directory of the repository, such as docs/ or handbook/',
+    });
+  if (abs.includes('\u0000')) throw unusable('it holds a NUL character');
+  try {
+    return statSync(abs, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') throw unusable('a name in it is too long');
+    throw error;
+  }
+}
+
 /** `lore docs add PATH`: registers a directory as a docs root in the project's config.yaml (idempotent). */
 export function addDocsRoot(scope: DocsScope, input: string, cwd: string): DocsRootAdded {
   if (scope.configFile === undefined) {
@@ -45,7 +68,7 @@ export function addDocsRoot(scope: DocsScope, input: string, cwd: string): DocsR
       hint: 'pick a directory of Markdown docs, such as docs/ or handbook/',
     });
   }
-  const stat = statSync(abs, { throwIfNoEntry: false });
+  const stat = statPath(abs, shown);
   if (stat === undefined) {
     throw new LoreError('not-found', `${shown} does not exist`, {
       hint: 'create the directory first, or check the path',

@@ -6,7 +6,7 @@
  * it is written (a valid id and record), each file is written atomically, and one pull runs at a
  * time. The hooks and every read work from these files, offline.
  */
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ID_PATTERN } from '../../core/lesson/constants.js';
 import { serializeLesson } from '../../core/lesson/lesson-yaml.js';
@@ -170,18 +170,38 @@ export async function pullOrg(
     const mine = readOrgState(dir).remotes[remote.name] ?? emptyRemoteState();
     const projects = pullProjects(mine.projects, options.projects ?? [], options.dropProjects ?? []);
     const changes: PullChanges = { pulled: {}, removed: [], known: {} };
+    let report: PullReport;
     try {
-      const report = await pullChanges(dir, remote, client, projects, mine, changes);
+      report = await pullChanges(dir, remote, client, projects, mine, changes);
       changes.projects = projects;
       changes.lastPullAt = options.nowIso;
-      return report;
     } finally {
       // what was written is recorded even when the pull failed part way (the next one goes on);
       // a pull that learnt nothing leaves the file as it was
       if (hasChanges(changes))
         updateRemoteState(dir, remote.name, (now) => applyPullChanges(now, changes, mine.known));
     }
+    // only after a whole pull: one that failed (offline) keeps every copy it has
+    report.removed.push(...removeUnrecorded(dir));
+    return report;
   });
+}
+
+/**
+ * Removes the lessons of the org tier that no remote's state records: written by a pull killed
+ * (Ctrl-C, a shutdown) before it recorded them, or kept from before the state file was lost. The
+ * pull that runs next fetches again what the organisation still offers and records it; what it
+ * no longer offers (a lesson a curator took back meanwhile) nothing else would ever remove, and
+ * the hooks would go on injecting it. Under the pull lock, after the state was written.
+ */
+function removeUnrecorded(dir: string): string[] {
+  const lessonsDir = tierLayout(dir).lessonsDir;
+  const recorded = new Set(
+    Object.values(readOrgState(dir).remotes).flatMap((state) => Object.keys(state.pulled ?? {})),
+  );
+  const unrecorded = readdirSync(lessonsDir).filter((name) => ID_PATTERN.test(name) && !recorded.has(name));
+  for (const id of unrecorded) rmSync(join(lessonsDir, id), { recursive: true, force: true });
+  return unrecorded.sort();
 }
 
 async function pullChanges(

@@ -2,8 +2,9 @@
  * The votes this machine cast on organisation lessons go up with `lore push`, one request each to
  * the server's vote route, which keeps one row per lesson, user, model and task: sending a vote
  * twice (a push killed after the server answered) counts it once. A vote leaves the pending file
- * only once the server acknowledged it; one the server cannot take (its lesson is gone there) is
- * dropped and reported; when the server cannot be reached the rest wait for the next push.
+ * only once the server acknowledged it; one the server cannot take (its lesson is gone there, or
+ * it refuses the vote itself with a 400: words no vote may hold) is dropped and reported; when the
+ * server cannot be reached the rest wait for the next push.
  */
 import { LoreError } from '../../core/errors.js';
 import type { OrgClient } from './org-client.js';
@@ -32,8 +33,9 @@ export async function pushPendingVotes(orgDir: string, client: OrgClient): Promi
         report.sent += 1;
         if (answer.added) report.added += 1;
       } catch (error) {
-        // only "no such lesson" is final; anything else (offline, a read token) may pass later
-        if (!(error instanceof LoreError) || error.code !== 'not-found') throw error;
+        // only "no such lesson" and a refusal of this vote are final; anything else (offline, a
+        // read token) may pass later; kept, a refused vote would hold back every vote after it
+        if (!(error instanceof LoreError) || !isFinal(error)) throw error;
         report.dropped.push({ id: vote.id, model: vote.model, task: vote.task, reason: error.message });
       }
       done.push(vote);
@@ -45,4 +47,9 @@ export async function pushPendingVotes(orgDir: string, client: OrgClient): Promi
   }
   report.pending = waiting.length - done.length;
   return report;
+}
+
+/** The server will never take this vote: its lesson is gone, or the vote itself is malformed (400). */
+function isFinal(error: LoreError): boolean {
+  return error.code === 'not-found' || (error.details as { status?: number } | undefined)?.status === 400;
 }

@@ -7,7 +7,14 @@
 import { createHash } from 'node:crypto';
 import { LoreError } from '../../core/errors.js';
 import { comparableLesson } from '../../core/lesson/comparable-lesson.js';
-import { LessonSchema, NUL_MESSAGE, nulPath } from '../../core/lesson/schema.js';
+import {
+  LessonSchema,
+  LONE_SURROGATE_MESSAGE,
+  loneSurrogatePath,
+  NUL_MESSAGE,
+  nulPath,
+} from '../../core/lesson/schema.js';
+import { REPORT_LIMITS } from '../lessons/lesson-writes.js';
 import type { Lesson } from '../../core/lesson/schema.js';
 import { recordAudit } from './org-audit.js';
 import type { OrgDb, OrgSql } from './org-db.js';
@@ -120,7 +127,27 @@ export function checkLesson(raw: unknown): Lesson | string {
     return parsed.error.issues
       .map((issue) => `${issue.path.join('.') || 'lesson'}: ${issue.message}`)
       .join('; ');
+  // valid for lore, yet PostgreSQL's jsonb refuses it and would fail the whole transaction
+  const surrogate = loneSurrogatePath(parsed.data);
+  if (surrogate !== undefined) return `${surrogate.join('.') || 'lesson'}: ${LONE_SURROGATE_MESSAGE}`;
   return parsed.data;
+}
+
+/**
+ * What keeps a vote's words out of the database, or undefined: a NUL or a lone surrogate
+ * (PostgreSQL stores neither) or a model or task longer than a local vote may be (a longer one
+ * would also outgrow the votes table's key). `at` names the vote in the message (`votes.2`).
+ */
+export function voteProblem(vote: { model: string; task: string }, at = ''): string | undefined {
+  const field = (name: string) => (at === '' ? name : `${at}.${name}`);
+  for (const name of ['model', 'task'] as const) {
+    const text = vote[name];
+    if (nulPath(text) !== undefined) return `${field(name)}: ${NUL_MESSAGE}`;
+    if (loneSurrogatePath(text) !== undefined) return `${field(name)}: ${LONE_SURROGATE_MESSAGE}`;
+    if (text.length > REPORT_LIMITS[name])
+      return `${field(name)} is ${text.length.toLocaleString('en-US')} characters; at most ${REPORT_LIMITS[name]}`;
+  }
+  return undefined;
 }
 
 async function pushOne(
@@ -129,8 +156,9 @@ async function pushOne(
   item: PushItem,
   project: number | null,
 ): Promise<PushResult> {
-  const voteNul = nulPath(item.votes ?? [], ['votes']);
-  const lesson = voteNul === undefined ? checkLesson(item.lesson) : `${voteNul.join('.')}: ${NUL_MESSAGE}`;
+  // a vote the database cannot take makes its lesson invalid, not the whole batch fail
+  const badVote = (item.votes ?? []).map((vote, i) => voteProblem(vote, `votes.${i}`)).find((p) => p);
+  const lesson = badVote ?? checkLesson(item.lesson);
   if (typeof lesson === 'string') {
     const raw = item.lesson as { id?: unknown } | null;
     return {

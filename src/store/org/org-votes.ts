@@ -3,9 +3,10 @@
  * the same vote sent twice, or by many users at once, merges without loss and without counting
  * twice. A vote never changes the lesson's version: voting cannot make an editor's copy stale.
  */
+import { LoreError } from '../../core/errors.js';
 import { recordAudit } from './org-audit.js';
 import type { OrgDb } from './org-db.js';
-import { notFound } from './org-lesson-writes.js';
+import { notFound, voteProblem } from './org-lesson-writes.js';
 import { roleAllows } from './org-tokens.js';
 import type { Principal } from './org-tokens.js';
 import { forbidden } from './org-lesson-writes.js';
@@ -19,6 +20,8 @@ export async function voteOrgLesson(
   vote: { model: string; task: string },
 ): Promise<VoteResult> {
   if (!roleAllows(who.role, 'write')) throw forbidden(who, 'vote', 'write');
+  const problem = voteProblem(vote);
+  if (problem !== undefined) throw new LoreError('usage', problem);
   return db.transaction(async (sql) => {
     const exists = await sql.query('SELECT 1 FROM lessons WHERE org_id = $1 AND id = $2', [who.orgId, id]);
     if (exists.length === 0) throw notFound(id);
