@@ -9,10 +9,12 @@ import {
   approveCandidate,
   draftOf,
   findCandidate,
+  findSettledCandidate,
   surveyCandidates,
   placeCandidate,
   rejectCandidate,
 } from '../../store/candidates/candidate-actions.js';
+import type { SettledCandidate } from '../../store/candidates/candidate-actions.js';
 import { findDuplicates } from '../../store/curate/find-duplicates.js';
 import { SCOPE_CLASSES } from '../../core/lesson/constants.js';
 import { distillComparison } from '../../core/distill/distill-comparison.js';
@@ -21,6 +23,13 @@ import { BREADTH_DESCRIPTION, FORCE_OPTION, breadthLine } from '../breadth-view.
 import { NO_DUPLICATE_OPTION, noteDuplicates, refuseDuplicates } from '../duplicate-note.js';
 
 const ACTIONS = ['list', 'show', 'approve', 'reject'] as const;
+
+function settledLine(settled: SettledCandidate): string {
+  const when = settled.at.slice(0, 10);
+  return settled.decision === 'approved'
+    ? `candidate ${settled.id} was approved on ${when}: it is lesson ${settled.lesson ?? '(id not recorded)'}`
+    : `candidate ${settled.id} was rejected on ${when}; its pattern is not proposed again`;
+}
 
 export const command: Command = {
   spec: {
@@ -106,7 +115,31 @@ export const command: Command = {
         ].join('\n');
         return { data: { candidates, broken, held, guardProposals }, text };
       }
-      const found = findCandidate(ws, ref ?? '');
+      let found: ReturnType<typeof findCandidate>;
+      try {
+        found = findCandidate(ws, ref ?? '');
+      } catch (error) {
+        // Approved or rejected already: its folder is gone, its decision names it (and its lesson).
+        const settled =
+          error instanceof LoreError && error.code === 'not-found'
+            ? findSettledCandidate(ws, ref ?? '')
+            : undefined;
+        if (settled === undefined) throw error;
+        const said = settledLine(settled);
+        if (action !== 'show')
+          throw new LoreError('not-found', said, {
+            hint: settled.lesson
+              ? `open it with: lore show ${settled.lesson}`
+              : 'list the others with `lore candidates list`',
+          });
+        return {
+          data: { settled, ...(settled.lesson ? { next: `lore show ${settled.lesson}` } : {}) },
+          text: settled.lesson
+            ? `${said}
+open it with: lore show ${settled.lesson}`
+            : said,
+        };
+      }
       if (action === 'show') {
         const placement = placeCandidate(ws, found);
         return {

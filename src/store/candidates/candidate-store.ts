@@ -27,7 +27,14 @@ const DECISIONS = 'decisions.jsonl';
 export type StoredCandidate = { id: string; file: string; record: CandidateRecord };
 /** A candidate file that cannot serve (unreadable, invalid YAML, a field of the wrong type), and why. */
 export type BrokenCandidate = { id: string; file: string; problem: string };
-export type Decision = { hash: string; decision: 'approved' | 'rejected'; at: string; lesson?: string };
+/** `candidate`: the id the candidate had (absent in decisions written before it was recorded). */
+export type Decision = {
+  hash: string;
+  decision: 'approved' | 'rejected';
+  at: string;
+  lesson?: string;
+  candidate?: string;
+};
 
 export type CandidateStore = {
   readonly dir: string;
