@@ -101,10 +101,13 @@ export const command: Command = {
           id: c.id,
           tier: c.tier,
           file: ws.displayPath(c.file),
+          ...(c.line !== undefined ? { line: c.line } : {}),
           problem: c.problem,
         }));
         for (const c of broken)
-          ctx.note(`${c.file}: skipped: ${c.problem} (fix the file, or delete its folder)`);
+          ctx.note(
+            `${c.file}${c.line !== undefined ? `:${c.line}` : ''}: skipped: ${c.problem} (fix the file, or delete its folder)`,
+          );
         const text = [
           candidates.length === 0
             ? 'no candidates; run `lore scan` to look for some'

@@ -55,7 +55,7 @@ export function findCandidate(ws: Workspace, ref: string): FoundCandidate {
     if (!(error instanceof LoreError) || error.code !== 'not-found' || broken.length !== 1) throw error;
     const found = broken[0] as BrokenCandidate;
     throw new LoreError('invalid', `candidate ${found.id} cannot be used: ${found.problem}`, {
-      hint: `fix ${ws.displayPath(found.file)}, or delete its folder`,
+      hint: `fix ${ws.displayPath(found.file)}${found.line !== undefined ? `:${found.line}` : ''}, or delete its folder`,
     });
   }
 }
@@ -80,7 +80,7 @@ export function findSettledCandidate(ws: Workspace, ref: string): SettledCandida
   const settled = new Map<string, SettledCandidate>();
   for (const { tier, store } of candidateStores(ws)) {
     for (const d of store.decisions().values()) {
-      if (d.candidate === undefined || !d.candidate.startsWith(wanted)) continue;
+      if (d.decision === 'held' || d.candidate === undefined || !d.candidate.startsWith(wanted)) continue;
       settled.set(d.candidate, {
         id: d.candidate,
         store: tier,
