@@ -24,9 +24,11 @@ describe('lore candidates show of a settled candidate', () => {
     expect(sandbox.run(['scan']).code).toBe(0);
     const listed = sandbox.run(['candidates', 'list', '--json']).json<{ candidates: { id: string }[] }>();
     const [approved, rejected] = listed.candidates.map((c) => c.id) as [string, string];
-    const lesson = sandbox
-      .run(['candidates', 'approve', approved, '--force', '--json'])
-      .json<{ id: string }>().id;
+    // -q prints the new lesson's id alone, as `lore add -q` does
+    const quiet = sandbox.run(['candidates', 'approve', approved, '--force', '-q']);
+    expect(quiet.code).toBe(0);
+    const lesson = quiet.stdout.trim();
+    expect(lesson).toMatch(/^[0-9a-z]{10}$/);
     expect(sandbox.run(['candidates', 'reject', rejected]).code).toBe(0);
 
     const shown = sandbox.run(['candidates', 'show', approved]);

@@ -34,7 +34,7 @@ function settledLine(settled: SettledCandidate): string {
 export const command: Command = {
   spec: {
     usage:
-      'lore candidates list [--json] | show ID | approve ID [lesson flags] [--tier T] [--force] | reject ID',
+      'lore candidates list [--json] | show ID | approve ID [lesson flags] [--tier T] [--force] [-q] | reject ID',
     description:
       'Lesson candidates found by `lore scan`, waiting for review. `list` puts repeated and user-corrected\n' +
       'ones first; `approve` turns one into a lesson (flags such as --summary or --tag edit it on the way);\n' +
@@ -54,6 +54,7 @@ export const command: Command = {
       },
       'no-duplicate': NO_DUPLICATE_OPTION,
       force: FORCE_OPTION,
+      quiet: { type: 'boolean', short: 'q', description: 'approve: print only the new lesson id' },
     },
     positionals: { min: 1, max: 2, names: 'list | show ID | approve ID | reject ID' },
     json: true,
@@ -81,7 +82,8 @@ export const command: Command = {
       (Object.keys(edits).length > 0 ||
         tier !== undefined ||
         flagOption(args, 'no-duplicate') ||
-        flagOption(args, 'force'))
+        flagOption(args, 'force') ||
+        flagOption(args, 'quiet'))
     ) {
       throw new LoreError('usage', `lore candidates ${action} takes no lesson flags`, {
         hint: 'field edits go with approve: lore candidates approve ID --summary "..."',
