@@ -34,6 +34,10 @@ export function formatDistillRun(run: DistillRun): string {
   const lines = [`distill: ${run.provider}${model} at ${run.endpoint}`];
   if (run.results.length === 0)
     lines.push('  no candidates to distill (every one is distilled or refused; name ids to ask again)');
+  if (run.problems.length > 0)
+    lines.push(
+      `  ${run.problems.length} candidate file(s) skipped: they cannot be read (named on stderr; fix them, or delete their folders)`,
+    );
   for (const result of run.results) lines.push(...formatResult(result));
   const count = (outcome: DistillResult['outcome']) =>
     run.results.filter((r) => r.outcome === outcome).length;

@@ -16,7 +16,7 @@ const fixture = fileURLToPath(
 
 type Listed = {
   candidates: { id: string; file: string }[];
-  broken: { id: string; file: string; problem: string }[];
+  broken: { id: string; file: string; line?: number; problem: string }[];
 };
 
 function withCandidates(): { sandbox: Sandbox; listed: Listed } {
@@ -65,7 +65,10 @@ describe('a broken candidate file', () => {
     expect(after.candidates.map((c) => c.id)).toContain(good.id);
     expect(after.broken).toEqual([expect.objectContaining({ id: bad.id, file: bad.file })]);
     expect(after.broken[0]?.problem).toContain(problem);
-    expect(list.stderr).toContain(`${bad.file}: skipped: ${after.broken[0]?.problem}`);
+    expect(after.broken[0]?.line).toBeGreaterThan(0);
+    expect(list.stderr).toContain(
+      `${bad.file}:${after.broken[0]?.line}: skipped: ${after.broken[0]?.problem}`,
+    );
 
     const show = sandbox.run(['candidates', 'show', bad.id]);
     expect(show.code).toBe(1);
@@ -108,5 +111,29 @@ describe('a broken candidate file', () => {
     expect(kept.filter((path) => existsSync(path))).toEqual(kept);
     expect(existsSync(halfMade)).toBe(false);
     expect(existsSync(fileOf(sandbox, first.file))).toBe(true);
+  });
+
+  it.each([
+    ['a summary cut open', (text: string) => text.replace(/^summary: .*$/m, 'summary: "unclosed')],
+    ['a wrong shape', (text: string) => text.replace(/^summary: .*$/m, 'summary: 42')],
+    ['the whole file replaced', () => 'summary: [unclosed\n'],
+  ])('%s: the next scan names it and writes no second candidate of its episodes', (_name, breakIt) => {
+    const { sandbox, listed } = withCandidates();
+    const bad = listed.candidates[0] as Listed['candidates'][number];
+    const file = fileOf(sandbox, bad.file);
+    const broken = breakIt(readFileSync(file, 'utf8'));
+    writeFileSync(file, broken);
+    // the same session under another name: every episode repeats
+    const dir = join(sandbox.home, '.claude', 'projects', '-home-dev-work');
+    writeFileSync(join(dir, 'second.jsonl'), readFileSync(fixture));
+
+    const scan = sandbox.run(['scan', '--json']);
+    expect(scan.code).toBe(0);
+    expect(scan.json<{ new: number }>().new).toBe(0);
+    expect(scan.stderr).toMatch(new RegExp(`${bad.file.replace(/[.]/g, '\\.')}:\\d+: .*held`));
+    const after = sandbox.run(['candidates', 'list', '--json']).json<Listed>();
+    expect(after.candidates.length).toBe(listed.candidates.length - 1);
+    expect(after.broken.map((c) => c.id)).toEqual([bad.id]);
+    expect(readFileSync(file, 'utf8')).toBe(broken);
   });
 });

@@ -236,6 +236,32 @@ describe('lore distill', () => {
     expect(readCandidate(sandbox, '0000000001').paths).toEqual(['src/**']);
   });
 
+  it('names a candidate file it cannot read, with its line, and exits 1 when that is all there was', async () => {
+    const sandbox = createSandbox();
+    const endpoint = await startModelEndpoint(scriptedLesson);
+    configure(sandbox, 'user', { provider: 'anthropic', model: 'm', baseUrl: endpoint.url });
+    writeCandidate(sandbox.repo, '0000000001');
+    writeFileSync(candidateFile(sandbox, '0000000001'), 'summary: "unclosed\n');
+    // the parser finds the quote unclosed at the end of the file
+    const shown = '.lore/candidates/0000000001/lesson.yaml:2';
+
+    const alone = await sandbox.runAsync(['distill', '--json']);
+    expect(alone.code).toBe(1);
+    expect(alone.json<DistillJson & { problems: { file: string; line: number }[] }>().problems).toEqual([
+      expect.objectContaining({ file: '.lore/candidates/0000000001/lesson.yaml', line: 2 }),
+    ]);
+    expect(alone.stderr).toContain(`${shown}`);
+    expect(alone.stderr).toContain('candidate 0000000001 skipped: invalid YAML');
+
+    writeCandidate(sandbox.repo, '0000000002', 'git push origin dev');
+    const beside = await sandbox.runAsync(['distill']);
+    expect(beside.code).toBe(0);
+    expect(beside.stderr).toContain(shown);
+    expect(beside.stdout).toContain('1 candidate file(s) skipped');
+    expect(beside.stdout).toContain('1 distilled');
+    expect(endpoint.requests).toHaveLength(1);
+  });
+
   it('stops at the daily budget and says so', async () => {
     const sandbox = createSandbox();
     const endpoint = await startModelEndpoint(scriptedLesson);

@@ -161,6 +161,25 @@ describe('org tier writes from one machine', () => {
     expect(await serverVotes(token, id)).toBe(2);
   }, 120_000);
 
+  it('drops the votes waiting on the lessons of a remote that is removed, and says so', async () => {
+    const org = orgName();
+    const gail = await engineer(await tokenFor(db, org, 'gail', 'curate'));
+    const id = gail.add(['--tier', 'user', '--summary', 'Run terraform plan before apply in CI']);
+    expect((await gail.runAsync(['push'])).code).toBe(0);
+    const hank = await engineer(await tokenFor(db, org, 'hank', 'write'));
+    expect((await hank.runAsync(['pull'])).code).toBe(0);
+    expect((await hank.runAsync(['upvote', id, '--model', 'codex', '--task', 'OPS-9'])).code).toBe(0);
+    expect(pendingLines(hank)).toHaveLength(1);
+
+    const removed = await hank.runAsync(['remote', 'remove', 'acme', '--json']);
+    expect(removed.code).toBe(0);
+    expect(removed.json()).toMatchObject({
+      lessons: [id],
+      droppedVotes: [{ id, model: 'codex', task: 'OPS-9' }],
+    });
+    expect(pendingLines(hank)).toEqual([]);
+  });
+
   it('lets a local lesson supersede an org lesson on this machine only, and refuses to supersede one org lesson by another', async () => {
     const org = orgName();
     const token = await tokenFor(db, org, 'fay', 'curate');

@@ -4,7 +4,7 @@
  * judges it `repeated`, records it once (however often it runs), moves confidence by the outcome
  * step, and after three repeats holds the lesson for review, where a person can keep it.
  */
-import { appendFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
@@ -201,6 +201,18 @@ describe('outcome-linked feedback', () => {
     expect(show(sandbox, id).lesson.needsReview).toBe(false);
     expect(explain().included.map((item) => item.id)).toContain(id);
     expect(sandbox.run(['candidates', 'list', '--json']).json<{ held: unknown[] }>().held).toEqual([]);
+  });
+
+  it('review --keep of a lesson its outcomes never held is refused (exit 2) and writes nothing', () => {
+    const sandbox = createSandbox();
+    const id = pytestLesson(sandbox);
+    const before = readFileSync(sandbox.lessonFile(id), 'utf8');
+    const kept = sandbox.run(['review', '--keep', id]);
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toContain(`lesson ${id} is not held for review`);
+    expect(kept.stderr).toContain('lore candidates list');
+    expect(existsSync(sandbox.inRepo('.lore', 'cache', 'outcome-holds.jsonl'))).toBe(false);
+    expect(readFileSync(sandbox.lessonFile(id), 'utf8')).toBe(before);
   });
 
   it('two scans at once count an injection once', async () => {

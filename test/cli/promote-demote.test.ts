@@ -2,6 +2,7 @@
 // "universal", keeping its id, votes and feedback; a process killed mid-move leaves the lesson in
 // exactly one tier once the next command has run.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -188,6 +189,48 @@ describe('a move killed half-way', () => {
     expect(readdirSync(journal)).toEqual([]);
     expect(sandbox.run(['show', id, '--json']).json<ShowJson>().votes.count).toBe(1);
     expect(sandbox.run(['check']).code).toBe(0);
+  });
+
+  it('a file edited after the crash, before recovery, is kept: recovery does not put the older text over it', () => {
+    const sandbox = createSandbox({ loreHome: true });
+    const id = seeded(sandbox);
+    const source = sandbox.inRepo('.lore', 'lessons', id);
+    const target = join(sandbox.userTier, 'lessons', id);
+    const names = readdirSync(source).sort();
+    const texts = Object.fromEntries(names.map((name) => [name, readFileSync(join(source, name), 'utf8')]));
+    const moved = texts['lesson.yaml']?.replace('tier: project', 'tier: user') ?? '';
+    const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+    // Killed after the journal entry and the lesson written in the target tier ...
+    mkdirSync(target, { recursive: true });
+    writeFileSync(join(target, 'lesson.yaml'), moved);
+    const journal = sandbox.inRepo('.lore', 'cache', 'journal');
+    mkdirSync(journal, { recursive: true });
+    writeFileSync(
+      join(journal, `${Date.now()}-0a1b2c3d.json`),
+      JSON.stringify({
+        pid: deadPid(),
+        writes: names.map((name) => ({
+          path: join(target, name),
+          content: name === 'lesson.yaml' ? moved : texts[name],
+          before: null,
+        })),
+        removeFiles: names.map((name) => join(source, name)),
+        removeHashes: names.map((name) => hash(texts[name] ?? '')),
+        removeDirs: [source],
+      }),
+    );
+    // ... then someone edited the moved lesson before any lore command ran.
+    const edited = moved.replace(/^summary: .*$/m, 'summary: edited after the crash');
+    writeFileSync(join(target, 'lesson.yaml'), edited);
+
+    const list = sandbox.run(['list', '--status', 'any', '--json']);
+    expect(list.code).toBe(0);
+    expect(readFileSync(join(target, 'lesson.yaml'), 'utf8')).toBe(edited);
+    expect(list.stderr).toContain('changed after an interrupted write');
+    expect(readFileSync(join(target, 'feedback.jsonl'), 'utf8')).toBe(FEEDBACK);
+    expect(existsSync(source)).toBe(false);
+    expect(readdirSync(journal)).toEqual([]);
+    expect(list.json<ListJson>().lessons.map((lesson) => [lesson.id, lesson.tier])).toEqual([[id, 'user']]);
   });
 
   /**

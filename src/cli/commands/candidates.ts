@@ -9,10 +9,12 @@ import {
   approveCandidate,
   draftOf,
   findCandidate,
+  findSettledCandidate,
   surveyCandidates,
   placeCandidate,
   rejectCandidate,
 } from '../../store/candidates/candidate-actions.js';
+import type { SettledCandidate } from '../../store/candidates/candidate-actions.js';
 import { findDuplicates } from '../../store/curate/find-duplicates.js';
 import { SCOPE_CLASSES } from '../../core/lesson/constants.js';
 import { distillComparison } from '../../core/distill/distill-comparison.js';
@@ -22,10 +24,17 @@ import { NO_DUPLICATE_OPTION, noteDuplicates, refuseDuplicates } from '../duplic
 
 const ACTIONS = ['list', 'show', 'approve', 'reject'] as const;
 
+function settledLine(settled: SettledCandidate): string {
+  const when = settled.at.slice(0, 10);
+  return settled.decision === 'approved'
+    ? `candidate ${settled.id} was approved on ${when}: it is lesson ${settled.lesson ?? '(id not recorded)'}`
+    : `candidate ${settled.id} was rejected on ${when}; its pattern is not proposed again`;
+}
+
 export const command: Command = {
   spec: {
     usage:
-      'lore candidates list [--json] | show ID | approve ID [lesson flags] [--tier T] [--force] | reject ID',
+      'lore candidates list [--json] | show ID | approve ID [lesson flags] [--tier T] [--force] [-q] | reject ID',
     description:
       'Lesson candidates found by `lore scan`, waiting for review. `list` puts repeated and user-corrected\n' +
       'ones first; `approve` turns one into a lesson (flags such as --summary or --tag edit it on the way);\n' +
@@ -45,6 +54,7 @@ export const command: Command = {
       },
       'no-duplicate': NO_DUPLICATE_OPTION,
       force: FORCE_OPTION,
+      quiet: { type: 'boolean', short: 'q', description: 'approve: print only the new lesson id' },
     },
     positionals: { min: 1, max: 2, names: 'list | show ID | approve ID | reject ID' },
     json: true,
@@ -72,7 +82,8 @@ export const command: Command = {
       (Object.keys(edits).length > 0 ||
         tier !== undefined ||
         flagOption(args, 'no-duplicate') ||
-        flagOption(args, 'force'))
+        flagOption(args, 'force') ||
+        flagOption(args, 'quiet'))
     ) {
       throw new LoreError('usage', `lore candidates ${action} takes no lesson flags`, {
         hint: 'field edits go with approve: lore candidates approve ID --summary "..."',
@@ -92,10 +103,13 @@ export const command: Command = {
           id: c.id,
           tier: c.tier,
           file: ws.displayPath(c.file),
+          ...(c.line !== undefined ? { line: c.line } : {}),
           problem: c.problem,
         }));
         for (const c of broken)
-          ctx.note(`${c.file}: skipped: ${c.problem} (fix the file, or delete its folder)`);
+          ctx.note(
+            `${c.file}${c.line !== undefined ? `:${c.line}` : ''}: skipped: ${c.problem} (fix the file, or delete its folder)`,
+          );
         const text = [
           candidates.length === 0
             ? 'no candidates; run `lore scan` to look for some'
@@ -106,7 +120,31 @@ export const command: Command = {
         ].join('\n');
         return { data: { candidates, broken, held, guardProposals }, text };
       }
-      const found = findCandidate(ws, ref ?? '');
+      let found: ReturnType<typeof findCandidate>;
+      try {
+        found = findCandidate(ws, ref ?? '');
+      } catch (error) {
+        // Approved or rejected already: its folder is gone, its decision names it (and its lesson).
+        const settled =
+          error instanceof LoreError && error.code === 'not-found'
+            ? findSettledCandidate(ws, ref ?? '')
+            : undefined;
+        if (settled === undefined) throw error;
+        const said = settledLine(settled);
+        if (action !== 'show')
+          throw new LoreError('not-found', said, {
+            hint: settled.lesson
+              ? `open it with: lore show ${settled.lesson}`
+              : 'list the others with `lore candidates list`',
+          });
+        return {
+          data: { settled, ...(settled.lesson ? { next: `lore show ${settled.lesson}` } : {}) },
+          text: settled.lesson
+            ? `${said}
+open it with: lore show ${settled.lesson}`
+            : said,
+        };
+      }
       if (action === 'show') {
         const placement = placeCandidate(ws, found);
         return {

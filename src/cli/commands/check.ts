@@ -19,7 +19,11 @@ export const command: Command = {
   async run(ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, root: ctx.root, env: ctx.env });
     try {
-      recoverWrites(join(ws.cacheDir, 'journal'));
+      recoverWrites(join(ws.cacheDir, 'journal'), (path) =>
+        ctx.note(
+          `lore: ${ws.displayPath(path)} changed after an interrupted write; kept as it is, the older text from the journal not applied`,
+        ),
+      );
       const report = await ws.index.rebuild();
       const problems: Problem[] = [...ws.configProblems, ...(await ws.index.problems())];
       for (const file of report.legacyFiles) {

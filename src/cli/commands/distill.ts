@@ -3,6 +3,7 @@ import { flagOption, numberOption } from '../command.js';
 import type { Command } from '../command.js';
 import { openCommandWorkspace } from '../open-workspace.js';
 import { formatDistillRun } from '../distill-view.js';
+import { formatProblem } from '../../core/errors.js';
 import { localNames } from '../../capture/capture-candidates.js';
 import { distillCandidates } from '../../store/distill/distill-candidates.js';
 import { openDistillProvider } from '../../store/distill/distill-settings.js';
@@ -17,7 +18,8 @@ export const command: Command = {
       'candidate stays as it was, with a note. Off until distill.provider is set. Without IDs: every candidate not\n' +
       'distilled or refused yet, in review order. Answers are cached by a hash of the request (a candidate is never\n' +
       'sent twice); calls and tokens are capped per UTC day (distill.dailyCalls, distill.dailyTokens). Exit 1 when a\n' +
-      'call failed (timeout, endpoint down, HTTP error).',
+      'call failed (timeout, endpoint down, HTTP error), or when a candidate file that cannot be read was skipped\n' +
+      '(named on stderr with its line) and no other candidate was left to distill.',
     options: {
       limit: { type: 'string', value: 'N', description: 'distill at most N candidates in this run' },
       force: {
@@ -43,8 +45,15 @@ export const command: Command = {
         names: localNames(ctx.env.HOME ?? homedir()),
         ...(progress ? { onResult: (r) => ctx.note(`lore distill: ${r.id} ${r.outcome}`) } : {}),
       });
+      for (const problem of run.problems) ctx.note(`lore distill: ${formatProblem(problem)}`);
       const failed = run.results.some((result) => result.outcome === 'failed');
-      return { data: run, text: formatDistillRun(run), ...(failed ? { exitCode: 1 as const } : {}) };
+      // Nothing distilled but a candidate skipped: the run did not do what was asked.
+      const onlySkipped = run.results.length === 0 && run.problems.length > 0;
+      return {
+        data: run,
+        text: formatDistillRun(run),
+        ...(failed || onlySkipped ? { exitCode: 1 as const } : {}),
+      };
     } finally {
       ws.close();
     }

@@ -1,5 +1,5 @@
 import { LoreError } from '../../core/errors.js';
-import { resolveLoreHome } from '../../store/fs/paths.js';
+import { orgTierDir, resolveLoreHome } from '../../store/fs/paths.js';
 import { addRemote, readRemotes, removeRemote } from '../../store/org-client/remote-config.js';
 import type { Command } from '../command.js';
 import { refreshOrgTier } from '../refresh-org-tier.js';
@@ -44,10 +44,22 @@ export const command: Command = {
       // its lessons leave the org tier too: nothing else could remove them once it is gone
       const { dropRemoteLessons } = await import('../../store/org-client/pull-org.js');
       const lessons = dropRemoteLessons(home, name);
+      // Votes cast on those lessons and not pushed yet: no server will take them now, and `lore push`
+      // to another remote would retry them there forever (or until it says not-found).
+      const { dropPendingVotesOn } = await import('../../store/org-client/org-local.js');
+      const droppedVotes = dropPendingVotesOn(orgTierDir(home), lessons).map(({ id, model, task }) => ({
+        id,
+        model,
+        task,
+      }));
       await refreshOrgTier(ctx, home);
       return {
-        data: { removed: name, lessons },
-        text: `removed remote ${name}, its token and the ${lessons.length} lesson(s) pulled from it`,
+        data: { removed: name, lessons, droppedVotes },
+        text:
+          `removed remote ${name}, its token and the ${lessons.length} lesson(s) pulled from it` +
+          (droppedVotes.length > 0
+            ? `\ndropped ${droppedVotes.length} vote(s) on them that were waiting for \`lore push\`: ${[...new Set(droppedVotes.map((v) => v.id))].join(', ')}`
+            : ''),
       };
     }
     if (url === undefined) throw new LoreError('usage', 'lore remote add needs a NAME and a URL');

@@ -25,9 +25,7 @@ async function keep(ctx: CommandContext, ref: string) {
     await settleIndex(ws).catch(() => undefined);
     return {
       data: kept,
-      text: kept.wasHeld
-        ? `kept ${kept.id}: injected again; only outcomes from now on count toward holding it again`
-        : `${kept.id} was not held by its outcomes; it is not waiting for review now`,
+      text: `kept ${kept.id}: injected again; only outcomes from now on count toward holding it again`,
     };
   } finally {
     ws.close();

@@ -366,12 +366,18 @@ export const command: Command = {
         ctx.note(
           `lore scan: ${problem.file}${problem.line === undefined ? '' : `:${problem.line}`}: ${problem.message}`,
         );
+      // A candidate file broken by hand: its episodes were held back (not merged, not made again).
+      const { surveyCandidates } = await import('../../store/candidates/candidate-actions.js');
+      for (const c of surveyCandidates(ws).broken)
+        ctx.note(
+          `lore scan: ${ws.displayPath(c.file)}${c.line !== undefined ? `:${c.line}` : ''}: ${c.problem}; its pattern is held (nothing merged into it, no second candidate) until you fix the file or delete its folder`,
+        );
       const more = Math.max(report.skipped, report.problems.length) - shown.length;
       if (more > 0) ctx.note(`lore scan: ... and ${more} more malformed line(s)`);
       const lines = [
         ...(background ? [howItRan(report.workers)] : []),
         `scanned ${report.files} transcript file(s) (${report.changedFiles} changed), read ${megabytes(report.bytes)}, skipped ${report.skipped} malformed line(s)`,
-        `found ${report.episodeCount} episode(s): ${result.newCount} new candidate(s), ${result.mergedCount} merged into existing ones${result.decided > 0 ? `, ${result.decided} already approved or rejected` : ''}${result.dropped > 0 ? `, ${result.dropped} dropped (no advice: the fix repeats the failure or changes nothing nameable)` : ''}${result.capped > 0 ? `, ${result.capped} left for the next scan (capture.maxCandidatesPerScan)` : ''}`,
+        `found ${report.episodeCount} episode(s): ${result.newCount} new candidate(s), ${result.mergedCount} merged into existing ones${result.decided > 0 ? `, ${result.decided} already approved or rejected (or held by a broken candidate file)` : ''}${result.dropped > 0 ? `, ${result.dropped} dropped (no advice: the fix repeats the failure or changes nothing nameable)` : ''}${result.capped > 0 ? `, ${result.capped} left for the next scan (capture.maxCandidatesPerScan)` : ''}`,
         ...touched.map(
           (c) =>
             `  ${c.id}  ${c.change === 'new' ? 'new   ' : 'merged'}  ${c.record.confidence.toFixed(2)}  p${c.record.priority}  ${c.record.summary.slice(0, 100)}${c.record.needsReview ? '  (needs review)' : ''}`,

@@ -33,7 +33,11 @@ export const command: Command = {
     const started = performance.now();
     const ws = await openWorkspace({ cwd: ctx.cwd, root: ctx.root, env: ctx.env });
     try {
-      const recovered = recoverWrites(join(ws.cacheDir, 'journal'));
+      const recovered = recoverWrites(join(ws.cacheDir, 'journal'), (path) =>
+        ctx.note(
+          `lore: ${ws.displayPath(path)} changed after an interrupted write; kept as it is, the older text from the journal not applied`,
+        ),
+      );
       const swept = ws.tiers.reduce((sum, tier) => sum + tier.sweep(), 0);
       const { sourcePaths, stampSources, sweepManifestTemps } =
         await import('../../store/hook-state/manifest-files.js');

@@ -46,8 +46,14 @@ export const command: Command = {
       );
       const updated = await updateLesson(ws, ref, draft, { nowMs: ctx.now(), unset });
       return {
-        data: { id: updated.id, tier: updated.tier, lesson: updated.lesson, ...(breadth ? { breadth } : {}) },
-        text: `updated ${updated.id} (${updated.lesson.slug})${breadth ? `\n${breadthLine(breadth)}` : ''}`,
+        data: {
+          id: updated.id,
+          tier: updated.tier,
+          lesson: updated.lesson,
+          ...(updated.movedFrom ? { movedFrom: updated.movedFrom } : {}),
+          ...(breadth ? { breadth } : {}),
+        },
+        text: `updated ${updated.id} (${updated.lesson.slug})${updated.movedFrom ? ` in the ${updated.tier} tier: it was moved there from the ${updated.movedFrom} tier meanwhile` : ''}${breadth ? `\n${breadthLine(breadth)}` : ''}`,
       };
     } catch (error) {
       throw inFlagTerms(error);

@@ -55,9 +55,43 @@ export function findCandidate(ws: Workspace, ref: string): FoundCandidate {
     if (!(error instanceof LoreError) || error.code !== 'not-found' || broken.length !== 1) throw error;
     const found = broken[0] as BrokenCandidate;
     throw new LoreError('invalid', `candidate ${found.id} cannot be used: ${found.problem}`, {
-      hint: `fix ${ws.displayPath(found.file)}, or delete its folder`,
+      hint: `fix ${ws.displayPath(found.file)}${found.line !== undefined ? `:${found.line}` : ''}, or delete its folder`,
     });
   }
+}
+
+export type SettledCandidate = {
+  id: string;
+  /** The tier whose queue it was in (the lesson may live in another: `lore show` finds it). */
+  store: Tier;
+  decision: 'approved' | 'rejected';
+  at: string;
+  /** The lesson an approved candidate became. */
+  lesson?: string;
+};
+
+/**
+ * The candidate `ref` names among those already approved or rejected (their decisions record the
+ * candidate's id), or undefined: `lore candidates show` of an approved one names its lesson.
+ */
+export function findSettledCandidate(ws: Workspace, ref: string): SettledCandidate | undefined {
+  const wanted = ref.trim().toLowerCase();
+  if (wanted === '') return undefined;
+  const settled = new Map<string, SettledCandidate>();
+  for (const { tier, store } of candidateStores(ws)) {
+    for (const d of store.decisions().values()) {
+      if (d.decision === 'held' || d.candidate === undefined || !d.candidate.startsWith(wanted)) continue;
+      settled.set(d.candidate, {
+        id: d.candidate,
+        store: tier,
+        decision: d.decision,
+        at: d.at,
+        ...(d.lesson !== undefined ? { lesson: d.lesson } : {}),
+      });
+    }
+  }
+  const matches = [...settled.values()];
+  return matches.length === 1 ? matches[0] : undefined;
 }
 
 /** The lesson draft a candidate stands for; `edits` (from flags) win. */
@@ -185,6 +219,7 @@ async function approveFound(
           decision: 'approved',
           at: new Date(options.nowMs).toISOString(),
           lesson: id,
+          candidate: found.id,
         });
       found.store.remove(found.id);
     },
@@ -195,7 +230,12 @@ async function approveFound(
 export function rejectCandidate(found: FoundCandidate, nowMs: number): void {
   found.store.settle(found.id, () => {
     for (const hash of candidateHashes(found.record))
-      found.store.decide({ hash, decision: 'rejected', at: new Date(nowMs).toISOString() });
+      found.store.decide({
+        hash,
+        decision: 'rejected',
+        at: new Date(nowMs).toISOString(),
+        candidate: found.id,
+      });
     found.store.remove(found.id);
   });
 }

@@ -14,6 +14,7 @@ import { candidateShapeProblem } from '../../core/capture/candidate-shape.js';
 import { LoreError } from '../../core/errors.js';
 import { createLessonId, ID_RANDOM_BYTES } from '../../core/lesson/lesson-id.js';
 import { LESSON_SCHEMA_COMMENT } from '../../core/lesson/lesson-yaml.js';
+import { candidateHashes } from '../../core/capture/merge-candidate.js';
 import type { CandidateRecord } from '../../core/capture/merge-candidate.js';
 import {
   appendLine,
@@ -28,12 +29,32 @@ import type { TierLayout } from '../fs/paths.js';
 
 export const CANDIDATES_DIR = 'candidates';
 const FILE = 'lesson.yaml';
+/**
+ * Beside each candidate file: the content hashes it stands for, out of reach of a hand edit, so a
+ * candidate broken by hand (even cut to nothing) still keeps a scan from proposing its pattern twice.
+ */
+const IDENTITY = 'hashes.json';
 const DECISIONS = 'decisions.jsonl';
 
 export type StoredCandidate = { id: string; file: string; record: CandidateRecord };
-/** A candidate file that cannot serve (unreadable, invalid YAML, a field of the wrong type), and why. */
-export type BrokenCandidate = { id: string; file: string; problem: string };
-export type Decision = { hash: string; decision: 'approved' | 'rejected'; at: string; lesson?: string };
+/**
+ * A candidate file that cannot serve (unreadable, invalid YAML, a field of the wrong type), and why;
+ * `line` where the problem is, when known; `hashes`, the patterns it stands for, as far as they
+ * could still be read (its sidecar, or the fields that survived): a scan merges nothing into it and
+ * proposes none of them again while it is broken, instead of writing a second candidate.
+ */
+export type BrokenCandidate = { id: string; file: string; problem: string; line?: number; hashes: string[] };
+/**
+ * `candidate`: the id the candidate had (absent in decisions written before it was recorded).
+ * `held` is never written: `decisions()` gives it for the patterns of a broken candidate file.
+ */
+export type Decision = {
+  hash: string;
+  decision: 'approved' | 'rejected' | 'held';
+  at: string;
+  lesson?: string;
+  candidate?: string;
+};
 
 export type CandidateStore = {
   readonly dir: string;
@@ -54,6 +75,10 @@ export type CandidateStore = {
   settle<T>(id: string, fn: () => T): T;
   settleAsync<T>(id: string, fn: () => Promise<T>): Promise<T>;
   decide(decision: Decision): void;
+  /**
+   * Patterns not to propose again: approved, rejected, and held by a candidate file that cannot be
+   * read (until it is fixed or its folder deleted).
+   */
   decisions(): Map<string, Decision>;
 };
 
@@ -121,34 +146,82 @@ export function serializeCandidate(record: CandidateRecord): string {
   return `#${LESSON_SCHEMA_COMMENT.replace('../../../schema', '../../../schema')}\n${stringify(record, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 
+/** The line of a field named by a shape problem (`summary`, `capture.kind`), when it can be found. */
+function lineOfField(text: string, problem: string): number | undefined {
+  const path = /^([\w.]+) must /.exec(problem)?.[1]?.split('.') ?? [];
+  const lines = text.split('\n');
+  let from = 0;
+  for (const [depth, key] of path.entries()) {
+    const pattern = new RegExp(`^${depth === 0 ? '' : '\\s+'}${key}:`);
+    const at = lines.findIndex((line, i) => i >= from && pattern.test(line));
+    if (at < 0) return undefined;
+    from = at;
+  }
+  return path.length > 0 ? from + 1 : undefined;
+}
+
+/** The content hashes a candidate file still names, read leniently: its YAML may not parse. */
+function hashesInText(text: string, parsed: unknown): string[] {
+  const record = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Partial<CandidateRecord>;
+  const own = typeof record.contentHash === 'string' ? [record.contentHash] : [];
+  const taken = Array.isArray(record.capture?.hashes)
+    ? record.capture.hashes.filter((hash): hash is string => typeof hash === 'string')
+    : [];
+  if (own.length > 0) return [...own, ...taken];
+  const line = /^contentHash:[ \t]*["']?([0-9a-f]{6,})["']?[ \t]*$/m.exec(text);
+  return line?.[1] ? [line[1]] : [];
+}
+
+/** The hashes a candidate's sidecar names (none when it is missing or unreadable). */
+function readHashes(file: string): string[] {
+  try {
+    const hashes = (JSON.parse(readFileSync(file, 'utf8')) as { hashes?: unknown }).hashes;
+    return Array.isArray(hashes) ? hashes.filter((hash): hash is string => typeof hash === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The candidate in `<dir>/<id>/`, or why its file cannot serve as one (undefined when there is no file). */
+function examineCandidate(dir: string, id: string): StoredCandidate | BrokenCandidate | undefined {
+  const file = join(dir, id, FILE);
+  const broken = (problem: string, line: number | undefined, found: string[]): BrokenCandidate => ({
+    id,
+    file,
+    problem,
+    ...(line !== undefined ? { line } : {}),
+    hashes: [...new Set([...readHashes(join(dir, id, IDENTITY)), ...found])],
+  });
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    return broken(`cannot be read (${(error as Error).message})`, undefined, []);
+  }
+  let record: unknown;
+  try {
+    record = parse(text);
+  } catch (error) {
+    const line = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    const message = (error as Error).message.split('\n')[0]?.replace(/:$/, '') ?? '';
+    return broken(`invalid YAML: ${message}`, line, hashesInText(text, undefined));
+  }
+  const problem = candidateShapeProblem(record);
+  return problem === undefined
+    ? { id, file: file, record: record as CandidateRecord }
+    : broken(problem, lineOfField(text, problem), hashesInText(text, record));
+}
+
 export function openCandidateStore(layout: TierLayout): CandidateStore {
   const dir = join(layout.dir, CANDIDATES_DIR);
   const fileOf = (id: string) => join(dir, id, FILE);
-  /** The candidate, or why its file cannot serve as one (undefined when there is no file). */
-  const examine = (id: string): StoredCandidate | BrokenCandidate | undefined => {
-    let text: string;
-    try {
-      text = readFileSync(fileOf(id), 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-      return { id, file: fileOf(id), problem: `cannot be read (${(error as Error).message})` };
-    }
-    let record: unknown;
-    try {
-      record = parse(text);
-    } catch (error) {
-      return {
-        id,
-        file: fileOf(id),
-        problem: `invalid YAML: ${(error as Error).message.split('\n')[0]?.replace(/:$/, '')}`,
-      };
-    }
-    const problem = candidateShapeProblem(record);
-    return problem === undefined
-      ? { id, file: fileOf(id), record: record as CandidateRecord }
-      : { id, file: fileOf(id), problem };
-  };
+  const identityOf = (id: string) => join(dir, id, IDENTITY);
+  const readIdentity = (id: string) => readHashes(identityOf(id));
+  const writeIdentity = (id: string, record: CandidateRecord) =>
+    writeFileAtomic(identityOf(id), `${JSON.stringify({ hashes: candidateHashes(record) })}\n`);
+  const examine = (id: string) => examineCandidate(dir, id);
   const read = (id: string): StoredCandidate | undefined => {
     const found = examine(id);
     return found !== undefined && 'record' in found ? found : undefined;
@@ -172,6 +245,8 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
       });
   };
   let ignored = false;
+  /** The broken files the last survey found: a scan lists, then asks for decisions. */
+  let lastBroken: BrokenCandidate[] | undefined;
   const store: CandidateStore = {
     dir,
     list() {
@@ -188,6 +263,7 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
         if ('record' in found) candidates.push(found);
         else broken.push(found);
       }
+      lastBroken = broken;
       return { candidates, broken };
     },
     resolve(ref) {
@@ -204,6 +280,7 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
         const id = createLessonId(randomBytes(ID_RANDOM_BYTES));
         if (!claimDirectory(join(dir, id))) continue;
         const record = render(id);
+        writeIdentity(id, record);
         writeFileAtomic(fileOf(id), serializeCandidate(record));
         return { id, file: fileOf(id), record };
       }
@@ -216,7 +293,13 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
         if (!current) throw new LoreError('not-found', `candidate ${id} is gone`);
         const record = change(current.record);
         // The same record back: nothing changed, nothing to write.
-        if (record !== current.record) writeFileAtomic(fileOf(id), serializeCandidate(record));
+        if (record !== current.record) {
+          const before = candidateHashes(current.record).join(' ');
+          // a candidate of an older lore gets its sidecar on its first write
+          if (candidateHashes(record).join(' ') !== before || readIdentity(id).length === 0)
+            writeIdentity(id, record);
+          writeFileAtomic(fileOf(id), serializeCandidate(record));
+        }
         return { id, file: fileOf(id), record };
       });
     },
@@ -241,6 +324,9 @@ export function openCandidateStore(layout: TierLayout): CandidateStore {
     },
     decisions() {
       const out = new Map<string, Decision>();
+      for (const found of lastBroken ?? store.survey().broken)
+        for (const hash of found.hashes)
+          out.set(hash, { hash, decision: 'held', at: '', candidate: found.id });
       let text: string;
       try {
         text = readFileSync(join(dir, DECISIONS), 'utf8');

@@ -14,7 +14,8 @@ import { distillPrompt } from '../../core/distill/distill-prompt.js';
 import type { DistillPrompt } from '../../core/distill/distill-prompt.js';
 import { readDistillAnswer } from '../../core/distill/read-distill-answer.js';
 import type { Tier } from '../../core/lesson/schema.js';
-import { findCandidate, listCandidates } from '../candidates/candidate-actions.js';
+import { findCandidate, surveyCandidates } from '../candidates/candidate-actions.js';
+import type { Problem } from '../../core/errors.js';
 import type { FoundCandidate } from '../candidates/candidate-actions.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { openDistillLedger, requestKey } from './distill-ledger.js';
@@ -54,6 +55,8 @@ export type DistillRun = {
   endpoint: string;
   results: DistillResult[];
   budget: BudgetReport;
+  /** Candidate files that cannot be read, skipped (a run over every candidate names them). */
+  problems: Problem[];
 };
 
 export type DistillOptions = {
@@ -80,8 +83,12 @@ function pending(found: FoundCandidate): boolean {
   return info === undefined || (info.status === 'failed' && info.heuristic === undefined);
 }
 
-export function selectForDistill(ws: Workspace, options: DistillOptions): FoundCandidate[] {
+export function selectForDistill(
+  ws: Workspace,
+  options: DistillOptions,
+): { chosen: FoundCandidate[]; problems: Problem[] } {
   let chosen: FoundCandidate[];
+  let problems: Problem[] = [];
   if (options.refs !== undefined && options.refs.length > 0) {
     // Two prefixes of one candidate name it once.
     const byFile = new Map(
@@ -90,11 +97,20 @@ export function selectForDistill(ws: Workspace, options: DistillOptions): FoundC
     chosen = [...byFile.values()];
   } else {
     const wanted = options.only && new Set(options.only.map((c) => `${c.tier}:${c.id}`));
-    chosen = listCandidates(ws).filter(
+    const survey = surveyCandidates(ws);
+    chosen = survey.candidates.filter(
       (found) => (wanted === undefined || wanted.has(`${found.tier}:${found.id}`)) && pending(found),
     );
+    // Every candidate was asked for: one that cannot be read is named, not passed over in silence.
+    if (wanted === undefined)
+      problems = survey.broken.map((c) => ({
+        file: ws.displayPath(c.file),
+        ...(c.line !== undefined ? { line: c.line } : {}),
+        message: `candidate ${c.id} skipped: ${c.problem} (fix the file, or delete its folder)`,
+        severity: 'error' as const,
+      }));
   }
-  return options.limit === undefined ? chosen : chosen.slice(0, options.limit);
+  return { chosen: options.limit === undefined ? chosen : chosen.slice(0, options.limit), problems };
 }
 
 type Asked =
@@ -210,7 +226,8 @@ export async function distillCandidates(
   const day = budgetDay(nowIso);
   const results: DistillResult[] = [];
   // One at a time: the budget is checked before each call, and a slow endpoint is not flooded.
-  for (const found of selectForDistill(ws, options)) {
+  const { chosen, problems } = selectForDistill(ws, options);
+  for (const found of chosen) {
     const result = await distillOne(found, settings, ledger, { ...options, day, nowIso });
     results.push(result);
     options.onResult?.(result);
@@ -222,5 +239,6 @@ export async function distillCandidates(
     endpoint: settings.provider.endpoint,
     results,
     budget: { ...spent, ...settings.limits },
+    problems,
   };
 }

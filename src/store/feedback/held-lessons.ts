@@ -4,6 +4,7 @@
  * lines of each repeat; keeping one (a person decided it stays: injected again, and only verdicts
  * after this count toward the floor); and the advisory lessons proposed as guards.
  */
+import { LoreError } from '../../core/errors.js';
 import { guardProposals } from '../../core/feedback/outcome-floor.js';
 import { resolveLesson, updateLesson } from '../lessons/lesson-writes.js';
 import type { Lesson } from '../../core/lesson/schema.js';
@@ -97,7 +98,8 @@ export async function proposedGuards(ws: Workspace, nowMs: number): Promise<Guar
 
 /**
  * A person keeps a lesson outcomes held: it is injected again (`needsReview` cleared), and only
- * automatic verdicts after now count toward the floor.
+ * automatic verdicts after now count toward the floor. A lesson neither held nor marked
+ * `needsReview` is refused (usage), nothing written.
  */
 export async function keepHeldLesson(
   ws: Workspace,
@@ -106,6 +108,12 @@ export async function keepHeldLesson(
 ): Promise<{ id: string; tier: string; wasHeld: boolean; lesson: Lesson }> {
   const target = await resolveLesson(ws, ref);
   const wasHeld = workspaceHolds(ws).get(target.id)?.action === 'held';
+  // Held by its outcomes, or marked for review (an import found its trigger too broad). A `kept`
+  // line for a lesson neither would reset which outcomes count toward holding it.
+  if (!wasHeld && target.lesson.needsReview !== true)
+    throw new LoreError('usage', `lesson ${target.id} is not held for review: there is nothing to keep`, {
+      hint: 'the held lessons are listed by `lore candidates list` (under "lessons held by their outcomes")',
+    });
   const lesson = target.lesson.needsReview
     ? (await updateLesson(ws, target.id, {}, { nowMs, unset: ['needsReview'] })).lesson
     : target.lesson;

@@ -4,6 +4,9 @@
  * replaced atomically; then the files the change retires are removed; then the entry is removed. If
  * the process dies in between, the next lore command finds the entry and finishes the job, so
  * readers see either the whole change or, until that recovery, the journal still pending.
+ * The entry records a hash of each file as it was before (and of each file it retires): recovery
+ * leaves alone a file changed since (edited after the crash, before recovery) and reports it,
+ * instead of putting the journal's older text over the edit.
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +15,31 @@ import { isAbandonedTemp, isProcessAlive, isTempName, unlinkQuietly, writeFileAt
 export type FileWrite = { path: string; content: string };
 /** What a change retires once its writes have landed: files, then (emptied) directories. */
 export type Removals = { files?: readonly string[]; dirs?: readonly string[] };
-type Entry = { pid: number; writes: FileWrite[]; removeFiles?: string[]; removeDirs?: string[] };
+/** `before`: hash of the file before the change (null: absent); absent in entries of an older lore. */
+type JournalWrite = FileWrite & { before?: string | null };
+type Entry = {
+  pid: number;
+  writes: JournalWrite[];
+  removeFiles?: string[];
+  /** Hash of each file in `removeFiles` when the change began, in the same order. */
+  removeHashes?: (string | null)[];
+  removeDirs?: string[];
+};
+
+/** A file's content hash, or null when it does not exist (or cannot be read). */
+function hashOf(path: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  return hashText(text);
+}
+
+function hashText(text: string): string {
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
 
 function applyWrite(write: FileWrite, createDirs: boolean): void {
   if (createDirs) mkdirSync(dirname(write.path), { recursive: true });
@@ -44,8 +71,10 @@ export function commitWrites(
   );
   const entry: Entry = {
     pid: process.pid,
-    writes: [...writes],
-    ...(removals.files && removals.files.length > 0 ? { removeFiles: [...removals.files] } : {}),
+    writes: writes.map((write) => ({ ...write, before: hashOf(write.path) })),
+    ...(removals.files && removals.files.length > 0
+      ? { removeFiles: [...removals.files], removeHashes: removals.files.map(hashOf) }
+      : {}),
     ...(removals.dirs && removals.dirs.length > 0 ? { removeDirs: [...removals.dirs] } : {}),
   };
   writeFileAtomic(entryPath, JSON.stringify(entry));
@@ -54,8 +83,37 @@ export function commitWrites(
   unlinkQuietly(entryPath);
 }
 
-/** Finishes the transactions of processes that died mid-way. Returns how many were replayed. */
-export function recoverWrites(journalDir: string): number {
+/**
+ * The part of a dead process's entry that is still to do: each write whose file is as it was
+ * before the change (or already written), each removal of a file unchanged since; a file changed
+ * in between is left as it is and named in `kept`.
+ */
+function pendingPart(entry: Entry): { entry: Entry; kept: string[] } {
+  const kept: string[] = [];
+  const writes = entry.writes.filter((write) => {
+    if (write.before === undefined) return true;
+    const now = hashOf(write.path);
+    if (now === write.before || now === hashText(write.content)) return true;
+    kept.push(write.path);
+    return false;
+  });
+  const files = entry.removeFiles ?? [];
+  const removeFiles = files.filter((file, i) => {
+    const was = entry.removeHashes?.[i];
+    if (was === undefined) return true;
+    const now = hashOf(file);
+    if (now === null || now === was) return true;
+    kept.push(file);
+    return false;
+  });
+  return { entry: { ...entry, writes, removeFiles }, kept };
+}
+
+/**
+ * Finishes the transactions of processes that died mid-way. Returns how many were replayed;
+ * `onKept` hears of each file left as it is because it changed after the crash.
+ */
+export function recoverWrites(journalDir: string, onKept?: (path: string) => void): number {
   let names: string[];
   try {
     names = readdirSync(journalDir);
@@ -78,9 +136,11 @@ export function recoverWrites(journalDir: string): number {
       continue;
     }
     if (isProcessAlive(entry.pid)) continue;
+    const pending = pendingPart(entry);
     // A move's target directory may not exist yet when its process died.
-    for (const write of entry.writes) applyWrite(write, true);
-    applyRemovals(entry);
+    for (const write of pending.entry.writes) applyWrite(write, true);
+    applyRemovals(pending.entry);
+    for (const path of pending.kept) onKept?.(path);
     unlinkQuietly(path);
     replayed += 1;
   }

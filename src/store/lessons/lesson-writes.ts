@@ -329,7 +329,7 @@ export async function updateLesson(
     /** Runs under the lesson lock on the lesson as it is on disk, before the write; throw to refuse it. */
     verify?: (current: Lesson) => void;
   },
-): Promise<ResolvedLesson> {
+): Promise<ResolvedLesson & { movedFrom?: Tier }> {
   const target = await resolveLesson(ws, ref);
   const patch: Record<string, unknown> = definedOnly(normalizeDraft(draft));
   for (const field of options.unset ?? []) {
@@ -353,16 +353,47 @@ export async function updateLesson(
       hint: `pass at least one field, e.g. ${name('summary')} or ${name('tags')}`,
     }));
   }
-  const store = ws.store(target.tier);
-  const result = withLocks([lockOf(ws, target)], () => {
-    const current = readForUpdate(ws, target);
+  const { where, value: result } = lockedWhereItIs(ws, target, (here) => {
+    const current = readForUpdate(ws, here);
     options.verify?.(current.lesson);
-    const next = applyPatch(ws, target, current, patch, options.nowMs);
-    store.writeLessonText(target.id, next.text);
+    const next = applyPatch(ws, here, current, patch, options.nowMs);
+    ws.store(here.tier).writeLessonText(here.id, next.text);
     return next;
   });
-  await afterWrite(ws, target.tier, [target]);
-  return { ...target, lesson: result.lesson };
+  await afterWrite(ws, where.tier, [where]);
+  return {
+    ...where,
+    lesson: result.lesson,
+    ...(where.tier !== target.tier ? { movedFrom: target.tier } : {}),
+  };
+}
+
+/**
+ * Runs `fn` holding the lesson's lock in the tier that holds the lesson now. A `lore promote` or
+ * `demote` that moved it between resolving `target` and taking the lock is followed to the tier
+ * it moved to, instead of the lesson being reported gone while it exists.
+ */
+function lockedWhereItIs<T>(
+  ws: Workspace,
+  target: ResolvedLesson,
+  fn: (where: ResolvedLesson) => T,
+): { where: ResolvedLesson; value: T } {
+  let where = target;
+  // a lesson moved back and forth while we wait is followed a few times, then reported
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const here = where;
+    const done = withLocks([lockOf(ws, here)], () =>
+      ws.store(here.tier).readLessonText(here.id) === undefined ? undefined : { value: fn(here) },
+    );
+    if (done !== undefined) return { where: here, value: done.value };
+    const moved = ws.tiers.find(
+      (tier) => tier.tier !== here.tier && tier.tier !== 'org' && tier.readLessonText(here.id) !== undefined,
+    );
+    if (moved === undefined) break;
+    where = { ...here, tier: moved.tier, file: moved.lessonDir(here.id).yamlPath };
+  }
+  const last = where;
+  return { where: last, value: withLocks([lockOf(ws, last)], () => fn(last)) };
 }
 
 export async function setStatus(

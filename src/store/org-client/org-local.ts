@@ -75,6 +75,14 @@ export function removePendingVotes(orgDir: string, done: readonly PendingVote[])
   });
 }
 
+/** Drops the pending votes on `ids` (lessons this machine no longer follows); the votes dropped. */
+export function dropPendingVotesOn(orgDir: string, ids: readonly string[]): PendingVote[] {
+  const gone = new Set(ids);
+  const dropped = readPendingVotes(orgDir).filter((vote) => gone.has(vote.id));
+  removePendingVotes(orgDir, dropped);
+  return dropped;
+}
+
 export function readLocalSupersedes(orgDir: string): Record<string, LocalSupersede> {
   try {
     const parsed = JSON.parse(readFileSync(join(orgDir, LOCAL_SUPERSEDE_FILE), 'utf8')) as {

@@ -132,7 +132,11 @@ export async function openWorkspace(options: WorkspaceOptions): Promise<Workspac
     async ready() {
       if (readyReport) return readyReport;
       // A replayed change of a process that died before updating the manifest: build in full.
-      if (recoverWrites(join(cacheDir, 'journal')) > 0) ws.manifestSources = [];
+      const kept = (path: string) =>
+        ws.warn(
+          `lore: ${displayPath(path)} changed after an interrupted write (a promote, demote or supersede killed mid-way); kept as it is, the older text from the journal not applied. Check it with \`lore check\` and \`lore list --status any\``,
+        );
+      if (recoverWrites(join(cacheDir, 'journal'), kept) > 0) ws.manifestSources = [];
       // A fresh workspace's index refreshes here; one just rebuilt (`lore sync`) is not scanned again.
       const report = await index.settle();
       if (report.legacyFiles.length > 0) {
