@@ -238,6 +238,35 @@ describe('a lesson.yaml that is not a readable file', () => {
   });
 });
 
+describe('a lesson.yaml that is not UTF-8', () => {
+  it('is reported at the line of its first such byte, left byte for byte, and every other lesson loads', () => {
+    const sandbox = createSandbox();
+    const { good1, broken, good2 } = threeLessons(sandbox);
+    const file = sandbox.lessonFile(broken);
+    // an editor saved it as Latin-1: "café" with é as the single byte 0xE9
+    const text = readFileSync(file, 'utf8');
+    const line = lineOf(file, 'summary:');
+    const bytes = Buffer.from(text.replace(/^summary: .*$/m, 'summary: caf\u0000'), 'latin1');
+    bytes[bytes.indexOf(0)] = 0xe9;
+    writeFileSync(file, bytes);
+    const check = sandbox.run(['check', '--json']);
+    expect(check.code).toBe(1);
+    const problem = check.json<CheckJson>().problems.find((p) => p.file.includes(broken));
+    expect(problem).toMatchObject({ line, severity: 'error' });
+    expect(problem?.message).toMatch(/not UTF-8/);
+    expect(listIds(sandbox)).toEqual([good1, good2].sort());
+    // a write would save U+FFFD where the byte was: refused, the file untouched
+    const update = sandbox.run(['update', broken, '--priority', '7']);
+    expect(update.code).toBe(1);
+    expect(update.stderr).toContain(
+      `lesson.yaml:${line}: lesson.yaml cannot be read (line ${line} holds a byte that is not UTF-8`,
+    );
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    const show = sandbox.run(['show', broken]);
+    expect(show.stdout).not.toContain('\ufffd');
+  });
+});
+
 describe('other broken files', () => {
   it('a malformed votes.jsonl line is a warning: the other votes still count', () => {
     const sandbox = createSandbox();

@@ -54,8 +54,10 @@ export function writeFileRows(writer: RowWriter, signature: Signature, empty: bo
   } catch (error) {
     // a directory or a link loop where lesson.yaml should be, no permission: this lesson is
     // reported, every other one loads
+    const line = (error as { line?: unknown }).line;
     insertProblem(db, signature.path, {
       file: writer.displayPath(signature.path),
+      ...(typeof line === 'number' ? { line } : {}),
       message: `lesson.yaml cannot be read (${(error as Error).message})`,
       severity: 'error',
     });

@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { SourceFile } from '../../core/interop/interop-format.js';
 import { openSqlite } from '../sqlite/sqlite.js';
+import { firstNonUtf8Line } from '../fs/read-utf8.js';
 
 const TEXT_FILE = /\.(?:ya?ml|json|jsonl|md|mdc)$/;
 const SQLITE_FILE = /\.(?:db|sqlite3?)$/;
@@ -118,27 +119,7 @@ function addFile(sources: Sources, absolute: string, relative: string, explicit:
   if (relative.endsWith('.md')) sources.fileDates[relative] = stat.mtime.toISOString().slice(0, 10);
 }
 
-/** The 1-based line holding the first byte that is not UTF-8, or undefined when all of it is. */
-export function firstNonUtf8Line(bytes: Uint8Array): number | undefined {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  try {
-    decoder.decode(bytes);
-    return undefined;
-  } catch {
-    // a line break byte is never part of a multi-byte character: each line decodes alone
-    let start = 0;
-    for (let line = 1; ; line += 1) {
-      const end = bytes.indexOf(0x0a, start);
-      try {
-        decoder.decode(bytes.subarray(start, end < 0 ? bytes.length : end));
-      } catch {
-        return line;
-      }
-      if (end < 0) return line;
-      start = end + 1;
-    }
-  }
-}
+export { firstNonUtf8Line };
 
 /** The text without the byte order mark some Windows editors put first (JSON.parse refuses it). */
 export function withoutByteOrderMark(text: string): string {

@@ -21,6 +21,7 @@ import { lessonLockPath, withLocks } from '../fs/lock.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { afterWrite } from '../workspace/after-write.js';
 import { recordLocalSupersede } from '../org-client/org-local.js';
+import { NotUtf8Error } from '../fs/read-utf8.js';
 
 /** The fields a person (or a tool) sets; everything else lore fills in (src/core/lesson/draft-schema.ts). */
 export { DRAFT_FIELDS } from '../../core/lesson/draft-schema.js';
@@ -267,8 +268,17 @@ function formatCandidates(candidates: readonly RefEntry[], ref = ''): string {
 
 export function readForUpdate(ws: Workspace, target: ResolvedLesson): { text: string; lesson: Lesson } {
   const store = ws.store(target.tier);
-  const text = store.readLessonText(target.id);
   const shown = ws.displayPath(store.lessonDir(target.id).yamlPath);
+  let text: string | undefined;
+  try {
+    text = store.readLessonText(target.id);
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    // written back, its text would keep U+FFFD where the bytes were: nothing is changed
+    throw new LoreError('invalid', `${shown}:${error.line}: ${error.message}`, {
+      hint: 'save it as UTF-8 first (e.g. iconv -f latin1 -t utf-8), then run the command again',
+    });
+  }
   if (text === undefined) throw new LoreError('not-found', `${shown} is gone`);
   const parsed = parseLessonYaml(text, shown);
   if (!parsed.ok) {

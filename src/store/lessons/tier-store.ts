@@ -20,6 +20,7 @@ import {
   writeFileAtomic,
 } from '../fs/fs-atomic.js';
 import { statNumbers } from '../fs/stat-numbers.js';
+import { readUtf8File } from '../fs/read-utf8.js';
 import { tierLayout } from '../fs/paths.js';
 import type { TierLayout } from '../fs/paths.js';
 
@@ -143,9 +144,9 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
     };
   };
 
-  const readText = (path: string): string | undefined => {
+  const readText = (path: string, strict = false): string | undefined => {
     try {
-      return readFileSync(path, 'utf8');
+      return strict ? readUtf8File(path) : readFileSync(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -179,7 +180,8 @@ export function createTierStore(tier: Tier, dir: string): TierStore {
     },
 
     lessonDir,
-    readLessonText: (id) => readText(lessonDir(id).yamlPath),
+    // strict: a lesson file that is not UTF-8 is reported, never read with U+FFFD and saved so
+    readLessonText: (id) => readText(lessonDir(id).yamlPath, true),
 
     createLesson(render) {
       mkdirSync(layout.lessonsDir, { recursive: true });

@@ -1,0 +1,48 @@
+/**
+ * Reading a text file lore owns (a lesson file) as UTF-8, refusing one that is not: a Latin-1 `é`
+ * saved by an editor would otherwise become U+FFFD on read, and the next write of the lesson would
+ * save the replacement for good. The file is reported at the line of its first byte that is not
+ * UTF-8 and left as it is, for the user to save as UTF-8. Node built-ins only.
+ */
+import { isUtf8 } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+
+/** A file that is not UTF-8 text: `line` holds its first byte that is not. */
+export class NotUtf8Error extends Error {
+  readonly code = 'ENOTUTF8';
+  constructor(
+    readonly path: string,
+    readonly line: number,
+  ) {
+    super(
+      `line ${line} holds a byte that is not UTF-8: save the file as UTF-8; lore leaves it unread until then`,
+    );
+    this.name = 'NotUtf8Error';
+  }
+}
+
+/** The 1-based line holding the first byte that is not UTF-8, or undefined when all of it is. */
+export function firstNonUtf8Line(bytes: Uint8Array): number | undefined {
+  if (isUtf8(bytes)) return undefined;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  // a line break byte is never part of a multi-byte character: each line decodes alone
+  let start = 0;
+  for (let line = 1; ; line += 1) {
+    const end = bytes.indexOf(0x0a, start);
+    try {
+      decoder.decode(bytes.subarray(start, end < 0 ? bytes.length : end));
+    } catch {
+      return line;
+    }
+    if (end < 0) return line;
+    start = end + 1;
+  }
+}
+
+/** The file's text; throws NotUtf8Error when it is not UTF-8 (and what readFileSync throws). */
+export function readUtf8File(path: string): string {
+  const bytes = readFileSync(path);
+  const line = firstNonUtf8Line(bytes);
+  if (line !== undefined) throw new NotUtf8Error(path, line);
+  return bytes.toString('utf8');
+}
