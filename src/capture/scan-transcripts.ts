@@ -26,7 +26,7 @@ import { READERS, detectAgent } from './readers.js';
 import { walk } from './walk-files.js';
 import { readTranscriptTree } from './transcript-tree.js';
 import type { TranscriptTree } from './transcript-tree.js';
-import { signatureMatches } from './scan-file.js';
+import { heldLineReady, signatureMatches } from './scan-file.js';
 import type { FileScan, FileState, MarkerHit } from './scan-file.js';
 import { scanInWorkers } from './scan-in-workers.js';
 import { runScanJob } from './scan-job.js';
@@ -200,7 +200,9 @@ function needsScan(
 ) {
   if (!stat) return false;
   if (sinceMs !== undefined && stat.mtimeMs < sinceMs) return false;
-  return !(signature && signatureMatches(signature, stat));
+  return (
+    !(signature && signatureMatches(signature, stat)) || heldLineReady(signature, stat.mtimeMs, Date.now())
+  );
 }
 
 /**
@@ -227,7 +229,10 @@ export function countChanges(
   const changed = files.filter((file) =>
     needsScan(state.files[file.path], statOf(file.path), sinceMs),
   ).length;
-  return { files: files.length, changed, ...(tree ? { tree } : {}) };
+  // a last line held back until its file is quiet (scan-file.ts QUIET_MS) makes the answer
+  // change with time alone: no tree, so no stamp
+  const held = files.some((file) => state.files[file.path]?.held === true);
+  return { files: files.length, changed, ...(tree && !held ? { tree } : {}) };
 }
 
 /** A scan whose state is not written yet: see `scanTranscriptsUnsaved`. */
