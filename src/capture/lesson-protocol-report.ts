@@ -37,8 +37,9 @@ function fileEvents(path: string, agent: Agent): TranscriptEvent[] {
 }
 
 /**
- * A file that cannot be read whole (a Gemini session cut short, unreadable, deleted meanwhile) is
- * passed to `onUnreadable` and left out: one bad file never stops the report.
+ * A file that cannot be read whole (a Gemini session cut short, unreadable, deleted meanwhile), or a
+ * folder that cannot be listed, is passed to `onUnreadable` and left out: one bad file never stops
+ * the report.
  */
 export function reportLessonProtocol(
   roots: readonly ScanRoot[],
@@ -48,7 +49,7 @@ export function reportLessonProtocol(
   const sessions = new Map<string, SessionProtocol>();
   const seen = new Set<string>();
   for (const root of roots) {
-    for (const path of walk(root.path)) {
+    for (const path of walk(root.path, (folder) => onUnreadable(folder.path, folder.reason))) {
       if (seen.has(path)) continue;
       seen.add(path);
       const agent = root.agent

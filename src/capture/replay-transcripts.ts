@@ -53,12 +53,17 @@ export function endsUnterminated(path: string): boolean {
   }
 }
 
-function findTranscripts(roots: readonly ScanRoot[], options: ReplayReadOptions): Found[] {
+/** The transcripts below `roots`; a folder that cannot be read goes to `onSkipped` and is left out. */
+function findTranscripts(
+  roots: readonly ScanRoot[],
+  options: ReplayReadOptions,
+  onSkipped: () => void,
+): Found[] {
   const found = new Map<string, Found>();
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
   for (const root of roots) {
     const base = resolve(root.path);
-    for (const path of walk(base)) {
+    for (const path of walk(base, onSkipped)) {
       if (found.has(path)) continue;
       const agent = root.agent
         ? READERS[root.agent].isTranscript(path)
@@ -176,10 +181,11 @@ export function readReplayTranscripts(
   roots: readonly ScanRoot[],
   options: ReplayReadOptions = {},
 ): ReplayTranscripts {
-  const files = findTranscripts(roots, options);
+  let brokenLines = 0;
+  // an unreadable folder, like an unreadable file: counted as one broken line, never fatal
+  const files = findTranscripts(roots, options, () => (brokenLines += 1));
   const parts = new Map<string, ReplaySessionCalls[]>();
   const counts: CallCounts = { calls: 0, failed: 0, missingResults: 0, orphanResults: 0, clockBackwards: 0 };
-  let brokenLines = 0;
   files.forEach((file, i) => {
     options.onProgress?.(i, files.length);
     let read;

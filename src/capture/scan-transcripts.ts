@@ -24,6 +24,7 @@ import type { CachedCall } from '../core/breadth/cached-call.js';
 import { redactCall } from './collect-recent-calls.js';
 import { READERS, detectAgent } from './readers.js';
 import { walk } from './walk-files.js';
+import type { SkippedFolder } from './walk-files.js';
 import { readTranscriptTree } from './transcript-tree.js';
 import type { TranscriptTree } from './transcript-tree.js';
 import { heldLineReady, signatureMatches } from './scan-file.js';
@@ -71,7 +72,12 @@ export type ScanReport = {
   lines: number;
   /** Malformed lines read (every one, counted). */
   skipped: number;
-  /** The first `REPORTED_PROBLEMS` of them, said (a long history may hold thousands). */
+  /** Folders below the roots that could not be read, left out of the scan. */
+  skippedFolders: number;
+  /**
+   * Those folders, then the first malformed lines, `REPORTED_PROBLEMS` in all, said (a long
+   * history may hold thousands of malformed lines).
+   */
   problems: Problem[];
   events: number;
   /** Every episode, unless `onEpisodes` took them. */
@@ -164,16 +170,44 @@ export function knownTranscripts(statePath: string): { path: string; agent: Agen
 
 type Found = { path: string; shown: string; agent: Agent };
 
+/** Each root's files (walk-files.ts), in order, and the folders below them that could not be listed. */
+type Listings = { files: readonly (readonly string[])[]; skipped: readonly SkippedFolder[] };
+
+function listRoots(roots: readonly ScanRoot[]): Listings {
+  const skipped: SkippedFolder[] = [];
+  const files = roots.map((root) => walk(resolve(root.path), (folder) => skipped.push(folder)));
+  return { files, skipped };
+}
+
+/** A path below a root as the scan shows it: below the root's `shownAs`, else as it is. */
+function shownPath(root: ScanRoot, path: string): string {
+  const rel = relative(resolve(root.path), path);
+  return root.shownAs !== undefined ? (rel === '' ? root.shownAs : `${root.shownAs}${sep}${rel}`) : path;
+}
+
+/** Folders left out of a scan, as the problems it reports (first, before any malformed line). */
+function skippedProblems(roots: readonly ScanRoot[], skipped: readonly SkippedFolder[]): Problem[] {
+  return skipped.map((folder) => {
+    const root = roots.find(
+      (r) => folder.path === resolve(r.path) || folder.path.startsWith(`${resolve(r.path)}${sep}`),
+    );
+    return {
+      file: root ? shownPath(root, folder.path) : folder.path,
+      message: `folder could not be read (${folder.reason}): skipped, the rest scanned; give lore read access to it to scan it`,
+      severity: 'warning' as const,
+    };
+  });
+}
+
 /** The transcripts below `roots`; `listings` holds each root's files (walk-files.ts), in order. */
 function findFiles(
   roots: readonly ScanRoot[],
   source: Agent | undefined,
   state: StoredSignatures,
-  listings: readonly (readonly string[])[] = roots.map((root) => walk(resolve(root.path))),
+  listings: readonly (readonly string[])[],
 ): Found[] {
   const found = new Map<string, Found>();
   for (const [index, root] of roots.entries()) {
-    const base = resolve(root.path);
     for (const path of listings[index] ?? []) {
       if (found.has(path)) continue;
       const known = state.files[path]?.agent;
@@ -183,10 +217,7 @@ function findFiles(
           : undefined
         : (known ?? detectAgent(path));
       if (agent === undefined || (source !== undefined && agent !== source)) continue;
-      const rel = relative(base, path);
-      const shown =
-        root.shownAs !== undefined ? (rel === '' ? root.shownAs : `${root.shownAs}${sep}${rel}`) : path;
-      found.set(path, { path, shown, agent });
+      found.set(path, { path, shown: shownPath(root, path), agent });
     }
   }
   return [...found.values()];
@@ -215,15 +246,13 @@ function needsScan(
 export function countChanges(
   options: Pick<ScanOptions, 'roots' | 'source' | 'since' | 'statePath'>,
   withTree = false,
-): { files: number; changed: number; tree?: TranscriptTree } {
+): { files: number; changed: number; problems: Problem[]; tree?: TranscriptTree } {
   const state = loadSignatures(options.statePath);
   const tree = withTree ? readTranscriptTree(options.roots) : undefined;
-  const files = findFiles(
-    options.roots,
-    options.source,
-    state,
-    tree?.roots.map((root) => root.files),
-  );
+  const listings = tree
+    ? { files: tree.roots.map((root) => root.files), skipped: tree.skipped }
+    : listRoots(options.roots);
+  const files = findFiles(options.roots, options.source, state, listings.files);
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
   const statOf = (path: string) => (tree ? tree.stats.get(path) : statNumbers(path));
   const changed = files.filter((file) =>
@@ -232,7 +261,8 @@ export function countChanges(
   // a last line held back until its file is quiet (scan-file.ts QUIET_MS) makes the answer
   // change with time alone: no tree, so no stamp
   const held = files.some((file) => state.files[file.path]?.held === true);
-  return { files: files.length, changed, ...(tree && !held ? { tree } : {}) };
+  const problems = skippedProblems(options.roots, listings.skipped);
+  return { files: files.length, changed, problems, ...(tree && !held ? { tree } : {}) };
 }
 
 /** A scan whose state is not written yet: see `scanTranscriptsUnsaved`. */
@@ -261,7 +291,8 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
   const detailPath = detailPathOf(options.statePath);
   let details: Record<string, Detail> | undefined;
   const detailsOf = () => (details ??= loadDetails(detailPath, state.generation));
-  const files = findFiles(options.roots, options.source, state);
+  const listings = listRoots(options.roots);
+  const files = findFiles(options.roots, options.source, state, listings.files);
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
   const report: ScanReport = {
     files: files.length,
@@ -269,7 +300,8 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     bytes: 0,
     lines: 0,
     skipped: 0,
-    problems: [],
+    skippedFolders: listings.skipped.length,
+    problems: skippedProblems(options.roots, listings.skipped).slice(0, REPORTED_PROBLEMS),
     events: 0,
     episodes: [],
     markers: [],

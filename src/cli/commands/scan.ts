@@ -359,6 +359,12 @@ export const command: Command = {
         // The recent tool calls kept for the breadth check (null: nothing new was read).
         callCache: report.callCache ?? null,
         outcomes,
+        // folders left out (unreadable), then the first malformed lines and unreadable files
+        problems: report.problems.map((problem) => ({
+          file: problem.file,
+          line: problem.line ?? null,
+          message: problem.message,
+        })),
         ...(distilled ? { distill: distilled.run } : {}),
       };
       const shown = report.problems.slice(0, 5);
@@ -366,7 +372,7 @@ export const command: Command = {
         ctx.note(
           `lore scan: ${problem.file}${problem.line === undefined ? '' : `:${problem.line}`}: ${problem.message}`,
         );
-      const more = Math.max(report.skipped, report.problems.length) - shown.length;
+      const more = Math.max(report.skipped + report.skippedFolders, report.problems.length) - shown.length;
       if (more > 0) ctx.note(`lore scan: ... and ${more} more malformed line(s)`);
       const lines = [
         ...(background ? [howItRan(report.workers)] : []),
