@@ -6,7 +6,7 @@
  * file's own order kept. Nothing is stored. Broken lines (a truncated last line among them), calls
  * without a result, results without a call and clocks going backwards are counted, never fatal.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Agent } from '../core/capture/events.js';
 import { collectCalls } from '../core/outcome/call-outcome.js';
@@ -34,24 +34,6 @@ export type ReplayReadOptions = {
 };
 
 type Found = { path: string; shown: string };
-
-/**
- * Whether a JSONL file ends in a line without its newline: the scan's reader leaves such a line
- * for later (it may still be being written), so for a replay it is a truncated line, skipped.
- */
-export function endsUnterminated(path: string): boolean {
-  if (!path.endsWith('.jsonl')) return false;
-  const size = statSync(path).size;
-  if (size === 0) return false;
-  const fd = openSync(path, 'r');
-  try {
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    return last[0] !== 0x0a;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** The transcripts below `roots`; a folder that cannot be read goes to `onSkipped` and is left out. */
 function findTranscripts(
@@ -195,7 +177,8 @@ export function readReplayTranscripts(
       brokenLines += 1; // unreadable file: counted as one broken line, never fatal
       return;
     }
-    brokenLines += read.broken + (endsUnterminated(file.path) ? 1 : 0);
+    // a last line the reader left unread (cut short, or still being written) is a broken line
+    brokenLines += read.broken + (read.unreadTail ? 1 : 0);
     const collected = collectCalls(read.events, { outputs: true });
     const compactions = compactionsOf(read.events);
     for (const key of Object.keys(counts) as (keyof CallCounts)[]) counts[key] += collected.counts[key];

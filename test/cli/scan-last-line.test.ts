@@ -103,3 +103,23 @@ describe('a last record without its newline', () => {
     expect(listed.candidates.map((c) => c.occurrences)).toEqual([1, 1]);
   });
 });
+
+describe('lore replay and a last record without its newline', () => {
+  type ReplayJson = { calls: number; counts: { brokenLines: number; missingResults: number } };
+  const replay = (sandbox: Sandbox) => {
+    const run = sandbox.run(['replay', '--path', 't', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    return run.json<ReplayJson>();
+  };
+
+  it('reads it in a quiet file, and counts no broken line', () => {
+    const { sandbox, file } = setUp();
+    utimesSync(file, OLD, OLD);
+    expect(replay(sandbox)).toMatchObject({ calls: 2, counts: { brokenLines: 0, missingResults: 0 } });
+  });
+
+  it('counts it as a broken line while the file was just written', () => {
+    const { sandbox } = setUp();
+    expect(replay(sandbox)).toMatchObject({ calls: 2, counts: { brokenLines: 1, missingResults: 1 } });
+  });
+});
