@@ -152,7 +152,7 @@ export async function captureCandidates(
     const report: ScanReport = {
       files: changes.files,
       ...{ changedFiles: 0, bytes: 0, lines: 0, skipped: 0, events: 0 },
-      ...{ skippedFolders: changes.problems.length, problems: changes.problems.slice(0, REPORTED_PROBLEMS) },
+      ...{ skippedPaths: changes.problems.length, problems: changes.problems.slice(0, REPORTED_PROBLEMS) },
       ...{ episodes: [], episodeCount: 0, markers: [], workers: 0 },
     };
     const tree = changes.tree ? { tree: changes.tree } : {};

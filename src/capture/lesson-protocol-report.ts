@@ -7,7 +7,7 @@ import { auditLessonBlocks, summarizeProtocol } from '../core/capture/lesson-pro
 import type { ProtocolReport, SessionProtocol } from '../core/capture/lesson-protocol.js';
 import type { Agent, TranscriptEvent } from '../core/capture/events.js';
 import { readLinesFrom, readZstdLinesFrom } from './read-lines.js';
-import { READERS, detectAgent } from './readers.js';
+import { READERS, detectAgentOrSkip } from './readers.js';
 import { walk } from './walk-files.js';
 import type { ScanRoot } from './scan-transcripts.js';
 
@@ -56,7 +56,7 @@ export function reportLessonProtocol(
         ? READERS[root.agent].isTranscript(path)
           ? root.agent
           : undefined
-        : detectAgent(path);
+        : detectAgentOrSkip(path, (file) => onUnreadable(file.path, file.reason));
       if (agent === undefined || (source !== undefined && agent !== source)) continue;
       let events: TranscriptEvent[];
       try {

@@ -14,7 +14,7 @@ import type { CallCounts, ReplayCall, SessionCalls } from '../core/outcome/call-
 import type { ReplaySessionCalls } from '../core/replay/replay-calls.js';
 import type { TranscriptEvent } from '../core/capture/events.js';
 import { fileEvents } from './file-events.js';
-import { READERS, detectAgent } from './readers.js';
+import { READERS, detectAgentOrSkip } from './readers.js';
 import { walk } from './walk-files.js';
 import type { ScanRoot } from './scan-transcripts.js';
 
@@ -51,7 +51,7 @@ function findTranscripts(
         ? READERS[root.agent].isTranscript(path)
           ? root.agent
           : undefined
-        : detectAgent(path);
+        : detectAgentOrSkip(path, onSkipped);
       if (agent === undefined || (options.source !== undefined && agent !== options.source)) continue;
       if (sinceMs !== undefined && (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0) < sinceMs)
         continue;

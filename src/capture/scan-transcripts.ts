@@ -22,9 +22,9 @@ import { readCallCache, writeCallCache } from '../store/breadth/call-cache.js';
 import { CALL_CACHE_LIMIT, createCallFloor, mergeCachedCalls } from '../core/breadth/cached-call.js';
 import type { CachedCall } from '../core/breadth/cached-call.js';
 import { redactCall } from './collect-recent-calls.js';
-import { READERS, detectAgent } from './readers.js';
+import { READERS, detectAgentOrSkip } from './readers.js';
 import { walk } from './walk-files.js';
-import type { SkippedFolder } from './walk-files.js';
+import type { SkippedPath } from './walk-files.js';
 import { readTranscriptTree } from './transcript-tree.js';
 import type { TranscriptTree } from './transcript-tree.js';
 import { heldLineReady, signatureMatches } from './scan-file.js';
@@ -72,8 +72,8 @@ export type ScanReport = {
   lines: number;
   /** Malformed lines read (every one, counted). */
   skipped: number;
-  /** Folders below the roots that could not be read, left out of the scan. */
-  skippedFolders: number;
+  /** Folders and files below the roots that could not be read, left out of the scan. */
+  skippedPaths: number;
   /**
    * Those folders, then the first malformed lines, `REPORTED_PROBLEMS` in all, said (a long
    * history may hold thousands of malformed lines).
@@ -171,10 +171,10 @@ export function knownTranscripts(statePath: string): { path: string; agent: Agen
 type Found = { path: string; shown: string; agent: Agent };
 
 /** Each root's files (walk-files.ts), in order, and the folders below them that could not be listed. */
-type Listings = { files: readonly (readonly string[])[]; skipped: readonly SkippedFolder[] };
+type Listings = { files: readonly (readonly string[])[]; skipped: readonly SkippedPath[] };
 
 function listRoots(roots: readonly ScanRoot[]): Listings {
-  const skipped: SkippedFolder[] = [];
+  const skipped: SkippedPath[] = [];
   const files = roots.map((root) => walk(resolve(root.path), (folder) => skipped.push(folder)));
   return { files, skipped };
 }
@@ -185,15 +185,15 @@ function shownPath(root: ScanRoot, path: string): string {
   return root.shownAs !== undefined ? (rel === '' ? root.shownAs : `${root.shownAs}${sep}${rel}`) : path;
 }
 
-/** Folders left out of a scan, as the problems it reports (first, before any malformed line). */
-function skippedProblems(roots: readonly ScanRoot[], skipped: readonly SkippedFolder[]): Problem[] {
+/** Folders and files left out of a scan, as the problems it reports (first, before any malformed line). */
+function skippedProblems(roots: readonly ScanRoot[], skipped: readonly SkippedPath[]): Problem[] {
   return skipped.map((folder) => {
     const root = roots.find(
       (r) => folder.path === resolve(r.path) || folder.path.startsWith(`${resolve(r.path)}${sep}`),
     );
     return {
       file: root ? shownPath(root, folder.path) : folder.path,
-      message: `folder could not be read (${folder.reason}): skipped, the rest scanned; give lore read access to it to scan it`,
+      message: `${folder.folder ? 'folder ' : ''}could not be read (${folder.reason}): skipped, the rest scanned; give lore read access to it to scan it`,
       severity: 'warning' as const,
     };
   });
@@ -205,6 +205,7 @@ function findFiles(
   source: Agent | undefined,
   state: StoredSignatures,
   listings: readonly (readonly string[])[],
+  onSkipped: (file: SkippedPath) => void,
 ): Found[] {
   const found = new Map<string, Found>();
   for (const [index, root] of roots.entries()) {
@@ -215,7 +216,7 @@ function findFiles(
         ? READERS[root.agent].isTranscript(path)
           ? root.agent
           : undefined
-        : (known ?? detectAgent(path));
+        : (known ?? detectAgentOrSkip(path, onSkipped));
       if (agent === undefined || (source !== undefined && agent !== source)) continue;
       found.set(path, { path, shown: shownPath(root, path), agent });
     }
@@ -252,7 +253,8 @@ export function countChanges(
   const listings = tree
     ? { files: tree.roots.map((root) => root.files), skipped: tree.skipped }
     : listRoots(options.roots);
-  const files = findFiles(options.roots, options.source, state, listings.files);
+  const skipped = [...listings.skipped];
+  const files = findFiles(options.roots, options.source, state, listings.files, (file) => skipped.push(file));
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
   const statOf = (path: string) => (tree ? tree.stats.get(path) : statNumbers(path));
   const changed = files.filter((file) =>
@@ -261,7 +263,7 @@ export function countChanges(
   // a last line held back until its file is quiet (scan-file.ts QUIET_MS) makes the answer
   // change with time alone: no tree, so no stamp
   const held = files.some((file) => state.files[file.path]?.held === true);
-  const problems = skippedProblems(options.roots, listings.skipped);
+  const problems = skippedProblems(options.roots, skipped);
   return { files: files.length, changed, problems, ...(tree && !held ? { tree } : {}) };
 }
 
@@ -292,7 +294,8 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
   let details: Record<string, Detail> | undefined;
   const detailsOf = () => (details ??= loadDetails(detailPath, state.generation));
   const listings = listRoots(options.roots);
-  const files = findFiles(options.roots, options.source, state, listings.files);
+  const skipped = [...listings.skipped];
+  const files = findFiles(options.roots, options.source, state, listings.files, (file) => skipped.push(file));
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
   const report: ScanReport = {
     files: files.length,
@@ -300,8 +303,8 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     bytes: 0,
     lines: 0,
     skipped: 0,
-    skippedFolders: listings.skipped.length,
-    problems: skippedProblems(options.roots, listings.skipped).slice(0, REPORTED_PROBLEMS),
+    skippedPaths: skipped.length,
+    problems: skippedProblems(options.roots, skipped).slice(0, REPORTED_PROBLEMS),
     events: 0,
     episodes: [],
     markers: [],

@@ -9,7 +9,7 @@ import { resolve, sep } from 'node:path';
 import { statNumbers } from '../store/fs/stat-numbers.js';
 import type { StatNumbers } from '../store/fs/stat-numbers.js';
 import { walk } from './walk-files.js';
-import type { SkippedFolder } from './walk-files.js';
+import type { SkippedPath } from './walk-files.js';
 
 /** A root as the scan was given it (scan-transcripts.ts `ScanRoot`). */
 type Root = { path: string; agent?: string };
@@ -20,7 +20,7 @@ export type TranscriptTree = {
   /** Each file's numbers; undefined when it was gone by the time it was stat-ed. */
   stats: Map<string, StatNumbers | undefined>;
   /** Folders that could not be listed, left out (walk-files.ts). */
-  skipped: SkippedFolder[];
+  skipped: SkippedPath[];
 };
 
 /** A tree as JSON keeps it: per root its files relative to it, and three numbers a file. */
@@ -31,7 +31,7 @@ export type StoredTree = {
 /** Lists every root and stats every file below it (a file under two roots is stat-ed once). */
 export function readTranscriptTree(roots: readonly Root[]): TranscriptTree {
   const stats = new Map<string, StatNumbers | undefined>();
-  const skipped: SkippedFolder[] = [];
+  const skipped: SkippedPath[] = [];
   const listed = roots.map((root) => {
     const base = resolve(root.path);
     const files = walk(base, (folder) => skipped.push(folder));

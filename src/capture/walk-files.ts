@@ -7,8 +7,8 @@ import { readdirSync, statSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
 
-/** A folder that could not be listed (no permission to read it, say): left out, the rest listed. */
-export type SkippedFolder = { path: string; reason: string };
+/** A folder that could not be listed, or a file opened (no permission to read it, say): left out. */
+export type SkippedPath = { path: string; reason: string; folder: boolean };
 
 /**
  * Files below `root` (recursively, symbolic links not followed), sorted; a file root is itself
@@ -19,7 +19,7 @@ export type SkippedFolder = { path: string; reason: string };
  * against 5 ms for the 1,027 files and 16 folders of the capture benchmark's Claude Code corpus,
  * on a loaded machine).
  */
-export function walk(root: string, onSkipped: (folder: SkippedFolder) => void = () => {}): string[] {
+export function walk(root: string, onSkipped: (folder: SkippedPath) => void = () => {}): string[] {
   const out: string[] = [];
   let entries: Entries;
   try {
@@ -29,7 +29,7 @@ export function walk(root: string, onSkipped: (folder: SkippedFolder) => void = 
     // a file root is itself when it is a regular file (a FIFO or a link to /dev/zero would be read forever)
     if (code === 'ENOTDIR') return statSync(root, { throwIfNoEntry: false })?.isFile() === true ? [root] : [];
     if (code === 'ENOENT') return [];
-    onSkipped({ path: root, reason: reasonOf(error) });
+    onSkipped({ path: root, reason: readErrorReason(error), folder: true });
     return [];
   }
   collect(root, entries, true, out, onSkipped);
@@ -44,7 +44,7 @@ function collect(
   entries: Entries,
   top: boolean,
   out: string[],
-  onSkipped: (folder: SkippedFolder) => void,
+  onSkipped: (folder: SkippedPath) => void,
 ): void {
   for (const entry of entries) {
     const path = top ? join(dir, entry.name) : `${dir}${sep}${entry.name}`;
@@ -57,18 +57,20 @@ function collect(
 }
 
 /** A folder's entries; undefined when it is gone, or cannot be listed (then reported). */
-function list(dir: string, onSkipped: (folder: SkippedFolder) => void): Entries | undefined {
+function list(dir: string, onSkipped: (folder: SkippedPath) => void): Entries | undefined {
   try {
     return readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // deleted, or replaced by a file, since its parent was listed
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') onSkipped({ path: dir, reason: reasonOf(error) });
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+      onSkipped({ path: dir, reason: readErrorReason(error), folder: true });
     return undefined;
   }
 }
 
-function reasonOf(error: unknown): string {
+/** Why a path could not be read, in a few words (`permission denied, EACCES`). */
+export function readErrorReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') return `permission denied, ${code}`;
   return error instanceof Error ? error.message : String(error);

@@ -1,5 +1,6 @@
-// A folder under a scan root that lore may not read (chmod 000): the scan skips it, names it (text
-// and `--json` `problems`) and reads everything else, instead of stopping with an internal error.
+// A folder or a transcript under a scan root that lore may not read (chmod 000): the scan skips it,
+// names it (text and `--json` `problems`) and reads everything else, instead of stopping with an
+// internal error.
 // lore replay and lore protocol skip it as well. Permissions do not bind root: run as root, lore runs as nobody (setpriv) over a tree given to it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -72,6 +73,30 @@ function lore(sandbox: Sandbox, args: string[]) {
     : lore;
   return spawnSync(command as string, rest, { cwd: sandbox.repo, env: sandbox.env, encoding: 'utf8' });
 }
+
+describe('an unreadable transcript under a --path folder', () => {
+  it('is skipped and named by lore scan, lore replay and lore protocol, and the rest read', () => {
+    const sandbox = lockedTree();
+    chmodSync(sandbox.inRepo('t', 'locked'), 0o755);
+    chmodSync(sandbox.inRepo('t', 'locked', 's.jsonl'), 0o000);
+    const run = lore(sandbox, ['scan', '--path', 't', '--json']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      files: 1,
+      new: 1,
+      problems: [{ file: 't/locked/s.jsonl', line: null }],
+    });
+    expect(run.stderr).toContain(
+      'lore scan: t/locked/s.jsonl: could not be read (permission denied, EACCES)',
+    );
+    const replay = lore(sandbox, ['replay', '--path', 't', '--json']);
+    expect(replay.status, replay.stderr).toBe(0);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ counts: { files: 1, sessions: 1, brokenLines: 1 } });
+    const protocol = lore(sandbox, ['protocol', '--path', 't', '--json']);
+    expect(protocol.status, protocol.stderr).toBe(0);
+    expect(protocol.stderr).toContain('s.jsonl: could not be read (permission denied, EACCES): skipped');
+  });
+});
 
 describe('an unreadable folder under a scan root', () => {
   it('is skipped and named, and everything else is read', () => {

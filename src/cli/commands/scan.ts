@@ -372,7 +372,7 @@ export const command: Command = {
         ctx.note(
           `lore scan: ${problem.file}${problem.line === undefined ? '' : `:${problem.line}`}: ${problem.message}`,
         );
-      const more = Math.max(report.skipped + report.skippedFolders, report.problems.length) - shown.length;
+      const more = Math.max(report.skipped + report.skippedPaths, report.problems.length) - shown.length;
       if (more > 0) ctx.note(`lore scan: ... and ${more} more malformed line(s)`);
       const lines = [
         ...(background ? [howItRan(report.workers)] : []),
