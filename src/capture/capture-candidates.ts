@@ -24,7 +24,7 @@ import type { TierLayout } from '../store/fs/paths.js';
 import type { Workspace } from '../store/workspace/workspace.js';
 import { backlogPathOf, readBacklog, writeBacklog } from './capture-backlog.js';
 import type { Backlog, BacklogItem } from './capture-backlog.js';
-import { countChanges, scanTranscriptsUnsaved } from './scan-transcripts.js';
+import { countChanges, REPORTED_PROBLEMS, scanTranscriptsUnsaved } from './scan-transcripts.js';
 import type { ScanReport, ScanRoot } from './scan-transcripts.js';
 import type { TranscriptTree } from './transcript-tree.js';
 
@@ -151,7 +151,8 @@ export async function captureCandidates(
   if (changes.changed === 0 && backlogInScope(readBacklog(backlogPath), options).length === 0) {
     const report: ScanReport = {
       files: changes.files,
-      ...{ changedFiles: 0, bytes: 0, lines: 0, skipped: 0, problems: [], events: 0 },
+      ...{ changedFiles: 0, bytes: 0, lines: 0, skipped: 0, events: 0 },
+      ...{ skippedPaths: changes.problems.length, problems: changes.problems.slice(0, REPORTED_PROBLEMS) },
       ...{ episodes: [], episodeCount: 0, markers: [], workers: 0 },
     };
     const tree = changes.tree ? { tree: changes.tree } : {};

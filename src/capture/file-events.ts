@@ -14,6 +14,11 @@ export type FileEvents = {
   lines: number;
   /** Lines that were not valid records, skipped and counted. */
   broken: number;
+  /**
+   * A last line without its newline was left unread (not a whole record, or the file was written
+   * to in the last minutes: scan-file.ts QUIET_MS); plain logs only.
+   */
+  unreadTail: boolean;
 };
 
 export function fileEvents(path: string, shown = path): FileEvents {
@@ -48,5 +53,6 @@ export function fileEvents(path: string, shown = path): FileEvents {
     detector: { window: 40 },
     keep: (event) => event,
   });
-  return { events, lines: scan.state.line, broken: scan.state.malformed };
+  const unreadTail = !path.endsWith('.zst') && scan.state.offset < scan.state.size;
+  return { events, lines: scan.state.line, broken: scan.state.malformed, unreadTail };
 }

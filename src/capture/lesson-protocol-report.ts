@@ -7,7 +7,7 @@ import { auditLessonBlocks, summarizeProtocol } from '../core/capture/lesson-pro
 import type { ProtocolReport, SessionProtocol } from '../core/capture/lesson-protocol.js';
 import type { Agent, TranscriptEvent } from '../core/capture/events.js';
 import { readLinesFrom, readZstdLinesFrom } from './read-lines.js';
-import { READERS, detectAgent } from './readers.js';
+import { READERS, detectAgentOrSkip } from './readers.js';
 import { walk } from './walk-files.js';
 import type { ScanRoot } from './scan-transcripts.js';
 
@@ -37,8 +37,9 @@ function fileEvents(path: string, agent: Agent): TranscriptEvent[] {
 }
 
 /**
- * A file that cannot be read whole (a Gemini session cut short, unreadable, deleted meanwhile) is
- * passed to `onUnreadable` and left out: one bad file never stops the report.
+ * A file that cannot be read whole (a Gemini session cut short, unreadable, deleted meanwhile), or a
+ * folder that cannot be listed, is passed to `onUnreadable` and left out: one bad file never stops
+ * the report.
  */
 export function reportLessonProtocol(
   roots: readonly ScanRoot[],
@@ -48,14 +49,14 @@ export function reportLessonProtocol(
   const sessions = new Map<string, SessionProtocol>();
   const seen = new Set<string>();
   for (const root of roots) {
-    for (const path of walk(root.path)) {
+    for (const path of walk(root.path, (folder) => onUnreadable(folder.path, folder.reason))) {
       if (seen.has(path)) continue;
       seen.add(path);
       const agent = root.agent
         ? READERS[root.agent].isTranscript(path)
           ? root.agent
           : undefined
-        : detectAgent(path);
+        : detectAgentOrSkip(path, (file) => onUnreadable(file.path, file.reason));
       if (agent === undefined || (source !== undefined && agent !== source)) continue;
       let events: TranscriptEvent[];
       try {

@@ -2,8 +2,11 @@
  * Reads complete lines from a byte offset without decoding what it does not need: chunks of raw
  * bytes, split on `\n` with `indexOf`, a caller's byte test before any UTF-8 decoding or
  * JSON.parse. A last line without its newline is left for the next scan (the offset stops before
- * it). `.zst` files are decompressed as a stream (fzstd, pure JS: Node 20 has no zstd), skipping
- * the bytes before the offset. Memory stays at one shared chunk plus the longest line.
+ * it), unless the caller's `takeLast` says it is complete (a finished file's last record): then it
+ * is read, the offset is the file's end, and the result is `open`; the next read from there, told
+ * so, drops the bytes up to the next newline (the rest of that line, or the newline alone). `.zst`
+ * files are decompressed as a stream (fzstd, pure JS: Node 20 has no zstd), skipping the bytes
+ * before the offset. Memory stays at one shared chunk plus the longest line.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { Decompress } from 'fzstd';
@@ -27,11 +30,33 @@ export type ReadResult = {
   line: number;
   /** Bytes read this time (compressed bytes for `.zst`). */
   bytes: number;
+  /** The last line read had no newline: `offset` lies inside it, at the file's end. */
+  open: boolean;
+  /** A last line without its newline was left unread (the offset stops before it). */
+  held: boolean;
 };
 
-type Splitter = { push(chunk: Buffer): void; offset(): number; line(): number };
+export type ReadOptions = {
+  /** The line before `offset` was read without its newline (a last read's `open`). */
+  open?: boolean;
+  /** Whether a last line without its newline is complete, and read. */
+  takeLast?: (line: Buffer) => boolean;
+};
 
-function createSplitter(startOffset: number, startLine: number, sink: LineSink): Splitter {
+type Splitter = {
+  push(chunk: Buffer): void;
+  /** At the end of the file: the last line without its newline, read if `takeLast` says so. */
+  end(takeLast: ((line: Buffer) => boolean) | undefined): { open: boolean; held: boolean };
+  offset(): number;
+  line(): number;
+};
+
+function createSplitter(
+  startOffset: number,
+  startLine: number,
+  startOpen: boolean,
+  sink: LineSink,
+): Splitter {
   /**
    * The start of a line that goes on in the next chunk: its pieces, joined once its end comes (a
    * line of many chunks, a tool result holding an 80 MB image, copied chunk by chunk into an
@@ -40,10 +65,22 @@ function createSplitter(startOffset: number, startLine: number, sink: LineSink):
   let rest: Buffer[] = [];
   let offset = startOffset;
   let line = startLine;
+  /** Still in the line read open: its bytes were read, up to the next newline. */
+  let skipping = startOpen;
   return {
     push(chunk) {
       let start = 0;
       let nl = chunk.indexOf(NEWLINE, 0);
+      if (skipping) {
+        if (nl < 0) {
+          offset += chunk.length;
+          return;
+        }
+        skipping = false;
+        offset += nl + 1;
+        start = nl + 1;
+        nl = chunk.indexOf(NEWLINE, start);
+      }
       if (rest.length > 0 && nl >= 0) {
         const whole = Buffer.concat([...rest, chunk.subarray(0, nl)]);
         rest = [];
@@ -63,16 +100,33 @@ function createSplitter(startOffset: number, startLine: number, sink: LineSink):
       // a copy: the chunk's buffer is read into again
       if (start < chunk.length) rest.push(Buffer.from(chunk.subarray(start)));
     },
+    end(takeLast) {
+      if (skipping) return { open: true, held: false };
+      if (rest.length === 0) return { open: false, held: false };
+      const last = Buffer.concat(rest);
+      rest = [];
+      if (takeLast?.(last) !== true) return { open: false, held: true };
+      line += 1;
+      offset += last.length;
+      sink(last, line);
+      return { open: true, held: false };
+    },
     offset: () => offset,
     line: () => line,
   };
 }
 
 /** Complete lines of a plain file from `offset` (which must be a line start) to its end. */
-export function readLinesFrom(path: string, offset: number, line: number, sink: LineSink): ReadResult {
+export function readLinesFrom(
+  path: string,
+  offset: number,
+  line: number,
+  sink: LineSink,
+  options: ReadOptions = {},
+): ReadResult {
   const fd = openSync(path, 'r');
   const buffer = chunkBuffer();
-  const splitter = createSplitter(offset, line, sink);
+  const splitter = createSplitter(offset, line, options.open === true, sink);
   let position = offset;
   try {
     for (;;) {
@@ -84,14 +138,21 @@ export function readLinesFrom(path: string, offset: number, line: number, sink: 
   } finally {
     closeSync(fd);
   }
-  return { offset: splitter.offset(), line: splitter.line(), bytes: position - offset };
+  const end = splitter.end(options.takeLast);
+  return { offset: splitter.offset(), line: splitter.line(), bytes: position - offset, ...end };
 }
 
 /** Complete lines of a zstd-compressed file, skipping the first `offset` decompressed bytes. */
-export function readZstdLinesFrom(path: string, offset: number, line: number, sink: LineSink): ReadResult {
+export function readZstdLinesFrom(
+  path: string,
+  offset: number,
+  line: number,
+  sink: LineSink,
+  options: ReadOptions = {},
+): ReadResult {
   const fd = openSync(path, 'r');
   const buffer = chunkBuffer();
-  const splitter = createSplitter(offset, line, sink);
+  const splitter = createSplitter(offset, line, options.open === true, sink);
   let skip = offset;
   let compressed = 0;
   const stream = new Decompress((data) => {
@@ -114,5 +175,6 @@ export function readZstdLinesFrom(path: string, offset: number, line: number, si
   } finally {
     closeSync(fd);
   }
-  return { offset: splitter.offset(), line: splitter.line(), bytes: compressed };
+  const end = splitter.end(options.takeLast);
+  return { offset: splitter.offset(), line: splitter.line(), bytes: compressed, ...end };
 }

@@ -9,6 +9,8 @@ import { claudeCodeReader } from './claude-code/index.js';
 import { codexReader } from './codex/index.js';
 import { geminiReader } from './gemini/index.js';
 import type { TranscriptReader } from './reader.js';
+import { readErrorReason } from './walk-files.js';
+import type { SkippedPath } from './walk-files.js';
 
 export const READERS: Record<Agent, TranscriptReader> = {
   'claude-code': claudeCodeReader,
@@ -44,4 +46,18 @@ export function detectAgent(path: string): Agent | undefined {
   if (/"sessionId"|"type":"(user|assistant|summary|queue-operation|file-history-snapshot)"/.test(start))
     return 'claude-code';
   return undefined;
+}
+
+/**
+ * `detectAgent`, with a file that cannot be opened (no permission to read it) passed to
+ * `onSkipped` and left out; one deleted meanwhile is left out silently.
+ */
+export function detectAgentOrSkip(path: string, onSkipped: (file: SkippedPath) => void): Agent | undefined {
+  try {
+    return detectAgent(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      onSkipped({ path, reason: readErrorReason(error), folder: false });
+    return undefined;
+  }
 }

@@ -6,7 +6,7 @@
  * file's own order kept. Nothing is stored. Broken lines (a truncated last line among them), calls
  * without a result, results without a call and clocks going backwards are counted, never fatal.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Agent } from '../core/capture/events.js';
 import { collectCalls } from '../core/outcome/call-outcome.js';
@@ -14,7 +14,7 @@ import type { CallCounts, ReplayCall, SessionCalls } from '../core/outcome/call-
 import type { ReplaySessionCalls } from '../core/replay/replay-calls.js';
 import type { TranscriptEvent } from '../core/capture/events.js';
 import { fileEvents } from './file-events.js';
-import { READERS, detectAgent } from './readers.js';
+import { READERS, detectAgentOrSkip } from './readers.js';
 import { walk } from './walk-files.js';
 import type { ScanRoot } from './scan-transcripts.js';
 
@@ -35,36 +35,23 @@ export type ReplayReadOptions = {
 
 type Found = { path: string; shown: string };
 
-/**
- * Whether a JSONL file ends in a line without its newline: the scan's reader leaves such a line
- * for later (it may still be being written), so for a replay it is a truncated line, skipped.
- */
-export function endsUnterminated(path: string): boolean {
-  if (!path.endsWith('.jsonl')) return false;
-  const size = statSync(path).size;
-  if (size === 0) return false;
-  const fd = openSync(path, 'r');
-  try {
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    return last[0] !== 0x0a;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function findTranscripts(roots: readonly ScanRoot[], options: ReplayReadOptions): Found[] {
+/** The transcripts below `roots`; a folder that cannot be read goes to `onSkipped` and is left out. */
+function findTranscripts(
+  roots: readonly ScanRoot[],
+  options: ReplayReadOptions,
+  onSkipped: () => void,
+): Found[] {
   const found = new Map<string, Found>();
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
   for (const root of roots) {
     const base = resolve(root.path);
-    for (const path of walk(base)) {
+    for (const path of walk(base, onSkipped)) {
       if (found.has(path)) continue;
       const agent = root.agent
         ? READERS[root.agent].isTranscript(path)
           ? root.agent
           : undefined
-        : detectAgent(path);
+        : detectAgentOrSkip(path, onSkipped);
       if (agent === undefined || (options.source !== undefined && agent !== options.source)) continue;
       if (sinceMs !== undefined && (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0) < sinceMs)
         continue;
@@ -176,10 +163,11 @@ export function readReplayTranscripts(
   roots: readonly ScanRoot[],
   options: ReplayReadOptions = {},
 ): ReplayTranscripts {
-  const files = findTranscripts(roots, options);
+  let brokenLines = 0;
+  // an unreadable folder, like an unreadable file: counted as one broken line, never fatal
+  const files = findTranscripts(roots, options, () => (brokenLines += 1));
   const parts = new Map<string, ReplaySessionCalls[]>();
   const counts: CallCounts = { calls: 0, failed: 0, missingResults: 0, orphanResults: 0, clockBackwards: 0 };
-  let brokenLines = 0;
   files.forEach((file, i) => {
     options.onProgress?.(i, files.length);
     let read;
@@ -189,7 +177,8 @@ export function readReplayTranscripts(
       brokenLines += 1; // unreadable file: counted as one broken line, never fatal
       return;
     }
-    brokenLines += read.broken + (endsUnterminated(file.path) ? 1 : 0);
+    // a last line the reader left unread (cut short, or still being written) is a broken line
+    brokenLines += read.broken + (read.unreadTail ? 1 : 0);
     const collected = collectCalls(read.events, { outputs: true });
     const compactions = compactionsOf(read.events);
     for (const key of Object.keys(counts) as (keyof CallCounts)[]) counts[key] += collected.counts[key];

@@ -37,6 +37,16 @@ export type FileState = {
    */
   tail?: string;
   line: number;
+  /**
+   * The last line was read without its newline (the last record of a finished file): `offset` is
+   * the end of that line, and the next read drops what follows up to a newline.
+   */
+  open?: true;
+  /**
+   * A last line without its newline was left unread because the file was written to within
+   * QUIET_MS: the next scan once the file is quiet reads it, even with the signature unchanged.
+   */
+  held?: true;
   malformed: number;
   carry: ParserCarry;
   /** The newest events, so an episode that spans two scans is still found (text shortened). */
@@ -98,6 +108,32 @@ export function signatureMatches(
     previous.mtimeMs === stat.mtimeMs &&
     previous.ino === stat.ino
   );
+}
+
+/**
+ * A file not written to for this long is finished, or paused: a last line without its newline
+ * that is a whole JSON record is complete, and read (writers end each record with its newline in
+ * the same write, so a whole record without one is a file whose writer stopped, or never adds it).
+ */
+export const QUIET_MS = 5 * 60_000;
+
+/** A last line a scan held back while its file was being written, now that the file is quiet. */
+export function heldLineReady(
+  previous: Pick<FileState, 'held'> | undefined,
+  mtimeMs: number,
+  nowMs: number,
+): boolean {
+  return previous?.held === true && nowMs - mtimeMs >= QUIET_MS;
+}
+
+/** A last line without its newline that is one whole JSON record (see QUIET_MS). */
+function isWholeRecord(line: Buffer): boolean {
+  try {
+    const record: unknown = JSON.parse(decodeLine(startsWithBom(line) ? line.subarray(3) : line));
+    return typeof record === 'object' && record !== null && !Array.isArray(record);
+  } catch {
+    return false;
+  }
 }
 
 const BOM = '\uFEFF';
@@ -175,17 +211,12 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
   const { reader, path, shown, previous } = options;
   const stat = statSync(path);
   const signature = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
-  if (previous && signatureMatches(previous, signature)) return unread(previous, false);
+  const nowMs = Date.now();
+  if (previous && signatureMatches(previous, signature) && !heldLineReady(previous, stat.mtimeMs, nowMs))
+    return unread(previous, false);
   const compressed = path.endsWith('.zst');
   const document = reader.isDocument(path);
-  const restart =
-    previous === undefined ||
-    previous.ino !== stat.ino ||
-    (!compressed && stat.size < previous.offset) ||
-    (compressed && stat.size < previous.size) ||
-    document ||
-    // rewritten in place, since: what lies before the offset is no longer what was read
-    (!compressed && previous.tail !== undefined && tailHash(path, previous.offset) !== previous.tail);
+  const restart = document || readsFromStart(path, previous, stat);
   const start = restart ? undefined : previous;
   // A document is parsed whole every time, and the events the last scan read are left out by
   // their keys (`carry.seen`); the detector still resumes from the kept events, so a failure
@@ -233,7 +264,7 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
     }
   };
 
-  let result: { offset: number; line: number; bytes: number };
+  let result: { offset: number; line: number; bytes: number; open?: boolean; held?: boolean };
   let carry: ParserCarry;
   if (document && reader.parseDocument) {
     // a byte order mark (an editor's save) is not JSON
@@ -299,9 +330,11 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
     };
     const from = start?.offset ?? 0;
     const fromLine = start?.line ?? 0;
+    const quiet = nowMs - stat.mtimeMs >= QUIET_MS;
+    const how = { open: start?.open === true, ...(quiet ? { takeLast: isWholeRecord } : {}) };
     result = compressed
-      ? readZstdLinesFrom(path, from, fromLine, sink)
-      : readLinesFrom(path, from, fromLine, sink);
+      ? readZstdLinesFrom(path, from, fromLine, sink, how)
+      : readLinesFrom(path, from, fromLine, sink, how);
     take(parser.flush());
     carry = parser.carry();
   }
@@ -320,9 +353,12 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
       offset: result.offset,
       ...(tail !== undefined ? { tail } : {}),
       line: result.line,
+      ...(result.open === true ? { open: true as const } : {}),
+      // held back only while the file is being written: once quiet, a line not read is no record
+      ...(result.held === true && nowMs - stat.mtimeMs < QUIET_MS ? { held: true as const } : {}),
       malformed: malformedCount,
       carry,
-      recent: keptEvents(detector, pending, Date.now() - stat.mtimeMs < LIVE_MS).map(options.keep),
+      recent: keptEvents(detector, pending, nowMs - stat.mtimeMs < LIVE_MS).map(options.keep),
       ...(lastFind !== undefined ? { lastFind: keptFind(lastFind, options.keep) } : {}),
     },
     changed: true,
@@ -335,6 +371,21 @@ function scanExistingFile(options: ScanFileOptions): FileScan {
     restarted: restart,
     ...(calls ? { calls: calls.finish() } : {}),
   };
+}
+
+/** Whether a log file is read from its start: new, replaced, shrunk, or rewritten in place. */
+function readsFromStart(
+  path: string,
+  previous: FileState | undefined,
+  stat: { size: number; ino: number },
+): boolean {
+  if (previous === undefined || previous.ino !== stat.ino) return true;
+  if (path.endsWith('.zst')) return stat.size < previous.size;
+  // rewritten in place, since: what lies before the offset is no longer what was read
+  return (
+    stat.size < previous.offset ||
+    (previous.tail !== undefined && tailHash(path, previous.offset) !== previous.tail)
+  );
 }
 
 /**

@@ -22,11 +22,12 @@ import { readCallCache, writeCallCache } from '../store/breadth/call-cache.js';
 import { CALL_CACHE_LIMIT, createCallFloor, mergeCachedCalls } from '../core/breadth/cached-call.js';
 import type { CachedCall } from '../core/breadth/cached-call.js';
 import { redactCall } from './collect-recent-calls.js';
-import { READERS, detectAgent } from './readers.js';
+import { READERS, detectAgentOrSkip } from './readers.js';
 import { walk } from './walk-files.js';
+import type { SkippedPath } from './walk-files.js';
 import { readTranscriptTree } from './transcript-tree.js';
 import type { TranscriptTree } from './transcript-tree.js';
-import { signatureMatches } from './scan-file.js';
+import { heldLineReady, signatureMatches } from './scan-file.js';
 import type { FileScan, FileState, MarkerHit } from './scan-file.js';
 import { scanInWorkers } from './scan-in-workers.js';
 import { runScanJob } from './scan-job.js';
@@ -71,7 +72,12 @@ export type ScanReport = {
   lines: number;
   /** Malformed lines read (every one, counted). */
   skipped: number;
-  /** The first `REPORTED_PROBLEMS` of them, said (a long history may hold thousands). */
+  /** Folders and files below the roots that could not be read, left out of the scan. */
+  skippedPaths: number;
+  /**
+   * Those folders, then the first malformed lines, `REPORTED_PROBLEMS` in all, said (a long
+   * history may hold thousands of malformed lines).
+   */
   problems: Problem[];
   events: number;
   /** Every episode, unless `onEpisodes` took them. */
@@ -164,16 +170,45 @@ export function knownTranscripts(statePath: string): { path: string; agent: Agen
 
 type Found = { path: string; shown: string; agent: Agent };
 
+/** Each root's files (walk-files.ts), in order, and the folders below them that could not be listed. */
+type Listings = { files: readonly (readonly string[])[]; skipped: readonly SkippedPath[] };
+
+function listRoots(roots: readonly ScanRoot[]): Listings {
+  const skipped: SkippedPath[] = [];
+  const files = roots.map((root) => walk(resolve(root.path), (folder) => skipped.push(folder)));
+  return { files, skipped };
+}
+
+/** A path below a root as the scan shows it: below the root's `shownAs`, else as it is. */
+function shownPath(root: ScanRoot, path: string): string {
+  const rel = relative(resolve(root.path), path);
+  return root.shownAs !== undefined ? (rel === '' ? root.shownAs : `${root.shownAs}${sep}${rel}`) : path;
+}
+
+/** Folders and files left out of a scan, as the problems it reports (first, before any malformed line). */
+function skippedProblems(roots: readonly ScanRoot[], skipped: readonly SkippedPath[]): Problem[] {
+  return skipped.map((folder) => {
+    const root = roots.find(
+      (r) => folder.path === resolve(r.path) || folder.path.startsWith(`${resolve(r.path)}${sep}`),
+    );
+    return {
+      file: root ? shownPath(root, folder.path) : folder.path,
+      message: `${folder.folder ? 'folder ' : ''}could not be read (${folder.reason}): skipped, the rest scanned; give lore read access to it to scan it`,
+      severity: 'warning' as const,
+    };
+  });
+}
+
 /** The transcripts below `roots`; `listings` holds each root's files (walk-files.ts), in order. */
 function findFiles(
   roots: readonly ScanRoot[],
   source: Agent | undefined,
   state: StoredSignatures,
-  listings: readonly (readonly string[])[] = roots.map((root) => walk(resolve(root.path))),
+  listings: readonly (readonly string[])[],
+  onSkipped: (file: SkippedPath) => void,
 ): Found[] {
   const found = new Map<string, Found>();
   for (const [index, root] of roots.entries()) {
-    const base = resolve(root.path);
     for (const path of listings[index] ?? []) {
       if (found.has(path)) continue;
       const known = state.files[path]?.agent;
@@ -181,12 +216,9 @@ function findFiles(
         ? READERS[root.agent].isTranscript(path)
           ? root.agent
           : undefined
-        : (known ?? detectAgent(path));
+        : (known ?? detectAgentOrSkip(path, onSkipped));
       if (agent === undefined || (source !== undefined && agent !== source)) continue;
-      const rel = relative(base, path);
-      const shown =
-        root.shownAs !== undefined ? (rel === '' ? root.shownAs : `${root.shownAs}${sep}${rel}`) : path;
-      found.set(path, { path, shown, agent });
+      found.set(path, { path, shown: shownPath(root, path), agent });
     }
   }
   return [...found.values()];
@@ -200,7 +232,9 @@ function needsScan(
 ) {
   if (!stat) return false;
   if (sinceMs !== undefined && stat.mtimeMs < sinceMs) return false;
-  return !(signature && signatureMatches(signature, stat));
+  return (
+    !(signature && signatureMatches(signature, stat)) || heldLineReady(signature, stat.mtimeMs, Date.now())
+  );
 }
 
 /**
@@ -213,21 +247,24 @@ function needsScan(
 export function countChanges(
   options: Pick<ScanOptions, 'roots' | 'source' | 'since' | 'statePath'>,
   withTree = false,
-): { files: number; changed: number; tree?: TranscriptTree } {
+): { files: number; changed: number; problems: Problem[]; tree?: TranscriptTree } {
   const state = loadSignatures(options.statePath);
   const tree = withTree ? readTranscriptTree(options.roots) : undefined;
-  const files = findFiles(
-    options.roots,
-    options.source,
-    state,
-    tree?.roots.map((root) => root.files),
-  );
+  const listings = tree
+    ? { files: tree.roots.map((root) => root.files), skipped: tree.skipped }
+    : listRoots(options.roots);
+  const skipped = [...listings.skipped];
+  const files = findFiles(options.roots, options.source, state, listings.files, (file) => skipped.push(file));
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
   const statOf = (path: string) => (tree ? tree.stats.get(path) : statNumbers(path));
   const changed = files.filter((file) =>
     needsScan(state.files[file.path], statOf(file.path), sinceMs),
   ).length;
-  return { files: files.length, changed, ...(tree ? { tree } : {}) };
+  // a last line held back until its file is quiet (scan-file.ts QUIET_MS) makes the answer
+  // change with time alone: no tree, so no stamp
+  const held = files.some((file) => state.files[file.path]?.held === true);
+  const problems = skippedProblems(options.roots, skipped);
+  return { files: files.length, changed, problems, ...(tree && !held ? { tree } : {}) };
 }
 
 /** A scan whose state is not written yet: see `scanTranscriptsUnsaved`. */
@@ -256,7 +293,9 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
   const detailPath = detailPathOf(options.statePath);
   let details: Record<string, Detail> | undefined;
   const detailsOf = () => (details ??= loadDetails(detailPath, state.generation));
-  const files = findFiles(options.roots, options.source, state);
+  const listings = listRoots(options.roots);
+  const skipped = [...listings.skipped];
+  const files = findFiles(options.roots, options.source, state, listings.files, (file) => skipped.push(file));
   const sinceMs = options.since === undefined ? undefined : Date.parse(options.since);
   const report: ScanReport = {
     files: files.length,
@@ -264,7 +303,8 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     bytes: 0,
     lines: 0,
     skipped: 0,
-    problems: [],
+    skippedPaths: skipped.length,
+    problems: skippedProblems(options.roots, skipped).slice(0, REPORTED_PROBLEMS),
     events: 0,
     episodes: [],
     markers: [],

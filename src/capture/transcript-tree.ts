@@ -9,6 +9,7 @@ import { resolve, sep } from 'node:path';
 import { statNumbers } from '../store/fs/stat-numbers.js';
 import type { StatNumbers } from '../store/fs/stat-numbers.js';
 import { walk } from './walk-files.js';
+import type { SkippedPath } from './walk-files.js';
 
 /** A root as the scan was given it (scan-transcripts.ts `ScanRoot`). */
 type Root = { path: string; agent?: string };
@@ -18,6 +19,8 @@ export type TranscriptTree = {
   roots: { base: string; agent: string | null; files: string[] }[];
   /** Each file's numbers; undefined when it was gone by the time it was stat-ed. */
   stats: Map<string, StatNumbers | undefined>;
+  /** Folders that could not be listed, left out (walk-files.ts). */
+  skipped: SkippedPath[];
 };
 
 /** A tree as JSON keeps it: per root its files relative to it, and three numbers a file. */
@@ -28,13 +31,14 @@ export type StoredTree = {
 /** Lists every root and stats every file below it (a file under two roots is stat-ed once). */
 export function readTranscriptTree(roots: readonly Root[]): TranscriptTree {
   const stats = new Map<string, StatNumbers | undefined>();
+  const skipped: SkippedPath[] = [];
   const listed = roots.map((root) => {
     const base = resolve(root.path);
-    const files = walk(base);
+    const files = walk(base, (folder) => skipped.push(folder));
     for (const file of files) if (!stats.has(file)) stats.set(file, statNumbers(file));
     return { base, agent: root.agent ?? null, files };
   });
-  return { roots: listed, stats };
+  return { roots: listed, stats, skipped };
 }
 
 /** The tree as the stamp stores it; undefined when a file vanished between its listing and its stat. */

@@ -1,11 +1,13 @@
 // The byte-level line reader under lore scan: every complete line, whole and numbered, whatever
 // chunk boundaries it crosses (lines of many chunks, lines ending exactly at a chunk's end), a
-// last line without its newline left for the next scan, and reading on from a saved offset.
+// last line without its newline left for the next scan unless the caller takes it (then read on
+// past it once, whatever is appended), and reading on from a saved offset.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHUNK_SIZE, readLinesFrom } from '../../src/capture/read-lines.js';
+import { CHUNK_SIZE, readLinesFrom, readZstdLinesFrom } from '../../src/capture/read-lines.js';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,6 +56,8 @@ describe('readLinesFrom', () => {
       offset: ends.at(-1) ?? 0,
       line: complete.length,
       bytes: parts.reduce((sum, p) => sum + p.length, 0),
+      open: false,
+      held: !lastEnds,
     });
 
     // on from after each complete line, as a later scan reads on from its saved offset
@@ -63,5 +67,64 @@ describe('readLinesFrom', () => {
       after.lines.forEach((l, i) => expect(l.text.equals(complete[k + 1 + i] as Buffer)).toBe(true));
       expect(after.result.offset).toBe(ends.at(-1));
     });
+  });
+});
+
+/** A file written as `first`, read whole taking its last line; then `appended` to it, read on from there. */
+function readTwice(first: string, appended: string, zstd: boolean) {
+  dir = mkdtempSync(join(tmpdir(), 'lore-lines-'));
+  const plain = join(dir, 't.jsonl');
+  const path = zstd ? `${plain}.zst` : plain;
+  const write = (text: string) => {
+    writeFileSync(plain, text);
+    if (zstd) execFileSync('zstd', ['-q', '-f', plain, '-o', path]);
+  };
+  const readFrom = zstd ? readZstdLinesFrom : readLinesFrom;
+  const collect = (offset: number, line: number, open: boolean) => {
+    const lines: string[] = [];
+    const result = readFrom(
+      path,
+      offset,
+      line,
+      (text, number) => lines.push(`${number}:${text.toString()}`),
+      {
+        open,
+        takeLast: (text) => text.toString().endsWith('}'),
+      },
+    );
+    return { lines, result };
+  };
+  write(first);
+  const before = collect(0, 0, false);
+  write(first + appended);
+  const after = collect(before.result.offset, before.result.line, before.result.open);
+  return { before, after };
+}
+
+describe('a last line without its newline, taken by the caller', () => {
+  it.each([
+    ['a newline and a record', '{"a":1}\n{"b":2}', '\n{"c":3}\n', ['3:{"c":3}']],
+    ['a record on the next line, no newline first', '{"a":1}\n{"b":2}', '\n{"c":3}', ['3:{"c":3}']],
+    ['more of the same line, then a record', '{"a":1}\n{"b":2}', ' \n{"c":3}\n', ['3:{"c":3}']],
+    ['the newline alone', '{"a":1}\n{"b":2}', '\n', []],
+    ['nothing', '{"a":1}\n{"b":2}', '', []],
+  ] as const)(
+    '%s appended: read once, numbered as one whole read numbers it',
+    (_name, first, appended, later) => {
+      for (const zstd of [false, true]) {
+        const { before, after } = readTwice(first, appended, zstd);
+        expect(before.lines).toEqual(['1:{"a":1}', '2:{"b":2}']);
+        expect(before.result).toMatchObject({ offset: first.length, line: 2, open: true, held: false });
+        expect(after.lines).toEqual(later);
+        expect(after.result.line).toBe(2 + later.length);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('a last line the caller does not take is held, and the offset stops before it', () => {
+    const { before } = readTwice('{"a":1}\n{"b":', '', false);
+    expect(before.lines).toEqual(['1:{"a":1}']);
+    expect(before.result).toMatchObject({ offset: 8, line: 1, open: false, held: true });
   });
 });

@@ -158,6 +158,7 @@ describe('lore scan and candidates', () => {
       'feedback',
       'callCache',
       'outcomes',
+      'problems',
     ]);
     expect(data.new).toBe(data.candidates.length);
     expect(data.episodes).toBeGreaterThanOrEqual(data.new + data.merged + data.dropped + data.capped);

@@ -359,6 +359,12 @@ export const command: Command = {
         // The recent tool calls kept for the breadth check (null: nothing new was read).
         callCache: report.callCache ?? null,
         outcomes,
+        // folders left out (unreadable), then the first malformed lines and unreadable files
+        problems: report.problems.map((problem) => ({
+          file: problem.file,
+          line: problem.line ?? null,
+          message: problem.message,
+        })),
         ...(distilled ? { distill: distilled.run } : {}),
       };
       const shown = report.problems.slice(0, 5);
@@ -372,7 +378,7 @@ export const command: Command = {
         ctx.note(
           `lore scan: ${ws.displayPath(c.file)}${c.line !== undefined ? `:${c.line}` : ''}: ${c.problem}; its pattern is held (nothing merged into it, no second candidate) until you fix the file or delete its folder`,
         );
-      const more = Math.max(report.skipped, report.problems.length) - shown.length;
+      const more = Math.max(report.skipped + report.skippedPaths, report.problems.length) - shown.length;
       if (more > 0) ctx.note(`lore scan: ... and ${more} more malformed line(s)`);
       const lines = [
         ...(background ? [howItRan(report.workers)] : []),
