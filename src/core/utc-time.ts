@@ -30,3 +30,14 @@ export function utcIso(ms: number): string {
   const millis = Math.floor(inDay % 1000);
   return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(millis, 3)}Z`;
 }
+
+/**
+ * Whether something stamped at `lastMs` ran within `intervalMs` of `nowMs`. A stamp from the future
+ * (the clock was set back, or the file came from another machine) did not: otherwise it would hold
+ * off every run until the clock caught up with it, for hours or years.
+ */
+export function ranWithin(lastMs: number | undefined, nowMs: number, intervalMs: number): boolean {
+  if (lastMs === undefined) return false;
+  const age = nowMs - lastMs;
+  return age >= 0 && age < intervalMs;
+}

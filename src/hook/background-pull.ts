@@ -7,6 +7,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { orgTierDir, resolveLoreHome, tierLayout } from '../store/fs/paths.js';
+import { ranWithin } from '../core/utc-time.js';
 
 /** The same default and variable as `lore pull --background` (src/cli/commands/pull.ts). */
 const DEFAULT_PULL_INTERVAL_MINUTES = 15;
@@ -41,7 +42,7 @@ export function maybeStartPull(
   const home = resolveLoreHome(env);
   if (statSync(join(home, REMOTES_FILE), { throwIfNoEntry: false }) === undefined) return 'no remote';
   const last = statSync(pullStamp(home), { throwIfNoEntry: false })?.mtimeMs;
-  if (last !== undefined && nowMs - last < intervalMs(env)) return 'ran recently';
+  if (ranWithin(last, nowMs, intervalMs(env))) return 'ran recently';
   try {
     return start({ cwd }) ? 'started' : 'no lore CLI next to the hook';
   } catch {

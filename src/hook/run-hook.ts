@@ -35,6 +35,7 @@ import type { PullRequest } from './background-pull.js';
 import { loreCursorHooksFile } from './cursor-hooks-installed.js';
 import { handleStop } from './stop-markers.js';
 import type { FeedbackRequest } from './stop-markers.js';
+import { ranWithin } from '../core/utc-time.js';
 
 export type RebuildRequest = {
   /** Where the rebuilder starts looking for `.lore/` (the project root, or the cwd). */
@@ -142,7 +143,7 @@ export function serializeOutput(adapter: HookAdapter, decision: HookDecision): s
  */
 function maybeStartScan(deps: HookDeps, cacheDir: string, cwd: string, intervalHours: number): string {
   const last = statSync(scanStamp(cacheDir), { throwIfNoEntry: false })?.mtimeMs;
-  if (last !== undefined && deps.nowMs - last < intervalHours * 3_600_000) return 'ran recently';
+  if (ranWithin(last, deps.nowMs, intervalHours * 3_600_000)) return 'ran recently';
   try {
     return deps.startScan?.({ cwd }) === true ? 'started' : 'no lore CLI next to the hook';
   } catch {

@@ -1,5 +1,5 @@
 // The committed hook bundle, spawned as Claude Code and Codex spawn it, on recorded payloads.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../helpers/cli.js';
@@ -470,6 +470,15 @@ describe('background scan', () => {
     writeFileSync(stamp, '1\n');
     expect(sessionStart(sandbox, hook, 'scan-2').code).toBe(0);
     expect(scanLog(sandbox)).toEqual(['started', 'ran recently']);
+    // a stamp from the future (the clock was set back) is no recent run: it would hold off every
+    // scan until the clock caught up with it
+    const future = new Date(Date.now() + 365 * 86_400_000);
+    utimesSync(stamp, future, future);
+    const again = fileAppears(marker);
+    rmSync(marker);
+    expect(sessionStart(sandbox, hook, 'scan-3').code).toBe(0);
+    await again;
+    expect(scanLog(sandbox)).toEqual(['started', 'ran recently', 'started']);
   });
 
   it('no lore CLI next to the hook: nothing starts, the answer is the same', () => {

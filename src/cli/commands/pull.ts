@@ -9,6 +9,7 @@ import { chooseRemote, readRemotes, requireToken } from '../../store/org-client/
 import { flagOption, listOption, stringOption } from '../command.js';
 import { refreshOrgTier } from '../refresh-org-tier.js';
 import type { Command, CommandContext } from '../command.js';
+import { ranWithin } from '../../core/utc-time.js';
 
 /** `--background` pulls at most once per this many minutes (LORE_PULL_INTERVAL_MINUTES). */
 export const DEFAULT_PULL_INTERVAL_MINUTES = 15;
@@ -35,7 +36,7 @@ export function startBackgroundPull(ctx: CommandContext, forward: string[]) {
   const stamp = join(dir, 'background.stamp');
   const now = ctx.now();
   const last = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;
-  if (last !== undefined && now - last < intervalMinutes(ctx.env) * 60_000)
+  if (last !== undefined && ranWithin(last, now, intervalMinutes(ctx.env) * 60_000))
     return { started: false, reason: 'ran-recently', lastRun: new Date(last).toISOString() };
   writeFileSync(stamp, `${process.pid}\n`);
   utimesSync(stamp, new Date(now), new Date(now));

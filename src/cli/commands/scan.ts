@@ -13,6 +13,7 @@ import type { Tier } from '../../core/lesson/schema.js';
 import type { Workspace } from '../../store/workspace/workspace.js';
 import { scanCandidateJson } from '../candidate-view.js';
 import { openBackgroundLog } from '../../store/fs/background-log.js';
+import { ranWithin } from '../../core/utc-time.js';
 
 function parseSince(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
@@ -58,7 +59,7 @@ function startBackground(ctx: CommandContext, cacheDir: string, intervalHours: n
   const stamp = join(dir, 'background.stamp');
   const now = ctx.now();
   const last = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;
-  if (last !== undefined && now - last < intervalHours * 3600_000) {
+  if (last !== undefined && ranWithin(last, now, intervalHours * 3600_000)) {
     return { started: false, reason: 'ran-recently', lastRun: new Date(last).toISOString() };
   }
   writeFileSync(stamp, `${process.pid}\n`);
