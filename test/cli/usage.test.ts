@@ -141,6 +141,12 @@ describe('usage errors exit 2 with a hint', () => {
       message: /lore search: the query is empty$/,
       hint: /to see every lesson: lore list/,
     },
+    {
+      args: ['candidates', 'show', ''],
+      message: /lore candidates: no candidate given$/,
+      hint: /lore candidates list/,
+    },
+    { args: ['candidates', 'approve', ' '], message: /no candidate given$/, hint: /lore candidates list/ },
     { args: ['import'], message: /takes 1 argument/, hint: /usage: lore import PATH/ },
     {
       args: ['supersede', 'abc'],

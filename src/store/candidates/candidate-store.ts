@@ -126,7 +126,12 @@ function sweepFolder(folder: string, nowMs: number): void {
 /** The one candidate whose id starts with `ref`; ambiguous and missing refs are refused with what to do. */
 export function pickCandidate<C extends { id: string }>(ref: string, candidates: readonly C[]): C {
   const wanted = ref.trim().toLowerCase();
-  const matches = candidates.filter((c) => wanted !== '' && c.id.startsWith(wanted));
+  // an unset shell variable, as the lesson verbs say it
+  if (wanted === '')
+    throw new LoreError('usage', 'no candidate given', {
+      hint: 'pass a candidate id or a unique id prefix (`lore candidates list` shows them)',
+    });
+  const matches = candidates.filter((c) => c.id.startsWith(wanted));
   if (matches.length === 1 && matches[0]) return matches[0];
   if (matches.length > 1)
     throw new LoreError('ambiguous', `"${ref}" matches ${matches.length} candidates`, {
