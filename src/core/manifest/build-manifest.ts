@@ -247,10 +247,11 @@ export function manifestEntry(
   stack: readonly string[],
   compile: (glob: string) => string = compileGlob,
 ): ManifestEntry {
-  const rendered = renderLesson(lesson);
   const gated = lesson.errors ?? [];
   const guard = lesson.type === 'guard' && gated.length === 0;
+  // computed once, for guards only: the manifest keeps them and the deny reason names them
   const fixes = guard ? blockedFixes(lesson) : [];
+  const rendered = renderLesson(lesson, fixes);
   const entry: ManifestLesson = {
     id: lesson.id,
     n: 0,

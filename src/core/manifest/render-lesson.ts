@@ -6,7 +6,6 @@
  * guards and checkpoints, the reason a denied call shows the agent.
  */
 import type { Lesson } from '../lesson/schema.js';
-import { blockedFixes } from '../inject/guard-fix.js';
 
 const BODY_MAX = 1200;
 
@@ -24,7 +23,8 @@ export type RenderedLesson = {
   checkpointReason: string;
 };
 
-export function renderLesson(lesson: Lesson): RenderedLesson {
+/** `fixes`: what a guard lets through (guard-fix.ts `blockedFixes`), named in its reason. */
+export function renderLesson(lesson: Lesson, fixes: readonly string[] = []): RenderedLesson {
   const fix = lesson.remediation ?? lesson.action;
   const mistake = lesson.mistake ?? lesson.observation;
   const lines = [`[lore ${lesson.id}] ${lesson.summary}`];
@@ -32,8 +32,7 @@ export function renderLesson(lesson: Lesson): RenderedLesson {
   if (fix !== undefined) lines.push(`Fix: ${clip(fix, 600)}`);
   if (mistake === undefined && fix === undefined && lesson.body !== undefined && lesson.body.trim() !== '')
     lines.push(clip(lesson.body, BODY_MAX));
-  // the fixes the guard's own commands match are let through (guard-fix.ts): say which
-  const letThrough = blockedFixes(lesson).map((command) => `\`${command}\``);
+  const letThrough = fixes.map((command) => `\`${command}\``);
   const reason = [
     `lore guard ${lesson.id} blocked this call: ${lesson.summary}`,
     ...(fix !== undefined ? [`Fix: ${clip(fix, 600)}`] : []),
