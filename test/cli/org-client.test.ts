@@ -155,8 +155,8 @@ describe('a server that does not answer lore JSON', () => {
   });
 });
 
-/** An org server offering the lessons `offered()` names (each at version 1, no votes). */
-async function startOffering(offered: () => string[]): Promise<string> {
+/** An org server offering the lessons `offered()` names (each at version 1, no votes); a page while `up()` is false. */
+async function startOffering(offered: () => string[], up: () => boolean = () => true): Promise<string> {
   const record = (id: string) => ({
     id,
     version: 1,
@@ -166,18 +166,23 @@ async function startOffering(offered: () => string[]): Promise<string> {
     votes: [],
     lesson: { ...LESSON, id, slug: `lesson-${id}` },
   });
+  const unlessDown =
+    (answer: Answer): Answer =>
+    (request, response, body) =>
+      (up() ? answer : html)(request, response, body);
   return startFake({
     '/api/org/whoami': whoami,
-    '/api/org/index': (request, response, body) =>
+    '/api/org/index': unlessDown((request, response, body) =>
       json({ lessons: offered().map((id) => ({ id, version: 1, votes: 0 })), proposals: [] })(
         request,
         response,
         body,
       ),
-    '/api/org/fetch': (request, response, body) => {
+    ),
+    '/api/org/fetch': unlessDown((request, response, body) => {
       const { ids } = JSON.parse(body.toString('utf8')) as { ids: string[] };
       json({ lessons: ids.filter((id) => offered().includes(id)).map(record) })(request, response, body);
-    },
+    }),
   });
 }
 
@@ -193,19 +198,10 @@ async function twoRemotes(acme: string, beta: string): Promise<Sandbox> {
 describe('two remotes', () => {
   it('lore pull asks which; --all pulls both, and one that fails leaves the other pulled (exit 1)', async () => {
     let acmeUp = true;
-    const acmeServer = await startOffering(() => ['aaaaaaaaaa']);
-    const acme = await startFake({
-      '/api/org/': (request, response, body) => {
-        if (!acmeUp) return html(request, response, body);
-        // forward to the offering server
-        void fetch(`${acmeServer}${request.url?.slice(1)}`, {
-          method: request.method,
-          ...(request.method === 'POST' ? { body, headers: { 'content-type': 'application/json' } } : {}),
-        }).then(async (answer) =>
-          response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()),
-        );
-      },
-    });
+    const acme = await startOffering(
+      () => ['aaaaaaaaaa'],
+      () => acmeUp,
+    );
     const machine = await twoRemotes(acme, await startOffering(() => ['bbbbbbbbbb']));
     const plain = await machine.runAsync(['pull']);
     expect(plain.code).toBe(2);
