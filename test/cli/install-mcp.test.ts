@@ -1,6 +1,6 @@
 // lore install mcp / uninstall mcp through the built binary, on temporary agent configurations in
 // the formats the agents' own `mcp add` writes (checked against claude 2.1.330 and codex 0.169.0).
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -104,7 +104,9 @@ describe('lore install mcp', () => {
 
       const removed = sandbox.run(['uninstall', 'mcp', '--agent', agent, '--scope', scope, '--json']);
       expect(removed.json()).toMatchObject({ changed: true });
-      const after = readFileSync(path, 'utf8');
+      // a file the install made and that holds nothing else goes
+      const after = existing === '' ? '' : readFileSync(path, 'utf8');
+      expect(existsSync(path)).toBe(after !== '');
       expect(after).not.toContain('"lore"');
       expect(after).not.toContain('mcp_servers.lore');
       expect(sandbox.run(['uninstall', 'mcp', '--agent', agent, '--scope', scope]).stdout).toContain(

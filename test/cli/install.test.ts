@@ -1,5 +1,5 @@
 // lore install / uninstall through the built binary, on temporary agent settings.
-import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +97,25 @@ describe('lore install claude-code', () => {
     expect(again.stdout).toContain('nothing changed');
   });
 
+  it('uninstall gives back the bytes: an empty hooks the user had stays, one the install made goes, a file it made is removed', () => {
+    const sandbox = createSandbox({ init: false });
+    const file = join(sandbox.home, '.claude', 'settings.json');
+    mkdirSync(join(sandbox.home, '.claude'));
+    for (const original of ['{\n  "model": "x",\n  "hooks": {}\n}\n', '{\n  "model": "x"\n}\n']) {
+      writeFileSync(file, original);
+      expect(sandbox.run(['install', 'claude-code']).code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toContain('lore-hook.cjs');
+      expect(sandbox.run(['uninstall', 'claude-code']).code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe(original);
+    }
+    rmSync(file);
+    expect(sandbox.run(['install', 'claude-code']).code).toBe(0);
+    const removed = sandbox.run(['uninstall', 'claude-code']);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain(`removed ${file}: the install created it and nothing else is in it`);
+    expect(existsSync(file)).toBe(false);
+  });
+
   it('honours CLAUDE_CONFIG_DIR, and --scope project edits the repository', () => {
     const sandbox = createSandbox();
     const configDir = join(sandbox.base, 'claude-config');
@@ -168,7 +187,7 @@ describe('lore install claude-code', () => {
     expect(readFileSync(file, 'utf8')).toBe('\uFEFF{"model": "opus"}\n');
   });
 
-  it('writes a dangling symlinked settings file into its target, creating it, and keeps the link', () => {
+  it('writes a dangling symlinked settings file into its target, creating it, and keeps the link; uninstall removes the target it made', () => {
     const sandbox = createSandbox({ init: false });
     const target = join(sandbox.base, 'dotfiles', 'claude', 'settings.json');
     mkdirSync(join(sandbox.home, '.claude'));
@@ -180,7 +199,7 @@ describe('lore install claude-code', () => {
     expect(loreCommands(read(target))).not.toEqual([]);
     expect(sandbox.run(['uninstall', 'claude-code']).code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(loreCommands(read(target))).toEqual([]);
+    expect(existsSync(target)).toBe(false);
   });
 
   it('--dry-run says what it would do and writes nothing', () => {
@@ -215,8 +234,9 @@ describe('lore install codex', () => {
     );
     expect(sandbox.run(['install', 'codex', '--json'], { env }).json<InstallJson>().changed).toBe(false);
 
+    // the install made the file: nothing else is in it, so it goes
     expect(sandbox.run(['uninstall', 'codex'], { env }).code).toBe(0);
-    expect(read(file)).toEqual({});
+    expect(existsSync(file)).toBe(false);
   });
 
   it('defaults to ~/.codex/hooks.json', () => {

@@ -645,6 +645,52 @@ describe('lore import of a file that is not UTF-8', () => {
   });
 });
 
+describe('lore import of a file saved as UTF-16 (Windows PowerShell redirection)', () => {
+  it('reads it by its byte order mark, little- or big-endian, as the same lessons as UTF-8', () => {
+    const source = createSandbox();
+    source.add(['--summary', 'caf\u00e9 lesson: run `pytest -p no:cacheprovider` in CI']);
+    const text = source.run(['export']).stdout;
+    const big = (utf16le: Buffer) => {
+      const swapped = Buffer.from(utf16le);
+      return swapped.swap16();
+    };
+    const le = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(text.replaceAll('\n', '\r\n'), 'utf16le'),
+    ]);
+    const be = Buffer.concat([Buffer.from([0xfe, 0xff]), big(Buffer.from(text, 'utf16le'))]);
+    for (const [name, bytes] of [
+      ['le', le],
+      ['be', be],
+    ] as const) {
+      const file = join(source.base, `lore-${name}.json`);
+      writeFileSync(file, bytes);
+      const target = createSandbox();
+      const run = target.run(['import', file]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.stringify(exportLore(target))).toContain(
+        'caf\u00e9 lesson: run `pytest -p no:cacheprovider` in CI',
+      );
+    }
+  });
+});
+
+describe('lore import of a Cursor rule saved as UTF-16', () => {
+  it('imports it like its UTF-8 neighbours, with no problem reported', () => {
+    const sandbox = withFixture('cursor/good');
+    const rule = sandbox.inRepo('.cursor/rules/api-errors.mdc');
+    writeFileSync(
+      rule,
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(readFileSync(rule, 'utf8'), 'utf16le')]),
+    );
+    const run = sandbox.run(['import', '.cursor/rules', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = run.json<Report>();
+    expect(report.problems).toEqual([]);
+    expect(report.added.map((ref) => ref.from).sort()).toEqual(['api-errors', 'commit-style', 'migrations']);
+  });
+});
+
 describe('lore import of a folder with links', () => {
   it('imports a rule that is a link to a file, skips a dangling link, and an export leaves the link alone', () => {
     const sandbox = withFixture('cursor/good');

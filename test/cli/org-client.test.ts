@@ -155,6 +155,138 @@ describe('a server that does not answer lore JSON', () => {
   });
 });
 
+/** An org server offering the lessons `offered()` names (each at version 1, no votes); a page while `up()` is false. */
+async function startOffering(offered: () => string[], up: () => boolean = () => true): Promise<string> {
+  const record = (id: string) => ({
+    id,
+    version: 1,
+    state: 'accepted',
+    project: null,
+    proposedBy: 'x',
+    votes: [],
+    lesson: { ...LESSON, id, slug: `lesson-${id}` },
+  });
+  const unlessDown =
+    (answer: Answer): Answer =>
+    (request, response, body) =>
+      (up() ? answer : html)(request, response, body);
+  return startFake({
+    '/api/org/whoami': whoami,
+    '/api/org/index': unlessDown((request, response, body) =>
+      json({ lessons: offered().map((id) => ({ id, version: 1, votes: 0 })), proposals: [] })(
+        request,
+        response,
+        body,
+      ),
+    ),
+    '/api/org/fetch': unlessDown((request, response, body) => {
+      const { ids } = JSON.parse(body.toString('utf8')) as { ids: string[] };
+      json({ lessons: ids.filter((id) => offered().includes(id)).map(record) })(request, response, body);
+    }),
+  });
+}
+
+/** A machine following two remotes, acme and beta, logged in to both. */
+async function twoRemotes(acme: string, beta: string): Promise<Sandbox> {
+  const machine = await machineOn(acme);
+  expect((await machine.runAsync(['remote', 'add', 'beta', beta])).code).toBe(0);
+  for (const name of ['acme', 'beta'])
+    expect((await machine.runAsync(['login', name, '--token', 'lore_x'])).code).toBe(0);
+  return machine;
+}
+
+describe('two remotes', () => {
+  it('lore pull asks which; --all pulls both, and one that fails leaves the other pulled (exit 1)', async () => {
+    let acmeUp = true;
+    const acme = await startOffering(
+      () => ['aaaaaaaaaa'],
+      () => acmeUp,
+    );
+    const machine = await twoRemotes(acme, await startOffering(() => ['bbbbbbbbbb']));
+    const plain = await machine.runAsync(['pull']);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain('there are 2 remotes; say which with --remote NAME');
+
+    const both = await machine.runAsync(['pull', '--all', '--json']);
+    expect(both.code).toBe(0);
+    expect(both.json<{ remotes: Array<{ remote: string; added: string[] }> }>().remotes).toMatchObject([
+      { remote: 'acme', added: ['aaaaaaaaaa'] },
+      { remote: 'beta', added: ['bbbbbbbbbb'] },
+    ]);
+    expect(orgLessons(machine).sort()).toEqual(['aaaaaaaaaa', 'bbbbbbbbbb']);
+
+    acmeUp = false;
+    const partial = await machine.runAsync(['pull', '--all']);
+    expect(partial.code).toBe(1);
+    expect(partial.stdout).toMatch(/^acme: not pulled: .*did not answer/m);
+    expect(partial.stdout).toMatch(/^pulled from beta: 1 organisation lesson\(s\)/m);
+    expect(orgLessons(machine).sort()).toEqual(['aaaaaaaaaa', 'bbbbbbbbbb']);
+
+    const mixed = await machine.runAsync(['pull', '--all', '--remote', 'beta']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('--all pulls every remote as it is');
+    const project = await machine.runAsync(['pull', '--background', '--project', 'billing']);
+    expect(project.code).toBe(2);
+    expect(project.stderr).toContain('say which with --remote NAME');
+  });
+
+  it('the background pull of a session start pulls every remote', async () => {
+    const machine = await twoRemotes(
+      await startOffering(() => ['aaaaaaaaaa']),
+      await startOffering(() => ['bbbbbbbbbb']),
+    );
+    const started = await machine.runAsync(['pull', '--background', '--json']);
+    const { pid } = started.json<{ started: boolean; pid: number }>();
+    expect(started.json()).toMatchObject({ started: true });
+    // the detached pull ends before the sandbox goes (it writes the org tier's index last)
+    const running = () => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return false;
+      }
+      // an exited child nobody reaped yet (a container's first process may not) has ended too
+      try {
+        return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    const deadline = Date.now() + 30_000;
+    while (running() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(running()).toBe(false);
+    expect(orgLessons(machine).sort()).toEqual(['aaaaaaaaaa', 'bbbbbbbbbb']);
+  });
+
+  it('a lesson both offer stays while either still does, and goes when neither does', async () => {
+    let acmeOffers = ['aaaaaaaaaa', 'cccccccccc'];
+    let betaOffers = ['cccccccccc'];
+    const machine = await twoRemotes(
+      await startOffering(() => acmeOffers),
+      await startOffering(() => betaOffers),
+    );
+    expect((await machine.runAsync(['pull', '--all'])).code).toBe(0);
+    expect(orgLessons(machine).sort()).toEqual(['aaaaaaaaaa', 'cccccccccc']);
+
+    acmeOffers = ['aaaaaaaaaa'];
+    const acme = await machine.runAsync(['pull', '--remote', 'acme', '--json']);
+    expect(acme.json()).toMatchObject({ removed: [] });
+    expect(orgLessons(machine).sort()).toEqual(['aaaaaaaaaa', 'cccccccccc']);
+    const listed = await machine.runAsync(['list', '--tier', 'org', '--json']);
+    expect(
+      listed
+        .json<{ lessons: Array<{ id: string }> }>()
+        .lessons.map((l) => l.id)
+        .sort(),
+    ).toEqual(['aaaaaaaaaa', 'cccccccccc']);
+
+    betaOffers = [];
+    const beta = await machine.runAsync(['pull', '--remote', 'beta', '--json']);
+    expect(beta.json()).toMatchObject({ removed: ['cccccccccc'] });
+    expect(orgLessons(machine)).toEqual(['aaaaaaaaaa']);
+  });
+});
+
 /** A proxy to `target` that holds every request to `held` until `release()`; `arrived` resolves on the first. */
 async function startHoldingProxy(target: string, held: string) {
   let release!: () => void;

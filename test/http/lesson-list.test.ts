@@ -62,6 +62,33 @@ describe('GET /api/lessons, paged', () => {
     expect([none.total, none.items]).toEqual([0, []]);
   });
 
+  // The plain list (no q) is paged the same way: ranked on the index's columns, records parsed for
+  // the page only, total counted in SQLite.
+  it('pages of the plain list are the full ranking cut in order, with an exact total under filters', async () => {
+    const sandbox = createAppSandbox();
+    for (let n = 0; n < 12; n += 1) {
+      await sandbox.add({
+        summary: `lesson ${n}`,
+        tags: n % 2 === 0 ? ['even'] : ['odd'],
+        priority: 1 + (n % 5),
+        confidence: 0.5 + (n % 4) / 10,
+      });
+    }
+    const full = (await sandbox.app.request('/api/lessons?limit=1000&minConfidence=0')).json<ListBody>();
+    expect(full.total).toBe(12);
+    const paged: string[] = [];
+    for (const offset of [0, 5, 10]) {
+      const page = (await sandbox.app.request(`/api/lessons?limit=5&offset=${offset}`)).json<ListBody>();
+      expect(page.total).toBe(12);
+      paged.push(...page.items.map((item) => item.id));
+    }
+    expect(paged).toEqual(full.items.map((item) => item.id));
+    const even = (await sandbox.app.request('/api/lessons?tag=even&limit=2')).json<ListBody>();
+    expect([even.total, even.items.length]).toEqual([6, 2]);
+    const none = (await sandbox.app.request('/api/lessons?status=archived')).json<ListBody>();
+    expect([none.total, none.items]).toEqual([0, []]);
+  });
+
   it('filters a search by minConfidence before cutting the page', async () => {
     const sandbox = createAppSandbox();
     await sandbox.add({

@@ -3,11 +3,12 @@
  * pid now belongs to another process, is taken over; a live holder's is refused with who holds it
  * and how to free a claim that outlived its process.
  */
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { claimEmbeddedStore } from '../../src/store/org/embedded-lock.js';
+import { claimEmbeddedStore, processStart } from '../../src/store/org/embedded-lock.js';
 
 function storeDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'lore-embedded-lock-'));
@@ -49,6 +50,26 @@ describe('the embedded store claim', () => {
       }
     },
   );
+
+  it.runIf(hasProc)('takes over the claim of a process that exited but was never reaped (a zombie)', () => {
+    // `true &` exits at once; its parent then execs into sleep, which never waits for it
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 10'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    onTestFinished(() => void parent.kill());
+    const zombie = Number(
+      execFileSync('sh', ['-c', `sleep 0.3; cat /proc/${parent.pid}/task/${parent.pid}/children`])
+        .toString()
+        .trim(),
+    );
+    expect(readFileSync(`/proc/${zombie}/stat`, 'latin1')).toMatch(/\) Z /);
+    const dir = storeDir();
+    const file = join(dir, 'server.json');
+    writeFileSync(file, JSON.stringify({ pid: zombie, started: processStart(zombie) }));
+    const taken = claimEmbeddedStore(dir, { pid: process.pid });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ pid: process.pid });
+    taken.release();
+  });
 
   it('refuses a live holder, naming it and the claim file to remove if it outlived its process', () => {
     const dir = storeDir();

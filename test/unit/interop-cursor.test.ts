@@ -41,6 +41,35 @@ describe('cursor rule descriptions', () => {
   });
 
   it.each([
+    { front: 'description: >-\n  Keep handlers small\n  and pure', summary: 'Keep handlers small and pure' },
+    { front: 'description: >\n  Keep handlers\n\n  small', summary: 'Keep handlers small' },
+    { front: 'description: |\n  Keep handlers small', summary: 'Keep handlers small' },
+    {
+      front: 'description: Keep handlers\n  small and pure\nglobs: src/**',
+      summary: 'Keep handlers small and pure',
+    },
+  ])('a description over several lines: $front', ({ front, summary }) => {
+    const parsed = parseRule(`---\n${front}\nalwaysApply: false\n---\nBody.\n`);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.lessons.map((entry) => entry.lesson.summary)).toEqual([summary]);
+  });
+
+  it.each(['True', 'TRUE', 'False', '"true"', 'false'])(
+    'alwaysApply: %s is a boolean, as YAML reads it',
+    (value) => {
+      const parsed = parseRule(`---\ndescription: Keep handlers small\nalwaysApply: ${value}\n---\nBody.\n`);
+      expect(parsed.problems).toEqual([]);
+      expect(parsed.lessons).toHaveLength(1);
+    },
+  );
+
+  it('alwaysApply that is no boolean is refused with its field', () => {
+    const parsed = parseRule(`---\ndescription: Keep handlers small\nalwaysApply: yes please\n---\nBody.\n`);
+    expect(parsed.lessons).toEqual([]);
+    expect(parsed.problems).toEqual([expect.objectContaining({ field: 'alwaysApply', severity: 'error' })]);
+  });
+
+  it.each([
     '"npm ci" beats "npm install"',
     "'single' quotes around a word",
     'Use pnpm: never npm',

@@ -170,9 +170,9 @@ describe('planHookUninstall', () => {
     expect(plan.removed).toEqual(['PreToolUse Bash|Edit', 'SessionStart']);
   });
 
-  it('drops the hooks key it emptied, and changes nothing when lore is absent', () => {
+  it('leaves the hooks key it emptied (the CLI knows whether the install made it), and changes nothing when lore is absent', () => {
     const installed = planHookInstall('{"model": "x"}', DESIRED, isOurs, FILE).text;
-    expect(JSON.parse(planHookUninstall(installed, isOurs, FILE).text)).toEqual({ model: 'x' });
+    expect(JSON.parse(planHookUninstall(installed, isOurs, FILE).text)).toEqual({ model: 'x', hooks: {} });
     const untouched = text(USER_SETTINGS);
     expect(planHookUninstall(untouched, isOurs, FILE)).toEqual({
       text: untouched,

@@ -12,6 +12,7 @@ import { openCommandWorkspace, settleIndex } from '../open-workspace.js';
 import { importLessons } from '../../store/lessons/lore-json.js';
 import { importInterop } from '../../store/interop/import-interop.js';
 import { firstNonUtf8Line, withoutByteOrderMark } from '../../store/interop/read-sources.js';
+import { utf16Text } from '../../store/fs/read-utf8.js';
 import type { InteropImportReport } from '../../store/interop/import-interop.js';
 import type { BroadImport } from '../../store/breadth/check-draft.js';
 
@@ -102,7 +103,8 @@ function isLoreJson(ctx: CommandContext, source: string): boolean {
   let text: string;
   let document: unknown;
   try {
-    text = withoutByteOrderMark(readFileSync(path, 'utf8'));
+    const bytes = readFileSync(path);
+    text = withoutByteOrderMark(utf16Text(bytes) ?? bytes.toString('utf8'));
     document = JSON.parse(text);
   } catch {
     return true;
@@ -156,9 +158,11 @@ async function importLoreJson(ctx: CommandContext, args: Parameters<Command['run
   }
 }
 
-/** The file's text; one that is not UTF-8 is refused whole, before anything is written. */
+/** The file's text (UTF-16 with its mark too); one that is not UTF-8 is refused whole, before anything is written. */
 function readUtf8(path: string, shown: string): string {
   const bytes = readFileSync(path);
+  const wide = utf16Text(bytes);
+  if (wide !== undefined) return wide;
   const line = firstNonUtf8Line(bytes);
   if (line !== undefined)
     throw new LoreError('invalid', `${shown}:${line}: not UTF-8 text; nothing was imported`, {

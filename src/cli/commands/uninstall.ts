@@ -46,17 +46,21 @@ export const command: Command = {
     const dryRun = flagOption(args, 'dry-run');
     const file = settingsFileFor(ctx, host, scope);
     const plan = planHookUninstall(readSettings(file), isLoreHookCommand, file);
-    if (plan.changed && !dryRun) writeUninstalled(ctx.env, file, withoutCreated(ctx.env, file, plan.text));
+    const uninstalled = plan.changed ? withoutCreated(ctx.env, file, plan.text) : undefined;
+    if (uninstalled !== undefined && !dryRun) writeUninstalled(ctx.env, file, uninstalled);
     const name = HOST_NAMES[host];
+    const removedFile = uninstalled?.removeFile === true;
     const text = plan.changed
       ? [
           `${dryRun ? 'Would remove' : 'Removed'} lore's hooks for ${name} from ${file}:`,
           ...plan.removed.map((entry) => `  ${entry}`),
-          'Your other settings and hooks are unchanged.',
+          removedFile
+            ? `${dryRun ? 'Would remove' : 'removed'} ${file}: the install created it and nothing else is in it.`
+            : 'Your other settings and hooks are unchanged.',
         ].join('\n')
       : `No lore hooks for ${name} in ${file}; nothing changed.`;
     return {
-      data: { agent: host, scope, file, changed: plan.changed, dryRun, removed: plan.removed },
+      data: { agent: host, scope, file, changed: plan.changed, dryRun, removed: plan.removed, removedFile },
       text,
     };
   },

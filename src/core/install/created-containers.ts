@@ -57,7 +57,7 @@ function dropCreatedKeysBody(text: string, created: readonly string[]): { text: 
   const scalars =
     empty.length === containers.length ? present.filter((key) => !containers.includes(key)) : [];
   const removing = [...empty, ...scalars];
-  // gone: taken out here, or already (a planner drops an emptied `hooks` itself)
+  // gone: taken out here, or already
   const dropped = created.filter((key) => !(key in document) || removing.includes(key));
   if (removing.length === 0) return { text, dropped };
   const expected = Object.fromEntries(Object.entries(document).filter(([key]) => !removing.includes(key)));

@@ -201,11 +201,12 @@ function planHookUninstallBody(
     const kept = withoutOurs(groups, isOurs);
     if (kept.length > 0 || groups.length === 0) next[event] = kept;
   }
-  const { hooks: _hooks, ...rest } = document;
-  const empty = Object.keys(next).length === 0;
-  const edits: JsonEdit[] = empty
-    ? [{ op: 'remove', path: ['hooks'] }]
-    : removalEdits(hooks, isOurs, () => true);
-  const updated = editJsonText(text, edits, empty ? rest : { ...document, hooks: next });
+  // An emptied `hooks` stays here: the user may have had it before the install. `lore uninstall`
+  // takes it out when its ledger says the install created it (src/cli/install-containers.ts).
+  const updated = editJsonText(
+    text,
+    removalEdits(hooks, isOurs, () => true),
+    { ...document, hooks: next },
+  );
   return { text: updated, changed: true, installed: [], removed };
 }

@@ -48,28 +48,69 @@ export const cursorFormat: InteropFormat = {
 
 type Frontmatter = { values: Map<string, string[]>; bodyStart: number } | { error: string; line: number };
 
-/** The `---` block: each key's raw value, and YAML list items under a key with no value. */
+/** A YAML block scalar's header: `>` folds its lines, `|` keeps them (chomping and indent hints aside). */
+const BLOCK_HEADER = /^([>|])[+-]?\d?[+-]?$/;
+
+/**
+ * The `---` block: each key's raw value, YAML list items under a key with no value, and a value
+ * written over several lines as YAML allows it: a block scalar (`description: >-` and the indented
+ * lines below) or a plain value continued on indented lines, each read as one line of text.
+ */
 function readFrontmatter(lines: readonly string[]): Frontmatter {
   if ((lines[0] ?? '').trim() !== '---') return { values: new Map(), bodyStart: 0 };
   const values = new Map<string, string[]>();
   let key: string | undefined;
+  /** The lines of the value still being read: a block scalar's, or a plain value's continuation. */
+  let open: { lines: string[]; fold: boolean } | undefined;
+  const close = () => {
+    if (open === undefined || key === undefined) return;
+    const text = open.fold ? open.lines.join(' ').replace(/\s+/g, ' ').trim() : open.lines.join('\n').trim();
+    values.set(key, text === '' ? [] : [text]);
+    open = undefined;
+  };
   for (let index = 1; index < lines.length; index += 1) {
     const line = lines[index] ?? '';
-    if (line.trim() === '---') return { values, bodyStart: index + 1 };
+    if (line.trim() === '---') {
+      close();
+      return { values, bodyStart: index + 1 };
+    }
+    const indented = /^\s/.test(line);
+    if (open !== undefined && (indented || line.trim() === '')) {
+      open.lines.push(line.trim());
+      continue;
+    }
     if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
     const item = /^\s+-\s+(.*)$/.exec(line);
     if (item && key !== undefined) {
       values.get(key)?.push(unquote(item[1] ?? ''));
       continue;
     }
+    close();
     const pair = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(line);
-    if (!pair)
+    if (!pair) {
+      const current = indented && key !== undefined ? values.get(key) : undefined;
+      if (current?.length === 1) {
+        // a plain value going on below its key, as YAML folds it: one line of text
+        open = { lines: [current[0] ?? '', line.trim()], fold: true };
+        continue;
+      }
       return { error: `frontmatter line is not "key: value": ${line.trim().slice(0, 60)}`, line: index + 1 };
+    }
     key = pair[1] ?? '';
     const value = (pair[2] ?? '').trim();
-    values.set(key, value === '' ? [] : [value]);
+    const block = BLOCK_HEADER.exec(value);
+    if (block) open = { lines: [], fold: block[1] === '>' };
+    values.set(key, value === '' || block ? [] : [value]);
   }
   return { error: 'the frontmatter has no closing ---', line: 1 };
+}
+
+/** `alwaysApply` as YAML reads a boolean (`true`, `True`, `TRUE`, quoted or not), or undefined. */
+function yamlBoolean(value: string): boolean | undefined {
+  const text = unquote(value);
+  if (/^(true|True|TRUE)$/.test(text)) return true;
+  if (/^(false|False|FALSE)$/.test(text)) return false;
+  return undefined;
 }
 
 /**
@@ -147,7 +188,7 @@ function parseCursor(files: readonly SourceFile[], options: ParseOptions): Parse
     }
     const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.mdc$/, '');
     const always = front.values.get('alwaysapply') ?? front.values.get('alwaysApply');
-    if (always !== undefined && always.length > 0 && !['true', 'false'].includes(always[0] ?? '')) {
+    if (always !== undefined && always.length > 0 && yamlBoolean(always[0] ?? '') === undefined) {
       problems.push({
         file: file.path,
         field: 'alwaysApply',

@@ -11,6 +11,7 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
+  readFileSync,
   readlinkSync,
   readSync,
   realpathSync,
@@ -51,13 +52,29 @@ export function tempOwnerPid(name: string): number | undefined {
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
+/**
+ * Whether `pid` is a running process. One that exited but that its parent has not reaped yet (a
+ * zombie: a parent busy elsewhere, a container whose first process reaps nobody) still answers
+ * signal 0, but holds nothing any more: on Linux its state in /proc says so.
+ */
 export function isProcessAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    // "<pid> (<command>) <state> ...": the command may hold spaces and parentheses, the state follows the last ")"
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+  } catch {
+    return false; // gone meanwhile, or no /proc: signal 0 answered, so alive as far as we know
   }
 }
 

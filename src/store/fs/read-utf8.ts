@@ -39,6 +39,22 @@ export function firstNonUtf8Line(bytes: Uint8Array): number | undefined {
   }
 }
 
+/**
+ * The text of a file saved as UTF-16 with its byte order mark, or undefined: Windows PowerShell
+ * writes UTF-16LE for `>` and `Out-File`, so an export redirected there arrives that way. Read as
+ * UTF-8 it would be refused at its first line; its mark says how to read it instead (the mark
+ * itself is left out). For files lore reads in (imports), not for the lesson files it owns.
+ */
+export function utf16Text(bytes: Uint8Array): string | undefined {
+  const little = bytes[0] === 0xff && bytes[1] === 0xfe;
+  if (!little && !(bytes[0] === 0xfe && bytes[1] === 0xff)) return undefined;
+  try {
+    return new TextDecoder(little ? 'utf-16le' : 'utf-16be', { fatal: true }).decode(bytes.subarray(2));
+  } catch {
+    return undefined; // an odd byte count, an unpaired surrogate: not UTF-16 after all
+  }
+}
+
 /** The file's text; throws NotUtf8Error when it is not UTF-8 (and what readFileSync throws). */
 export function readUtf8File(path: string): string {
   const bytes = readFileSync(path);

@@ -93,3 +93,15 @@ function sqlRows(
     ...params,
   );
 }
+
+/** How many lessons `filter` keeps (its SQL part: status, tier, tags, confidence), counted in SQLite. */
+export function countListed({ db }: QueryContext, filter: ListFilter): number {
+  const params: (string | number)[] = [];
+  const where = filterSql(filter, params);
+  return (
+    db.get<{ n: number }>(
+      `SELECT count(*) AS n FROM lessons l${where === '' ? '' : ` WHERE ${where}`}`,
+      ...params,
+    )?.n ?? 0
+  );
+}

@@ -1,9 +1,10 @@
 /**
  * Which top-level members of an agent's settings file `lore install` created (`mcpServers`,
- * Cursor's `version` and `hooks`), so `lore uninstall` takes out those it created and only those:
- * a container the user had before stays. Kept in `$LORE_HOME/cache/installed-containers.json`,
+ * `hooks`, Cursor's `version`), and whether it created the file itself (`CREATED_FILE`), so
+ * `lore uninstall` takes out those it created and only those: a container the user had before
+ * stays, and so does a file the user had. Kept in `$LORE_HOME/cache/installed-containers.json`,
  * keyed by the settings file's absolute path. A missing or damaged ledger reads as empty, and
- * uninstall then keeps every container (as lore did before it kept the ledger).
+ * uninstall then keeps every container and the file.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,6 +12,9 @@ import { writeFileAtomic } from '../fs/fs-atomic.js';
 import { resolveLoreHome } from '../fs/paths.js';
 
 type Ledger = Record<string, string[]>;
+
+/** The ledger's entry for "the install created this file" (no settings file has this top-level key). */
+export const CREATED_FILE = '<the file>';
 
 function ledgerFile(env: NodeJS.ProcessEnv): string {
   return join(resolveLoreHome(env), 'cache', 'installed-containers.json');

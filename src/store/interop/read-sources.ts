@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
 import type { SourceFile } from '../../core/interop/interop-format.js';
 import { openSqlite } from '../sqlite/sqlite.js';
-import { firstNonUtf8Line } from '../fs/read-utf8.js';
+import { firstNonUtf8Line, utf16Text } from '../fs/read-utf8.js';
 
 const TEXT_FILE = /\.(?:ya?ml|json|jsonl|md|mdc)$/;
 const SQLITE_FILE = /\.(?:db|sqlite3?)$/;
@@ -111,8 +111,9 @@ function addFile(sources: Sources, absolute: string, relative: string, explicit:
     return;
   }
   const bytes = readFileSync(absolute);
-  const text = bytes.toString('utf8');
-  const badLine = firstNonUtf8Line(bytes);
+  const wide = utf16Text(bytes);
+  const text = wide ?? bytes.toString('utf8');
+  const badLine = wide === undefined ? firstNonUtf8Line(bytes) : undefined;
   if (badLine !== undefined) sources.notUtf8[relative] = badLine;
   sources.raw[relative] = text;
   sources.files.push({ path: relative, text: withoutByteOrderMark(text).replaceAll('\r\n', '\n') });

@@ -244,13 +244,24 @@ async function pullChanges(
       changes.known[pulled.id] = pulled.version;
     }
   }
+  // A lesson another remote still offers stays: it is that remote's too (the same server added
+  // twice, a lesson pushed to two organisations), and removing it here would only have the other
+  // remote's next pull bring it back, while the hooks meanwhile miss it.
+  const elsewhere = pulledByOthers(dir, remote.name);
   for (const id of Object.keys(mine.pulled)) {
     if (offered.has(id)) continue;
-    if (ID_PATTERN.test(id)) rmSync(join(lessonsDir, id), { recursive: true, force: true });
     changes.removed.push(id);
+    if (elsewhere.has(id)) continue;
+    if (ID_PATTERN.test(id)) rmSync(join(lessonsDir, id), { recursive: true, force: true });
     report.removed.push(id);
   }
   return report;
+}
+
+/** The ids the other remotes' last pulls wrote (org/state.json). */
+function pulledByOthers(dir: string, remote: string): Set<string> {
+  const others = Object.entries(readOrgState(dir).remotes).filter(([name]) => name !== remote);
+  return new Set(others.flatMap(([, state]) => Object.keys(state.pulled ?? {})));
 }
 
 /**
@@ -264,8 +275,7 @@ export function dropRemoteLessons(loreHome: string, remote: string): string[] {
   const layout = tierLayout(dir);
   return withLocks([join(layout.cacheDir, 'locks', 'pull.lock')], () => {
     const state = readOrgState(dir);
-    const others = Object.entries(state.remotes).filter(([name]) => name !== remote);
-    const kept = new Set(others.flatMap(([, other]) => Object.keys(other.pulled)));
+    const kept = pulledByOthers(dir, remote);
     const removed = Object.keys(state.remotes[remote]?.pulled ?? {}).filter(
       (id) => !kept.has(id) && ID_PATTERN.test(id),
     );
