@@ -173,6 +173,12 @@ export type DetectorState = {
   downloads: Download[];
   /** The event index of the newest install that worked (`winget install x`), if any. */
   installedAt?: number;
+  /**
+   * The event index each waiting call was made at: a call made before a failure's result came
+   * (one of a batch of parallel calls) was chosen without knowing of the failure, so it fixes
+   * nothing and enables nothing.
+   */
+  issuedAt: WeakMap<ToolCall, number>;
 };
 
 /** A program asked for within this many events of an install is one the agent expects there. */
@@ -198,6 +204,7 @@ export function createDetectorState(): DetectorState {
     toldWorkspace: false,
     launches: [],
     downloads: [],
+    issuedAt: new WeakMap(),
   };
 }
 
@@ -215,6 +222,7 @@ function routeEvent(state: DetectorState, event: TranscriptEvent): Episode[] {
   switch (event.kind) {
     case 'tool-call':
       state.calls.set(event.callId, event);
+      state.issuedAt.set(event, state.index);
       if (state.calls.size > 256) state.calls.delete(state.calls.keys().next().value as string);
       return [];
     case 'tool-result':
@@ -445,8 +453,10 @@ function onSuccess(
   held: ReadonlySet<PendingFailure> = new Set(),
 ): Episode[] {
   const out: Episode[] = [];
+  const issued = state.issuedAt.get(call) ?? state.index;
   state.pending = state.pending.filter((p) => {
-    if (held.has(p)) return true;
+    // Held, or made before this failure's result came: not an answer to it.
+    if (held.has(p) || issued < p.lastIndex) return true;
     const verdict = judgeSuccess(p, call, target, state.edited.has(p));
     if (!verdict.close) {
       // The step the failure itself named stays the step, whatever ran after it.
