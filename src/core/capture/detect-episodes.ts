@@ -67,6 +67,7 @@ import {
 import type { PendingFailure } from './pending-failure.js';
 import { cdAloneFailure } from './fresh-shell.js';
 import { maskedFailure } from './masked-failure.js';
+import { ownsUp, rerunByUser } from './acknowledged-correction.js';
 
 export type DetectorOptions = {
   /** Events a failure stays open for a fix. */
@@ -179,7 +180,15 @@ export type DetectorState = {
    * nothing and enables nothing.
    */
   issuedAt: WeakMap<ToolCall, number>;
+  /**
+   * The newest user words no pattern read as a correction, at event `index`, with the call a
+   * correction would be about and the reply before them: until the agent's next reply.
+   */
+  heard?: { event: UserText; index: number; call: Attempt | undefined; before: AssistantText | undefined };
 };
+
+/** Events from the user's words to a reply that can own up to them (a tool call and result between). */
+const OWN_UP_REACH = 3;
 
 /** A program asked for within this many events of an install is one the agent expects there. */
 const JUST_INSTALLED = 12;
@@ -475,6 +484,11 @@ function onSuccess(
 export function onAssistantText(state: DetectorState, event: AssistantText): Episode[] {
   state.lastAssistantText = event;
   const out = lessonBlockEpisodes(event);
+  // The first reply to words no pattern read as a correction says whether they were one.
+  const heard = state.heard;
+  state.heard = undefined;
+  if (heard !== undefined && state.index - heard.index <= OWN_UP_REACH && ownsUp(event.text))
+    out.push(...takeCorrection(state, heard.event, heard.index, heard.call, heard.before));
   const newest = state.pending[state.pending.length - 1];
   const sentence = newest && state.index - newest.lastIndex <= 4 ? causalSentence(event.text) : undefined;
   if (newest && sentence !== undefined && newest.diagnosis === undefined) newest.diagnosis = sentence;
@@ -486,17 +500,47 @@ export function onAssistantText(state: DetectorState, event: AssistantText): Epi
 
 /**
  * A correction right after a failure joins it (and keeps it open a little longer); otherwise it
- * is an episode of its own, about the newest call.
+ * is an episode of its own, about the newest call. Words no pattern reads as a correction wait
+ * for the agent's reply, which may own up to a mistake (`ownsUp`); pasted terminal output of one
+ * of the agent's own commands is a correction of that command (`rerunByUser`).
  */
 export function onUserText(state: DetectorState, event: UserText): Episode[] {
-  if (event.sidechain === true || !isCorrection(event.text)) return [];
+  if (event.sidechain === true) return [];
+  const before = state.lastAssistantText;
+  if (isCorrection(event.text))
+    return takeCorrection(state, event, state.index, correctedCall(state), before);
+  const rerun = rerunByUser(
+    event.text,
+    state.recentCalls.map((attempt) => attempt.call),
+  );
+  const attempt = state.recentCalls.find((a) => a.call === rerun);
+  if (attempt !== undefined)
+    return takeCorrection(state, event, state.index, { call: attempt.call, result: attempt.result }, before);
+  // Owned up to, the words are about what the agent last did, a look around included: a lookup's
+  // answer taken for the truth ("you have no SSH keys") is what such words most often correct.
+  const last = state.lastCall;
+  const call =
+    last !== undefined && !BOOKKEEPING.has(last.call.tool.toLowerCase()) ? last : correctedCall(state);
+  state.heard = { event, index: state.index, call, before };
+  return [];
+}
+
+/** A user's correction (at event `index`) joined with the newest failure, else its own episode about `call`. */
+function takeCorrection(
+  state: DetectorState,
+  event: UserText,
+  index: number,
+  call: Attempt | undefined,
+  before: AssistantText | undefined,
+): Episode[] {
+  state.heard = undefined;
   const newest = state.pending[state.pending.length - 1];
-  if (newest && newest.userText === undefined && state.index - newest.lastIndex <= 6) {
+  if (newest && newest.userText === undefined && index - newest.lastIndex <= 6) {
     newest.userText = event.text;
     newest.lastIndex = state.index;
     return [];
   }
-  const episode = correctionEpisode(event, correctedCall(state), state.lastAssistantText);
+  const episode = correctionEpisode(event, call, before);
   state.lastCall = undefined;
   state.recentCalls = [];
   return [episode];

@@ -1,0 +1,65 @@
+/**
+ * A user's words that no correction pattern reads as one (`isCorrection`), shown to be one by what
+ * came around them: the agent's reply owns up to a mistake ("You're right", "My mistake", "Looks
+ * like you have SSH keys after all!"), or the user pasted what one of the agent's own commands
+ * printed in their terminal (a prompt line running the program of a call the agent just made),
+ * which says the agent's result was not how things stand.
+ */
+import { commandOf } from './call-target.js';
+import { isShellTool } from './classify-result.js';
+import type { ToolCall } from './events.js';
+import { commandKeys } from './shell-command.js';
+
+/**
+ * The openings of a reply that owns up to a mistake. Only the opening counts: "you're right" deep
+ * in a reply is as often the agent agreeing with a plan as admitting an error.
+ */
+const OWNS_UP = [
+  /^(you'?re|you are) (absolutely |completely |totally |quite )?(right|correct)\b/i,
+  /^(my )?apologies\b|^i apologi[sz]e\b|^sorry\b/i,
+  /^(good catch|my mistake|my bad|oops)\b/i,
+  /^i (was wrong|misread|misunderstood|made a mistake|made an error)\b/i,
+];
+
+/** "after all" closing the first sentence: what the agent said before was wrong. */
+const AFTER_ALL = /\bafter all\s*[!.]/i;
+
+/** Whether a reply opens by owning up to a mistake the user's words before it pointed out. */
+export function ownsUp(reply: string): boolean {
+  // Markdown emphasis and quoting around the opening words say nothing.
+  const opening = reply
+    .trimStart()
+    .replace(/^[*_#>\s]+/, '')
+    .slice(0, 300);
+  const first = opening.split(/(?<=[.!?])\s|\n/)[0] ?? '';
+  return OWNS_UP.some((pattern) => pattern.test(opening)) || AFTER_ALL.test(first);
+}
+
+/**
+ * A shell prompt at the start of a pasted terminal line: `~ `, `$ `, `# `, `> `, `\u276f `,
+ * `user@host:~$ `, `PS C:\Users\me> `, and the powerline glyphs themes draw them with (Unicode's
+ * private use area: `\ue0b6~ \ue0b0 `). What follows it is the command the user ran.
+ */
+const PROMPT =
+  /^\s*(?:(?:[\ue000-\uf8ff~$#>\u276f\u00bb\u279c]+|[\w.-]+@[\w.-]+(?::[^\s$#]*)?[$#]|PS [A-Za-z]:\\[^>\n]*>) *)+ (\S.*)$/u;
+
+/**
+ * The program a user's pasted terminal output ran that one of the agent's own recent shell calls
+ * ran too (`ssh-add` of "~  ssh-add -l\n256 SHA256:..." after the agent's `ssh-add -l` failed):
+ * the user ran it themselves and shows what it really says. Undefined when the words open with no
+ * prompt line, show no output under it, or run no program of `calls`.
+ */
+export function rerunByUser(text: string, calls: readonly ToolCall[]): ToolCall | undefined {
+  const [first = '', ...rest] = text.split('\n');
+  const ran = first.length > 300 ? undefined : PROMPT.exec(first)?.[1];
+  if (ran === undefined || rest.every((line) => line.trim() === '')) return undefined;
+  const programs = new Set(commandKeys(ran).map((key) => key.split(' ')[0] ?? key));
+  if (programs.size === 0) return undefined;
+  for (let i = calls.length - 1; i >= 0; i -= 1) {
+    const call = calls[i] as ToolCall;
+    const command = isShellTool(call.tool) ? commandOf(call) : undefined;
+    if (command !== undefined && commandKeys(command).some((key) => programs.has(key.split(' ')[0] ?? key)))
+      return call;
+  }
+  return undefined;
+}
