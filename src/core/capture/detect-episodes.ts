@@ -68,6 +68,7 @@ import type { PendingFailure } from './pending-failure.js';
 import { cdAloneFailure } from './fresh-shell.js';
 import { maskedFailure } from './masked-failure.js';
 import { ownsUp, rerunByUser } from './acknowledged-correction.js';
+import { admittedFailure } from './admitted-failure.js';
 
 export type DetectorOptions = {
   /** Events a failure stays open for a fix. */
@@ -485,6 +486,7 @@ export function onAssistantText(state: DetectorState, event: AssistantText): Epi
   state.lastAssistantText = event;
   const out = lessonBlockEpisodes(event);
   // The first reply to words no pattern read as a correction says whether they were one.
+  out.push(...onAdmission(state, event));
   const heard = state.heard;
   state.heard = undefined;
   if (heard !== undefined && state.index - heard.index <= OWN_UP_REACH && ownsUp(event.text))
@@ -496,6 +498,23 @@ export function onAssistantText(state: DetectorState, event: AssistantText): Epi
     for (const program of namedSubstitutes(newest, event.text))
       if (!newest.substitutes.includes(program)) newest.substitutes.push(program);
   return out;
+}
+
+/** Events from a call's result to a reply that can say the call did not work. */
+const ADMIT_REACH = 3;
+
+/**
+ * A reply right after a call that reported success, saying it did not work (`admittedFailure`):
+ * the call enters as the failure it was, with the agent's sentence as its error. A lookup's
+ * reported "no" is an answer, not a failure, and a call already counted as failed stays as it is.
+ */
+function onAdmission(state: DetectorState, event: AssistantText): Episode[] {
+  const newest = state.recentCalls[state.recentCalls.length - 1];
+  if (newest === undefined || !newest.result.ok || state.index - newest.index > ADMIT_REACH) return [];
+  if (looksAround(newest.call)) return [];
+  const sentence = admittedFailure(event.text, newest.call);
+  if (sentence === undefined) return [];
+  return failedAfterAll(state, { call: newest.call, result: newest.result }, sentence).out;
 }
 
 /**
