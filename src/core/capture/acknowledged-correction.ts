@@ -63,3 +63,36 @@ export function rerunByUser(text: string, calls: readonly ToolCall[]): ToolCall 
   }
   return undefined;
 }
+
+/** The words of a command line, as a reply or the user would quote them. */
+function wordsOf(command: string): string[] {
+  return command.split(/[\s'"`|;&()<>]+/).filter((word) => word.length >= 2);
+}
+
+/**
+ * The agent's recent shell call that the user's words give back run under another program: one
+ * line that starts with a program the call did not start with and then runs the call's program
+ * with another of its words (`alacritty -e glow -p ~/x.md &` after the agent's
+ * `glow -p /home/me/x.md`, whose pager never reached the user's screen; `sudo ...`). That is a
+ * correction, however politely worded. The same program given more words (`ssh host whoami` after
+ * `ssh host`) is the user's next step, not a correction. Undefined for a question, prose over
+ * several lines, words that only quote the call, or a call whose program they do not run.
+ */
+export function changedByUser(text: string, calls: readonly ToolCall[]): ToolCall | undefined {
+  const line = text.trim();
+  if (line.includes('\n') || line.length < 5 || line.length > 300 || line.endsWith('?')) return undefined;
+  const said = new Set(wordsOf(line));
+  const first = wordsOf(line)[0];
+  for (let i = calls.length - 1; i >= 0; i -= 1) {
+    const call = calls[i] as ToolCall;
+    const command = isShellTool(call.tool) ? commandOf(call) : undefined;
+    if (command === undefined || command.includes(line)) continue;
+    const program = commandKeys(command)[0]?.split(' ')[0];
+    const words = wordsOf(command);
+    if (program === undefined || !said.has(program) || first === program) continue;
+    const shared = words.filter((word) => word !== program && said.has(word)).length;
+    const added = [...said].filter((word) => !words.includes(word)).length;
+    if (shared >= 1 && added >= 1) return call;
+  }
+  return undefined;
+}

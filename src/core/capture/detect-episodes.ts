@@ -67,7 +67,7 @@ import {
 import type { PendingFailure } from './pending-failure.js';
 import { cdAloneFailure } from './fresh-shell.js';
 import { maskedFailure } from './masked-failure.js';
-import { ownsUp, rerunByUser } from './acknowledged-correction.js';
+import { changedByUser, ownsUp, rerunByUser } from './acknowledged-correction.js';
 import { admittedFailure } from './admitted-failure.js';
 
 export type DetectorOptions = {
@@ -187,6 +187,9 @@ export type DetectorState = {
    */
   heard?: { event: UserText; index: number; call: Attempt | undefined; before: AssistantText | undefined };
 };
+
+/** The newest calls a user's changed command line may be about. */
+const RECENT_CALLS_DICTATED = 3;
 
 /** Events from the user's words to a reply that can own up to them (a tool call and result between). */
 const OWN_UP_REACH = 3;
@@ -528,10 +531,9 @@ export function onUserText(state: DetectorState, event: UserText): Episode[] {
   const before = state.lastAssistantText;
   if (isCorrection(event.text))
     return takeCorrection(state, event, state.index, correctedCall(state), before);
-  const rerun = rerunByUser(
-    event.text,
-    state.recentCalls.map((attempt) => attempt.call),
-  );
+  const calls = state.recentCalls.map((attempt) => attempt.call);
+  const rerun =
+    rerunByUser(event.text, calls) ?? changedByUser(event.text, calls.slice(-RECENT_CALLS_DICTATED));
   const attempt = state.recentCalls.find((a) => a.call === rerun);
   if (attempt !== undefined)
     return takeCorrection(state, event, state.index, { call: attempt.call, result: attempt.result }, before);

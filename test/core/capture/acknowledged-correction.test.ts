@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownsUp, rerunByUser } from '../../../src/core/capture/acknowledged-correction.js';
+import { changedByUser, ownsUp, rerunByUser } from '../../../src/core/capture/acknowledged-correction.js';
 import { createEpisodeDetector } from '../../../src/core/capture/detect-episodes.js';
 import type { ToolCall, TranscriptEvent } from '../../../src/core/capture/events.js';
 import { madeUpSession } from '../../helpers/capture-events.js';
@@ -44,6 +44,24 @@ describe("the user's terminal output of the agent's own command", () => {
     ['prose', 'ssh-add -l works in my terminal\nit lists three keys', undefined],
   ])('%s', (_name, text, expected) => {
     expect(rerunByUser(text, calls)?.input.command).toBe(expected);
+  });
+});
+
+describe("the agent's command given back by the user under another program", () => {
+  const bash = (command: string) => ({ tool: 'Bash', input: { command } }) as unknown as ToolCall;
+  const calls = [bash('pacman -S glow'), bash('glow -p /home/me/export.md')];
+  it.each<[string, string | undefined]>([
+    ['alacritty -e glow -p ~/export.md &', 'glow -p /home/me/export.md'],
+    ['sudo glow -p /home/me/export.md', 'glow -p /home/me/export.md'],
+    // The same program with more words is the next step; a quote of the call, a question or
+    // prose over lines is no command given back.
+    ['glow -p /home/me/export.md -w 120', undefined],
+    ['glow -p', undefined],
+    ['can you run glow -p in alacritty?', undefined],
+    ['alacritty -e glow -p ~/export.md\nplease', undefined],
+    ['alacritty -e htop', undefined],
+  ])('%s', (text, expected) => {
+    expect(changedByUser(text, calls)?.input.command).toBe(expected);
   });
 });
 
@@ -108,6 +126,19 @@ describe('corrections the reply or the pasted output show', () => {
         ];
       },
       [{ kind: 'user-correction', lines: [1, 2], user: '~  ssh-add -l\n256 SHA256:abc key (ED25519)' }],
+    ],
+    [
+      'a command given back under another program: a correction of the call it changes',
+      () => {
+        const s = madeUpSession();
+        return [
+          ...s.ok('Bash', { command: 'glow -p /home/me/export.md' }, '# Export'),
+          s.say("You're now viewing it in glow's pager."),
+          s.user('alacritty -e glow -p ~/export.md &'),
+          ...s.ok('Bash', { command: 'alacritty -e glow -p ~/export.md &' }),
+        ];
+      },
+      [{ kind: 'user-correction', lines: [1, 4], user: 'alacritty -e glow -p ~/export.md &' }],
     ],
   ])('%s', (_name, events, expected) => {
     expect(found(events())).toEqual(expected);
