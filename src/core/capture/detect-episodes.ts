@@ -63,6 +63,7 @@ import {
   onlyMoreOutput,
   operandRun,
   substituteRun,
+  unranRetry,
 } from './pending-failure.js';
 import type { PendingFailure } from './pending-failure.js';
 import { cdAloneFailure } from './fresh-shell.js';
@@ -321,8 +322,13 @@ function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, tar
   const verdict = judgeFailure(state.pending, call, result, target, justInstalled);
   switch (verdict.kind) {
     case 'noise': {
-      // A lookup retried under its PowerShell alias still names the cmdlet that would work.
       const { open } = verdict;
+      // A changed retry the harness never ran still says what the agent corrected.
+      if (open !== undefined && !open.probe && unranRetry(open, call, result)) {
+        state.pending = state.pending.filter((p) => p !== open);
+        return [episodeFromPending(open, 'error-fix', call, result)];
+      }
+      // A lookup retried under its PowerShell alias still names the cmdlet that would work.
       if (open !== undefined)
         for (const cmdlet of shellSubstitutes(call, result))
           if (!open.substitutes.includes(cmdlet)) open.substitutes.push(cmdlet);

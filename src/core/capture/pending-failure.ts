@@ -95,6 +95,26 @@ const BUILDERS =
 const ENVIRONMENT =
   /\b(Request timed out|Connection timed out|Connection refused|Network is unreachable|No route to host|Could not resolve host|Name or service not known|Temporary failure in name resolution|status code (403|404|429|5\d\d)|Permission denied \(publickey|Host key verification failed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|Command failed: cygpath|no servers could be reached|Could not lock|Could not get lock|Resource temporarily unavailable|has already locked|Unable to acquire the dpkg frontend lock|database is locked)\b/;
 
+/**
+ * The harness could not start the shell at all (Claude Code on Windows: `Command failed: cygpath
+ * -u ...`): the command never ran, so its result says nothing of the command.
+ */
+const SHELL_NOT_STARTED = /^\s*Command failed: cygpath\b/;
+
+/**
+ * A changed retry of an open failure that the harness never ran: the agent's correction, as far as
+ * it got. The failure was the mistake; the retry is its fix, as the agent wrote it.
+ */
+export function unranRetry(open: PendingFailure, call: ToolCall, result: ToolResult): boolean {
+  if (!SHELL_NOT_STARTED.test(result.text.slice(0, 200))) return false;
+  const failed = lastAttempt(open);
+  return (
+    !SHELL_NOT_STARTED.test(failed.result.text.slice(0, 200)) &&
+    !sameInput(failed.call, call) &&
+    !onlyMoreOutput(failed.call, call)
+  );
+}
+
 /** A host name with the port glued on (`host:2222`): no resolver knows it, `ssh -p` was meant. */
 const HOST_WITH_PORT = /Could not resolve hostname \S+:\d+:/;
 
