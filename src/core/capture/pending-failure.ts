@@ -652,8 +652,16 @@ function isAnswer(call: ToolCall, text: string): boolean {
     return INSTALL_LOOKUPS.has(first) || asksVersion;
   }
   const said = errorGist(text);
-  return said === 'failed without output' || ABSENT.test(head);
+  return said === 'failed without output' || (ABSENT.test(head) && !SWITCH_TAKEN_FOR_PATH.test(head));
 }
+
+/**
+ * A POSIX program saying a cmd.exe switch is not there (`dir: cannot access '/s': No such file or
+ * directory`, Git Bash given `dir /s /b`): it was asked in another shell's syntax and answered
+ * nothing about what was looked for.
+ */
+const SWITCH_TAKEN_FOR_PATH =
+  /(?:cannot access|cannot stat|can't open) '\/[A-Za-z?]{1,3}':|'\/[A-Za-z?]{1,3}': No such file/;
 
 /** Tools that fetch or search the web: what the site answers is the web's state. */
 const WEB_TOOLS = new Set(['webfetch', 'web_fetch', 'websearch', 'web_search', 'google_web_search']);
@@ -1071,6 +1079,15 @@ export function judgeSuccess(
       : { close: false, enabler: false, clearEdited: false };
   if (pending.probe) {
     if (isSubstitute(pending, target) || operandRun(pending, call) !== undefined)
+      return { close: true, episode: 'error-fix' };
+    // A lookup in another shell's syntax that misfired (`dir /s /b` in Git Bash), then the
+    // harness's own file search found it: that tool is the replacement. Any other misfired lookup
+    // and a later search share no more than the search.
+    if (
+      pending.substitutes.length > 0 &&
+      LISTING_TOOLS.has(call.tool.toLowerCase()) &&
+      SWITCH_TAKEN_FOR_PATH.test(failed.result.text.slice(0, 3000))
+    )
       return { close: true, episode: 'error-fix' };
     // The same lookup asked another way after its usage was refused (`grep -P` where grep has no
     // -P, then `grep -E`): the way it was asked was the mistake.
