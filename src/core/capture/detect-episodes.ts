@@ -108,6 +108,24 @@ const CORRECTION = [
   /^(in|inside|under) (the|my|our) [\w.@/-]+ (repo|repository|folder|directory|dir|project)[.!]?$/i,
 ];
 
+/**
+ * A symptom of what the agent made: it does not show, open or start ("why does the exported doc
+ * not show any text", "the shortcut doesn't open anything"). A correction about the newest thing
+ * the agent did, even when a refused call came between.
+ */
+const SYMPTOM =
+  /\b(doesn'?t|does not|didn'?t|did not|won'?t|will not|isn'?t|is not|aren'?t|are not) (show|display|open|load|start|launch|appear|render|save|apply)(ing)?\b|^why (does|did|do|is|are|won'?t|doesn'?t|isn'?t) (it|this|that|the|my) [^?\n]{0,80}\bnot (show|display|open|load|start|launch|appear|render|work)/i;
+
+/** A condition the symptom sits in ("show a spinner while it is not loading"): a request, not a report. */
+const CONDITION = /\b(while|when|whenever|if|until|unless|whether|in case)\b[^.,;!?]*$/i;
+
+/** Whether the user's words report a symptom of what the agent made (`SYMPTOM`), on their first line. */
+export function reportsSymptom(text: string): boolean {
+  const first = text.trim().split(/\n/)[0] ?? '';
+  const match = text.length <= 1200 ? SYMPTOM.exec(first) : null;
+  return match !== null && !CONDITION.test(first.slice(0, match.index));
+}
+
 const CAUSAL =
   /\b(the (issue|problem|error|bug|cause|reason) (is|was|here is|seems to be)|root cause|this (happens|happened|fails|failed) because|(failed|fails|failing) because|the fix is|that'?s why|i see the (issue|problem)|the error (indicates|means|shows|says))\b/i;
 
@@ -117,7 +135,7 @@ const DATA_LOSS =
 export function isCorrection(text: string): boolean {
   const first = text.trim().split(/\n/)[0] ?? '';
   if (first.length === 0 || text.length > 1200) return false;
-  return CORRECTION.some((pattern) => pattern.test(first));
+  return CORRECTION.some((pattern) => pattern.test(first)) || reportsSymptom(text);
 }
 
 export function causalSentence(text: string): string | undefined {
@@ -535,8 +553,10 @@ function onAdmission(state: DetectorState, event: AssistantText): Episode[] {
 export function onUserText(state: DetectorState, event: UserText): Episode[] {
   if (event.sidechain === true) return [];
   const before = state.lastAssistantText;
-  if (isCorrection(event.text))
-    return takeCorrection(state, event, state.index, correctedCall(state), before);
+  if (isCorrection(event.text)) {
+    const call = correctedCall(state) ?? (reportsSymptom(event.text) ? newestAction(state) : undefined);
+    return takeCorrection(state, event, state.index, call, before);
+  }
   const calls = state.recentCalls.map((attempt) => attempt.call);
   const rerun =
     rerunByUser(event.text, calls) ?? changedByUser(event.text, calls.slice(-RECENT_CALLS_DICTATED));
@@ -619,6 +639,19 @@ export const CORRECTED_ACTION_REACH = 40;
 export function correctedCall(state: DetectorState): Attempt | undefined {
   const last = state.lastCall;
   if (last === undefined || !looksAround(last.call)) return last;
+  for (let i = state.recentCalls.length - 1; i >= 0; i -= 1) {
+    const action = state.recentCalls[i] as Attempt & { index: number };
+    if (state.index - action.index > CORRECTED_ACTION_REACH) return undefined;
+    if (!looksAround(action.call)) return { call: action.call, result: action.result };
+  }
+  return undefined;
+}
+
+/**
+ * The newest call that did something (not a look around), within `CORRECTED_ACTION_REACH` events,
+ * whatever came after it: what a reported symptom is about when the newest call was refused.
+ */
+export function newestAction(state: DetectorState): Attempt | undefined {
   for (let i = state.recentCalls.length - 1; i >= 0; i -= 1) {
     const action = state.recentCalls[i] as Attempt & { index: number };
     if (state.index - action.index > CORRECTED_ACTION_REACH) return undefined;
