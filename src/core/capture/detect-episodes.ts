@@ -70,6 +70,7 @@ import { cdAloneFailure } from './fresh-shell.js';
 import { maskedFailure } from './masked-failure.js';
 import { changedByUser, ownsUp, rerunByUser } from './acknowledged-correction.js';
 import { admittedFailure } from './admitted-failure.js';
+import { askedNarrower, isSearch, printedNothing } from './empty-lookup.js';
 
 export type DetectorOptions = {
   /** Events a failure stays open for a fix. */
@@ -200,6 +201,8 @@ export type DetectorState = {
    * nothing and enables nothing.
    */
   issuedAt: WeakMap<ToolCall, number>;
+  /** Searches that printed nothing, at the event index each came at, newest last. */
+  emptySearches: (Attempt & { index: number })[];
   /**
    * The newest user words no pattern read as a correction, at event `index`, with the call a
    * correction would be about and the reply before them: until the agent's next reply.
@@ -237,6 +240,7 @@ export function createDetectorState(): DetectorState {
     launches: [],
     downloads: [],
     issuedAt: new WeakMap(),
+    emptySearches: [],
   };
 }
 
@@ -316,6 +320,10 @@ export function onToolResult(state: DetectorState, read: ToolResult): Episode[] 
     if (looked !== undefined) return looked;
   }
   if (result.ok && installsSomething(call)) state.installedAt = state.index;
+  if (result.ok && isSearch(call)) {
+    const found = onSearch(state, call, result);
+    if (found !== undefined) return found;
+  }
   // A `cd` on its own in a shell that does not keep it: a failure that waits for the call that
   // reaches the folder another way.
   const cd = cdAloneFailure(call, result);
@@ -382,6 +390,33 @@ function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, tar
       return [episode];
     }
   }
+}
+
+/** Events a search that printed nothing waits for the narrower search that finds it. */
+const SEARCH_WINDOW = 8;
+
+/**
+ * A search that worked: one that printed nothing is remembered; one that printed something and
+ * asks an empty one again narrower (`askedNarrower`) shows the empty one was asked wrong, an
+ * error-fix with this search as the fix. Undefined when it settles nothing.
+ */
+function onSearch(state: DetectorState, call: ToolCall, result: ToolResult): Episode[] | undefined {
+  const recent = state.emptySearches.filter((s) => state.index - s.index <= SEARCH_WINDOW);
+  if (printedNothing(result)) {
+    state.emptySearches = [...recent, { call, result, index: state.index }].slice(-4);
+    return undefined;
+  }
+  const empty = recent.find((s) => askedNarrower(s.call, call));
+  state.emptySearches = recent.filter((s) => s !== empty);
+  if (empty === undefined) return undefined;
+  const nothing: ToolResult = {
+    ...empty.result,
+    ok: false,
+    failure: 'error-output',
+    text: 'printed nothing',
+  };
+  const open = openFailure(empty.call, nothing, targetOf(empty.call), empty.index);
+  return [episodeFromPending(open, 'error-fix', call, result)];
 }
 
 /**
