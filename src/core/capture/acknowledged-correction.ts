@@ -47,19 +47,22 @@ const PROMPT =
  * The program a user's pasted terminal output ran that one of the agent's own recent shell calls
  * ran too (`ssh-add` of "~  ssh-add -l\n256 SHA256:..." after the agent's `ssh-add -l` failed):
  * the user ran it themselves and shows what it really says. Undefined when the words open with no
- * prompt line, show no output under it, or run no program of `calls`.
+ * prompt line, show no output under it, or run no program of the `calls`.
  */
-export function rerunByUser(text: string, calls: readonly ToolCall[]): ToolCall | undefined {
-  const [first = '', ...rest] = text.split('\n');
-  const ran = first.length > 300 ? undefined : PROMPT.exec(first)?.[1];
-  if (ran === undefined || rest.every((line) => line.trim() === '')) return undefined;
+export function rerunByUser<T extends { call: ToolCall }>(text: string, calls: readonly T[]): T | undefined {
+  // The first line alone: pasted output can run to many thousand lines.
+  const end = text.indexOf('\n');
+  const first = end < 0 ? text : text.slice(0, end);
+  const ran = end < 0 || first.length > 300 ? undefined : PROMPT.exec(first)?.[1];
+  if (ran === undefined || text.slice(end + 1).trim() === '') return undefined;
   const programs = new Set(commandKeys(ran).map((key) => key.split(' ')[0] ?? key));
   if (programs.size === 0) return undefined;
   for (let i = calls.length - 1; i >= 0; i -= 1) {
-    const call = calls[i] as ToolCall;
+    const item = calls[i] as T;
+    const { call } = item;
     const command = isShellTool(call.tool) ? commandOf(call) : undefined;
     if (command !== undefined && commandKeys(command).some((key) => programs.has(key.split(' ')[0] ?? key)))
-      return call;
+      return item;
   }
   return undefined;
 }
@@ -78,21 +81,28 @@ function wordsOf(command: string): string[] {
  * `ssh host`) is the user's next step, not a correction. Undefined for a question, prose over
  * several lines, words that only quote the call, or a call whose program they do not run.
  */
-export function changedByUser(text: string, calls: readonly ToolCall[]): ToolCall | undefined {
+export function changedByUser<T extends { call: ToolCall }>(
+  text: string,
+  calls: readonly T[],
+): T | undefined {
+  if (text.length > 400) return undefined;
   const line = text.trim();
   if (line.includes('\n') || line.length < 5 || line.length > 300 || line.endsWith('?')) return undefined;
+  // A command line given back holds a flag or a path; a request in words holds neither.
+  if (!/(^|\s)(-\w|~?\/|\.\/)/.test(line)) return undefined;
   const said = new Set(wordsOf(line));
   const first = wordsOf(line)[0];
   for (let i = calls.length - 1; i >= 0; i -= 1) {
-    const call = calls[i] as ToolCall;
+    const item = calls[i] as T;
+    const { call } = item;
     const command = isShellTool(call.tool) ? commandOf(call) : undefined;
     if (command === undefined || command.includes(line)) continue;
+    // Words first: splitting is cheap, parsing the command for its program is not.
+    const words = new Set(wordsOf(command));
+    const shared = [...said].filter((word) => words.has(word));
+    if (shared.length < 2 || shared.length === said.size) continue;
     const program = commandKeys(command)[0]?.split(' ')[0];
-    const words = wordsOf(command);
-    if (program === undefined || !said.has(program) || first === program) continue;
-    const shared = words.filter((word) => word !== program && said.has(word)).length;
-    const added = [...said].filter((word) => !words.includes(word)).length;
-    if (shared >= 1 && added >= 1) return call;
+    if (program !== undefined && said.has(program) && first !== program) return item;
   }
   return undefined;
 }

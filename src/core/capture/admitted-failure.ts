@@ -18,6 +18,9 @@ const ADMITS = [
   /\b(unknown|invalid|unrecognized|unsupported|illegal) (option|flag|argument|parameter|switch|sort type)\b/i,
 ];
 
+/** A stem every pattern of `ADMITS` holds: one cheap test passes most replies. */
+const MAY_ADMIT = /n['o]?t |fail|effect|ignored|unknown|invalid|unrecogni|unsupported|illegal/i;
+
 /** Sentences of a reply's opening: the admission must come before anything else the reply does. */
 function openingSentences(reply: string): string[] {
   return reply
@@ -44,6 +47,9 @@ function namesOf(call: ToolCall): Set<string> {
  * when the opening of the reply says no such thing.
  */
 export function admittedFailure(reply: string, call: ToolCall): string | undefined {
+  // Most replies admit nothing: one pass over the opening before any sentence is split.
+  const opening = reply.slice(0, 600);
+  if (!MAY_ADMIT.test(opening) || !ADMITS.some((pattern) => pattern.test(opening))) return undefined;
   const names = namesOf(call);
   if (names.size === 0) return undefined;
   for (const sentence of openingSentences(reply)) {

@@ -122,8 +122,13 @@ const CONDITION = /\b(while|when|whenever|if|until|unless|whether|in case)\b[^.,
 
 /** Whether the user's words report a symptom of what the agent made (`SYMPTOM`), on their first line. */
 export function reportsSymptom(text: string): boolean {
-  const first = text.trim().split(/\n/)[0] ?? '';
-  const match = text.length <= 1200 ? SYMPTOM.exec(first) : null;
+  return text.length <= 1200 && symptomIn(text.trim().split(/\n/)[0] ?? '');
+}
+
+/** Whether a first line reports a symptom; most lines hold no negation and are passed at once. */
+function symptomIn(first: string): boolean {
+  if (!/n[o']?t\b/i.test(first)) return false;
+  const match = SYMPTOM.exec(first);
   return match !== null && !CONDITION.test(first.slice(0, match.index));
 }
 
@@ -136,7 +141,7 @@ const DATA_LOSS =
 export function isCorrection(text: string): boolean {
   const first = text.trim().split(/\n/)[0] ?? '';
   if (first.length === 0 || text.length > 1200) return false;
-  return CORRECTION.some((pattern) => pattern.test(first)) || reportsSymptom(text);
+  return CORRECTION.some((pattern) => pattern.test(first)) || symptomIn(first);
 }
 
 export function causalSentence(text: string): string | undefined {
@@ -173,7 +178,7 @@ export type DetectorState = {
   /** Failures waiting for their fix, oldest first. */
   pending: PendingFailure[];
   /** Calls waiting for their result, by call id (the oldest dropped past 256). */
-  calls: Map<string, ToolCall>;
+  calls: Map<string, { call: ToolCall; index: number }>;
   /** The newest `window` events. */
   recent: TranscriptEvent[];
   /** The newest call with its result, until a user correction or a refusal uses it up. */
@@ -196,11 +201,11 @@ export type DetectorState = {
   /** The event index of the newest install that worked (`winget install x`), if any. */
   installedAt?: number;
   /**
-   * The event index each waiting call was made at: a call made before a failure's result came
-   * (one of a batch of parallel calls) was chosen without knowing of the failure, so it fixes
+   * The event index the call being answered was made at: a call made before a failure's result
+   * came (one of a batch of parallel calls) was chosen without knowing of the failure, so it fixes
    * nothing and enables nothing.
    */
-  issuedAt: WeakMap<ToolCall, number>;
+  issued?: number;
   /** Searches that printed nothing, at the event index each came at, newest last. */
   emptySearches: (Attempt & { index: number })[];
   /**
@@ -239,8 +244,11 @@ export function createDetectorState(): DetectorState {
     toldWorkspace: false,
     launches: [],
     downloads: [],
-    issuedAt: new WeakMap(),
     emptySearches: [],
+    // Set now, though empty, so the state keeps one shape: fields added later would make every
+    // stage's reads of it polymorphic.
+    issued: undefined,
+    heard: undefined,
   };
 }
 
@@ -257,8 +265,7 @@ export function pushEvent(state: DetectorState, event: TranscriptEvent, window: 
 function routeEvent(state: DetectorState, event: TranscriptEvent): Episode[] {
   switch (event.kind) {
     case 'tool-call':
-      state.calls.set(event.callId, event);
-      state.issuedAt.set(event, state.index);
+      state.calls.set(event.callId, { call: event, index: state.index });
       if (state.calls.size > 256) state.calls.delete(state.calls.keys().next().value as string);
       return [];
     case 'tool-result':
@@ -297,9 +304,11 @@ export function expireOld(state: DetectorState, window: number): Episode[] {
 }
 
 export function onToolResult(state: DetectorState, read: ToolResult): Episode[] {
-  const call = state.calls.get(read.callId);
-  if (!call) return [];
+  const waiting = state.calls.get(read.callId);
+  if (!waiting) return [];
   state.calls.delete(read.callId);
+  const { call } = waiting;
+  state.issued = waiting.index;
   // A failure the result hid (an exit code a pipe lost, `cmd /c` that ran nothing) is one.
   const result = maskedFailure(call, read) ?? read;
   state.lastCall = { call, result };
@@ -525,7 +534,7 @@ function onSuccess(
   held: ReadonlySet<PendingFailure> = new Set(),
 ): Episode[] {
   const out: Episode[] = [];
-  const issued = state.issuedAt.get(call) ?? state.index;
+  const issued = state.issued ?? state.index;
   state.pending = state.pending.filter((p) => {
     // Held, or made before this failure's result came: not an answer to it.
     if (held.has(p) || issued < p.lastIndex) return true;
@@ -573,9 +582,8 @@ const ADMIT_REACH = 3;
 function onAdmission(state: DetectorState, event: AssistantText): Episode[] {
   const newest = state.recentCalls[state.recentCalls.length - 1];
   if (newest === undefined || !newest.result.ok || state.index - newest.index > ADMIT_REACH) return [];
-  if (looksAround(newest.call)) return [];
   const sentence = admittedFailure(event.text, newest.call);
-  if (sentence === undefined) return [];
+  if (sentence === undefined || looksAround(newest.call)) return [];
   return failedAfterAll(state, { call: newest.call, result: newest.result }, sentence).out;
 }
 
@@ -592,10 +600,9 @@ export function onUserText(state: DetectorState, event: UserText): Episode[] {
     const call = correctedCall(state) ?? (reportsSymptom(event.text) ? newestAction(state) : undefined);
     return takeCorrection(state, event, state.index, call, before);
   }
-  const calls = state.recentCalls.map((attempt) => attempt.call);
-  const rerun =
-    rerunByUser(event.text, calls) ?? changedByUser(event.text, calls.slice(-RECENT_CALLS_DICTATED));
-  const attempt = state.recentCalls.find((a) => a.call === rerun);
+  const attempt =
+    rerunByUser(event.text, state.recentCalls) ??
+    changedByUser(event.text, state.recentCalls.slice(-RECENT_CALLS_DICTATED));
   if (attempt !== undefined)
     return takeCorrection(state, event, state.index, { call: attempt.call, result: attempt.result }, before);
   // Owned up to, the words are about what the agent last did, a look around included: a lookup's

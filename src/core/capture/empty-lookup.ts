@@ -49,10 +49,13 @@ export function printedNothing(result: ToolResult): boolean {
   return text === '' || /^Output: \(empty\)$/m.test(text);
 }
 
+/** Any searcher's name in a command: most commands name none and are not split at all. */
+const NAMES_A_SEARCHER = new RegExp(`\\b(${Object.keys(SEARCHERS).join('|')})\\b`);
+
 /** The program and its words (flags aside) of each search a command runs, when it only searches. */
 function searches(call: ToolCall): { program: string; words: string[] }[] | undefined {
   const command = isShellTool(call.tool) ? commandOf(call) : undefined;
-  if (command === undefined) return undefined;
+  if (command === undefined || !NAMES_A_SEARCHER.test(command)) return undefined;
   const out: { program: string; words: string[] }[] = [];
   for (const segment of segments(command)) {
     // Filters and lookups have no command key: their first word is the program.

@@ -33,7 +33,7 @@ describe('a reply that owns up to a mistake', () => {
 
 describe("the user's terminal output of the agent's own command", () => {
   const bash = (command: string) => ({ tool: 'Bash', input: { command } }) as unknown as ToolCall;
-  const calls = [bash('winget install --id GitHub.cli'), bash('ssh-add -l 2>&1')];
+  const calls = [bash('winget install --id GitHub.cli'), bash('ssh-add -l 2>&1')].map((call) => ({ call }));
   it.each<[string, string, string | undefined]>([
     ['a plain prompt', '~  ssh-add -l\n256 SHA256:abc key (ED25519)', 'ssh-add -l 2>&1'],
     ['a powerline prompt', '\ue0b6~ \ue0b0 ssh-add -l\n256 SHA256:abc key (ED25519)', 'ssh-add -l 2>&1'],
@@ -43,13 +43,13 @@ describe("the user's terminal output of the agent's own command", () => {
     ['a prompt line and no output', '~  ssh-add -l', undefined],
     ['prose', 'ssh-add -l works in my terminal\nit lists three keys', undefined],
   ])('%s', (_name, text, expected) => {
-    expect(rerunByUser(text, calls)?.input.command).toBe(expected);
+    expect(rerunByUser(text, calls)?.call.input.command).toBe(expected);
   });
 });
 
 describe("the agent's command given back by the user under another program", () => {
   const bash = (command: string) => ({ tool: 'Bash', input: { command } }) as unknown as ToolCall;
-  const calls = [bash('pacman -S glow'), bash('glow -p /home/me/export.md')];
+  const calls = [bash('pacman -S glow'), bash('glow -p /home/me/export.md')].map((call) => ({ call }));
   it.each<[string, string | undefined]>([
     ['alacritty -e glow -p ~/export.md &', 'glow -p /home/me/export.md'],
     ['sudo glow -p /home/me/export.md', 'glow -p /home/me/export.md'],
@@ -61,7 +61,7 @@ describe("the agent's command given back by the user under another program", () 
     ['alacritty -e glow -p ~/export.md\nplease', undefined],
     ['alacritty -e htop', undefined],
   ])('%s', (text, expected) => {
-    expect(changedByUser(text, calls)?.input.command).toBe(expected);
+    expect(changedByUser(text, calls)?.call.input.command).toBe(expected);
   });
 });
 
