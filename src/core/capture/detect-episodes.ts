@@ -63,10 +63,14 @@ import {
   onlyMoreOutput,
   operandRun,
   substituteRun,
+  unranRetry,
 } from './pending-failure.js';
 import type { PendingFailure } from './pending-failure.js';
 import { cdAloneFailure } from './fresh-shell.js';
 import { maskedFailure } from './masked-failure.js';
+import { changedByUser, ownsUp, rerunByUser } from './acknowledged-correction.js';
+import { admittedFailure } from './admitted-failure.js';
+import { askedNarrower, isSearch, printedNothing } from './empty-lookup.js';
 
 export type DetectorOptions = {
   /** Events a failure stays open for a fix. */
@@ -105,6 +109,29 @@ const CORRECTION = [
   /^(in|inside|under) (the|my|our) [\w.@/-]+ (repo|repository|folder|directory|dir|project)[.!]?$/i,
 ];
 
+/**
+ * A symptom of what the agent made: it does not show, open or start ("why does the exported doc
+ * not show any text", "the shortcut doesn't open anything"). A correction about the newest thing
+ * the agent did, even when a refused call came between.
+ */
+const SYMPTOM =
+  /\b(doesn'?t|does not|didn'?t|did not|won'?t|will not|isn'?t|is not|aren'?t|are not) (show|display|open|load|start|launch|appear|render|save|apply)(ing)?\b|^why (does|did|do|is|are|won'?t|doesn'?t|isn'?t) (it|this|that|the|my) [^?\n]{0,80}\bnot (show|display|open|load|start|launch|appear|render|work)/i;
+
+/** A condition the symptom sits in ("show a spinner while it is not loading"): a request, not a report. */
+const CONDITION = /\b(while|when|whenever|if|until|unless|whether|in case)\b[^.,;!?]*$/i;
+
+/** Whether the user's words report a symptom of what the agent made (`SYMPTOM`), on their first line. */
+export function reportsSymptom(text: string): boolean {
+  return text.length <= 1200 && symptomIn(text.trim().split(/\n/)[0] ?? '');
+}
+
+/** Whether a first line reports a symptom; most lines hold no negation and are passed at once. */
+function symptomIn(first: string): boolean {
+  if (!/n[o']?t\b/i.test(first)) return false;
+  const match = SYMPTOM.exec(first);
+  return match !== null && !CONDITION.test(first.slice(0, match.index));
+}
+
 const CAUSAL =
   /\b(the (issue|problem|error|bug|cause|reason) (is|was|here is|seems to be)|root cause|this (happens|happened|fails|failed) because|(failed|fails|failing) because|the fix is|that'?s why|i see the (issue|problem)|the error (indicates|means|shows|says))\b/i;
 
@@ -114,7 +141,7 @@ const DATA_LOSS =
 export function isCorrection(text: string): boolean {
   const first = text.trim().split(/\n/)[0] ?? '';
   if (first.length === 0 || text.length > 1200) return false;
-  return CORRECTION.some((pattern) => pattern.test(first));
+  return CORRECTION.some((pattern) => pattern.test(first)) || symptomIn(first);
 }
 
 export function causalSentence(text: string): string | undefined {
@@ -151,7 +178,7 @@ export type DetectorState = {
   /** Failures waiting for their fix, oldest first. */
   pending: PendingFailure[];
   /** Calls waiting for their result, by call id (the oldest dropped past 256). */
-  calls: Map<string, ToolCall>;
+  calls: Map<string, { call: ToolCall; index: number }>;
   /** The newest `window` events. */
   recent: TranscriptEvent[];
   /** The newest call with its result, until a user correction or a refusal uses it up. */
@@ -173,7 +200,26 @@ export type DetectorState = {
   downloads: Download[];
   /** The event index of the newest install that worked (`winget install x`), if any. */
   installedAt?: number;
+  /**
+   * The event index the call being answered was made at: a call made before a failure's result
+   * came (one of a batch of parallel calls) was chosen without knowing of the failure, so it fixes
+   * nothing and enables nothing.
+   */
+  issued?: number;
+  /** Searches that printed nothing, at the event index each came at, newest last. */
+  emptySearches: (Attempt & { index: number })[];
+  /**
+   * The newest user words no pattern read as a correction, at event `index`, with the call a
+   * correction would be about and the reply before them: until the agent's next reply.
+   */
+  heard?: { event: UserText; index: number; call: Attempt | undefined; before: AssistantText | undefined };
 };
+
+/** The newest calls a user's changed command line may be about. */
+const RECENT_CALLS_DICTATED = 3;
+
+/** Events from the user's words to a reply that can own up to them (a tool call and result between). */
+const OWN_UP_REACH = 3;
 
 /** A program asked for within this many events of an install is one the agent expects there. */
 const JUST_INSTALLED = 12;
@@ -198,6 +244,11 @@ export function createDetectorState(): DetectorState {
     toldWorkspace: false,
     launches: [],
     downloads: [],
+    emptySearches: [],
+    // Set now, though empty, so the state keeps one shape: fields added later would make every
+    // stage's reads of it polymorphic.
+    issued: undefined,
+    heard: undefined,
   };
 }
 
@@ -214,7 +265,7 @@ export function pushEvent(state: DetectorState, event: TranscriptEvent, window: 
 function routeEvent(state: DetectorState, event: TranscriptEvent): Episode[] {
   switch (event.kind) {
     case 'tool-call':
-      state.calls.set(event.callId, event);
+      state.calls.set(event.callId, { call: event, index: state.index });
       if (state.calls.size > 256) state.calls.delete(state.calls.keys().next().value as string);
       return [];
     case 'tool-result':
@@ -253,9 +304,11 @@ export function expireOld(state: DetectorState, window: number): Episode[] {
 }
 
 export function onToolResult(state: DetectorState, read: ToolResult): Episode[] {
-  const call = state.calls.get(read.callId);
-  if (!call) return [];
+  const waiting = state.calls.get(read.callId);
+  if (!waiting) return [];
   state.calls.delete(read.callId);
+  const { call } = waiting;
+  state.issued = waiting.index;
   // A failure the result hid (an exit code a pipe lost, `cmd /c` that ran nothing) is one.
   const result = maskedFailure(call, read) ?? read;
   state.lastCall = { call, result };
@@ -276,6 +329,10 @@ export function onToolResult(state: DetectorState, read: ToolResult): Episode[] 
     if (looked !== undefined) return looked;
   }
   if (result.ok && installsSomething(call)) state.installedAt = state.index;
+  if (result.ok && isSearch(call)) {
+    const found = onSearch(state, call, result);
+    if (found !== undefined) return found;
+  }
   // A `cd` on its own in a shell that does not keep it: a failure that waits for the call that
   // reaches the folder another way.
   const cd = cdAloneFailure(call, result);
@@ -300,8 +357,13 @@ function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, tar
   const verdict = judgeFailure(state.pending, call, result, target, justInstalled);
   switch (verdict.kind) {
     case 'noise': {
-      // A lookup retried under its PowerShell alias still names the cmdlet that would work.
       const { open } = verdict;
+      // A changed retry the harness never ran still says what the agent corrected.
+      if (open !== undefined && !open.probe && unranRetry(open, call, result)) {
+        state.pending = state.pending.filter((p) => p !== open);
+        return [episodeFromPending(open, 'error-fix', call, result)];
+      }
+      // A lookup retried under its PowerShell alias still names the cmdlet that would work.
       if (open !== undefined)
         for (const cmdlet of shellSubstitutes(call, result))
           if (!open.substitutes.includes(cmdlet)) open.substitutes.push(cmdlet);
@@ -337,6 +399,33 @@ function onFailure(state: DetectorState, call: ToolCall, result: ToolResult, tar
       return [episode];
     }
   }
+}
+
+/** Events a search that printed nothing waits for the narrower search that finds it. */
+const SEARCH_WINDOW = 8;
+
+/**
+ * A search that worked: one that printed nothing is remembered; one that printed something and
+ * asks an empty one again narrower (`askedNarrower`) shows the empty one was asked wrong, an
+ * error-fix with this search as the fix. Undefined when it settles nothing.
+ */
+function onSearch(state: DetectorState, call: ToolCall, result: ToolResult): Episode[] | undefined {
+  const recent = state.emptySearches.filter((s) => state.index - s.index <= SEARCH_WINDOW);
+  if (printedNothing(result)) {
+    state.emptySearches = [...recent, { call, result, index: state.index }].slice(-4);
+    return undefined;
+  }
+  const empty = recent.find((s) => askedNarrower(s.call, call));
+  state.emptySearches = recent.filter((s) => s !== empty);
+  if (empty === undefined) return undefined;
+  const nothing: ToolResult = {
+    ...empty.result,
+    ok: false,
+    failure: 'error-output',
+    text: 'printed nothing',
+  };
+  const open = openFailure(empty.call, nothing, targetOf(empty.call), empty.index);
+  return [episodeFromPending(open, 'error-fix', call, result)];
 }
 
 /**
@@ -445,8 +534,10 @@ function onSuccess(
   held: ReadonlySet<PendingFailure> = new Set(),
 ): Episode[] {
   const out: Episode[] = [];
+  const issued = state.issued ?? state.index;
   state.pending = state.pending.filter((p) => {
-    if (held.has(p)) return true;
+    // Held, or made before this failure's result came: not an answer to it.
+    if (held.has(p) || issued < p.lastIndex) return true;
     const verdict = judgeSuccess(p, call, target, state.edited.has(p));
     if (!verdict.close) {
       // The step the failure itself named stays the step, whatever ran after it.
@@ -465,6 +556,12 @@ function onSuccess(
 export function onAssistantText(state: DetectorState, event: AssistantText): Episode[] {
   state.lastAssistantText = event;
   const out = lessonBlockEpisodes(event);
+  // The first reply to words no pattern read as a correction says whether they were one.
+  out.push(...onAdmission(state, event));
+  const heard = state.heard;
+  state.heard = undefined;
+  if (heard !== undefined && state.index - heard.index <= OWN_UP_REACH && ownsUp(event.text))
+    out.push(...takeCorrection(state, heard.event, heard.index, heard.call, heard.before));
   const newest = state.pending[state.pending.length - 1];
   const sentence = newest && state.index - newest.lastIndex <= 4 ? causalSentence(event.text) : undefined;
   if (newest && sentence !== undefined && newest.diagnosis === undefined) newest.diagnosis = sentence;
@@ -474,19 +571,65 @@ export function onAssistantText(state: DetectorState, event: AssistantText): Epi
   return out;
 }
 
+/** Events from a call's result to a reply that can say the call did not work. */
+const ADMIT_REACH = 3;
+
+/**
+ * A reply right after a call that reported success, saying it did not work (`admittedFailure`):
+ * the call enters as the failure it was, with the agent's sentence as its error. A lookup's
+ * reported "no" is an answer, not a failure, and a call already counted as failed stays as it is.
+ */
+function onAdmission(state: DetectorState, event: AssistantText): Episode[] {
+  const newest = state.recentCalls[state.recentCalls.length - 1];
+  if (newest === undefined || !newest.result.ok || state.index - newest.index > ADMIT_REACH) return [];
+  const sentence = admittedFailure(event.text, newest.call);
+  if (sentence === undefined || looksAround(newest.call)) return [];
+  return failedAfterAll(state, { call: newest.call, result: newest.result }, sentence).out;
+}
+
 /**
  * A correction right after a failure joins it (and keeps it open a little longer); otherwise it
- * is an episode of its own, about the newest call.
+ * is an episode of its own, about the newest call. Words no pattern reads as a correction wait
+ * for the agent's reply, which may own up to a mistake (`ownsUp`); pasted terminal output of one
+ * of the agent's own commands is a correction of that command (`rerunByUser`).
  */
 export function onUserText(state: DetectorState, event: UserText): Episode[] {
-  if (event.sidechain === true || !isCorrection(event.text)) return [];
+  if (event.sidechain === true) return [];
+  const before = state.lastAssistantText;
+  if (isCorrection(event.text)) {
+    const call = correctedCall(state) ?? (reportsSymptom(event.text) ? newestAction(state) : undefined);
+    return takeCorrection(state, event, state.index, call, before);
+  }
+  const attempt =
+    rerunByUser(event.text, state.recentCalls) ??
+    changedByUser(event.text, state.recentCalls.slice(-RECENT_CALLS_DICTATED));
+  if (attempt !== undefined)
+    return takeCorrection(state, event, state.index, { call: attempt.call, result: attempt.result }, before);
+  // Owned up to, the words are about what the agent last did, a look around included: a lookup's
+  // answer taken for the truth ("you have no SSH keys") is what such words most often correct.
+  const last = state.lastCall;
+  const call =
+    last !== undefined && !BOOKKEEPING.has(last.call.tool.toLowerCase()) ? last : correctedCall(state);
+  state.heard = { event, index: state.index, call, before };
+  return [];
+}
+
+/** A user's correction (at event `index`) joined with the newest failure, else its own episode about `call`. */
+function takeCorrection(
+  state: DetectorState,
+  event: UserText,
+  index: number,
+  call: Attempt | undefined,
+  before: AssistantText | undefined,
+): Episode[] {
+  state.heard = undefined;
   const newest = state.pending[state.pending.length - 1];
-  if (newest && newest.userText === undefined && state.index - newest.lastIndex <= 6) {
+  if (newest && newest.userText === undefined && index - newest.lastIndex <= 6) {
     newest.userText = event.text;
     newest.lastIndex = state.index;
     return [];
   }
-  const episode = correctionEpisode(event, correctedCall(state), state.lastAssistantText);
+  const episode = correctionEpisode(event, call, before);
   state.lastCall = undefined;
   state.recentCalls = [];
   return [episode];
@@ -538,6 +681,19 @@ export const CORRECTED_ACTION_REACH = 40;
 export function correctedCall(state: DetectorState): Attempt | undefined {
   const last = state.lastCall;
   if (last === undefined || !looksAround(last.call)) return last;
+  for (let i = state.recentCalls.length - 1; i >= 0; i -= 1) {
+    const action = state.recentCalls[i] as Attempt & { index: number };
+    if (state.index - action.index > CORRECTED_ACTION_REACH) return undefined;
+    if (!looksAround(action.call)) return { call: action.call, result: action.result };
+  }
+  return undefined;
+}
+
+/**
+ * The newest call that did something (not a look around), within `CORRECTED_ACTION_REACH` events,
+ * whatever came after it: what a reported symptom is about when the newest call was refused.
+ */
+export function newestAction(state: DetectorState): Attempt | undefined {
   for (let i = state.recentCalls.length - 1; i >= 0; i -= 1) {
     const action = state.recentCalls[i] as Attempt & { index: number };
     if (state.index - action.index > CORRECTED_ACTION_REACH) return undefined;

@@ -95,6 +95,26 @@ const BUILDERS =
 const ENVIRONMENT =
   /\b(Request timed out|Connection timed out|Connection refused|Network is unreachable|No route to host|Could not resolve host|Name or service not known|Temporary failure in name resolution|status code (403|404|429|5\d\d)|Permission denied \(publickey|Host key verification failed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|Command failed: cygpath|no servers could be reached|Could not lock|Could not get lock|Resource temporarily unavailable|has already locked|Unable to acquire the dpkg frontend lock|database is locked)\b/;
 
+/**
+ * The harness could not start the shell at all (Claude Code on Windows: `Command failed: cygpath
+ * -u ...`): the command never ran, so its result says nothing of the command.
+ */
+const SHELL_NOT_STARTED = /^\s*Command failed: cygpath\b/;
+
+/**
+ * A changed retry of an open failure that the harness never ran: the agent's correction, as far as
+ * it got. The failure was the mistake; the retry is its fix, as the agent wrote it.
+ */
+export function unranRetry(open: PendingFailure, call: ToolCall, result: ToolResult): boolean {
+  if (!SHELL_NOT_STARTED.test(result.text.slice(0, 200))) return false;
+  const failed = lastAttempt(open);
+  return (
+    !SHELL_NOT_STARTED.test(failed.result.text.slice(0, 200)) &&
+    !sameInput(failed.call, call) &&
+    !onlyMoreOutput(failed.call, call)
+  );
+}
+
 /** A host name with the port glued on (`host:2222`): no resolver knows it, `ssh -p` was meant. */
 const HOST_WITH_PORT = /Could not resolve hostname \S+:\d+:/;
 
@@ -632,8 +652,16 @@ function isAnswer(call: ToolCall, text: string): boolean {
     return INSTALL_LOOKUPS.has(first) || asksVersion;
   }
   const said = errorGist(text);
-  return said === 'failed without output' || ABSENT.test(head);
+  return said === 'failed without output' || (ABSENT.test(head) && !SWITCH_TAKEN_FOR_PATH.test(head));
 }
+
+/**
+ * A POSIX program saying a cmd.exe switch is not there (`dir: cannot access '/s': No such file or
+ * directory`, Git Bash given `dir /s /b`): it was asked in another shell's syntax and answered
+ * nothing about what was looked for.
+ */
+const SWITCH_TAKEN_FOR_PATH =
+  /(?:cannot access|cannot stat|can't open) '\/[A-Za-z?]{1,3}':|'\/[A-Za-z?]{1,3}': No such file/;
 
 /** Tools that fetch or search the web: what the site answers is the web's state. */
 const WEB_TOOLS = new Set(['webfetch', 'web_fetch', 'websearch', 'web_search', 'google_web_search']);
@@ -1051,6 +1079,15 @@ export function judgeSuccess(
       : { close: false, enabler: false, clearEdited: false };
   if (pending.probe) {
     if (isSubstitute(pending, target) || operandRun(pending, call) !== undefined)
+      return { close: true, episode: 'error-fix' };
+    // A lookup in another shell's syntax that misfired (`dir /s /b` in Git Bash), then the
+    // harness's own file search found it: that tool is the replacement. Any other misfired lookup
+    // and a later search share no more than the search.
+    if (
+      pending.substitutes.length > 0 &&
+      LISTING_TOOLS.has(call.tool.toLowerCase()) &&
+      SWITCH_TAKEN_FOR_PATH.test(failed.result.text.slice(0, 3000))
+    )
       return { close: true, episode: 'error-fix' };
     // The same lookup asked another way after its usage was refused (`grep -P` where grep has no
     // -P, then `grep -E`): the way it was asked was the mistake.

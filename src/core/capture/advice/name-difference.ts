@@ -104,7 +104,14 @@ export function nameDifference(failed: ToolCall, fix: ToolCall): Difference | un
   const failedCommand = commandOf(failed);
   const fixCommand = commandOf(fix);
   if (failed.tool !== fix.tool && !(isShellTool(failed.tool) && isShellTool(fix.tool))) {
-    return { kind: 'tool', failed: failed.tool, fixed: fix.tool, what: fixCommand ?? targetPath(fix) };
+    // A search tool's pattern says what it was asked, as a path or command says it of the others.
+    const pattern = typeof fix.input.pattern === 'string' ? fix.input.pattern : undefined;
+    return {
+      kind: 'tool',
+      failed: failed.tool,
+      fixed: fix.tool,
+      what: fixCommand ?? targetPath(fix) ?? pattern,
+    };
   }
   // a command read from a line cut short is only its beginning: what follows it cannot be compared
   const cut = failed.inputCut === true || fix.inputCut === true;

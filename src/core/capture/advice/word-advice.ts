@@ -197,7 +197,13 @@ function differenceAdvice(
     }
     case 'tool': {
       const how = diff.what !== undefined ? ` (${code(diff.what, 60)})` : '';
-      const target = facts.path !== undefined ? ` for ${code(displayPath(facts.path, project))}` : '';
+      // What the failed call was for: its file, else the command the shell was given.
+      const target =
+        facts.path !== undefined
+          ? ` for ${code(displayPath(facts.path, project))}`
+          : facts.failedCommand !== undefined
+            ? ` (${code(facts.failedCommand, 50)})`
+            : '';
       return {
         advice: `Use ${diff.fixed}${how} instead of ${diff.failed}${target}`,
         remediation: `Use ${diff.fixed}${how}`,
