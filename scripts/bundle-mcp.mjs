@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { moduleUrls } from './source-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -163,6 +164,71 @@ export function shimsPlugin(met, shims = SHIMS) {
   };
 }
 
+/** The SDK's module of protocol schemas (some 150 zod schemas, built when it loads). */
+const SDK_TYPES = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]cjs[\\/]types\.js$/;
+/** Fewer lazy schemas than this: the SDK changed how it writes types.js (the build fails). */
+const MIN_LAZY_SCHEMAS = 100;
+
+/**
+ * The SDK's types.js, with each exported schema built the first time it is read. Loaded as it
+ * is, it builds every zod schema of the protocol (some 2,000 zod objects, 12 ms of the 30 ms the
+ * bundle's body took to run, and most of the garbage of a start), while a start to the first
+ * lore_search reads a few dozen of them. Each top-level `exports.FooSchema = <call or alias>;`
+ * becomes a getter that builds it once and then stays a plain property; everything else (the
+ * module-private schemas, the functions, the classes) runs as written. A schema reads only
+ * schemas defined above it, which exist by the time anything can read it, so the order of
+ * building changes nothing a reader sees. Exported: the test checks the rewrite on the real file.
+ */
+export function lazySchemas(text) {
+  const source = ts.createSourceFile('types.js', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const edits = [];
+  for (const statement of source.statements) {
+    if (!ts.isExpressionStatement(statement)) continue;
+    const assign = statement.expression;
+    if (!ts.isBinaryExpression(assign) || assign.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+    const { left, right } = assign;
+    if (!ts.isPropertyAccessExpression(left) || left.expression.getText(source) !== 'exports') continue;
+    const name = left.name.text;
+    if (!name.endsWith('Schema') || !(ts.isCallExpression(right) || ts.isPropertyAccessExpression(right)))
+      continue;
+    edits.push({
+      start: statement.getStart(source),
+      end: statement.end,
+      text: `__loreLazy(exports, ${JSON.stringify(name)}, () => (${right.getText(source)}));`,
+    });
+  }
+  let out = text;
+  for (const edit of edits.reverse()) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  const helper = [
+    'function __loreLazy(target, name, build) {',
+    '  const settle = (value) =>',
+    '    Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });',
+    '  Object.defineProperty(target, name, {',
+    '    get() { const value = build(); settle(value); return value; },',
+    '    set: settle,',
+    '    enumerable: true,',
+    '    configurable: true,',
+    '  });',
+    '}',
+  ].join('\n');
+  return { text: `${out}\n${helper}\n`, count: edits.length };
+}
+
+export function lazySchemasPlugin(met) {
+  return {
+    name: 'lore-lazy-schemas',
+    setup(b) {
+      b.onLoad({ filter: SDK_TYPES }, (args) => {
+        const { text, count } = lazySchemas(readFileSync(args.path, 'utf8'));
+        if (count < MIN_LAZY_SCHEMAS)
+          throw new Error(`${args.path}: only ${count} exported schemas found to build lazily`);
+        met.add('lazy schemas');
+        return { contents: text, loader: 'js' };
+      });
+    },
+  };
+}
+
 /** `minify: false` only to read a profile: what ships is minified (and checked for `import(` without comments). */
 export async function bundleMcp({ minify = true } = {}) {
   const met = new Set();
@@ -174,7 +240,7 @@ export async function bundleMcp({ minify = true } = {}) {
     format: 'cjs',
     target: 'node20',
     external: EXTERNAL,
-    plugins: [shimsPlugin(met), moduleUrlsPlugin, packagesAsCommonJs()],
+    plugins: [shimsPlugin(met), lazySchemasPlugin(met), moduleUrlsPlugin, packagesAsCommonJs()],
     minify,
     legalComments: 'none',
     charset: 'ascii', // read back as latin1: a one-byte string, decoded in no time
@@ -182,7 +248,7 @@ export async function bundleMcp({ minify = true } = {}) {
     metafile: true,
     logLevel: 'silent',
   });
-  const unmet = SHIMS.filter((shim) => !met.has(shim.name)).map((shim) => shim.name);
+  const unmet = [...SHIMS.map((shim) => shim.name), 'lazy schemas'].filter((name) => !met.has(name));
   if (unmet.length > 0)
     throw new Error(`${MCP_BUNDLE}: no module imports what these shims replace: ${unmet.join(', ')}`);
   const body = result.outputFiles[0].text;
