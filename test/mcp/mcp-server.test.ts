@@ -132,6 +132,9 @@ describe.each([
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['lesson://{id}']);
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['review-lessons-for-path']);
+    expect(prompts[0]?.arguments).toEqual([
+      { name: 'path', description: 'a file path in this repository', required: true },
+    ]);
   });
 
   test('lore_search ranks by scope and text and says why each result matched', async () => {
@@ -199,6 +202,9 @@ describe.each([
       arguments: { path: 'db/migrations/0001.sql' },
     });
     expect(JSON.stringify(prompt.messages)).toContain(ids.migrations);
+    await expect(client.getPrompt({ name: 'review-lessons-for-path', arguments: {} })).rejects.toThrow(
+      /Invalid arguments for prompt review-lessons-for-path.*path/s,
+    );
   });
 
   test('lore_add and lore_update run the breadth check: a broad trigger is refused unless force', async () => {
