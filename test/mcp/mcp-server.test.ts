@@ -118,7 +118,7 @@ describe.each([
     const add = tools.find((tool) => tool.name === 'lore_add');
     expect(Object.keys(add?.inputSchema.properties ?? {})).not.toContain('id');
     // lore_add and lore_update publish the one lesson draft's fields, as the HTTP API documents them
-    const draft = z.toJSONSchema(LessonDraftSchema, { target: 'draft-7', io: 'input' }).properties ?? {};
+    const draft = z.toJSONSchema(LessonDraftSchema(), { target: 'draft-7', io: 'input' }).properties ?? {};
     const update = tools.find((tool) => tool.name === 'lore_update');
     for (const schema of [add?.inputSchema, update?.inputSchema]) {
       const fields = Object.entries(schema?.properties ?? {}).filter(([key]) => key in draft);

@@ -11,18 +11,13 @@
 import { z } from 'zod';
 import { STATUSES, TIERS } from '../../core/lesson/constants.js';
 import { LessonDraftSchema } from '../../core/lesson/draft-schema.js';
-
-/** `build`'s value, built on the first call and the same one on every call after. */
-function once<T>(build: () => T): () => T {
-  let built: { value: T } | undefined;
-  return () => (built ??= { value: build() }).value;
-}
+import { once } from '../../core/once.js';
 
 const list = (what: string) => z.array(z.string().min(1)).describe(what);
 
 /** The draft fields lore_add and lore_update take. */
 const toolDraft = once(() =>
-  LessonDraftSchema.pick({
+  LessonDraftSchema().pick({
     summary: true,
     body: true,
     mistake: true,
@@ -85,7 +80,7 @@ export const ShowInput = once(() =>
 export const AddInput = once(() =>
   z.strictObject({
     ...toolDraft().shape,
-    summary: LessonDraftSchema.shape.summary.unwrap(),
+    summary: LessonDraftSchema().shape.summary.unwrap(),
     tier: z.enum(TIERS).optional().describe('default: project when the repository has .lore/, else user'),
     force: z
       .boolean()
