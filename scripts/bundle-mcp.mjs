@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { moduleUrls } from './source-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -64,6 +65,7 @@ export const packagesAsCommonJs = (external = EXTERNAL) => ({
  * - zod 3 and zod-to-json-schema (100 KB, and zod 3's module set-up at every start), which the SDK
  *   uses only for schemas written with zod 3; lore's are zod 4. Each is a module that loads the
  *   real one on first use of anything but `__esModule`.
+ * - zod mini (40 KB), whose four functions the SDK uses are answered from zod core and zod (below).
  */
 /** A module that is `name`, required from node_modules the first time anything reads it. */
 const lazyModule = (name) => () =>
@@ -124,6 +126,36 @@ export const SHIMS = [
     external: ['@modelcontextprotocol/sdk/validation/ajv'],
   },
   {
+    // zod mini, loaded at every start after zod itself (1.7 ms of the bundle's body) for the
+    // four names the SDK's zod-compat modules read from it: `safeParse`, `safeParseAsync` and
+    // `toJSONSchema` are zod core's own functions (mini re-exports them), and `object` builds the
+    // object schema the SDK makes of a prompt's argument shape, which it only parses with those
+    // and reads the shape of; zod's `object` (loaded anyway, for the SDK's types.js) builds the
+    // same core object schema, with more methods. Anything else loads the real zod mini.
+    name: 'zod mini',
+    importer:
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]cjs[\\/]server[\\/]zod(?:-json-schema)?-compat\.js$/,
+    path: 'zod/v4-mini',
+    contents: () =>
+      [
+        '"use strict";',
+        'const core = require("zod/v4/core");',
+        'const known = {',
+        '  __esModule: true,',
+        '  safeParse: core.safeParse,',
+        '  safeParseAsync: core.safeParseAsync,',
+        '  toJSONSchema: core.toJSONSchema,',
+        '  object: (...args) => require("zod/v4").object(...args),',
+        '};',
+        'let real;',
+        'const load = () => (real ??= require("zod/v4-mini"));',
+        'module.exports = new Proxy(known, {',
+        '  get: (target, key) => (Object.hasOwn(target, key) ? target[key] : load()[key]),',
+        '});',
+      ].join('\n'),
+    external: ['zod/v4-mini'],
+  },
+  {
     name: 'zod 3',
     importer: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]cjs[\\/]server[\\/]zod-compat\.js$/,
     path: 'zod/v3',
@@ -163,6 +195,96 @@ export function shimsPlugin(met, shims = SHIMS) {
   };
 }
 
+/** The SDK's module of protocol schemas (some 150 zod schemas, built when it loads). */
+const SDK_TYPES = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]cjs[\\/]types\.js$/;
+/** Fewer lazy schemas than this: the SDK changed how it writes types.js (the build fails). */
+const MIN_LAZY_SCHEMAS = 100;
+
+/**
+ * The SDK's types.js, with each exported schema built the first time it is read. Loaded as it
+ * is, it builds every zod schema of the protocol (some 2,000 zod objects, 12 ms of the 30 ms the
+ * bundle's body took to run, and most of the garbage of a start), while a start to the first
+ * lore_search reads a few dozen of them. Each top-level `exports.FooSchema = <call or alias>;`
+ * becomes a getter that builds it once and then stays a plain property; everything else (the
+ * module-private schemas, the functions, the classes) runs as written. A schema reads only
+ * schemas defined above it, which exist by the time anything can read it, so the order of
+ * building changes nothing a reader sees. Exported: the test checks the rewrite on the real file.
+ */
+export function lazySchemas(text) {
+  const source = ts.createSourceFile('types.js', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const edits = [];
+  for (const statement of source.statements) {
+    if (!ts.isExpressionStatement(statement)) continue;
+    const assign = statement.expression;
+    if (!ts.isBinaryExpression(assign) || assign.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+    const { left, right } = assign;
+    if (!ts.isPropertyAccessExpression(left) || left.expression.getText(source) !== 'exports') continue;
+    const name = left.name.text;
+    if (!name.endsWith('Schema') || !(ts.isCallExpression(right) || ts.isPropertyAccessExpression(right)))
+      continue;
+    edits.push({
+      start: statement.getStart(source),
+      end: statement.end,
+      text: `__loreLazy(exports, ${JSON.stringify(name)}, () => (${right.getText(source)}));`,
+    });
+  }
+  let out = text;
+  for (const edit of edits.reverse()) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  const helper = [
+    'function __loreLazy(target, name, build) {',
+    '  const settle = (value) =>',
+    '    Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });',
+    '  Object.defineProperty(target, name, {',
+    '    get() { const value = build(); settle(value); return value; },',
+    '    set: settle,',
+    '    enumerable: true,',
+    '    configurable: true,',
+    '  });',
+    '}',
+  ].join('\n');
+  return { text: `${out}\n${helper}\n`, count: edits.length };
+}
+
+export function lazySchemasPlugin(met) {
+  return {
+    name: 'lore-lazy-schemas',
+    setup(b) {
+      b.onLoad({ filter: SDK_TYPES }, (args) => {
+        const { text, count } = lazySchemas(readFileSync(args.path, 'utf8'));
+        if (count < MIN_LAZY_SCHEMAS)
+          throw new Error(`${args.path}: only ${count} exported schemas found to build lazily`);
+        met.add('lazy schemas');
+        return { contents: text, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * lore's modules import `z` from zod, a CommonJS package: esbuild gives each importing module its
+ * own copy of zod's exports object (a getter for each of its 300-odd names), six at a start, about
+ * 0.15 ms each. They import it from one ES module here instead, which makes the one copy; one that
+ * imports another name from 'zod' fails the build (no such export), rather than reading undefined.
+ */
+export function loreZodPlugin(met) {
+  const src = join(root, 'src');
+  return {
+    name: 'lore-zod',
+    setup(b) {
+      b.onResolve({ filter: /^zod$/ }, (args) => {
+        if (!args.importer.startsWith(src)) return undefined;
+        met.add('lore zod');
+        return { path: 'zod', namespace: 'lore-zod' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lore-zod' }, () => ({
+        contents: "export { z } from 'zod';\n",
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /** `minify: false` only to read a profile: what ships is minified (and checked for `import(` without comments). */
 export async function bundleMcp({ minify = true } = {}) {
   const met = new Set();
@@ -174,7 +296,13 @@ export async function bundleMcp({ minify = true } = {}) {
     format: 'cjs',
     target: 'node20',
     external: EXTERNAL,
-    plugins: [shimsPlugin(met), moduleUrlsPlugin, packagesAsCommonJs()],
+    plugins: [
+      shimsPlugin(met),
+      lazySchemasPlugin(met),
+      loreZodPlugin(met),
+      moduleUrlsPlugin,
+      packagesAsCommonJs(),
+    ],
     minify,
     legalComments: 'none',
     charset: 'ascii', // read back as latin1: a one-byte string, decoded in no time
@@ -182,7 +310,9 @@ export async function bundleMcp({ minify = true } = {}) {
     metafile: true,
     logLevel: 'silent',
   });
-  const unmet = SHIMS.filter((shim) => !met.has(shim.name)).map((shim) => shim.name);
+  const unmet = [...SHIMS.map((shim) => shim.name), 'lazy schemas', 'lore zod'].filter(
+    (name) => !met.has(name),
+  );
   if (unmet.length > 0)
     throw new Error(`${MCP_BUNDLE}: no module imports what these shims replace: ${unmet.join(', ')}`);
   const body = result.outputFiles[0].text;

@@ -419,7 +419,7 @@ describe('HTTP API, in-process', () => {
     const doc = (await app.request('/api/openapi.json')).json<{
       components: { schemas: { LessonDraft: { properties: Record<string, { enum?: string[] }> } } };
     }>();
-    const draft = z.toJSONSchema(LessonDraftSchema, { target: 'draft-2020-12', io: 'input' });
+    const draft = z.toJSONSchema(LessonDraftSchema(), { target: 'draft-2020-12', io: 'input' });
     expect(doc.components.schemas.LessonDraft.properties).toEqual(draft.properties);
     expect(doc.components.schemas.LessonDraft.properties.severity?.enum).toEqual([...SEVERITIES]);
     expect(Object.keys(doc.components.schemas.LessonDraft.properties)).toEqual([...DRAFT_FIELDS]);

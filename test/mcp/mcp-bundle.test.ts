@@ -184,8 +184,10 @@ describe('the bundled lore mcp and its code cache', () => {
     expect(bundleText.includes('import.meta')).toBe(false);
   });
 
-  test("zod's other locales, zod 3 and the SDK's AJV validator are left out, and found in node_modules if asked for", () => {
+  test("zod's other locales, zod 3, zod mini and the SDK's AJV validator are left out, and found in node_modules if asked for", () => {
     expect(bundleText.length).toBeLessThan(900_000);
+    expect(bundleText.includes('ZodMiniObject')).toBe(false);
+    expect(typeof (createRequire(BUNDLE)('zod/v4-mini') as { object?: unknown }).object).toBe('function');
     // French zod messages, AJV's format keyword and zod 3's type names were in the bundle before
     expect(bundleText.includes('e invalide')).toBe(false);
     expect(bundleText.includes('must match format')).toBe(false);

@@ -118,7 +118,7 @@ describe.each([
     const add = tools.find((tool) => tool.name === 'lore_add');
     expect(Object.keys(add?.inputSchema.properties ?? {})).not.toContain('id');
     // lore_add and lore_update publish the one lesson draft's fields, as the HTTP API documents them
-    const draft = z.toJSONSchema(LessonDraftSchema, { target: 'draft-7', io: 'input' }).properties ?? {};
+    const draft = z.toJSONSchema(LessonDraftSchema(), { target: 'draft-7', io: 'input' }).properties ?? {};
     const update = tools.find((tool) => tool.name === 'lore_update');
     for (const schema of [add?.inputSchema, update?.inputSchema]) {
       const fields = Object.entries(schema?.properties ?? {}).filter(([key]) => key in draft);
@@ -132,6 +132,9 @@ describe.each([
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['lesson://{id}']);
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['review-lessons-for-path']);
+    expect(prompts[0]?.arguments).toEqual([
+      { name: 'path', description: 'a file path in this repository', required: true },
+    ]);
   });
 
   test('lore_search ranks by scope and text and says why each result matched', async () => {
@@ -199,6 +202,9 @@ describe.each([
       arguments: { path: 'db/migrations/0001.sql' },
     });
     expect(JSON.stringify(prompt.messages)).toContain(ids.migrations);
+    await expect(client.getPrompt({ name: 'review-lessons-for-path', arguments: {} })).rejects.toThrow(
+      /Invalid arguments for prompt review-lessons-for-path.*path/s,
+    );
   });
 
   test('lore_add and lore_update run the breadth check: a broad trigger is refused unless force', async () => {

@@ -3,6 +3,10 @@ import { DRAFT_FIELDS, LessonDraftSchema } from '../../src/core/lesson/draft-sch
 import { KNOWN_LESSON_KEYS, LessonSchema } from '../../src/core/lesson/schema.js';
 
 describe('the lesson draft (what add and update take on every surface)', () => {
+  it("names its fields in DRAFT_FIELDS, in the schema's order", () => {
+    expect(DRAFT_FIELDS).toEqual(Object.keys(LessonDraftSchema().shape));
+  });
+
   it('holds lesson fields only', () => {
     expect(DRAFT_FIELDS.filter((field) => !KNOWN_LESSON_KEYS.includes(field))).toEqual([]);
   });
@@ -20,7 +24,7 @@ describe('the lesson draft (what add and update take on every surface)', () => {
       [[{ kind: 'task', ref: 'PROJ-1' }], [{ kind: 'task', ref: '' }], [{ kind: 'chat', ref: 'x' }]],
     ],
   ] as const)('accepts and refuses the same %s values as the lesson record: %j', (field, values) => {
-    const draft = LessonDraftSchema.shape[field];
+    const draft = LessonDraftSchema().shape[field];
     const record = LessonSchema.shape[field];
     for (const value of values) {
       expect([value, draft.safeParse(value).success]).toEqual([value, record.safeParse(value).success]);
@@ -28,8 +32,8 @@ describe('the lesson draft (what add and update take on every surface)', () => {
   });
 
   it('sets nothing it was not given, and refuses keys that are no draft field', () => {
-    expect(LessonDraftSchema.parse({ summary: 'x' })).toEqual({ summary: 'x' });
-    expect(LessonDraftSchema.safeParse({ summary: 'x', id: 'abc' }).error?.issues[0]?.code).toBe(
+    expect(LessonDraftSchema().parse({ summary: 'x' })).toEqual({ summary: 'x' });
+    expect(LessonDraftSchema().safeParse({ summary: 'x', id: 'abc' }).error?.issues[0]?.code).toBe(
       'unrecognized_keys',
     );
   });

@@ -56,7 +56,7 @@ function draftComponent(): Record<string, unknown> {
     $schema: _,
     additionalProperties: __,
     ...schema
-  } = z.toJSONSchema(LessonDraftSchema, {
+  } = z.toJSONSchema(LessonDraftSchema(), {
     io: 'input',
     target: 'draft-2020-12',
   });

@@ -53,7 +53,7 @@ export function parseJsonBody(body: string): Record<string, unknown> {
  */
 export function draftFromBody(body: Record<string, unknown>, extra: readonly string[]): LessonDraft {
   expected ??= new Map(
-    Object.entries(LessonDraftSchema.shape).map(([key, field]) => [key, expectedOf(field)]),
+    Object.entries(LessonDraftSchema().shape).map(([key, field]) => [key, expectedOf(field)]),
   );
   const draft: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {

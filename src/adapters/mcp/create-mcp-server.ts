@@ -49,12 +49,17 @@ export function createLoreMcpServer(deps: McpDeps): LoreMcpServer {
   registerLessonResource(server, deps, session);
   registerReviewPrompt(server, deps, session);
 
-  // Open the workspace and check the index while the client initializes: the first call is answered sooner.
-  void session.run(async () => undefined).catch(() => undefined);
+  // Open the workspace and check the index while the client initializes: the first call is answered
+  // sooner. After an initialize already waiting on stdin is answered (the event loop reads stdin
+  // before it runs immediates): the check is some 30 ms of synchronous work at 10,000 lessons, which
+  // then runs while the client reads that answer and sends its first call, instead of before it.
+  const warmUp = setImmediate(() => void session.run(async () => undefined).catch(() => undefined));
 
   return {
     server,
     async close() {
+      // a client gone before the warm-up started: no workspace to open (and then leave open)
+      clearImmediate(warmUp);
       await server.close();
       await session.close();
     },

@@ -24,7 +24,7 @@ import {
   DocsShowOutput,
 } from './tool-schemas.js';
 
-function toDocHit(doc: ListedDoc): z.infer<typeof DocsListOutput>['docs'][number] {
+function toDocHit(doc: ListedDoc): z.infer<ReturnType<typeof DocsListOutput>>['docs'][number] {
   return {
     path: doc.path,
     type: doc.type,

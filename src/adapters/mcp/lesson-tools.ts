@@ -34,7 +34,7 @@ import {
 const writes = () => import('../../store/lessons/lesson-writes.js');
 const feedbackStore = () => import('../../store/lessons/feedback.js');
 
-type Hit = z.infer<typeof ListOutput>['lessons'][number];
+type Hit = z.infer<ReturnType<typeof ListOutput>>['lessons'][number];
 type Context = { deps: McpDeps; session: McpSession };
 
 function toHit(item: ListedLesson): Hit {

@@ -20,8 +20,9 @@ import { TOOL_USAGE } from './tool-schemas.js';
 export type ToolSpec<In extends z.ZodObject, Out extends z.ZodObject> = {
   name: string;
   description: string;
-  input: In;
-  output: Out;
+  /** The schemas, built on first use (tool-schemas.ts). */
+  input(): In;
+  output(): Out;
   /**
    * Work that waits on something slow outside lore (a model's endpoint), run before the call
    * takes its turn in the queue, so the other calls do not wait for it: it reads the workspace as
@@ -75,8 +76,8 @@ function describeTool(tool: AnyToolSpec): Tool {
   return {
     name: tool.name,
     description: tool.description,
-    inputSchema: z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
-    outputSchema: z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output' }) as Tool['outputSchema'],
+    inputSchema: z.toJSONSchema(tool.input(), { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
+    outputSchema: z.toJSONSchema(tool.output(), { target: 'draft-7', io: 'output' }) as Tool['outputSchema'],
     execution: { taskSupport: 'forbidden' },
   };
 }
@@ -94,13 +95,13 @@ export function registerTools(server: Server, tools: readonly AnyToolSpec[], run
     const tool = byName.get(name);
     if (tool === undefined)
       return failure(name, `Tool ${name} not found`, `lore's tools: ${[...byName.keys()].join(', ')}`);
-    const args = tool.input.safeParse(request.params.arguments ?? {});
+    const args = tool.input().safeParse(request.params.arguments ?? {});
     if (!args.success)
       return failure(name, `Invalid arguments for tool ${name}: ${describeIssues(args.error.issues)}`);
     try {
       const prepared = tool.prepare ? await tool.prepare(args.data, await runner.peek()) : undefined;
       const data = await runner.run((ws) => tool.handler(args.data, ws, prepared));
-      const checked = tool.output.safeParse(data);
+      const checked = tool.output().safeParse(data);
       if (!checked.success)
         throw new Error(`the answer breaks the output schema: ${describeIssues(checked.error.issues)}`);
       // the parsed answer, not the handler's: a key the schema does not declare is dropped here

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { CATEGORIES, LESSON_TYPE_HELP, LESSON_TYPES, SEVERITIES, SUMMARY_MAX } from './constants.js';
+import { once } from '../once.js';
 import { ConfidenceSchema, EvidenceSchema, PrioritySchema } from './field-schemas.js';
 import { HOSTS } from '../inject/types.js';
 
@@ -20,47 +21,74 @@ const list = (what: string) => z.array(z.string()).describe(what);
  * tags and drops empty items, then checks the whole record against LessonSchema (globs, regex
  * safety, a one-line summary), so those rules live there only.
  */
-export const LessonDraftSchema = z
-  .strictObject({
-    summary: z
-      .string()
-      .max(SUMMARY_MAX, `must be at most ${SUMMARY_MAX} characters`)
-      .describe(`one line the agent should read (at most ${SUMMARY_MAX} characters)`),
-    slug: z.string().describe('a readable handle (default: from the summary)'),
-    body: z.string().describe('markdown details, pulled on demand'),
-    mistake: z.string().describe('what went wrong'),
-    remediation: z.string().describe('what to do instead'),
-    context: z.string().describe('COIA: the situation'),
-    observation: z.string().describe('COIA: what was observed'),
-    implication: z.string().describe('COIA: why it matters'),
-    action: z.string().describe('COIA: what to do'),
-    tools: list('tool names the lesson applies to (Bash, Edit, ...)'),
-    commands: list('regular expressions over a shell command'),
-    paths: list('globs over repository-relative paths'),
-    contents: list('regular expressions over the text an Edit or Write would write'),
-    errors: list(
-      "regular expressions over a call's error or output: the lesson speaks only after one appears",
-    ),
-    tags: list('tags, preferably category:value (lang:python)'),
-    stack: list('languages or frameworks'),
-    agents: z
-      .array(z.enum(HOSTS))
-      .describe('the agents it applies to (claude-code, codex, gemini, cursor); empty: every agent'),
-    category: z.enum(CATEGORIES),
-    severity: z.enum(SEVERITIES),
-    type: z.enum(LESSON_TYPES).describe(LESSON_TYPE_HELP),
-    priority: PrioritySchema,
-    confidence: ConfidenceSchema.describe(
-      'how sure the lesson is, 0-1; below inject.minConfidence it is never injected',
-    ),
-    needsReview: z.boolean().describe('true: never injected until a person reviewed it'),
-    evidence: z
-      .array(EvidenceSchema)
-      .describe('what the lesson rests on: tasks, commits, sessions, files, URLs'),
-  })
-  .partial();
-export type LessonDraft = z.infer<typeof LessonDraftSchema>;
+export const LessonDraftSchema = once(() =>
+  z
+    .strictObject({
+      summary: z
+        .string()
+        .max(SUMMARY_MAX, `must be at most ${SUMMARY_MAX} characters`)
+        .describe(`one line the agent should read (at most ${SUMMARY_MAX} characters)`),
+      slug: z.string().describe('a readable handle (default: from the summary)'),
+      body: z.string().describe('markdown details, pulled on demand'),
+      mistake: z.string().describe('what went wrong'),
+      remediation: z.string().describe('what to do instead'),
+      context: z.string().describe('COIA: the situation'),
+      observation: z.string().describe('COIA: what was observed'),
+      implication: z.string().describe('COIA: why it matters'),
+      action: z.string().describe('COIA: what to do'),
+      tools: list('tool names the lesson applies to (Bash, Edit, ...)'),
+      commands: list('regular expressions over a shell command'),
+      paths: list('globs over repository-relative paths'),
+      contents: list('regular expressions over the text an Edit or Write would write'),
+      errors: list(
+        "regular expressions over a call's error or output: the lesson speaks only after one appears",
+      ),
+      tags: list('tags, preferably category:value (lang:python)'),
+      stack: list('languages or frameworks'),
+      agents: z
+        .array(z.enum(HOSTS))
+        .describe('the agents it applies to (claude-code, codex, gemini, cursor); empty: every agent'),
+      category: z.enum(CATEGORIES),
+      severity: z.enum(SEVERITIES),
+      type: z.enum(LESSON_TYPES).describe(LESSON_TYPE_HELP),
+      priority: PrioritySchema(),
+      confidence: ConfidenceSchema().describe(
+        'how sure the lesson is, 0-1; below inject.minConfidence it is never injected',
+      ),
+      needsReview: z.boolean().describe('true: never injected until a person reviewed it'),
+      evidence: z
+        .array(EvidenceSchema())
+        .describe('what the lesson rests on: tasks, commits, sessions, files, URLs'),
+    })
+    .partial(),
+);
+export type LessonDraft = z.infer<ReturnType<typeof LessonDraftSchema>>;
 export type DraftField = keyof LessonDraft;
 
-/** The draft's fields, in the order lore writes them. */
-export const DRAFT_FIELDS = Object.keys(LessonDraftSchema.shape) as readonly DraftField[];
+/** The draft's fields, in the order lore writes them (the schema's own order: a test checks). */
+export const DRAFT_FIELDS: readonly DraftField[] = [
+  'summary',
+  'slug',
+  'body',
+  'mistake',
+  'remediation',
+  'context',
+  'observation',
+  'implication',
+  'action',
+  'tools',
+  'commands',
+  'paths',
+  'contents',
+  'errors',
+  'tags',
+  'stack',
+  'agents',
+  'category',
+  'severity',
+  'type',
+  'priority',
+  'confidence',
+  'needsReview',
+  'evidence',
+];

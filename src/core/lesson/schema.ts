@@ -238,13 +238,13 @@ export const LessonSchema = z
       .enum(CLASSIFIERS)
       .optional()
       .describe('Who chose the tier: capture (lore scan classified it) or human (lore promote / demote).'),
-    priority: PrioritySchema.default(5),
-    confidence: ConfidenceSchema.default(0.9),
+    priority: PrioritySchema().default(5),
+    confidence: ConfidenceSchema().default(0.9),
     needsReview: z.boolean().default(false),
     status: z.enum(STATUSES).default('active'),
     supersedes: z.array(z.string().regex(ID_PATTERN, 'must be a lesson id')).default([]),
     supersededBy: z.string().regex(ID_PATTERN, 'must be a lesson id').optional(),
-    evidence: z.array(EvidenceSchema).default([]),
+    evidence: z.array(EvidenceSchema()).default([]),
     sourceSessions: z.array(z.string().min(1)).default([]),
     occurrences: z.number().int().min(0).default(1),
     contentHash: z.string().optional(),
