@@ -287,6 +287,48 @@ describe('lesson index: reads between full scans', () => {
     expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
   });
 
+  const storedForm = (ws: Workspace) =>
+    ws.index.query(
+      ({ db }) =>
+        db.get<{ kind: string }>("SELECT typeof(value) AS kind FROM meta WHERE key = 'liteForm'")?.kind,
+    );
+
+  it('a full scan stores the lite form; one that saw a stray file removes it, and reads check the listings', async () => {
+    const box = sandbox();
+    const { ws, a } = await settled(box);
+    expect(await storedForm(ws)).toBe('blob');
+    const stray = join(ws.store('project').layout.lessonsDir, 'NOTES.txt');
+    writeFileSync(stray, 'notes\n');
+    const saw = await box.open();
+    expect(await saw.ready()).toMatchObject({ fresh: true, scan: 'full' });
+    expect(await storedForm(saw)).toBeUndefined();
+    expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
+    writeFileSync(
+      a.file,
+      readFileSync(a.file, 'utf8').replace('pytest hangs on a TTY', 'pytest hangs again'),
+    );
+    touchLater(a.file);
+    const edited = await box.open();
+    expect(await edited.ready()).toMatchObject({ fresh: false, scan: 'full' });
+    expect((await edited.index.get('project', a.id))?.lesson.summary).toBe('pytest hangs again');
+    rmSync(stray);
+    const cleared = await box.open();
+    expect(await cleared.ready()).toMatchObject({ fresh: true, scan: 'full' });
+    expect(await storedForm(cleared)).toBe('blob');
+  });
+
+  it('an index without the form (an older lore wrote it) reads lite from the listings, and notices edits', async () => {
+    const box = sandbox();
+    const { ws, a } = await settled(box);
+    await ws.index.query(({ db }) => db.run("DELETE FROM meta WHERE key = 'liteForm'"));
+    expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
+    appendFileSync(ws.store('project').lessonDir(a.id).votesPath, vote(NOW - DAY_MS));
+    const later = await box.open();
+    expect(await later.ready()).toMatchObject({ fresh: false, scan: 'full' });
+    expect((await later.index.get('project', a.id))?.votes.count).toBe(2);
+    expect(await storedForm(later)).toBe('blob');
+  });
+
   it('a lesson directory removed behind the back of lore makes the next read a full scan', async () => {
     const box = sandbox();
     const { ws, b } = await settled(box);

@@ -5,7 +5,7 @@
 import type { TierStore } from '../lessons/tier-store.js';
 import type { SqlDatabase } from '../sqlite/sqlite.js';
 import { INDEX_TABLES } from './index-schema.js';
-import { liteAggregate } from './lite-aggregate.js';
+import { encodeLiteForm, liteAggregate } from './lite-aggregate.js';
 import type { RefreshReport } from './index-types.js';
 import type { ParsedFile } from './parse-worker.js';
 import { freshnessContext, FULL_SCAN_MS, parseListings, scanTiers, signaturesOf } from './scan-tiers.js';
@@ -33,7 +33,10 @@ export type RefreshContext = {
   state: RefreshState;
 };
 
-const META_KEYS = "('aggregate', 'voted', 'listings', 'fullScanAt', 'context')";
+const META_KEYS = "('aggregate', 'voted', 'listings', 'fullScanAt', 'context', 'liteForm')";
+
+/** A meta value as text (the stored form, a BLOB, reads as an ArrayBuffer). */
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
  * `force`: every file is parsed again into emptied tables. `look`: a full scan that writes rows only
@@ -48,25 +51,32 @@ export async function refreshIndex(
   const { db, tiers, state } = ctx;
   const meta = new Map(
     db
-      .all<{ key: string; value: string }>(`SELECT key, value FROM meta WHERE key IN ${META_KEYS}`)
+      .all<{ key: string; value: unknown }>(`SELECT key, value FROM meta WHERE key IN ${META_KEYS}`)
       .map((row) => [row.key, row.value]),
   );
   const context = freshnessContext(tiers);
   const nowMs = Date.now();
-  const listingsText = meta.get('listings');
+  const listingsText = text(meta.get('listings'));
+  const votedText = text(meta.get('voted'));
+  const storedAggregate = text(meta.get('aggregate'));
   const liteWanted =
     !force &&
     !look &&
     !state.fullScanNext &&
     meta.get('context') === context &&
-    meta.has('voted') &&
+    votedText !== undefined &&
     listingsText !== undefined &&
     nowMs - Number(meta.get('fullScanAt')) < FULL_SCAN_MS;
-  // The lite check without a string per lesson (lite-aggregate.ts); when it cannot tell,
-  // scanTiers below checks as before.
-  const quick = liteWanted ? liteAggregate(tiers, listingsText, meta.get('voted') ?? '') : undefined;
+  // The lite check from the stored form, without a string per lesson (lite-aggregate.ts); when
+  // there is none (a store with stray files, an index an older lore wrote) or it cannot tell,
+  // scanTiers below checks from the stored listings as before.
+  const form = meta.get('liteForm');
+  const quick =
+    liteWanted && (form instanceof ArrayBuffer || form instanceof Uint8Array)
+      ? liteAggregate(tiers, form)
+      : undefined;
   if (quick !== undefined) {
-    state.fullScanNext = quick !== meta.get('aggregate');
+    state.fullScanNext = quick !== storedAggregate;
     if (state.fullScanNext) return refreshIndex(ctx, force);
     state.lastScan = { tiers: [], legacy: [], aggregate: quick, lite: true, voted: [], listings: [] };
     return { parsed: 0, removed: 0, rebuilt: false, fresh: true, legacyFiles: [], scan: 'lite' };
@@ -76,13 +86,11 @@ export async function refreshIndex(
   state.fullScanNext = false;
   const scan = scanTiers(
     tiers,
-    lite && listings !== undefined
-      ? { voted: new Set((meta.get('voted') ?? '').split('\n')), listings }
-      : undefined,
+    lite && listings !== undefined ? { voted: new Set((votedText ?? '').split('\n')), listings } : undefined,
   );
   state.lastScan = scan;
   const remember = () => rememberScan(db, scan, context, nowMs);
-  if (!force && meta.get('aggregate') === scan.aggregate) {
+  if (!force && storedAggregate === scan.aggregate) {
     if (!lite) db.transaction(remember);
     const report = { parsed: 0, removed: 0, rebuilt: false, fresh: true, legacyFiles: scan.legacy };
     return { ...report, scan: lite ? 'lite' : 'full' };
@@ -156,10 +164,16 @@ function writeChanges(
   return { parsed, removed };
 }
 
-/** What a lite scan needs from this full one (see ScanHint), and when it ran. */
+/**
+ * What a lite scan needs from this full one (see ScanHint, and lite-aggregate.ts's form, removed
+ * when this scan cannot have one), and when it ran.
+ */
 function rememberScan(db: SqlDatabase, scan: Scan, context: string, nowMs: number): void {
   db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('voted', ?)", scan.voted.join('\n'));
   db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('listings', ?)", JSON.stringify(scan.listings));
+  const form = encodeLiteForm(scan);
+  if (form === undefined) db.run("DELETE FROM meta WHERE key = 'liteForm'");
+  else db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('liteForm', ?)", form);
   db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('fullScanAt', ?)", String(nowMs));
   db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('context', ?)", context);
 }
