@@ -33,10 +33,18 @@ export type RefreshContext = {
   state: RefreshState;
 };
 
-const META_KEYS = "('aggregate', 'voted', 'listings', 'fullScanAt', 'context', 'liteForm')";
+/** What the lite check from the stored form reads. */
+const FORM_KEYS = "('aggregate', 'fullScanAt', 'context', 'liteForm')";
+/** What a scan reads: the listings and votes a lite scan goes by, not the form. */
+const META_KEYS = "('aggregate', 'voted', 'listings', 'fullScanAt', 'context')";
 
 /** A meta value as text (the stored form, a BLOB, reads as an ArrayBuffer). */
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function readMeta(db: SqlDatabase, keys: string): Map<string, unknown> {
+  const rows = db.all<{ key: string; value: unknown }>(`SELECT key, value FROM meta WHERE key IN ${keys}`);
+  return new Map(rows.map((row) => [row.key, row.value]));
+}
 
 /**
  * `force`: every file is parsed again into emptied tables. `look`: a full scan that writes rows only
@@ -49,44 +57,39 @@ export async function refreshIndex(
   look = false,
 ): Promise<RefreshReport> {
   const { db, tiers, state } = ctx;
-  const meta = new Map(
-    db
-      .all<{ key: string; value: unknown }>(`SELECT key, value FROM meta WHERE key IN ${META_KEYS}`)
-      .map((row) => [row.key, row.value]),
-  );
   const context = freshnessContext(tiers);
   const nowMs = Date.now();
-  const listingsText = text(meta.get('listings'));
-  const votedText = text(meta.get('voted'));
-  const storedAggregate = text(meta.get('aggregate'));
-  const liteWanted =
-    !force &&
-    !look &&
-    !state.fullScanNext &&
-    meta.get('context') === context &&
-    votedText !== undefined &&
-    listingsText !== undefined &&
-    nowMs - Number(meta.get('fullScanAt')) < FULL_SCAN_MS;
-  // The lite check from the stored form, without a string per lesson (lite-aggregate.ts); when
-  // there is none (a store with stray files, an index an older lore wrote) or it cannot tell,
-  // scanTiers below checks from the stored listings as before.
-  const form = meta.get('liteForm');
+  // A lite check when the last full scan is recent and the context it saw still holds.
+  const mayBeLite = !force && !look && !state.fullScanNext;
+  const liteWanted = (meta: Map<string, unknown>) =>
+    mayBeLite && meta.get('context') === context && nowMs - Number(meta.get('fullScanAt')) < FULL_SCAN_MS;
+  // From the stored form, without a string per lesson (lite-aggregate.ts), and without reading
+  // the listings (0.5-1 ms of a read at 10,000 lessons); when there is none (a store with stray
+  // files, an index an older lore wrote) or it cannot tell, scanTiers below checks from the
+  // listings as before.
+  const formMeta = mayBeLite ? readMeta(db, FORM_KEYS) : new Map<string, unknown>();
+  const form = formMeta.get('liteForm');
   const quick =
-    liteWanted && (form instanceof ArrayBuffer || form instanceof Uint8Array)
+    liteWanted(formMeta) && (form instanceof ArrayBuffer || form instanceof Uint8Array)
       ? liteAggregate(tiers, form)
       : undefined;
   if (quick !== undefined) {
-    state.fullScanNext = quick !== storedAggregate;
+    state.fullScanNext = quick !== text(formMeta.get('aggregate'));
     if (state.fullScanNext) return refreshIndex(ctx, force);
     state.lastScan = { tiers: [], legacy: [], aggregate: quick, lite: true, voted: [], listings: [] };
     return { parsed: 0, removed: 0, rebuilt: false, fresh: true, legacyFiles: [], scan: 'lite' };
   }
+  // read again, all of it in one statement: what the scan goes by is what the aggregate was from
+  const meta = readMeta(db, META_KEYS);
+  const listingsText = text(meta.get('listings'));
+  const votedText = text(meta.get('voted'));
+  const storedAggregate = text(meta.get('aggregate'));
   const listings = parseListings(listingsText, tiers.length);
-  const lite = liteWanted && listings !== undefined;
+  const lite = liteWanted(meta) && votedText !== undefined && listings !== undefined;
   state.fullScanNext = false;
   const scan = scanTiers(
     tiers,
-    lite && listings !== undefined ? { voted: new Set((votedText ?? '').split('\n')), listings } : undefined,
+    lite && listings !== undefined ? { voted: new Set(votedText?.split('\n')), listings } : undefined,
   );
   state.lastScan = scan;
   const remember = () => rememberScan(db, scan, context, nowMs);
