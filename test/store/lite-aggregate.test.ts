@@ -138,6 +138,14 @@ describe('encodeLiteForm', () => {
     expect(encodeLiteForm(scanTiers(tiers))).toBeUndefined();
   });
 
+  it('gives the same aggregate for ASCII names only (offsets counted without encoding each name)', () => {
+    const { tiers, files, full } = stores();
+    rmSync(join(files['été-ünïcode'] as string, '..'), { recursive: true });
+    const ascii = scanTiers(tiers);
+    expect(ascii.aggregate).not.toBe(full.aggregate);
+    expect(liteAggregate(tiers, encodeLiteForm(ascii) as Uint8Array)).toBe(ascii.aggregate);
+  });
+
   it('writes one for tiers without lessons (an empty folder, no folder)', () => {
     const { base } = stores();
     const tiers = [

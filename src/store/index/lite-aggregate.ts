@@ -90,39 +90,43 @@ export function encodeLiteForm(scan: Scan): Uint8Array | undefined {
   const sections = formSections(scan);
   if (sections === undefined) return undefined;
   const all = sections.flatMap((pair) => pair ?? []);
-  const paths = all.map(({ names, file }) =>
-    names.map((name) => Buffer.from(`${name}${sep}${file}`, 'utf8')),
+  // Every full scan writes the form (each write by lore ends with one): the paths are encoded in
+  // one piece and the offsets counted, not a Buffer and a copy per file (12-30 ms at 10,000
+  // lessons that way, against 2-4 ms).
+  const text = all.map(({ names, file }) =>
+    names.length === 0 ? '' : `${names.join(`${sep}${file}`)}${sep}${file}`,
   );
+  const paths = Buffer.from(text.join(''), 'utf8');
+  const ascii = paths.length === text.reduce((sum, part) => sum + part.length, 0);
   let words = HEAD_WORDS + 2 * sections.length;
   for (const { names } of all) words += 3 * names.length + 1;
-  let bytes = 0;
-  let longest = 0;
-  for (const path of paths.flat()) {
-    bytes += path.length;
-    longest = Math.max(longest, path.length);
-  }
-  const form = Buffer.alloc(4 * words + bytes);
+  const form = Buffer.alloc(4 * words + paths.length);
+  form.set(paths, 4 * words);
   const table = new Uint32Array(form.buffer, form.byteOffset, words);
   table[0] = FORM_MAGIC;
   table[1] = sections.length;
-  table[2] = longest;
   for (const [t, pair] of sections.entries()) {
     table[HEAD_WORDS + 2 * t] = pair === null ? NO_FOLDER : pair[0].names.length;
     table[HEAD_WORDS + 2 * t + 1] = pair === null ? 0 : pair[1].names.length;
   }
   let word = HEAD_WORDS + 2 * sections.length;
   let offset = 4 * words;
-  for (const [s, { names, kind }] of all.entries()) {
-    for (const [i, name] of names.entries()) writeNameSeeds(name, kind, table, word + 2 * i);
+  let longest = 0;
+  for (const { names, file, kind } of all) {
+    for (let i = 0; i < names.length; i += 1) writeNameSeeds(names[i] as string, kind, table, word + 2 * i);
     word += 2 * names.length;
-    for (const path of paths[s] ?? []) {
+    const tail = Buffer.byteLength(`${sep}${file}`);
+    for (const name of names) {
       table[word] = offset;
       word += 1;
-      offset += path.copy(form, offset);
+      const length = (ascii ? name.length : Buffer.byteLength(name)) + tail;
+      longest = Math.max(longest, length);
+      offset += length;
     }
     table[word] = offset;
     word += 1;
   }
+  table[2] = longest;
   return form;
 }
 
