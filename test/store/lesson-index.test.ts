@@ -317,6 +317,37 @@ describe('lesson index: reads between full scans', () => {
     expect(await storedForm(cleared)).toBe('blob');
   });
 
+  it('a full scan that finds nothing changed keeps the form of the same files, and replaces one of others', async () => {
+    const box = sandbox();
+    const { ws, a } = await settled(box);
+    const formBytes = (w: Workspace) =>
+      w.index.query(
+        ({ db }) => db.get<{ n: number }>("SELECT length(value) AS n FROM meta WHERE key = 'liteForm'")?.n,
+      );
+    const full = await formBytes(ws);
+    // a stand-in form, marked as the current scan's: a full scan with nothing changed leaves it
+    await ws.index.query(({ db }) => db.run("UPDATE meta SET value = x'00010203' WHERE key = 'liteForm'"));
+    await ws.index.refresh();
+    expect(await formBytes(ws)).toBe(4);
+    // and a read with a form it cannot use still reads lite (from the listings) and notices edits
+    expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
+    writeFileSync(
+      a.file,
+      readFileSync(a.file, 'utf8').replace('pytest hangs on a TTY', 'pytest hangs again'),
+    );
+    touchLater(a.file);
+    const edited = await box.open();
+    expect(await edited.ready()).toMatchObject({ fresh: false, scan: 'full' });
+    expect(await formBytes(edited)).toBe(full);
+    // a form marked as another scan's (an older lore's scan wrote the aggregate) is written again
+    await edited.index.query(({ db }) => db.run("UPDATE meta SET value = 'other' WHERE key = 'liteFormOf'"));
+    await edited.index.query(({ db }) =>
+      db.run("UPDATE meta SET value = x'00010203' WHERE key = 'liteForm'"),
+    );
+    await edited.index.refresh();
+    expect(await formBytes(edited)).toBe(full);
+  });
+
   it('an index without the form (an older lore wrote it) reads lite from the listings, and notices edits', async () => {
     const box = sandbox();
     const { ws, a } = await settled(box);

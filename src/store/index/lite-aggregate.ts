@@ -81,6 +81,11 @@ function formSections(scan: Scan): ([FormSection, FormSection] | null)[] | undef
   return sections;
 }
 
+/** Whether `scan` has a stored form: a full scan that saw only lesson folders with a lesson.yaml. */
+export function hasLiteForm(scan: Scan): boolean {
+  return !scan.lite && formSections(scan) !== undefined;
+}
+
 /**
  * The stored form of a full scan's files (see above); undefined for a lite scan, and when the scan
  * saw anything but lesson folders with a lesson.yaml.
