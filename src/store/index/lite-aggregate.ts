@@ -31,9 +31,10 @@
  * No form is written when the scan saw anything but lesson folders with a lesson.yaml (and dot
  * folders): a folder without lesson.yaml, a legacy or stray file. A read then scans as before.
  * Undefined whenever the check cannot be sure to agree with `scanTiers`: a form of another shape
- * or tier count, a listed lesson.yaml gone, any error. A form that no longer matches the files (a
- * lesson edited, or an older lore's full scan that left this form behind) gives another aggregate,
- * so the read scans in full, and that scan writes the form again.
+ * or tier count, a listed lesson.yaml gone, any error. A file edited gives another aggregate, so
+ * the read scans in full, and that scan writes the form again. refresh-index.ts stores the form
+ * with the aggregate of the scan that wrote it (`liteFormOf`) and uses it only while that is the
+ * stored aggregate: an older lore's full scan writes the aggregate and leaves the form alone.
  */
 import { sep } from 'node:path';
 import { STAMP_WIDTH } from '../fs/file-signature.js';
