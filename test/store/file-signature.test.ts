@@ -21,7 +21,7 @@ import {
   STAMP_WIDTH,
   stampSignature,
 } from '../../src/store/fs/file-signature.js';
-import { inDirectory, stampFile, statNumbers } from '../../src/store/fs/stat-numbers.js';
+import { inDirectory, stampFile, stampPaths, statNumbers } from '../../src/store/fs/stat-numbers.js';
 
 function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'lore-signature-'));
@@ -81,6 +81,37 @@ describe('fileSignature', () => {
     expect(stampSignature(stamps, 0)).toBe(fileSignature(file));
     expect(stampSignature(stamps, STAMP_WIDTH)).toBe(MISSING_SIGNATURE);
     expect([...stamps.subarray(STAMP_WIDTH)].every(Number.isNaN)).toBe(true);
+  });
+});
+
+describe('stampPaths', () => {
+  it('stamps each path as stampFile does: files of several name lengths, missing ones, one through a file', () => {
+    const { dir, file } = setup();
+    mkdirSync(join(dir, 'a-longer-name'));
+    writeFileSync(join(dir, 'a-longer-name', 'lesson.yaml'), 'summary: two\n');
+    utimesSync(file, 1_700_000_000.123456, 1_700_000_000.123456);
+    const names = ['lesson.yaml', 'gone.yaml', `a-longer-name${sep}lesson.yaml`, `lesson.yaml${sep}x`];
+    const encoded = names.map((name) => Buffer.from(name));
+    const prefix = `${dir}${sep}`;
+    const base = Buffer.byteLength(prefix) + Math.max(...encoded.map((path) => path.length));
+    const bytes = Buffer.alloc(base + encoded.reduce((sum, path) => sum + path.length, 0));
+    const ends = new Uint32Array(names.length + 2);
+    ends[1] = 0;
+    for (const [i, path] of encoded.entries()) {
+      ends[i + 2] = (ends[i + 1] as number) + path.length;
+      path.copy(bytes, base + (ends[i + 1] as number));
+    }
+    const at = bytes.write(prefix, 0);
+    const stamps = new Float64Array(names.length * STAMP_WIDTH);
+    stampPaths({ bytes, at, ends, from: 1, base, count: names.length }, stamps);
+    const expected = new Float64Array(names.length * STAMP_WIDTH);
+    for (const [i, name] of names.entries()) stampFile(join(dir, name), expected, i * STAMP_WIDTH);
+    expect(stamps).toEqual(expected);
+    expect(stampSignature(stamps, 0)).toBe(fileSignature(file));
+    expect([1, 3].map((i) => stampSignature(stamps, i * STAMP_WIDTH))).toEqual([
+      MISSING_SIGNATURE,
+      MISSING_SIGNATURE,
+    ]);
   });
 });
 

@@ -287,6 +287,79 @@ describe('lesson index: reads between full scans', () => {
     expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
   });
 
+  const storedForm = (ws: Workspace) =>
+    ws.index.query(
+      ({ db }) =>
+        db.get<{ kind: string }>("SELECT typeof(value) AS kind FROM meta WHERE key = 'liteForm'")?.kind,
+    );
+
+  it('a full scan stores the lite form; one that saw a stray file removes it, and reads check the listings', async () => {
+    const box = sandbox();
+    const { ws, a } = await settled(box);
+    expect(await storedForm(ws)).toBe('blob');
+    const stray = join(ws.store('project').layout.lessonsDir, 'NOTES.txt');
+    writeFileSync(stray, 'notes\n');
+    const saw = await box.open();
+    expect(await saw.ready()).toMatchObject({ fresh: true, scan: 'full' });
+    expect(await storedForm(saw)).toBeUndefined();
+    expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
+    writeFileSync(
+      a.file,
+      readFileSync(a.file, 'utf8').replace('pytest hangs on a TTY', 'pytest hangs again'),
+    );
+    touchLater(a.file);
+    const edited = await box.open();
+    expect(await edited.ready()).toMatchObject({ fresh: false, scan: 'full' });
+    expect((await edited.index.get('project', a.id))?.lesson.summary).toBe('pytest hangs again');
+    rmSync(stray);
+    const cleared = await box.open();
+    expect(await cleared.ready()).toMatchObject({ fresh: true, scan: 'full' });
+    expect(await storedForm(cleared)).toBe('blob');
+  });
+
+  it('a full scan that finds nothing changed keeps the form of the same files, and replaces one of others', async () => {
+    const box = sandbox();
+    const { ws, a } = await settled(box);
+    const formBytes = (w: Workspace) =>
+      w.index.query(
+        ({ db }) => db.get<{ n: number }>("SELECT length(value) AS n FROM meta WHERE key = 'liteForm'")?.n,
+      );
+    const full = await formBytes(ws);
+    // a stand-in form, marked as the current scan's: a full scan with nothing changed leaves it
+    await ws.index.query(({ db }) => db.run("UPDATE meta SET value = x'00010203' WHERE key = 'liteForm'"));
+    await ws.index.refresh();
+    expect(await formBytes(ws)).toBe(4);
+    // and a read with a form it cannot use still reads lite (from the listings) and notices edits
+    expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
+    writeFileSync(
+      a.file,
+      readFileSync(a.file, 'utf8').replace('pytest hangs on a TTY', 'pytest hangs again'),
+    );
+    touchLater(a.file);
+    const edited = await box.open();
+    expect(await edited.ready()).toMatchObject({ fresh: false, scan: 'full' });
+    expect(await formBytes(edited)).toBe(full);
+    // a form marked as another scan's (an older lore's scan wrote the aggregate) is written again
+    await edited.index.query(({ db }) => db.run("UPDATE meta SET value = 'other' WHERE key = 'liteFormOf'"));
+    await edited.index.query(({ db }) =>
+      db.run("UPDATE meta SET value = x'00010203' WHERE key = 'liteForm'"),
+    );
+    await edited.index.refresh();
+    expect(await formBytes(edited)).toBe(full);
+  });
+
+  it('an index without the form (an older lore wrote it) reads lite from the listings, and notices edits', async () => {
+    const box = sandbox();
+    const { ws, a } = await settled(box);
+    await ws.index.query(({ db }) => db.run("DELETE FROM meta WHERE key = 'liteForm'"));
+    expect(await (await box.open()).ready()).toMatchObject({ fresh: true, scan: 'lite' });
+    appendFileSync(ws.store('project').lessonDir(a.id).votesPath, vote(NOW - DAY_MS));
+    const later = await box.open();
+    expect(await later.ready()).toMatchObject({ fresh: false, scan: 'full' });
+    expect((await later.index.get('project', a.id))?.votes.count).toBe(2);
+    expect(await storedForm(later)).toBe('blob');
+  });
+
   it('a lesson directory removed behind the back of lore makes the next read a full scan', async () => {
     const box = sandbox();
     const { ws, b } = await settled(box);

@@ -1,26 +1,31 @@
 /**
- * The lite freshness check without a string per lesson (src/store/index/lite-aggregate.ts): the
- * same aggregate scanTiers gives from the same hint, a different one after any edit in place, and
- * undefined (scanTiers then decides) whenever it cannot be sure.
+ * The lite freshness check from its stored form (src/store/index/lite-aggregate.ts): the same
+ * aggregate scanTiers gives from the same hint, a different one after any edit in place, no form
+ * for a scan that saw anything but lesson folders, and undefined (scanTiers then decides) whenever
+ * it cannot be sure.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { listingRanges, liteAggregate } from '../../src/store/index/lite-aggregate.js';
+import { encodeLiteForm, liteAggregate } from '../../src/store/index/lite-aggregate.js';
 import { scanTiers } from '../../src/store/index/scan-tiers.js';
 import { createTierStore } from '../../src/store/lessons/tier-store.js';
 import type { TierStore } from '../../src/store/lessons/tier-store.js';
 
 const T0 = 1_700_000_000;
 
-/** A project and a user tier: lessons a..e, votes on b and d, a dot folder; the user tier has one. */
+/**
+ * A project and a user tier: lessons a..e and one with a non-ASCII name, votes on b and d, a dot
+ * folder; the user tier has one; `absent` names a tier without a lessons folder.
+ */
 function stores() {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'lore-lite-')));
   onTestFinished(() => rmSync(base, { recursive: true, force: true }));
   const tiers: TierStore[] = [
     createTierStore('project', join(base, 'project')),
     createTierStore('user', join(base, 'user')),
+    createTierStore('org', join(base, 'absent')),
   ];
   const write = (tier: TierStore, name: string, file: string, text: string) => {
     mkdirSync(join(tier.layout.lessonsDir, name), { recursive: true });
@@ -31,7 +36,7 @@ function stores() {
   };
   const [project, user] = tiers as [TierStore, TierStore];
   const files = Object.fromEntries(
-    ['aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc', 'dddddddddd', 'ee'].map((name) => [
+    ['aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc', 'dddddddddd', 'ee', 'été-ünïcode'].map((name) => [
       name,
       write(project, name, 'lesson.yaml', `summary: ${name}\n`),
     ]),
@@ -42,75 +47,113 @@ function stores() {
   write(user, 'uuuuuuuuuu', 'lesson.yaml', 'summary: u\n');
   const full = scanTiers(tiers);
   const hint = { voted: new Set(full.voted), listings: full.listings };
-  const texts = { listings: JSON.stringify(full.listings), voted: full.voted.join('\n') };
-  return { tiers, project, files, full, hint, texts, write };
+  const form = encodeLiteForm(full) as Uint8Array;
+  return { base, tiers, project, files, full, hint, form, write };
 }
 
+/** The form as SQLite gives a BLOB back: an ArrayBuffer of its own. */
+const asStored = (form: Uint8Array): ArrayBuffer => form.slice().buffer;
+
 describe('liteAggregate', () => {
-  it('gives the aggregate scanTiers gives, from the same hint', () => {
-    const { tiers, full, hint, texts } = stores();
+  it('gives the aggregate scanTiers gives, from the same hint, non-ASCII names included', () => {
+    const { tiers, full, hint, form } = stores();
     expect(full.voted.sort()).toEqual(['0:bbbbbbbbbb', '0:dddddddddd']);
-    expect(liteAggregate(tiers, texts.listings, texts.voted)).toBe(scanTiers(tiers, hint).aggregate);
-    expect(liteAggregate(tiers, texts.listings, texts.voted)).toBe(full.aggregate);
+    expect(full.listings[2]).toBeNull();
+    expect(liteAggregate(tiers, form)).toBe(scanTiers(tiers, hint).aggregate);
+    expect(liteAggregate(tiers, asStored(form))).toBe(full.aggregate);
   });
 
   it('differs after an edit in place that keeps the size, and after a vote appended', () => {
-    const { tiers, files, texts, full } = stores();
+    const { tiers, files, form, full } = stores();
     writeFileSync(files.cccccccccc as string, 'summary: CC\n'.padEnd(`summary: cccccccccc\n`.length));
     utimesSync(files.cccccccccc as string, T0 + 1, T0 + 1);
-    expect(liteAggregate(tiers, texts.listings, texts.voted)).not.toBe(full.aggregate);
+    expect(liteAggregate(tiers, form)).not.toBe(full.aggregate);
     const again = stores();
     again.write(again.project, 'dddddddddd', 'votes.jsonl', '{}\n{}\n{}\n');
-    expect(liteAggregate(again.tiers, again.texts.listings, again.texts.voted)).not.toBe(
-      again.full.aggregate,
-    );
+    expect(liteAggregate(again.tiers, again.form)).not.toBe(again.full.aggregate);
+    const third = stores();
+    writeFileSync(third.files['été-ünïcode'] as string, 'summary: changed\n');
+    expect(liteAggregate(third.tiers, third.form)).not.toBe(third.full.aggregate);
+  });
+
+  it('counts a votes file gone as scanTiers does: the aggregate differs, no error', () => {
+    const { tiers, project, form, full, hint } = stores();
+    rmSync(join(project.layout.lessonsDir, 'bbbbbbbbbb', 'votes.jsonl'));
+    expect(liteAggregate(tiers, form)).toBe(scanTiers(tiers, hint).aggregate);
+    expect(liteAggregate(tiers, form)).not.toBe(full.aggregate);
   });
 
   it('agrees with scanTiers through the full-path names too (a folder it does not move into)', () => {
-    const { tiers, texts, full } = stores();
+    const { base, form, full } = stores();
     const before = process.cwd();
-    const base = join(tiers[0]?.layout.dir ?? '', '..');
     process.chdir(base);
     onTestFinished(() => process.chdir(before));
     // relative folders: inDirectory names the files by `<folder>/<name>/...` from here
-    const relative = [createTierStore('project', 'project'), createTierStore('user', 'user')];
-    expect(liteAggregate(relative, texts.listings, texts.voted)).toBe(full.aggregate);
+    const relative = [
+      createTierStore('project', 'project'),
+      createTierStore('user', 'user'),
+      createTierStore('org', 'absent'),
+    ];
+    expect(liteAggregate(relative, form)).toBe(full.aggregate);
   });
 
-  it('cannot tell (undefined) for a listed name without lesson.yaml', () => {
-    const { tiers, files, texts } = stores();
+  it('cannot tell (undefined) for a listed lesson.yaml gone', () => {
+    const { tiers, files, form } = stores();
     rmSync(files.aaaaaaaaaa as string);
-    expect(liteAggregate(tiers, texts.listings, texts.voted)).toBeUndefined();
+    expect(liteAggregate(tiers, form)).toBeUndefined();
   });
+
+  const word = (form: Uint8Array, at: number, value: number) => {
+    const copy = form.slice();
+    new DataView(copy.buffer).setUint32(4 * at, value, true);
+    return copy;
+  };
 
   it.each([
-    ['a name that is not ASCII', (text: string) => text.replace('"ee"', '"\u00e9e"')],
-    ['a name written with an escape', (text: string) => text.replace('"ee"', '"e\\u0065"')],
-    ['another number of tiers', (text: string) => text.replace(/\]$/, ',null]')],
-    ['text that is not the stored form', (text: string) => `${text} `],
+    ['another layout', (form: Uint8Array) => word(form, 0, 0x3246_4c4c)],
+    ['another number of tiers', (form: Uint8Array) => word(form, 1, 2)],
+    ['a path longer than the longest', (form: Uint8Array) => word(form, 2, 4)],
+    ['a form cut short', (form: Uint8Array) => form.subarray(0, 40)],
+    ['a form cut to its head', (form: Uint8Array) => form.subarray(0, 8)],
+    ['an offset past the end', (form: Uint8Array) => word(form, 3 + 6 + 2 * 6, 1 << 30)],
   ])('cannot tell (undefined) for %s', (_name, change) => {
-    const { tiers, texts } = stores();
-    expect(liteAggregate(tiers, change(texts.listings), texts.voted)).toBeUndefined();
+    const { tiers, form } = stores();
+    expect(liteAggregate(tiers, change(form))).toBeUndefined();
   });
 });
 
-describe('listingRanges', () => {
-  const names = (text: string, tiers: number) => {
-    const bytes = Buffer.from(text);
-    const ranges = listingRanges(bytes, tiers);
-    const name = (n: number) =>
-      bytes.subarray(ranges?.bounds[2 * n] as number, ranges?.bounds[2 * n + 1] as number).toString();
-    return ranges?.tiers.map(
-      (span) => span && Array.from({ length: span[1] - span[0] }, (_, i) => name(span[0] + i)),
-    );
-  };
-
-  it('reads what JSON.stringify wrote: names per tier, null for a tier without a folder', () => {
-    const listings = [['a1', 'b2'], null, [], ['.x']];
-    expect(names(JSON.stringify(listings), 4)).toEqual(listings);
+describe('encodeLiteForm', () => {
+  it('writes no form for a lite scan', () => {
+    const { tiers, hint } = stores();
+    expect(encodeLiteForm(scanTiers(tiers, hint))).toBeUndefined();
   });
 
-  it.each(['', '[', '[]', '[["a"]', '[["a",]]', '[[a]]', '[nul]', '[["a"]]x'])('refuses %j', (text) => {
-    expect(names(text, 1)).toBeUndefined();
+  it.each([
+    ['a folder without lesson.yaml', (dir: string) => mkdirSync(join(dir, 'orphanedxx'))],
+    ['a legacy lesson file', (dir: string) => writeFileSync(join(dir, 'old-lesson.yaml'), 'summary: x\n')],
+    ['a stray file', (dir: string) => writeFileSync(join(dir, 'README'), 'notes\n')],
+  ])('writes no form when the scan saw %s', (_name, add) => {
+    const { tiers, project } = stores();
+    add(project.layout.lessonsDir);
+    expect(encodeLiteForm(scanTiers(tiers))).toBeUndefined();
+  });
+
+  it('gives the same aggregate for ASCII names only (offsets counted without encoding each name)', () => {
+    const { tiers, files, full } = stores();
+    rmSync(join(files['été-ünïcode'] as string, '..'), { recursive: true });
+    const ascii = scanTiers(tiers);
+    expect(ascii.aggregate).not.toBe(full.aggregate);
+    expect(liteAggregate(tiers, encodeLiteForm(ascii) as Uint8Array)).toBe(ascii.aggregate);
+  });
+
+  it('writes one for tiers without lessons (an empty folder, no folder)', () => {
+    const { base } = stores();
+    const tiers = [
+      createTierStore('project', join(base, 'empty')),
+      createTierStore('user', join(base, 'none')),
+    ];
+    mkdirSync(tiers[0]?.layout.lessonsDir as string, { recursive: true });
+    const full = scanTiers(tiers);
+    expect(liteAggregate(tiers, encodeLiteForm(full) as Uint8Array)).toBe(full.aggregate);
   });
 });

@@ -187,3 +187,20 @@ describe('both caches open through it', () => {
     expect(docs.hasBodies()).toBe(false);
   });
 });
+
+describe('openSqlite', () => {
+  it('binds a lone BLOB by position (the driver would read it as named parameters) and reads it back', () => {
+    const { dir } = setup();
+    const db = openSqlite(join(dir, 'blob.db'));
+    onTestFinished(() => db.close());
+    db.exec('CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    const bytes = new Uint8Array([0, 1, 2, 255]);
+    db.run("INSERT INTO meta(key, value) VALUES ('form', ?)", Buffer.from(bytes));
+    db.run('INSERT INTO meta(key, value) VALUES (?, ?)', 'two', bytes);
+    const rows = db.all<{ value: ArrayBuffer }>('SELECT value FROM meta ORDER BY key');
+    expect(rows.map((row) => [...new Uint8Array(row.value)])).toEqual([[...bytes], [...bytes]]);
+    expect(
+      db.get<{ kind: string }>('SELECT typeof(value) AS kind FROM meta WHERE value = ?', bytes)?.kind,
+    ).toBe('blob');
+  });
+});

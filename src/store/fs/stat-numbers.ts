@@ -10,8 +10,9 @@
  * on a real file and on a missing one, and never when Node would print a deprecation warning for
  * it (`--pending-deprecation`) or the permission model is on: otherwise `statSync` serves.
  *
- * The index's freshness scan stamps every lesson and votes file here (`stampFile`); signatures as
- * strings, for everything else, come from file-signature.ts, which the hook bundles.
+ * The index's freshness scan stamps every lesson and votes file here (`stampFile`; `stampPaths` for
+ * the lite check's many at once); signatures as strings, for everything else, come from
+ * file-signature.ts, which the hook bundles.
  */
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, sep } from 'node:path';
@@ -121,8 +122,8 @@ const UNREADABLE_CODES = new Set(['ELOOP', 'EACCES', 'EPERM', 'ENAMETOOLONG']);
  * stat-ed (a loop, no permission) exists, stamped -1 (its reader reports why); other errors throw.
  * Numbers, not a string: a freshness check over 20,000 files hashes them without building one
  * (nor any other object per file). `stampSignature` (file-signature.ts) gives them as the
- * signature `fileSignature` gives. The path may be bytes (lite-aggregate.ts builds paths in one
- * buffer rather than as a string per file).
+ * signature `fileSignature` gives. The path may be bytes (`stampPaths` builds paths in one buffer
+ * rather than as a string per file).
  */
 export function stampFile(path: string | Uint8Array, stamps: Float64Array, at: number): boolean {
   let stat: Float64Array | StatNumbers | undefined;
@@ -150,6 +151,55 @@ export function stampFile(path: string | Uint8Array, stamps: Float64Array, at: n
     stamps[at + 2] = stat.ino;
   }
   return true;
+}
+
+/** Where `stampPaths` finds its paths: see there. */
+export type PathRanges = {
+  /** Holds the prefix at [0, `at`), room for the longest path after it, and the paths. */
+  bytes: Buffer;
+  at: number;
+  /** File i's path is `bytes[base + ends[from + i], base + ends[from + i + 1])`. */
+  ends: Uint32Array;
+  from: number;
+  base: number;
+  count: number;
+};
+
+/**
+ * `stampFile` for many files in one loop (the lite freshness check's 10,000 or more): file i's
+ * stamps at `stamps[3i]`, NaN when it does not exist. Each path is copied after the prefix by
+ * `copyWithin` (a builtin: no object per file) and stat-ed through a view made once per length;
+ * the caller checked the ranges. The binding's numbers are read here, with no call per file:
+ * `stampFile` per file cost the check about 5 ms more, before V8 optimised the loop. An error
+ * `stampFile` knows (a loop, no permission) is left to it, for that file.
+ */
+export function stampPaths({ bytes, at, ends, from, base, count }: PathRanges, stamps: Float64Array): void {
+  const stat = rawStat();
+  const views: Buffer[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const start = base + (ends[from + i] as number);
+    const length = base + (ends[from + i + 1] as number) - start;
+    bytes.copyWithin(at, start, start + length);
+    let path = views[length];
+    if (path === undefined) views[length] = path = bytes.subarray(0, at + length);
+    let values: Float64Array | undefined;
+    try {
+      values = stat?.(path, false, undefined, false);
+    } catch {
+      values = undefined; // stampFile meets the error again, and knows what it means
+    }
+    if (values === undefined) {
+      // missing, an error, or no binding: stampFile says which
+      stampFile(path, stamps, STAMP_WIDTH * i);
+      continue;
+    }
+    // mtimeMsOf's operations, written out
+    stamps[STAMP_WIDTH * i] = Math.round(
+      ((values[MTIME_SEC] as number) * 1e3 + (values[MTIME_NSEC] as number) / 1e6) * 1000,
+    );
+    stamps[STAMP_WIDTH * i + 1] = values[SIZE] as number;
+    stamps[STAMP_WIDTH * i + 2] = values[INO] as number;
+  }
 }
 
 /**

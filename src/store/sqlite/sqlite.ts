@@ -8,7 +8,8 @@ import Database from 'libsql';
 
 restoreReport();
 
-export type SqlValue = string | number | bigint | null;
+/** A Uint8Array is bound as a BLOB; a BLOB is read back as an ArrayBuffer. */
+export type SqlValue = string | number | bigint | null | Uint8Array;
 export type SqlRow = Record<string, unknown>;
 
 export type SqlDatabase = {
@@ -32,12 +33,19 @@ export function isCorruptionError(error: unknown): boolean {
   );
 }
 
+/**
+ * The driver reads a lone object argument as named parameters (and panics on a Buffer, killing
+ * the process): a lone BLOB goes in an array, which it binds by position.
+ */
+const bind = (params: SqlValue[]): SqlValue[] | [SqlValue[]] =>
+  params.length === 1 && params[0] instanceof Uint8Array ? [params] : params;
+
 export function openSqlite(path: string): SqlDatabase {
   const db = new Database(path);
   type Statement = {
-    all(...p: SqlValue[]): unknown[];
-    get(...p: SqlValue[]): unknown;
-    run(...p: SqlValue[]): unknown;
+    all(...p: SqlValue[] | [SqlValue[]]): unknown[];
+    get(...p: SqlValue[] | [SqlValue[]]): unknown;
+    run(...p: SqlValue[] | [SqlValue[]]): unknown;
   };
   const statements = new Map<string, Statement>();
   const prepare = (sql: string) => {
@@ -52,13 +60,13 @@ export function openSqlite(path: string): SqlDatabase {
     exec: (sql) => {
       db.exec(sql);
     },
-    all: <T>(sql: string, ...params: SqlValue[]) => prepare(sql).all(...params) as T[],
-    get: <T>(sql: string, ...params: SqlValue[]) => prepare(sql).get(...params) as T | undefined,
+    all: <T>(sql: string, ...params: SqlValue[]) => prepare(sql).all(...bind(params)) as T[],
+    get: <T>(sql: string, ...params: SqlValue[]) => prepare(sql).get(...bind(params)) as T | undefined,
     run: (sql, ...params) => {
-      prepare(sql).run(...params);
+      prepare(sql).run(...bind(params));
     },
     insert: (sql, ...params) => {
-      const info = prepare(sql).run(...params) as { lastInsertRowid: number | bigint };
+      const info = prepare(sql).run(...bind(params)) as { lastInsertRowid: number | bigint };
       return Number(info.lastInsertRowid);
     },
     transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
