@@ -30,7 +30,7 @@ import { readTranscriptTree } from './transcript-tree.js';
 import type { TranscriptTree } from './transcript-tree.js';
 import { heldLineReady, signatureMatches } from './scan-file.js';
 import type { FileScan, FileState, MarkerHit } from './scan-file.js';
-import { scanInWorkers } from './scan-in-workers.js';
+import { holdYoungGeneration, scanInWorkers } from './scan-in-workers.js';
 import { runScanJob } from './scan-job.js';
 import type { ScanJob } from './scan-job.js';
 
@@ -330,6 +330,67 @@ function createDetailWriter(detailPath: string) {
   };
 }
 
+/** The scan of each file that changed since the last scan (one stat each): only they are opened. */
+function changedJobs(
+  files: readonly Found[],
+  state: StoredSignatures,
+  detailsOf: () => Record<string, Detail>,
+  options: ScanOptions,
+  sinceMs: number | undefined,
+): (ScanJob & { file: number })[] {
+  const jobs: (ScanJob & { file: number })[] = [];
+  files.forEach((file, index) => {
+    const signature = state.files[file.path];
+    const stat = statSync(file.path, { throwIfNoEntry: false });
+    if (!stat || !needsScan(signature, stat, sinceMs)) return;
+    const detail = signature ? detailsOf()[file.path] : undefined;
+    const previous: FileState | undefined = signature
+      ? {
+          ...signature,
+          carry: detail?.carry ?? {},
+          recent: detail?.recent ?? [],
+          ...(detail?.lastFind !== undefined ? { lastFind: detail.lastFind } : {}),
+        }
+      : undefined;
+    jobs.push({
+      file: index,
+      agent: file.agent,
+      path: file.path,
+      shown: file.shown,
+      previous,
+      detector: options.detector,
+      ...(options.since !== undefined ? { since: options.since } : {}),
+      redact: options.redact,
+      ...(options.callCachePath !== undefined ? { collectCalls: true } : {}),
+      bytes: Math.max(0, stat.size - (previous?.offset ?? 0)),
+    });
+  });
+  return jobs;
+}
+
+/**
+ * Files deleted since the last scan (an agent's clean-up of old sessions) are forgotten, so the
+ * state does not grow with every transcript ever read: only below this scan's roots, and only
+ * what is really gone (a file `source` left out of the listing is still there). Whether any was.
+ */
+function forgetDeleted(
+  state: StoredSignatures,
+  files: readonly Found[],
+  roots: readonly ScanRoot[],
+): boolean {
+  let forgot = false;
+  const listed = new Set(files.map((file) => file.path));
+  const bases = roots.map((root) => resolve(root.path));
+  for (const path of Object.keys(state.files)) {
+    if (listed.has(path) || !bases.some((base) => path === base || path.startsWith(`${base}${sep}`)))
+      continue;
+    if (statSync(path, { throwIfNoEntry: false }) !== undefined) continue;
+    delete state.files[path];
+    forgot = true;
+  }
+  return forgot;
+}
+
 /**
  * Scans, and leaves the scan state as it was until `save()`. The state says what has been read:
  * written before what the caller makes of the episodes (candidates, feedback), a scan killed in
@@ -361,47 +422,9 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     workers: 0,
   };
   // Which files changed since the last scan (one stat each); only they are opened.
-  const jobs: (ScanJob & { file: number })[] = [];
-  files.forEach((file, index) => {
-    const signature = state.files[file.path];
-    const stat = statSync(file.path, { throwIfNoEntry: false });
-    if (!stat || !needsScan(signature, stat, sinceMs)) return;
-    const detail = signature ? detailsOf()[file.path] : undefined;
-    const previous: FileState | undefined = signature
-      ? {
-          ...signature,
-          carry: detail?.carry ?? {},
-          recent: detail?.recent ?? [],
-          ...(detail?.lastFind !== undefined ? { lastFind: detail.lastFind } : {}),
-        }
-      : undefined;
-    jobs.push({
-      file: index,
-      agent: file.agent,
-      path: file.path,
-      shown: file.shown,
-      previous,
-      detector: options.detector,
-      ...(options.since !== undefined ? { since: options.since } : {}),
-      redact: options.redact,
-      ...(options.callCachePath !== undefined ? { collectCalls: true } : {}),
-      bytes: Math.max(0, stat.size - (previous?.offset ?? 0)),
-    });
-  });
+  const jobs = changedJobs(files, state, detailsOf, options, sinceMs);
 
-  let dirty = false;
-  // Files deleted since the last scan (an agent's clean-up of old sessions) are forgotten, so the
-  // state does not grow with every transcript ever read: only below this scan's roots, and only
-  // what is really gone (a file `source` left out of the listing is still there).
-  const listed = new Set(files.map((file) => file.path));
-  const bases = options.roots.map((root) => resolve(root.path));
-  for (const path of Object.keys(state.files)) {
-    if (listed.has(path) || !bases.some((base) => path === base || path.startsWith(`${base}${sep}`)))
-      continue;
-    if (statSync(path, { throwIfNoEntry: false }) !== undefined) continue;
-    delete state.files[path];
-    dirty = true;
-  }
+  let dirty = forgetDeleted(state, files, options.roots);
   const newCalls: CachedCall[] = [];
   // The cache as it is, read first: its calls raise the floor older calls are left out below.
   const old = options.callCachePath === undefined ? undefined : readCallCache(options.callCachePath);
@@ -459,6 +482,13 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
   };
   // A large scan runs on worker threads; a small one (and what the workers leave) runs here.
   const threads = options.threads ?? 'auto';
+  // until the state is saved or the scan discarded
+  let holding = jobs.length > 0;
+  if (holding) holdYoungGeneration(true);
+  const release = () => {
+    if (holding) holdYoungGeneration(false);
+    holding = false;
+  };
   try {
     const pool =
       threads === 'never'
@@ -468,6 +498,7 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     for (let at = pool.done; at < jobs.length; at += 1) consume(at, runScanJob(prepare(jobs[at] as ScanJob)));
   } catch (error) {
     written.abort();
+    release();
     throw error;
   }
   let cache: CachedCall[] | undefined;
@@ -500,5 +531,19 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     if (cache !== undefined && options.callCachePath !== undefined)
       writeCallCache(options.callCachePath, cache);
   };
-  return { report, save, discard: () => written.abort() };
+  const discard = () => {
+    written.abort();
+    release();
+  };
+  return {
+    report,
+    save: () => {
+      try {
+        save();
+      } finally {
+        release();
+      }
+    },
+    discard,
+  };
 }
