@@ -93,14 +93,14 @@ function isSyntheticUser(record: Record<string, unknown>, text: string): boolean
 export const SEEN_KEYS = 256;
 
 /**
- * A block key as the parser remembers it: 52 bits of two 32-bit hashes of the key, in base 36
- * (at most 11 characters, never a colon). The keys themselves (`c:toolu_…`, `t:msg_…:0:512`) are
+ * A block key as the parser remembers it: 52 bits of two 32-bit hashes of the key, a number while
+ * it scans, and in base 36 in its carry (at most 11 characters, never a colon). The keys themselves (`c:toolu_…`, `t:msg_…:0:512`) are
  * 30-45 characters: on the capture benchmark's corpus the carries of a first scan held 86,000
  * of them, 6.7 MB of the scanning thread's heap until the state was written and 3.2 MB of
  * `scan-state-detail.json` (about 1 MB as hashes). Two keys of one file share a hash about once
  * in 2^52 / 256 blocks read (a block then taken for a repeat): never, in practice.
  */
-export function seenHash(key: string): string {
+export function seenHash(key: string): number {
   let a = 0x811c9dc5;
   let b = 0x9e3779b9;
   for (let i = 0; i < key.length; i += 1) {
@@ -112,14 +112,16 @@ export function seenHash(key: string): string {
   a ^= a >>> 12;
   b = Math.imul(b ^ (b >>> 13), 0x297a2d39);
   b ^= b >>> 15;
-  return ((a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff)).toString(36);
+  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
 }
 
 export function createClaudeParser(context: ParserContext): LineParser {
   const calls = new Map(Object.entries(context.carry.calls ?? {}));
   // a carry written before the keys were hashed holds the keys themselves (each with a colon)
   const seen = new Set(
-    (context.carry.seen ?? []).slice(-SEEN_KEYS).map((key) => (key.includes(':') ? seenHash(key) : key)),
+    (context.carry.seen ?? [])
+      .slice(-SEEN_KEYS)
+      .map((key) => (key.includes(':') ? seenHash(key) : parseInt(key, 36))),
   );
   let session = context.carry.session;
   let project = context.carry.project ?? context.project;
@@ -139,7 +141,7 @@ export function createClaudeParser(context: ParserContext): LineParser {
     const key = seenHash(raw);
     if (seen.has(key)) return false;
     seen.add(key);
-    if (seen.size > SEEN_KEYS) seen.delete(seen.values().next().value as string);
+    if (seen.size > SEEN_KEYS) seen.delete(seen.values().next().value as number);
     return true;
   };
 
@@ -258,7 +260,7 @@ export function createClaudeParser(context: ParserContext): LineParser {
       ...(session !== undefined ? { session } : {}),
       ...(project !== undefined ? { project } : {}),
       calls: trimCalls(calls),
-      seen: [...seen],
+      seen: [...seen].map((key) => key.toString(36)),
     }),
   };
 }
