@@ -17,7 +17,7 @@ import { dirname } from 'node:path';
 import type { CandidateDraft } from '../core/capture/draft-candidate.js';
 import type { EvidenceRef } from '../core/capture/episode.js';
 import type { OwnTier } from '../core/lesson/constants.js';
-import { writeFileAtomic } from '../store/fs/fs-atomic.js';
+import { openAtomicWriter } from '../store/fs/fs-atomic.js';
 
 /** One draft left out: the tier it was meant for, the draft (redacted) and its evidence as shown. */
 export type BacklogItem = { tier: OwnTier; draft: CandidateDraft; evidence: EvidenceRef[] };
@@ -67,14 +67,29 @@ export function readBacklog(path: string): Backlog {
   return backlog;
 }
 
-/** Writes the backlog whole (atomically); an empty one removes the file. */
+/**
+ * Writes the backlog whole (atomically); an empty one removes the file. Written a transcript at a
+ * time, as `StoredBacklog`: a first scan of a long history leaves thousands of drafts (1,500 on
+ * the capture benchmark's corpus), and one string of them all (5 MB, and its bytes again) was the
+ * largest allocation of the scan's end.
+ */
 export function writeBacklog(path: string, backlog: Backlog): void {
-  const files = Object.fromEntries([...backlog].filter(([, items]) => items.length > 0));
-  if (Object.keys(files).length === 0) {
+  const files = [...backlog].filter(([, items]) => items.length > 0);
+  if (files.length === 0) {
     rmSync(path, { force: true });
     return;
   }
-  const stored: StoredBacklog = { version: 1, files };
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, JSON.stringify(stored));
+  const writer = openAtomicWriter(path);
+  try {
+    const version: StoredBacklog['version'] = 1;
+    writer.write(`{"version":${version},"files":{`);
+    files.forEach(([file, items], index) =>
+      writer.write(`${index > 0 ? ',' : ''}${JSON.stringify(file)}:${JSON.stringify(items)}`),
+    );
+    writer.write('}}');
+    writer.commit();
+  } finally {
+    writer.abort();
+  }
 }

@@ -264,20 +264,25 @@ export async function captureCandidates(
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       onEpisodes: (episodes, path) => episodes.forEach((episode) => handle(episode, path)),
     });
-    const report = scan.report;
-    const { touched, mergedCount } = writeGathered(pending.values(), (tier) => open(tier).store, merging, {
-      nowIso,
-      scoring,
-    });
-    const result = { report, touched, newCount, mergedCount, decided, dropped, capped };
-    // What was read is written last: killed before this, the next scan reads it all again and
-    // merges its episodes into the candidates written here without counting them twice.
-    await options.beforeSave?.(result);
-    // The backlog before the scan state: killed between the two, the next scan reads the same
-    // bytes again and finds the backlog's drafts a second time, which merge (capture-backlog.ts).
-    if (draining.length > 0 || capped > 0) writeBacklog(backlogPath, left);
-    scan.save();
-    return result;
+    try {
+      const report = scan.report;
+      const { touched, mergedCount } = writeGathered(pending.values(), (tier) => open(tier).store, merging, {
+        nowIso,
+        scoring,
+      });
+      const result = { report, touched, newCount, mergedCount, decided, dropped, capped };
+      // What was read is written last: killed before this, the next scan reads it all again and
+      // merges its episodes into the candidates written here without counting them twice.
+      await options.beforeSave?.(result);
+      // The backlog before the scan state: killed between the two, the next scan reads the same
+      // bytes again and finds the backlog's drafts a second time, which merge (capture-backlog.ts).
+      if (draining.length > 0 || capped > 0) writeBacklog(backlogPath, left);
+      scan.save();
+      return result;
+    } finally {
+      // a failure before the save leaves the state as it was (the next scan reads the files again)
+      scan.discard();
+    }
   });
 }
 

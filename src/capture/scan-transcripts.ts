@@ -8,14 +8,15 @@
  * signatures file; only files whose signature changed are opened.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Problem } from '../core/errors.js';
 import type { Agent } from '../core/capture/events.js';
 import type { Episode } from '../core/capture/episode.js';
 import type { DetectorOptions } from '../core/capture/detect-episodes.js';
 import type { RedactOptions } from '../core/capture/redact.js';
-import { writeFileAtomic } from '../store/fs/fs-atomic.js';
+import { isAbandonedTemp, openAtomicWriter, unlinkQuietly, writeFileAtomic } from '../store/fs/fs-atomic.js';
+import type { AtomicWriter } from '../store/fs/fs-atomic.js';
 import { statNumbers } from '../store/fs/stat-numbers.js';
 import type { StatNumbers } from '../store/fs/stat-numbers.js';
 import { readCallCache, writeCallCache } from '../store/breadth/call-cache.js';
@@ -29,7 +30,7 @@ import { readTranscriptTree } from './transcript-tree.js';
 import type { TranscriptTree } from './transcript-tree.js';
 import { heldLineReady, signatureMatches } from './scan-file.js';
 import type { FileScan, FileState, MarkerHit } from './scan-file.js';
-import { scanInWorkers } from './scan-in-workers.js';
+import { holdYoungGeneration, scanInWorkers } from './scan-in-workers.js';
 import { runScanJob } from './scan-job.js';
 import type { ScanJob } from './scan-job.js';
 
@@ -272,13 +273,122 @@ export type UnsavedScan = {
   report: ScanReport;
   /** Writes what the scan read (the scan state) and the call cache; once, after what came of it. */
   save(): void;
+  /** Leaves the scan state as it was (what came of the scan was not kept); nothing after `save`. */
+  discard(): void;
 };
 
 /** Scans, and writes the scan state before returning (for callers that keep nothing of their own). */
 export function scanTranscripts(options: ScanOptions): ScanReport {
   const scan = scanTranscriptsUnsaved(options);
-  scan.save();
+  try {
+    scan.save();
+  } finally {
+    scan.discard();
+  }
   return scan.report;
+}
+
+/**
+ * The detail file of a scan, written as the files are read: each file's details go to disk when
+ * its scan is consumed instead of staying in memory until the state is saved (on the capture
+ * benchmark's corpus 16 MB of the scanning thread's heap, and a 10 MB string more to write them).
+ * Written to a temporary name and renamed into place by `commit`, after the files the scan did not
+ * read are copied from the old one: until then, the old detail file stays as it was.
+ */
+function createDetailWriter(detailPath: string) {
+  let writer: AtomicWriter | undefined;
+  let generation = '';
+  const written = new Set<string>();
+  const open = () => {
+    if (writer !== undefined) return writer;
+    const dir = dirname(detailPath);
+    mkdirSync(dir, { recursive: true });
+    // what a scan killed before its save left behind
+    const prefix = `.${basename(detailPath)}.`;
+    for (const name of readdirSync(dir))
+      if (name.startsWith(prefix) && isAbandonedTemp(name)) unlinkQuietly(join(dir, name));
+    generation = randomBytes(6).toString('hex');
+    writer = openAtomicWriter(detailPath);
+    writer.write(`{"version":2,"generation":${JSON.stringify(generation)},"files":{`);
+    return writer;
+  };
+  return {
+    add(path: string, detail: Detail) {
+      const to = open();
+      to.write(`${written.size > 0 ? ',' : ''}${JSON.stringify(path)}:${JSON.stringify(detail)}`);
+      written.add(path);
+    },
+    has: (path: string) => written.has(path),
+    /** Writes the end and renames the file into place; the generation it carries. */
+    commit(): string {
+      const to = open();
+      to.write('}}');
+      to.commit();
+      return generation;
+    },
+    abort: () => writer?.abort(),
+  };
+}
+
+/** The scan of each file that changed since the last scan (one stat each): only they are opened. */
+function changedJobs(
+  files: readonly Found[],
+  state: StoredSignatures,
+  detailsOf: () => Record<string, Detail>,
+  options: ScanOptions,
+  sinceMs: number | undefined,
+): (ScanJob & { file: number })[] {
+  const jobs: (ScanJob & { file: number })[] = [];
+  files.forEach((file, index) => {
+    const signature = state.files[file.path];
+    const stat = statSync(file.path, { throwIfNoEntry: false });
+    if (!stat || !needsScan(signature, stat, sinceMs)) return;
+    const detail = signature ? detailsOf()[file.path] : undefined;
+    const previous: FileState | undefined = signature
+      ? {
+          ...signature,
+          carry: detail?.carry ?? {},
+          recent: detail?.recent ?? [],
+          ...(detail?.lastFind !== undefined ? { lastFind: detail.lastFind } : {}),
+        }
+      : undefined;
+    jobs.push({
+      file: index,
+      agent: file.agent,
+      path: file.path,
+      shown: file.shown,
+      previous,
+      detector: options.detector,
+      ...(options.since !== undefined ? { since: options.since } : {}),
+      redact: options.redact,
+      ...(options.callCachePath !== undefined ? { collectCalls: true } : {}),
+      bytes: Math.max(0, stat.size - (previous?.offset ?? 0)),
+    });
+  });
+  return jobs;
+}
+
+/**
+ * Files deleted since the last scan (an agent's clean-up of old sessions) are forgotten, so the
+ * state does not grow with every transcript ever read: only below this scan's roots, and only
+ * what is really gone (a file `source` left out of the listing is still there). Whether any was.
+ */
+function forgetDeleted(
+  state: StoredSignatures,
+  files: readonly Found[],
+  roots: readonly ScanRoot[],
+): boolean {
+  let forgot = false;
+  const listed = new Set(files.map((file) => file.path));
+  const bases = roots.map((root) => resolve(root.path));
+  for (const path of Object.keys(state.files)) {
+    if (listed.has(path) || !bases.some((base) => path === base || path.startsWith(`${base}${sep}`)))
+      continue;
+    if (statSync(path, { throwIfNoEntry: false }) !== undefined) continue;
+    delete state.files[path];
+    forgot = true;
+  }
+  return forgot;
 }
 
 /**
@@ -312,47 +422,9 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     workers: 0,
   };
   // Which files changed since the last scan (one stat each); only they are opened.
-  const jobs: (ScanJob & { file: number })[] = [];
-  files.forEach((file, index) => {
-    const signature = state.files[file.path];
-    const stat = statSync(file.path, { throwIfNoEntry: false });
-    if (!stat || !needsScan(signature, stat, sinceMs)) return;
-    const detail = signature ? detailsOf()[file.path] : undefined;
-    const previous: FileState | undefined = signature
-      ? {
-          ...signature,
-          carry: detail?.carry ?? {},
-          recent: detail?.recent ?? [],
-          ...(detail?.lastFind !== undefined ? { lastFind: detail.lastFind } : {}),
-        }
-      : undefined;
-    jobs.push({
-      file: index,
-      agent: file.agent,
-      path: file.path,
-      shown: file.shown,
-      previous,
-      detector: options.detector,
-      ...(options.since !== undefined ? { since: options.since } : {}),
-      redact: options.redact,
-      ...(options.callCachePath !== undefined ? { collectCalls: true } : {}),
-      bytes: Math.max(0, stat.size - (previous?.offset ?? 0)),
-    });
-  });
+  const jobs = changedJobs(files, state, detailsOf, options, sinceMs);
 
-  let dirty = false;
-  // Files deleted since the last scan (an agent's clean-up of old sessions) are forgotten, so the
-  // state does not grow with every transcript ever read: only below this scan's roots, and only
-  // what is really gone (a file `source` left out of the listing is still there).
-  const listed = new Set(files.map((file) => file.path));
-  const bases = options.roots.map((root) => resolve(root.path));
-  for (const path of Object.keys(state.files)) {
-    if (listed.has(path) || !bases.some((base) => path === base || path.startsWith(`${base}${sep}`)))
-      continue;
-    if (statSync(path, { throwIfNoEntry: false }) !== undefined) continue;
-    delete state.files[path];
-    dirty = true;
-  }
+  let dirty = forgetDeleted(state, files, options.roots);
   const newCalls: CachedCall[] = [];
   // The cache as it is, read first: its calls raise the floor older calls are left out below.
   const old = options.callCachePath === undefined ? undefined : readCallCache(options.callCachePath);
@@ -362,6 +434,7 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     const since = job.collectCalls === true ? floor.floor() : undefined;
     return since === undefined ? job : { ...job, callsSince: since };
   };
+  const written = createDetailWriter(detailPath);
   const consume = (at: number, scan: FileScan) => {
     const job = jobs[at] as ScanJob & { file: number };
     const previous = job.previous;
@@ -381,7 +454,8 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
       dirty = true;
       const { carry, recent, lastFind, ...where } = scan.state;
       state.files[job.path] = { ...where, agent: job.agent };
-      detailsOf()[job.path] = { carry, recent, ...(lastFind !== undefined ? { lastFind } : {}) };
+      written.add(job.path, { carry, recent, ...(lastFind !== undefined ? { lastFind } : {}) });
+      if (details !== undefined) delete details[job.path];
     }
     report.changedFiles += 1;
     report.bytes += scan.bytes;
@@ -408,12 +482,25 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
   };
   // A large scan runs on worker threads; a small one (and what the workers leave) runs here.
   const threads = options.threads ?? 'auto';
-  const pool =
-    threads === 'never'
-      ? { done: 0, workers: 0 }
-      : scanInWorkers(jobs, consume, threads === 'always' ? 0 : undefined, prepare);
-  report.workers = pool.workers;
-  for (let at = pool.done; at < jobs.length; at += 1) consume(at, runScanJob(prepare(jobs[at] as ScanJob)));
+  // until the state is saved or the scan discarded
+  let holding = jobs.length > 0;
+  if (holding) holdYoungGeneration(true);
+  const release = () => {
+    if (holding) holdYoungGeneration(false);
+    holding = false;
+  };
+  try {
+    const pool =
+      threads === 'never'
+        ? { done: 0, workers: 0 }
+        : scanInWorkers(jobs, consume, threads === 'always' ? 0 : undefined, prepare);
+    report.workers = pool.workers;
+    for (let at = pool.done; at < jobs.length; at += 1) consume(at, runScanJob(prepare(jobs[at] as ScanJob)));
+  } catch (error) {
+    written.abort();
+    release();
+    throw error;
+  }
   let cache: CachedCall[] | undefined;
   if (options.callCachePath !== undefined && old !== undefined && (dirty || newCalls.length > 0)) {
     // Only the calls the cache keeps are redacted, once (the cached ones already were).
@@ -432,19 +519,31 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
     saved = true;
     if (dirty) {
       // The details first: a crash between the two writes leaves a generation mismatch, and the
-      // old signatures with no details only cost a little context on the next scan.
-      const generation = randomBytes(6).toString('hex');
+      // old signatures with no details only cost a little context on the next scan. Those of the
+      // files this scan did not read are the old ones; the details of a file go with its signature.
+      for (const [path, detail] of Object.entries(detailsOf()))
+        if (state.files[path] !== undefined && !written.has(path)) written.add(path, detail);
+      const generation = written.commit();
       mkdirSync(dirname(options.statePath), { recursive: true });
-      const details = detailsOf();
-      // the details of a file go with its signature
-      for (const path of Object.keys(details)) if (state.files[path] === undefined) delete details[path];
-      const stored: StoredDetails = { version: 2, generation, files: details };
-      writeFileAtomic(detailPath, JSON.stringify(stored));
       writeFileAtomic(options.statePath, JSON.stringify({ ...state, generation }));
-    }
+    } else written.abort();
     // A cache: merged by call, so the calls of a scan read again are not kept twice.
     if (cache !== undefined && options.callCachePath !== undefined)
       writeCallCache(options.callCachePath, cache);
   };
-  return { report, save };
+  const discard = () => {
+    written.abort();
+    release();
+  };
+  return {
+    report,
+    save: () => {
+      try {
+        save();
+      } finally {
+        release();
+      }
+    },
+    discard,
+  };
 }

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { READERS } from '../../src/capture/readers.js';
 import { scanFile } from '../../src/capture/scan-file.js';
 import type { FileState } from '../../src/capture/scan-file.js';
-import { SEEN_KEYS } from '../../src/capture/claude-code/parser.js';
+import { SEEN_KEYS, seenHash } from '../../src/capture/claude-code/parser.js';
 
 const source = fileURLToPath(
   new URL(
@@ -166,4 +166,43 @@ describe('incremental scanning', () => {
       expect(lines([...first.episodes, ...second.episodes])).toEqual(lines(whole));
     },
   );
+});
+
+describe('the Claude Code parser carry', () => {
+  const call = (id: string) =>
+    JSON.stringify({
+      sessionId: 's',
+      cwd: '/w',
+      type: 'assistant',
+      message: { id: `m${id}`, content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } }] },
+    });
+  const parse = (carry: { seen?: string[] }) => {
+    const parser = READERS['claude-code'].createParser({
+      file: 'f',
+      sidechain: false,
+      project: undefined,
+      carry,
+    });
+    const events = ['a', 'b'].flatMap((id, at) => parser.parse(JSON.parse(call(id)), at + 1));
+    return {
+      callIds: events.map((e) => ('callId' in e ? e.callId : undefined)),
+      seen: parser.carry().seen ?? [],
+    };
+  };
+
+  it('keeps its block keys hashed, and takes a carry of keys written before they were', () => {
+    const fresh = parse({});
+    expect(fresh.callIds).toEqual(['a', 'b']);
+    expect(fresh.seen).toEqual([seenHash('c:a').toString(36), seenHash('c:b').toString(36)]);
+    expect(fresh.seen.every((key) => !key.includes(':') && key.length <= 11)).toBe(true);
+    // a carry of the keys themselves (an older lore's scan state) and one of hashes mean the same
+    expect(parse({ seen: ['c:a'] }).callIds).toEqual(['b']);
+    expect(parse({ seen: [seenHash('c:a').toString(36)] }).callIds).toEqual(['b']);
+    expect(parse({ seen: ['c:a'] }).seen).toEqual(fresh.seen);
+  });
+
+  it('hashes distinct keys apart', () => {
+    const keys = Array.from({ length: 100_000 }, (_, n) => `c:toolu_01${n.toString(36).padStart(22, '_')}`);
+    expect(new Set(keys.map(seenHash)).size).toBe(keys.length);
+  });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type * as ScanModule from '../../src/capture/scan-transcripts.js';
+import { scansHere, WORKER_MAX_BYTES } from '../../src/capture/scan-in-workers.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/transcripts/', import.meta.url));
 const built = new URL('../../dist/capture/scan-transcripts.js', import.meta.url).href;
@@ -43,5 +44,14 @@ describe('scanning on worker threads', () => {
     // The call cache, collected per file on the workers, is the same too.
     expect(one.report.callCache?.calls).toBeGreaterThan(1000);
     expect(workers.calls).toBe(one.calls);
+  });
+});
+
+describe('which thread scans a file', () => {
+  it('this thread takes the small files and those too large for a worker, workers the rest', () => {
+    expect(scansHere(100_000)).toBe(true);
+    expect(scansHere(8 * 1048576)).toBe(false);
+    expect(scansHere(WORKER_MAX_BYTES)).toBe(false);
+    expect(scansHere(WORKER_MAX_BYTES + 1)).toBe(true);
   });
 });

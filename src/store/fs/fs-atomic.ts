@@ -90,10 +90,7 @@ export function isAbandonedTemp(name: string): boolean {
  * before the rename, so a 0600 file is never readable by others in between; default 0644 less umask.
  */
 export function writeFileAtomic(path: string, content: string, mode?: number): void {
-  // node:crypto loads here, on first use, not with the module: 2-3 ms of every command (a
-  // `lore search`, `lore mcp`) that never writes a file
-  const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${random}${TEMP_SUFFIX}`);
+  const temp = tempPathOf(path);
   const fd = openSync(temp, 'wx', mode ?? 0o644);
   try {
     if (mode !== undefined) fchmodSync(fd, mode);
@@ -108,6 +105,82 @@ export function writeFileAtomic(path: string, content: string, mode?: number): v
     unlinkQuietly(temp);
     throw error;
   }
+}
+
+/** A fresh temporary name beside `path`, in lore's pattern (see `isTempName`). */
+function tempPathOf(path: string): string {
+  // node:crypto loads here, on first use, not with the module: 2-3 ms of every command (a
+  // `lore search`, `lore mcp`) that never writes a file
+  const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${random}${TEMP_SUFFIX}`);
+}
+
+/** A whole file written in pieces: see `openAtomicWriter`. */
+export type AtomicWriter = {
+  /** Appends text (buffered: written in pieces of about 64 KB). */
+  write(text: string): void;
+  /** Writes what is buffered, syncs, and renames the file into place. */
+  commit(): void;
+  /** Leaves the file as it was and removes the temporary one (nothing once committed). */
+  abort(): void;
+};
+
+const WRITER_BUFFER_CHARS = 1 << 16;
+
+/**
+ * `writeFileAtomic` for a file made in pieces (a large state file written as it is computed, not
+ * held whole in memory first): the pieces go to a temporary name and `commit` renames it into
+ * place, so the old file stays whole until then, whatever happens. A writer neither committed nor
+ * aborted (a crash) leaves its temporary file behind: `isAbandonedTemp` names it.
+ */
+export function openAtomicWriter(path: string): AtomicWriter {
+  const temp = tempPathOf(path);
+  const fd = openSync(temp, 'wx', 0o644);
+  let closed = false;
+  let pieces: string[] = [];
+  let chars = 0;
+  const flush = () => {
+    if (pieces.length === 0) return;
+    const text = pieces.join('');
+    pieces = [];
+    chars = 0;
+    writeAll(fd, Buffer.from(text, 'utf8'));
+  };
+  const close = () => {
+    if (closed) return false;
+    closed = true;
+    closeSync(fd);
+    return true;
+  };
+  return {
+    write(text) {
+      if (closed) throw new Error(`${path}: written after its writer was closed`);
+      pieces.push(text);
+      chars += text.length;
+      if (chars >= WRITER_BUFFER_CHARS) flush();
+    },
+    commit() {
+      if (closed) throw new Error(`${path}: committed after its writer was closed`);
+      try {
+        flush();
+        fsyncSync(fd);
+      } catch (error) {
+        close();
+        unlinkQuietly(temp);
+        throw error;
+      }
+      close();
+      try {
+        renameSync(temp, path);
+      } catch (error) {
+        unlinkQuietly(temp);
+        throw error;
+      }
+    },
+    abort() {
+      if (close()) unlinkQuietly(temp);
+    },
+  };
 }
 
 /** Symlinks followed before giving up, as the kernel's own limit (ELOOP). */
