@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { changedByUser, ownsUp, rerunByUser } from '../../../src/core/capture/acknowledged-correction.js';
-import { createEpisodeDetector } from '../../../src/core/capture/detect-episodes.js';
 import type { ToolCall, TranscriptEvent } from '../../../src/core/capture/events.js';
-import { madeUpSession } from '../../helpers/capture-events.js';
+import { detectAll, madeUpSession } from '../../helpers/capture-events.js';
 
 /** The episodes a fresh detector finds in `events`: kind, evidence lines, the user's words. */
 function found(events: TranscriptEvent[]) {
-  const detector = createEpisodeDetector({ window: 40 });
-  const episodes = [...events.flatMap((event) => detector.push(event)), ...detector.flush()];
+  const episodes = detectAll(events);
   return episodes.map((e) => ({ kind: e.kind, lines: e.evidence.map((ref) => ref.line), user: e.userText }));
 }
 

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createEpisodeDetector } from '../../../src/core/capture/detect-episodes.js';
 import type { TranscriptEvent } from '../../../src/core/capture/events.js';
-import { madeUpSession } from '../../helpers/capture-events.js';
+import { detectAll, madeUpSession } from '../../helpers/capture-events.js';
 
 function found(events: TranscriptEvent[]) {
-  const detector = createEpisodeDetector({ window: 40 });
-  const episodes = [...events.flatMap((event) => detector.push(event)), ...detector.flush()];
+  const episodes = detectAll(events);
   return episodes.map((e) => ({
     kind: e.kind,
     lines: e.evidence.map((ref) => ref.line),
