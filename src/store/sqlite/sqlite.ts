@@ -3,10 +3,11 @@
  * the npm registry, FTS5 included). Nothing else imports the driver, so it can be swapped for
  * node:sqlite or better-sqlite3 here alone.
  */
-import { restoreReport } from './libsql-target.js';
-import Database from 'libsql';
+import { loadLibsql } from './libsql-target.js';
+import type Database from 'libsql';
 
-restoreReport();
+/** The driver, loaded when the first database is opened (a process that opens none never loads it). */
+let driver: typeof Database | undefined;
 
 /** A Uint8Array is bound as a BLOB; a BLOB is read back as an ArrayBuffer. */
 export type SqlValue = string | number | bigint | null | Uint8Array;
@@ -41,7 +42,8 @@ const bind = (params: SqlValue[]): SqlValue[] | [SqlValue[]] =>
   params.length === 1 && params[0] instanceof Uint8Array ? [params] : params;
 
 export function openSqlite(path: string): SqlDatabase {
-  const db = new Database(path);
+  driver ??= loadLibsql() as typeof Database;
+  const db = new driver(path);
   type Statement = {
     all(...p: SqlValue[] | [SqlValue[]]): unknown[];
     get(...p: SqlValue[] | [SqlValue[]]): unknown;
