@@ -30,7 +30,6 @@ function libcFromLdd(): 'glibc' | 'musl' | undefined {
   return undefined;
 }
 
-
 /**
  * libsql's entry file: where npm puts it beside lore's own files (`node_modules/libsql` of the
  * package), required by its path; else `libsql`, found as Node finds it (lore installed as a
