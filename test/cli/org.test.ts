@@ -4,7 +4,7 @@
  * machines against a server over real HTTP on loopback, the hook answering from the pulled copy
  * once the server is gone.
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -75,6 +75,20 @@ describe('lore serve --org', () => {
   }, 120_000);
 });
 
+/** Waits (up to 30 s) for a detached process to end: gone, or exited and not reaped yet. */
+function waitForExit(pid: number): void {
+  const deadline = Date.now() + 30_000;
+  const running = () => {
+    try {
+      process.kill(pid, 0);
+      return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+  while (running() && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+}
+
 describe('lore pull --background', () => {
   it('starts only with a remote set up, at most once per interval', () => {
     const machine = createSandbox({ loreHome: true });
@@ -83,7 +97,7 @@ describe('lore pull --background', () => {
       reason: 'no-remote',
     });
     machine.run(['remote', 'add', 'gone', 'http://127.0.0.1:9/']);
-    const first = machine.run(['pull', '--background', '--json']).json<{ started: boolean }>();
+    const first = machine.run(['pull', '--background', '--json']).json<{ started: boolean; pid: number }>();
     expect(first.started).toBe(true);
     const second = machine
       .run(['pull', '--background', '--json'])
@@ -96,6 +110,9 @@ describe('lore pull --background', () => {
     expect(machine.run(['pull', '--background'], { env: { LORE_PULL_INTERVAL_MINUTES: 'soon' } }).code).toBe(
       2,
     );
+    // the detached pulls end before the sandbox goes (each fails: the remote has no token)
+    for (const { pid } of [first, again.json<{ pid: number }>()] as { pid?: number }[])
+      if (pid !== undefined) waitForExit(pid);
   });
 });
 

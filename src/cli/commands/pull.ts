@@ -184,7 +184,8 @@ async function pullAll(ctx: CommandContext, home: string): Promise<CommandOutput
       lines.push(`${remote.name}: not pulled: ${message}`);
     }
   }
-  await refreshOrgTier(ctx, home);
   const failed = pulled.some((report) => 'error' in report);
+  // the org tier changed only if a remote pulled: one that failed wrote nothing (as `lore pull` of it)
+  if (pulled.some((report) => !('error' in report))) await refreshOrgTier(ctx, home);
   return { data: { remotes: pulled }, text: lines.join('\n'), ...(failed ? { exitCode: 1 as const } : {}) };
 }
