@@ -52,16 +52,20 @@ describe('the embedded store claim', () => {
   );
 
   it.runIf(hasProc)('takes over the claim of a process that exited but was never reaped (a zombie)', () => {
-    // `true &` exits at once; its parent then execs into sleep, which never waits for it
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 10'], {
+    // the child exits after its parent has exec'd into sleep, which never waits for it (a child
+    // that exits first may be reaped by the shell)
+    const parent = spawn('sh', ['-c', 'sleep 0.2 & exec sleep 10'], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     onTestFinished(() => void parent.kill());
-    const zombie = Number(
-      execFileSync('sh', ['-c', `sleep 0.3; cat /proc/${parent.pid}/task/${parent.pid}/children`])
-        .toString()
-        .trim(),
-    );
+    // the shell forks and execs in its own time (slower on a loaded machine): poll
+    const childrenOf = `/proc/${parent.pid}/task/${parent.pid}/children`;
+    let zombie = 0;
+    for (let tries = 0; tries < 100 && zombie === 0; tries += 1) {
+      execFileSync('sleep', ['0.05']);
+      const child = Number(readFileSync(childrenOf, 'latin1').trim().split(' ')[0] || 0);
+      if (child > 0 && /\) Z /.test(readFileSync(`/proc/${child}/stat`, 'latin1'))) zombie = child;
+    }
     expect(readFileSync(`/proc/${zombie}/stat`, 'latin1')).toMatch(/\) Z /);
     const dir = storeDir();
     const file = join(dir, 'server.json');
