@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createOrgClient } from '../../src/store/org-client/org-client.js';
 import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
 import type { OrgDb } from '../../src/store/org/org-db.js';
-import { createSandbox } from '../helpers/cli.js';
+import { createSandbox, waitForExit } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { bearer, openPgliteBackend, orgApp, orgName, tokenFor } from '../helpers/org.js';
 
@@ -239,22 +239,7 @@ describe('two remotes', () => {
     const { pid } = started.json<{ started: boolean; pid: number }>();
     expect(started.json()).toMatchObject({ started: true });
     // the detached pull ends before the sandbox goes (it writes the org tier's index last)
-    const running = () => {
-      try {
-        process.kill(pid, 0);
-      } catch {
-        return false;
-      }
-      // an exited child nobody reaped yet (a container's first process may not) has ended too
-      try {
-        return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-      } catch {
-        return false;
-      }
-    };
-    const deadline = Date.now() + 30_000;
-    while (running() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(running()).toBe(false);
+    expect(await waitForExit(pid)).toBe(true);
     expect(orgLessons(machine).sort()).toEqual(['aaaaaaaaaa', 'bbbbbbbbbb']);
   });
 

@@ -4,13 +4,13 @@
  * machines against a server over real HTTP on loopback, the hook answering from the pulled copy
  * once the server is gone.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createHttpServer, listen } from '../../src/adapters/http/serve-http.js';
 import type { OrgDb } from '../../src/store/org/org-db.js';
-import { createSandbox, exited } from '../helpers/cli.js';
+import { createSandbox, exited, waitForExit } from '../helpers/cli.js';
 import type { Sandbox } from '../helpers/cli.js';
 import { runHookBundle } from '../helpers/hook.js';
 import { openPgliteBackend, orgApp, orgName, tokenFor } from '../helpers/org.js';
@@ -75,22 +75,8 @@ describe('lore serve --org', () => {
   }, 120_000);
 });
 
-/** Waits (up to 30 s) for a detached process to end: gone, or exited and not reaped yet. */
-function waitForExit(pid: number): void {
-  const deadline = Date.now() + 30_000;
-  const running = () => {
-    try {
-      process.kill(pid, 0);
-      return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-    } catch {
-      return false;
-    }
-  };
-  while (running() && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-}
-
 describe('lore pull --background', () => {
-  it('starts only with a remote set up, at most once per interval', () => {
+  it('starts only with a remote set up, at most once per interval', async () => {
     const machine = createSandbox({ loreHome: true });
     expect(machine.run(['pull', '--background', '--json']).json()).toEqual({
       started: false,
@@ -112,7 +98,7 @@ describe('lore pull --background', () => {
     );
     // the detached pulls end before the sandbox goes (each fails: the remote has no token)
     for (const { pid } of [first, again.json<{ pid: number }>()] as { pid?: number }[])
-      if (pid !== undefined) waitForExit(pid);
+      if (pid !== undefined) expect(await waitForExit(pid)).toBe(true);
   });
 });
 

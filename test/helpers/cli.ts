@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
+import { isProcessAlive } from '../../src/store/fs/fs-atomic.js';
 
 export const LORE_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 export const LORE_MAIN_URL = new URL('../../dist/cli/main.js', import.meta.url).href;
@@ -354,4 +355,15 @@ export function deadPid(): number {
   const result = spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' });
   if (result.pid === undefined) throw new Error('could not spawn a process');
   return result.pid;
+}
+
+/**
+ * Waits (up to 30 s) for a detached process to end; whether it has ended is lore's own answer
+ * (`isProcessAlive`: gone, or exited and not reaped yet). True once it has.
+ */
+export async function waitForExit(pid: number, timeoutMs = 30_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isProcessAlive(pid) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  return !isProcessAlive(pid);
 }

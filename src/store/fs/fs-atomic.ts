@@ -68,13 +68,20 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 function isZombie(pid: number): boolean {
-  if (process.platform !== 'linux') return false;
+  return procStatFields(pid)?.[0] === 'Z';
+}
+
+/**
+ * The fields of `/proc/<pid>/stat` after the command name (which may hold spaces and parentheses:
+ * they follow the last ")"), the state first; undefined without /proc or once the process is gone.
+ */
+export function procStatFields(pid: number): string[] | undefined {
+  if (process.platform !== 'linux') return undefined;
   try {
-    // "<pid> (<command>) <state> ...": the command may hold spaces and parentheses, the state follows the last ")"
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return false; // gone meanwhile, or no /proc: signal 0 answered, so alive as far as we know
+    return undefined;
   }
 }
 

@@ -10,7 +10,7 @@ import { openSync, readFileSync, closeSync, statSync, writeSync, unlinkSync } fr
 import { uptime } from 'node:os';
 import { join } from 'node:path';
 import { LoreError } from '../../core/errors.js';
-import { isProcessAlive } from '../fs/fs-atomic.js';
+import { isProcessAlive, procStatFields } from '../fs/fs-atomic.js';
 
 export type EmbeddedOwner = { pid: number; url?: string };
 export type EmbeddedClaim = { release(): void; update(owner: EmbeddedOwner): void };
@@ -24,13 +24,7 @@ const CLAIM_FILE = 'server.json';
  * command name, which may hold spaces and parentheses); undefined where there is no /proc.
  */
 export function processStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19];
-  } catch {
-    return undefined;
-  }
+  return procStatFields(pid)?.[19];
 }
 
 /** Whether the claim's process still runs: its pid alive, started when the claim says, since boot. */
