@@ -46,10 +46,19 @@ describe('parseConfigYaml', () => {
     expect(problems.length).toBeGreaterThan(0);
     expect(problems[0]).toMatchObject({ file: PROJECT, severity: 'error' });
     expect(problems[0]?.message).toMatch(/invalid YAML.*ignored/);
-    expect(problems[0]?.line).toBeGreaterThanOrEqual(3);
+    expect(problems[0]?.line).toBe(3); // where `[` opens
     // One warning was not enough: the problem names each setting that fell back, and to what.
     expect(problems.at(-1)?.message).toBe(
       'these settings of the file fell back: votes.halfLifeDays (now 180), search (now {"limit":20,"weights":{"summary":8,"tags":4,"scope":3,"structured":2,"body":1}})',
+    );
+  });
+
+  it('names the line where an unclosed quote opens, not the end of the file', () => {
+    const text = 'search:\n  limit: "20\nvotes:\n  halfLifeDays: 10\ncapture:\n  window: 3\n';
+    const { problems } = parseConfigYaml([{ file: PROJECT, text }]);
+    expect(problems[0]).toMatchObject({ file: PROJECT, line: 2, severity: 'error' });
+    expect(problems[0]?.message).toMatch(
+      /opened at line 2 and never closed; the parser stopped at line 7\); this file is ignored$/,
     );
   });
 

@@ -124,6 +124,11 @@ describe('parseLessonYaml: broken YAML', () => {
     { name: 'a duplicate key', text: `${MINIMAL}summary: again\n`, line: 7 },
     { name: 'a nested mapping in a compact one', text: withLine(3, 'slug: a: b'), line: 3 },
     { name: 'a reserved indicator', text: withLine(3, 'slug: @bad'), line: 3 },
+    // The parser notices these only lines later (at the end of the file): the opener's line is named.
+    { name: 'a double quote never closed', text: withLine(3, 'slug: "pytest-hangs'), line: 3 },
+    { name: 'a single quote never closed', text: withLine(4, "summary: 'Run pytest"), line: 4 },
+    { name: 'a flow sequence never closed', text: `${MINIMAL}tags: [lang:python\nseverity: high\n`, line: 7 },
+    { name: 'a flow mapping never closed', text: withLine(3, 'slug: {a: b'), line: 3 },
   ])('reports $name at line $line', ({ text, line }) => {
     const parsed = parseLessonYaml(text, FILE);
     expect(parsed.ok).toBe(false);
@@ -131,6 +136,24 @@ describe('parseLessonYaml: broken YAML', () => {
     expect(problems.length).toBeGreaterThan(0);
     expect(problems[0]).toMatchObject({ file: FILE, line, severity: 'error' });
     expect(problems.every((p) => p.severity === 'error' && p.file === FILE)).toBe(true);
+  });
+
+  it('says where the parser stopped when it names an unclosed opener instead', () => {
+    const parsed = parseLessonYamlFully(withLine(3, 'slug: "pytest-hangs'), FILE);
+    const problems = (parsed as { problems: { line?: number; message: string }[] }).problems;
+    expect(problems[0]?.line).toBe(3);
+    expect(problems[0]?.message).toMatch(
+      /opened at line 3 and never closed; the parser stopped at line 7\)$/,
+    );
+  });
+
+  it('keeps the error line when nothing opened before it is left unclosed', () => {
+    // a closed quote earlier in the file is no opener; the duplicate key is where it is
+    const text = `${MINIMAL.replace('slug: pytest-hangs', 'slug: "pytest-hangs"')}summary: again\n`;
+    const parsed = parseLessonYamlFully(text, FILE);
+    const problems = (parsed as { problems: { line?: number; message: string }[] }).problems;
+    expect(problems[0]?.line).toBe(7);
+    expect(problems[0]?.message).not.toMatch(/never closed/);
   });
 
   it.each([

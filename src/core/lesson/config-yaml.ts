@@ -6,6 +6,7 @@ import type { Problem } from '../errors.js';
 import { ConfigSchema, KNOWN_CONFIG_KEYS } from './schema.js';
 import type { Config } from './schema.js';
 import { yamlValue } from './lesson-yaml.js';
+import { firstUnclosedOpener, syntaxErrorLine } from './yaml-error-line.js';
 
 export const CONFIG_SCHEMA_COMMENT = ' yaml-language-server: $schema=./schema/config.schema.json';
 
@@ -23,11 +24,13 @@ export function parseConfigYaml(layers: readonly ConfigLayer[]): { config: Confi
     const lineCounter = new LineCounter();
     const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
     if (doc.errors.length > 0) {
+      const opener = firstUnclosedOpener(text);
       for (const error of doc.errors) {
+        const { line, note } = syntaxErrorLine(error.pos[0], opener, lineCounter);
         problems.push({
           file,
-          line: lineCounter.linePos(error.pos[0]).line,
-          message: `invalid YAML: ${error.message.split('\n')[0] ?? ''}; this file is ignored`,
+          line,
+          message: `invalid YAML: ${error.message.split('\n')[0] ?? ''}${note}; this file is ignored`,
           severity: 'error',
         });
       }

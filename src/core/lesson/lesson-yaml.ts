@@ -11,6 +11,7 @@ import type { Problem } from '../errors.js';
 import { readCanonicalYaml } from './canonical-yaml.js';
 import { KNOWN_LESSON_KEYS, LessonSchema } from './schema.js';
 import type { Lesson } from './schema.js';
+import { firstUnclosedOpener, syntaxErrorLine } from './yaml-error-line.js';
 
 export const LESSON_SCHEMA_COMMENT = ' yaml-language-server: $schema=../../schema/lesson.schema.json';
 
@@ -56,14 +57,18 @@ export function parseLessonYamlFully(text: string, file: string): ParsedLesson {
     offset === undefined ? undefined : lineCounter.linePos(offset).line;
 
   if (doc.errors.length > 0) {
+    const opener = firstUnclosedOpener(text);
     return {
       ok: false,
-      problems: doc.errors.map((error) => ({
-        file,
-        line: lineOf(error.pos[0]),
-        message: `invalid YAML: ${firstLine(error.message)}`,
-        severity: 'error' as const,
-      })),
+      problems: doc.errors.map((error) => {
+        const { line, note } = syntaxErrorLine(error.pos[0], opener, lineCounter);
+        return {
+          file,
+          line,
+          message: `invalid YAML: ${firstLine(error.message)}${note}`,
+          severity: 'error' as const,
+        };
+      }),
     };
   }
   const built = yamlValue(doc);
