@@ -1454,6 +1454,18 @@ describe('drafting stages', () => {
     ).toEqual([true, false, false]);
   });
 
+  it("a user's correction of a call that names nothing it acts on fires in the folder it ran in", () => {
+    const episode = episodeOf([
+      ...s.ok('Bash', bash('cd ~/site && git push')),
+      s.user('no, the debug files should not have been pushed'),
+    ]);
+    const re = new RegExp(draftTriggers(episodeFacts(episode)).commands[0]!);
+    expect(episode.kind).toBe('user-correction');
+    expect(
+      ['cd ~/site && git push -u origin main', 'cd ~/other && git push', 'git push'].map((c) => re.test(c)),
+    ).toEqual([true, false, false]);
+  });
+
   it('a command line that asks for a state first is keyed by what it does after it', () => {
     const episode = episodeOf([
       ...s.fail(

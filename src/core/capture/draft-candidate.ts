@@ -347,11 +347,13 @@ export function draftTriggers(facts: EpisodeFacts): DraftTriggers {
             : undefined;
     // A user's correction is about what the call acted on, not every call of its program. A
     // process check (`ps aux | grep x`) acts on nothing: it is told apart by the name it looked
-    // for, not by `aux`, which every such check carries.
+    // for, not by `aux`, which every such check carries. A call that names nothing it acts on
+    // acted where it ran (`cd ~/site && git push`): there, not at every push.
     const object =
       facts.correction && failedCommand !== undefined && (diff?.removed.length ?? 0) === 0
         ? ((facts.call !== undefined ? checkedNames(facts.call)[0] : undefined) ??
-          commandObject(failedCommand, key))
+          commandObject(failedCommand, key) ??
+          commandObject(failedCommand, 'cd'))
         : undefined;
     const host = savedPage ? urlHost(failedCommand) : undefined;
     // A fix that only took a variable out of double quotes: fire where one sits in them.
