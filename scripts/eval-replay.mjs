@@ -7,7 +7,10 @@
 //
 // - precision: the share of injections that land at a labeled mistake: a call it came with (or
 //   denied) inside the line range of a labeled episode or of a labeled repeat of one in that file;
-//   before-call context lands when a call of its turn does. Target >= 90%.
+//   before-call context lands when a call of its turn does. Target >= 90%. Beside it, the share
+//   among lessons waiting for an error and lessons firing before calls, and among injections on a
+//   call of the lesson's own evidence (where a capture false positive lands) and elsewhere (how
+//   broad a trigger is).
 // - trigger fidelity: of the labeled mistakes a lesson was captured from (an episode of its
 //   candidate matches the label), the share whose failing call the lesson's trigger matches (the
 //   calls of its own evidence inside the range, whatever their result: a background launch or a
@@ -201,6 +204,28 @@ async function evaluateHalf(half, scoring, window) {
         figures.injections += 1;
         if (landsAtMistake(injection, replay, mistakes)) figures.atMistake += 1;
       }
+    // where it fired: on a call of its own evidence (a capture false positive, or evidence outside
+    // the labeled lines, lands there), or elsewhere (how broad its trigger is)
+    const evidenceOf = new Map(
+      [...lessonOf].map(([candidate, id]) => [
+        id,
+        new Set(
+          candidate.episodes.flatMap(({ episode }) => episode.evidence.map((r) => `${r.file}:${r.line}`)),
+        ),
+      ]),
+    );
+    const byPlace = { own: { injections: 0, atMistake: 0 }, elsewhere: { injections: 0, atMistake: 0 } };
+    for (const replay of plain.sessions)
+      for (const injection of replay.injections) {
+        const call = replay.session.calls[injection.at];
+        const own =
+          injection.form !== 'before-call' &&
+          call !== undefined &&
+          evidenceOf.get(injection.lesson)?.has(`${call.file}:${call.line}`) === true;
+        const figures = byPlace[own ? 'own' : 'elsewhere'];
+        figures.injections += 1;
+        if (landsAtMistake(injection, replay, mistakes)) figures.atMistake += 1;
+      }
     // as a user meets them: each lesson only after it existed (never at the failure it came from)
     const asOfFigures = { injections: 0, atMistake: 0 };
     for (const replay of asOf.sessions)
@@ -290,6 +315,7 @@ async function evaluateHalf(half, scoring, window) {
       precision: ratio(atMistake, injections),
       byForm,
       byWait,
+      byPlace,
       asOfFigures,
       captured: captured.length,
       withFailingCall: captured.filter((c) => c.failingCall).length,
@@ -372,6 +398,8 @@ function printFigures(halves) {
     f.injections === 0 ? '-' : `${pct(ratio(f.atMistake, f.injections))} (${f.atMistake}/${f.injections})`;
   row('  lessons waiting for an error', (h) => share(h.byWait.waiting));
   row('  lessons firing before calls', (h) => share(h.byWait.before));
+  row('  on its own evidence', (h) => share(h.byPlace.own));
+  row('  elsewhere', (h) => share(h.byPlace.elsewhere));
   row("  as of each lesson's birth", (h) => share(h.asOfFigures), 'reported');
   row(
     'trigger fidelity',

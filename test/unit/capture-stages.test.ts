@@ -1436,6 +1436,53 @@ describe('drafting stages', () => {
     ).toEqual([true, true, false]);
   });
 
+  it("a user's correction of a process check fires on the name it looked for, not on every `ps aux`", () => {
+    const own = session();
+    const [call, result] = own.ok('Bash', bash("ps aux | grep -E 'dig|github' | grep -v grep"), '');
+    const episode = correctionEpisode(
+      own.user('why do you show a background task is running?'),
+      { call, result },
+      undefined,
+    );
+    const re = new RegExp(draftTriggers(episodeFacts(episode)).commands[0]!);
+    expect(
+      [
+        "ps aux | grep -E 'dig|github' | grep -v grep",
+        'ps aux | grep -i helium',
+        'ps aux | grep -i battery | grep -v grep',
+      ].map((c) => re.test(c)),
+    ).toEqual([true, false, false]);
+  });
+
+  it("a user's correction of a call that names nothing it acts on fires in the folder it ran in", () => {
+    const episode = episodeOf([
+      ...s.ok('Bash', bash('cd ~/site && git push')),
+      s.user('no, the debug files should not have been pushed'),
+    ]);
+    const re = new RegExp(draftTriggers(episodeFacts(episode)).commands[0]!);
+    expect(episode.kind).toBe('user-correction');
+    expect(
+      ['cd ~/site && git push -u origin main', 'cd ~/other && git push', 'git push'].map((c) => re.test(c)),
+    ).toEqual([true, false, false]);
+  });
+
+  it('a command line that asks for a state first is keyed by what it does after it', () => {
+    const episode = episodeOf([
+      ...s.fail(
+        'Bash',
+        bash('gh auth status && gh ssh-key list'),
+        'You are not logged into any GitHub hosts. To log in, run: gh auth login',
+      ),
+      ...s.ok('Bash', bash('gh auth login --with-token < token.txt && gh ssh-key list')),
+    ]);
+    const facts = episodeFacts(episode);
+    expect(facts.key).toBe('gh ssh-key');
+    const re = new RegExp(draftTriggers(facts).commands[0]!);
+    expect(
+      ['gh auth status && gh ssh-key list', 'which gh && gh auth status'].map((c) => re.test(c)),
+    ).toEqual([true, false]);
+  });
+
   it('a whole-command condition sees every line of a script, before the program too', () => {
     const episode = episodeOf([
       ...s.fail(

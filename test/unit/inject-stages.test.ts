@@ -492,6 +492,30 @@ describe('plan', () => {
     expect(tight.skipped.map((s) => s.reason)).toEqual(['over-budget']);
   });
 
+  it('one failure, one lesson: a second lesson waiting for the error waits for the next attempt', () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => fakeLesson(id, `${id} text`, { errors: ['denied'] }));
+    const before = fakeLesson('p', 'p text');
+    const ranked = [
+      m(a!, 'error:denied'),
+      m(b!, 'error:denied'),
+      m(before, 'command:x'),
+      m(c!, 'error:denied'),
+    ];
+    const plan = planInjection(ranked, state, options);
+    expect(plan.included.map((i) => i.id)).toEqual(['a', 'p']);
+    expect(plan.skipped.map((s) => [s.id, s.reason])).toEqual([
+      ['b', 'same-failure'],
+      ['c', 'same-failure'],
+    ]);
+    // b was not shown: the next failure of the session gets it
+    const next = planInjection(
+      [m(a!, 'error:denied'), m(b!, 'error:denied')],
+      { ...state, seen: new Set(['a', 'p']), shownCount: 2 },
+      options,
+    );
+    expect(next.included.map((i) => i.id)).toEqual(['b']);
+  });
+
   it('the first lesson always fits: its summary is cut when even that is too long', () => {
     const huge = fakeLesson('h', 'x'.repeat(20_000), { summary: 's'.repeat(20_000) });
     const plan = planInjection([m(huge)], state, { ...options, maxChars: 300 });

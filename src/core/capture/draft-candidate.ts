@@ -23,6 +23,7 @@ import { fixEqualsFailure } from './advice/advice-shape.js';
 import type { Advice, AdviceDrop } from './advice/word-advice.js';
 import { commandOf, isAbsolutePath, targetPath } from './call-target.js';
 import { NONZERO_EXIT, errorGist, hookToolName, isShellTool } from './classify-result.js';
+import { checkedNames } from './background-launch.js';
 import { blockTriggers } from './block-lesson.js';
 import { classifyScope } from './classify-scope.js';
 import type { ScopeDecision } from './classify-scope.js';
@@ -40,8 +41,10 @@ import {
   diffCommands,
   escapeRegex,
   expandedInDoubleQuotes,
+  segmentKey,
+  segments,
 } from './shell-command.js';
-import { droppedOverSsh, foundUnder, isLookupKey, refusedDirectory } from './pending-failure.js';
+import { asksState, droppedOverSsh, foundUnder, isLookupKey, refusedDirectory } from './pending-failure.js';
 import type { FoundUnder } from './pending-failure.js';
 import { CD_ALONE_TRIGGER, FRESH_SHELL_AGENTS, cdAlone } from './fresh-shell.js';
 import type { Host } from '../inject/types.js';
@@ -251,12 +254,30 @@ function programsOf(command: string | undefined): string[] {
 }
 
 /**
- * What a failed command is for: its first key that does more than look something up (`gh auth`
- * of `which gh && gh auth status`), else its first key.
+ * What a failed command is for: its first key that does more than look something up or ask for a
+ * state (`gh auth` of `which gh && gh auth status`, `gh ssh-key` of `gh auth status && gh ssh-key
+ * list`), else its first key.
  */
 function keyOf(command: string): string {
   const keys = commandKeys(command);
-  return keys.find((key) => !isLookupKey(key)) ?? keys[0] ?? command.split(/\s+/)[0] ?? '';
+  const asked = stateQueries(command);
+  return (
+    keys.find((key) => !isLookupKey(key) && !asked.has(key)) ??
+    keys.find((key) => !isLookupKey(key)) ??
+    keys[0] ??
+    command.split(/\s+/)[0] ??
+    ''
+  );
+}
+
+/** The keys of a command line's parts that only ask their program how things stand (`gh auth status`). */
+function stateQueries(command: string): Set<string> {
+  const asked = new Set<string>();
+  for (const segment of segments(command)) {
+    const key = segmentKey(segment);
+    if (key !== undefined && asksState(segment, key)) asked.add(key.join(' '));
+  }
+  return asked;
 }
 
 export function episodeFacts(episode: Episode): EpisodeFacts {
@@ -324,10 +345,15 @@ export function draftTriggers(facts: EpisodeFacts): DraftTriggers {
           : fixCommand !== undefined && failedCommand !== undefined
             ? diffCommands(failedCommand, fixCommand)
             : undefined;
-    // A user's correction is about what the call acted on, not every call of its program.
+    // A user's correction is about what the call acted on, not every call of its program. A
+    // process check (`ps aux | grep x`) acts on nothing: it is told apart by the name it looked
+    // for, not by `aux`, which every such check carries. A call that names nothing it acts on
+    // acted where it ran (`cd ~/site && git push`): there, not at every push.
     const object =
       facts.correction && failedCommand !== undefined && (diff?.removed.length ?? 0) === 0
-        ? commandObject(failedCommand, key)
+        ? ((facts.call !== undefined ? checkedNames(facts.call)[0] : undefined) ??
+          commandObject(failedCommand, key) ??
+          commandObject(failedCommand, 'cd'))
         : undefined;
     const host = savedPage ? urlHost(failedCommand) : undefined;
     // A fix that only took a variable out of double quotes: fire where one sits in them.

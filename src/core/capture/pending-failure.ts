@@ -544,7 +544,7 @@ const STATE_QUERIES = new Set(['status', 'is-active', 'is-enabled', 'is-failed']
 const WINDOWS_QUERIES = new Set(['sc', 'reg', 'w32tm', 'qwinsta', 'quser']);
 
 /** A segment that asks its program for its state: a status subcommand among its first words. */
-function asksState(segment: readonly string[], key: readonly string[]): boolean {
+export function asksState(segment: readonly string[], key: readonly string[]): boolean {
   const program = key[0] ?? '';
   const rest = segment.slice(segment.indexOf(program) + 1).map((word) => stripQuotes(word).toLowerCase());
   const words = rest.filter((word) => !word.startsWith('-')).slice(0, 3);

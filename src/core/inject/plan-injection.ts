@@ -4,8 +4,9 @@
  * every time; at most `maxLessons` reasons; a denied call gets no advice) and checkpoints (a
  * matching checkpoint denies the call when it was not shown in the session yet and the session
  * state works: `applyClaims` then claims it, so it denies once; shown, it is a lesson like any
- * other), then dedup (already shown in this session: to this agent, or to another one), the
- * per-context cap, the per-call count and the character budget. The first lesson always fits: its summary stands in
+ * other), then dedup (already shown in this session: to this agent, or to another one), one
+ * lesson per failure (of those that wait for an error), the per-context cap, the per-call count
+ * and the character budget. The first lesson always fits: its summary stands in
  * when the full text is too long, and is cut when even that is. A lesson held by an aggregated tool
  * skill goes out as one pointer to the skill instead (guards still deny).
  */
@@ -81,6 +82,11 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
+/** A lesson that waits for its error matched the call's result: it answers the call's failure. */
+function answersFailure(matchedBy: readonly string[]): boolean {
+  return matchedBy.some((reason) => reason.startsWith('error:'));
+}
+
 function isTrigger(reason: string): boolean {
   return reason.startsWith('command:') || reason.startsWith('path:') || reason.startsWith('content:');
 }
@@ -94,6 +100,25 @@ function followsGuardFix({ lesson, matchedBy }: Match, command: string | undefin
     matchedBy.some((reason) => reason.startsWith('command:')) &&
     followsFix(command, lesson.commands, lesson.fixes)
   );
+}
+
+/**
+ * Why a lesson that may go out does not, by the caps: one failure gets one lesson (those that wait
+ * for an error and matched the call's result answer the same failure, often the same mistake
+ * captured more than once with other fixes: the best goes out, the others stay unshown for the
+ * next attempt, if it fails again), then the per-context cap and the per-call count.
+ */
+function capReason(
+  matchedBy: readonly string[],
+  included: readonly Included[],
+  shownCount: number,
+  sessionLessons: number,
+  maxLessons: number,
+): SkipReason | undefined {
+  if (answersFailure(matchedBy) && included.some((item) => answersFailure(item.matchedBy)))
+    return 'same-failure';
+  if (shownCount + included.length >= sessionLessons) return 'over-session';
+  return included.length >= maxLessons ? 'over-count' : undefined;
 }
 
 /** Why the session state holds a lesson back (it cannot be recorded, or was shown), if it does. */
@@ -203,12 +228,9 @@ export function planInjection(
         continue;
       }
     }
-    if (state.shownCount + included.length >= settings.sessionLessons) {
-      skip('over-session');
-      continue;
-    }
-    if (included.length >= maxLessons) {
-      skip('over-count');
+    const capped = capReason(matchedBy, included, state.shownCount, settings.sessionLessons, maxLessons);
+    if (capped !== undefined) {
+      skip(capped);
       continue;
     }
     const lessonTexts = textOf(match);

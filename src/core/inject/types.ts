@@ -259,6 +259,7 @@ export const SKIP_REASONS = [
   'after-call',
   'awaits-error',
   'follows-fix',
+  'same-failure',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
