@@ -568,6 +568,42 @@ describe('failures a result hid', () => {
       false,
     ],
     ['a file tool', 'Read', 'x', 'Error: nope', false],
+    [
+      'errors a program reported further down and went on past, exiting 0',
+      'Bash',
+      'python scripts/sync_raw_logs.py',
+      'Found 66 logs\nError processing a.jsonl: bad escape \\U at position 2\nSynced 0 files',
+      true,
+    ],
+    [
+      'an error report behind its level',
+      'Bash',
+      'python scripts/sync_raw_logs.py 2>&1 | tail -40',
+      'Synced 3 files\nWarning: Error processing b.jsonl line 176: bad escape \\U at position 2',
+      true,
+    ],
+    [
+      "an error report in Gemini CLI's frame, exit code 0",
+      'run_shell_command',
+      './sync.sh',
+      `Command: ./sync.sh\nDirectory: (root)\nOutput: synced\nERROR: could not write index\nError: (none)\nExit Code: 0`,
+      true,
+    ],
+    [
+      'an error line in a log the command shows',
+      'Bash',
+      'ssh root@10.0.0.1 "logread | grep blocky | tail -n 20"',
+      'blocky starting\nERROR list_cache: cannot download list: connection refused',
+      false,
+    ],
+    [
+      'an error line in a file the command prints',
+      'Bash',
+      'sudo journalctl -u blocky --no-pager',
+      'Jan 10 started\nError loading config: wrong file structure',
+      false,
+    ],
+    ["Gemini CLI's own Error: (none)", 'run_shell_command', './build.sh', gemini('built'), false],
   ])('%s', (_name, tool, command, text, hidden) => {
     const result = {
       ...call(tool, {}),
@@ -580,6 +616,19 @@ describe('failures a result hid', () => {
     };
     const found = maskedFailure(call(tool, { command, file_path: command }), result);
     expect(found === undefined ? 'ok' : `${found.failure}`).toBe(hidden ? 'error-output' : 'ok');
+  });
+
+  it('errors a script reported while exiting 0, then the changed run that worked', () => {
+    const s = madeUpSession();
+    const said = 'Found 2 logs\nError processing a.jsonl: bad escape \\U at position 2\nSynced 0 files';
+    expect(
+      summaries([
+        ...s.ok('Bash', shell('python scripts/sync.py'), said),
+        ...s.ok('Bash', shell('python scripts/sync.py --raw'), 'Found 2 logs\nSynced 2 files'),
+      ]),
+    ).toEqual([
+      'Add `--raw` to `python scripts/sync.py`: it failed with "Error processing a.jsonl: bad escape \\U at position 2"',
+    ]);
   });
 
   it('cmd /c that ran nothing in Git Bash, then cmd //c', () => {

@@ -362,14 +362,9 @@ function saysError(line: string): boolean {
   return ERROR_WORDS.test(line.replace(NONE_COUNTED, ''));
 }
 
-/**
- * The line of an error that says what happened: the harness's frame, progress meters, banners
- * and markup are never it; a program's final exception wins over the traceback above it; else the
- * first line with an error word; else the first line that says anything. A line that ends in a
- * colon brings the next one along.
- */
-export function errorGist(text: string, programs: readonly string[] = []): string {
-  const lines = withoutPowershellReports(
+/** The lines of output that say something: the harness's frame, progress meters, banners and markup left out. */
+function telling(text: string): string[] {
+  return withoutPowershellReports(
     text
       .replace(ANSI, '')
       .replace(/<\/?tool_use_error>/g, '')
@@ -377,6 +372,25 @@ export function errorGist(text: string, programs: readonly string[] = []): strin
   )
     .map((line) => htmlText(unframed(line)).trim())
     .filter((line) => line !== '' && !FRAME.test(line) && !isNoiseLine(line));
+}
+
+/**
+ * The last line of output that says an error (`undefined` when none does): where a program that
+ * met several errors on its way says what stopped it (gpg's `key generation failed: ...` below the
+ * `keydb_search failed: Connection timed out` it met while waiting for a lock).
+ */
+export function lastErrorLine(text: string): string | undefined {
+  return telling(text).findLast((line) => saysError(line) && !ASIDE.test(line));
+}
+
+/**
+ * The line of an error that says what happened: the harness's frame, progress meters, banners
+ * and markup are never it; a program's final exception wins over the traceback above it; else the
+ * first line with an error word; else the first line that says anything. A line that ends in a
+ * colon brings the next one along.
+ */
+export function errorGist(text: string, programs: readonly string[] = []): string {
+  const lines = telling(text);
   const exception = lines.findLastIndex((line) => EXCEPTION.test(line));
   const own = ownErrorLine(lines, programs);
   const at =
@@ -390,10 +404,9 @@ export function errorGist(text: string, programs: readonly string[] = []): strin
             lines.findIndex((line) => saysError(line) && !ASIDE.test(line)),
             lines.findIndex((line) => saysError(line)),
           );
-  const telling = lines[at];
+  const line = lines[at];
   // "Task failed due to the following issue:" says what follows it.
-  const said =
-    telling?.endsWith(':') && lines[at + 1] !== undefined ? `${telling} ${lines[at + 1]}` : telling;
+  const said = line?.endsWith(':') && lines[at + 1] !== undefined ? `${line} ${lines[at + 1]}` : line;
   const gist = (said ?? 'failed without output').replace(/\s+/g, ' ').trim();
   return gist.length <= 160 ? gist : `${gist.slice(0, 159)}…`;
 }
