@@ -13,6 +13,7 @@ import {
   droppedOverSsh,
   foundUnder,
   programFamily,
+  ranScripts,
   shellSubstitutes,
 } from '../../src/core/capture/pending-failure.js';
 import { expandedInDoubleQuotes, prependedStep } from '../../src/core/capture/shell-command.js';
@@ -844,5 +845,46 @@ describe('a status query that said how things stand', () => {
       ...next.flatMap((command) => s.ok('Bash', shell(command), 'ok')),
     ]);
     expect(found).toHaveLength(lesson ? 1 : 0);
+  });
+});
+
+describe('a script that failed, then edited', () => {
+  it.each<[string, string[]]>([
+    ['~/security-audit.sh 2>&1', ['~/security-audit.sh']],
+    ['cd ~/M-Claude && python scripts/sync_raw_logs.py 2>&1 | head -30', ['scripts/sync_raw_logs.py']],
+    ['sudo ./run.sh --all', ['./run.sh']],
+    ['bash -e ./deploy.sh', ['./deploy.sh']],
+    ['FOO=1 node build/x.js', ['build/x.js']],
+    ['/c/Python314/python scripts/a.py', ['scripts/a.py']],
+    ['python3 -c "print(1)"', []],
+    ['python -m pytest tests/test_a.py', []],
+    ['node -e "require(\'./a.js\')"', []],
+    ['ls -la /tmp', []],
+    ['npm test', []],
+  ])('%s runs the scripts %j', (command, scripts) => {
+    expect(ranScripts(command)).toEqual(scripts);
+  });
+
+  it('the edit of the script the failed command ran is its fix', () => {
+    const s = madeUpSession();
+    expect(
+      fixes([
+        ...s.fail('Bash', shell('~/security-audit.sh 2>&1'), 'Exit code 1\nReport will be saved to ~/r.md'),
+        ...s.ok('Bash', shell('ls -la ~/security-audit-report-*.md'), 'r.md'),
+        ...s.ok('Edit', { file_path: '/Users/me/security-audit.sh', old_string: 'a', new_string: 'b' }),
+      ]),
+    ).toEqual(['Edit']);
+  });
+
+  it('an edit of another file, or of the code a test run tested, fixes nothing', () => {
+    const s = madeUpSession();
+    expect(
+      fixes([
+        ...s.fail('Bash', shell('~/security-audit.sh'), 'Exit code 1'),
+        ...s.ok('Edit', { file_path: '/Users/me/notes.md', old_string: 'a', new_string: 'b' }),
+        ...s.fail('Bash', shell('python -m pytest tests/test_sync.py'), 'Exit code 1\nFAILED test_sync'),
+        ...s.ok('Edit', { file_path: '/w/tests/test_sync.py', old_string: 'a', new_string: 'b' }),
+      ]),
+    ).toEqual([]);
   });
 });
