@@ -605,6 +605,27 @@ describe('failures a result hid', () => {
       false,
     ],
     ["Gemini CLI's own Error: (none)", 'run_shell_command', './build.sh', gemini('built'), false],
+    [
+      'a bracketed error level',
+      'Bash',
+      'op-sync --all',
+      'synced 2 vaults\n[ERROR] vault Work: token expired',
+      true,
+    ],
+    [
+      "Python logging's error record",
+      'Bash',
+      'python3 etl.py',
+      'INFO:root:start\nERROR:root:row 3 has no id',
+      true,
+    ],
+    [
+      'a level that is no error',
+      'Bash',
+      'python3 etl.py',
+      'INFO:root:start\nWARNING:root:slow row\ndone',
+      false,
+    ],
   ])('%s', (_name, tool, command, text, hidden) => {
     const result = {
       ...call(tool, {}),

@@ -32,28 +32,34 @@ export function maskedFailure(
   const failed = (text: string): ToolResult => ({ ...result, ok: false, failure: 'error-output', text });
   if (CMD_BANNER_ONLY.test(result.text.slice(0, 400)))
     return failed(`cmd printed its banner and ran no command\n${result.text}`);
-  const command = commandOf(call);
   const colon = result.text.indexOf(': ');
-  if (command === undefined || colon < 0) return undefined;
-  // The command is parsed only for output that holds an error-shaped line.
+  const opening = colon >= 0 && colon <= 600;
+  // Most output holds neither an error-shaped first line nor an error report: passed unparsed.
+  const reports = reportsErrors(result.text);
+  if (!opening && !reports) return undefined;
+  const command = commandOf(call);
+  if (command === undefined) return undefined;
   let keys: string[] | undefined;
   const ran = () => (keys ??= commandKeys(command)).map((key) => key.split(' ')[0] ?? key);
-  if (colon <= 600 && openingError(result.text, ran) !== undefined) return failed(result.text);
-  return reportsErrors(result.text) && !(keys ??= commandKeys(command)).some(showsWhatItReads)
-    ? failed(result.text)
-    : undefined;
+  if (opening && openingError(result.text, ran) !== undefined) return failed(result.text);
+  return reports && !(keys ??= commandKeys(command)).some(showsWhatItReads) ? failed(result.text) : undefined;
 }
 
 /**
  * A line a program writes for an error it met and went on past, exiting 0: `Error processing
- * a.jsonl: bad escape \U at position 2`, `ERROR: ...`, behind a level (`Warning: Error ...`) or
+ * a.jsonl: bad escape \U at position 2`, `ERROR: ...`, `FATAL: ...`, a bracketed level
+ * (`[ERROR] ...`) or Python logging's `ERROR:root:...`, behind a level (`Warning: Error ...`) or
  * Gemini CLI's `Output: `. Never Gemini CLI's own `Error: (none)`.
  */
 const REPORTED_ERROR =
-  /^(?:Output:\s+)?(?:(?:[Ww]arn(?:ing)?|WARN(?:ING)?|[Ii]nfo|INFO)\s*:\s*)?(?:Error|ERROR)\b(?: [^\s:]+){0,6}: (?!\(none\))\S/m;
+  /^(?:Output:\s+)?(?:(?:[Ww]arn(?:ing)?|WARN(?:ING)?|[Ii]nfo|INFO)\s*:\s*)?(?:(?:Error|ERROR|Fatal|FATAL|CRITICAL)\b(?: [^\s:]+){0,6}: (?!\(none\))\S|\[(?:ERROR|FATAL|CRITICAL)\]\s+\S|(?:ERROR|CRITICAL):[\w.]+:\S)/m;
+
+/** A literal every REPORTED_ERROR line holds: most output is passed after this one scan. */
+const MAY_REPORT = /rror|RROR|atal|ATAL|CRITICAL/;
 
 function reportsErrors(text: string): boolean {
-  return REPORTED_ERROR.test(text.slice(0, 3000));
+  const head = text.length <= 3000 ? text : text.slice(0, 3000);
+  return MAY_REPORT.test(head) && REPORTED_ERROR.test(head);
 }
 
 /**
