@@ -201,20 +201,14 @@ describe('pending failures: what a call means for them', () => {
     ['npm test', 'Error: expected 2 to be 3', false],
     ['opkg remove x', 'Collected errors: * opkg_conf_load: Could not lock /var/lock/opkg.lock', true],
     ['dig example.com', ';; connection timed out; no servers could be reached', true],
-    ['dig @10.0.0.1 example.com', ';; communications error to 10.0.0.1#53: connection refused', true],
-    [
-      'gpg --batch --generate-key batch',
-      'gpg: Note: database_open waiting for lock (held by 332379) ...\ngpg: keydb_search failed: Connection timed out\ngpg: key generation failed: SQL library used incorrectly',
-      false,
-    ],
-    [
-      'git commit -m x',
-      'error: gpg failed to sign the data:\ngpg: keydb_search failed: Connection timed out\nfatal: failed to write commit object',
-      false,
-    ],
     [
       'git push',
-      'remote: Enumerating objects\nfatal: unable to access https://github.com/x/y/: Failed to connect: Connection timed out',
+      'ssh: connect to host github.com port 22: Connection timed out\nfatal: Could not read from remote repository.',
+      true,
+    ],
+    [
+      'npm install',
+      'npm error code ETIMEDOUT\nnpm error network request failed, reason: connect ETIMEDOUT\nnpm error A complete log of this run can be found in: x.log',
       true,
     ],
     ['ps aux | grep cosmic-panel', '', true],

@@ -380,15 +380,6 @@ function telling(text: string): string[] {
 }
 
 /**
- * The last line of output that says an error (`undefined` when none does): where a program that
- * met several errors on its way says what stopped it (gpg's `key generation failed: ...` below the
- * `keydb_search failed: Connection timed out` it met while waiting for a lock).
- */
-export function lastErrorLine(text: string): string | undefined {
-  return telling(text).findLast((line) => saysError(line) && !ASIDE.test(line));
-}
-
-/**
  * The line of an error that says what happened: the harness's frame, progress meters, banners
  * and markup are never it; a program's final exception wins over the traceback above it; else the
  * first line with an error word; else the first line that says anything. A line that ends in a

@@ -5,7 +5,7 @@
  * failure, settled it some other way, or leaves it waiting (perhaps as the step that enables the
  * fix). The detector (`detect-episodes.ts`) applies them to its state.
  */
-import { FORK_RETRY, errorGist, isShellTool, lastErrorLine, powershellReported } from './classify-result.js';
+import { FORK_RETRY, errorGist, isShellTool, powershellReported } from './classify-result.js';
 import { commandOf, givenFrom, isAbsolutePath, sameInput } from './call-target.js';
 import type { CallTarget } from './call-target.js';
 import { errorClass } from '../outcome/error-class.js';
@@ -93,7 +93,7 @@ const BUILDERS =
 
 /** The network or a remote said no: the environment, not the agent's usage. */
 const ENVIRONMENT =
-  /\b(Request timed out|Connection timed out|Connection refused|Network is unreachable|No route to host|Could not resolve host|Name or service not known|Temporary failure in name resolution|status code (403|404|429|5\d\d)|Permission denied \(publickey|Host key verification failed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|Command failed: cygpath|no servers could be reached|Could not lock|Could not get lock|Resource temporarily unavailable|has already locked|Unable to acquire the dpkg frontend lock|database is locked)\b/i;
+  /\b(Request timed out|Connection timed out|Connection refused|Network is unreachable|No route to host|Could not resolve host|Name or service not known|Temporary failure in name resolution|status code (403|404|429|5\d\d)|Permission denied \(publickey|Host key verification failed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|Command failed: cygpath|no servers could be reached|Could not lock|Could not get lock|Resource temporarily unavailable|has already locked|Unable to acquire the dpkg frontend lock|database is locked)\b/;
 
 /**
  * The harness could not start the shell at all (Claude Code on Windows: `Command failed: cygpath
@@ -129,13 +129,7 @@ function isEnvironmentFailure(text: string): boolean {
     .join('\n');
   if (!/[A-Za-z]/.test(rest.replace(/^(?:Error: )?Exit code:? -?\d+\s*$/gim, '')))
     return FORK_RETRY.test(text);
-  if (!ENVIRONMENT.test(rest) || HOST_WITH_PORT.test(rest)) return false;
-  // The network or a lock met on the way is not what failed when the output ends in another error
-  // (gpg's `keydb_search failed: Connection timed out` while it waited for a lock, above its own
-  // `key generation failed: SQL library used incorrectly`; git's `fatal: failed to write commit
-  // object` below the signing agent's timeout): the last error line says what stopped the command.
-  const last = lastErrorLine(rest);
-  return last === undefined || ENVIRONMENT.test(last);
+  return ENVIRONMENT.test(rest) && !HOST_WITH_PORT.test(rest);
 }
 
 /** The first failure at a target. */
