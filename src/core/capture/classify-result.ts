@@ -261,7 +261,7 @@ const SSH_BANNER =
   /^\*\* (WARNING: connection is not using a post-quantum|This session may be vulnerable|The server may need to be upgraded)/;
 
 /** A line drawn inside a box's sides (`║ ... ║`, `│ ... │`). */
-const BOXED = /^[\u2502\u2503\u2551|]\s.*\s[\u2502\u2503\u2551|]$/;
+const BOXED = /^[\u2502\u2503\u2551]\s.*\s[\u2502\u2503\u2551]$/;
 
 /**
  * Cygwin's fork retries (Git Bash on Windows): bash tried again and went on, so what else the
@@ -367,18 +367,6 @@ function saysError(line: string): boolean {
   return ERROR_WORDS.test(line.replace(NONE_COUNTED, ''));
 }
 
-/** The lines of output that say something: the harness's frame, progress meters, banners and markup left out. */
-function telling(text: string): string[] {
-  return withoutPowershellReports(
-    text
-      .replace(ANSI, '')
-      .replace(/<\/?tool_use_error>/g, '')
-      .split(/\r?\n|\r/),
-  )
-    .map((line) => htmlText(unframed(line)).trim())
-    .filter((line) => line !== '' && !FRAME.test(line) && !isNoiseLine(line));
-}
-
 /**
  * The line of an error that says what happened: the harness's frame, progress meters, banners
  * and markup are never it; a program's final exception wins over the traceback above it; else the
@@ -386,7 +374,14 @@ function telling(text: string): string[] {
  * colon brings the next one along.
  */
 export function errorGist(text: string, programs: readonly string[] = []): string {
-  const lines = telling(text);
+  const lines = withoutPowershellReports(
+    text
+      .replace(ANSI, '')
+      .replace(/<\/?tool_use_error>/g, '')
+      .split(/\r?\n|\r/),
+  )
+    .map((line) => htmlText(unframed(line)).trim())
+    .filter((line) => line !== '' && !FRAME.test(line) && !isNoiseLine(line));
   const exception = lines.findLastIndex((line) => EXCEPTION.test(line));
   const own = ownErrorLine(lines, programs);
   const at =
@@ -400,9 +395,10 @@ export function errorGist(text: string, programs: readonly string[] = []): strin
             lines.findIndex((line) => saysError(line) && !ASIDE.test(line)),
             lines.findIndex((line) => saysError(line)),
           );
-  const line = lines[at];
+  const telling = lines[at];
   // "Task failed due to the following issue:" says what follows it.
-  const said = line?.endsWith(':') && lines[at + 1] !== undefined ? `${line} ${lines[at + 1]}` : line;
+  const said =
+    telling?.endsWith(':') && lines[at + 1] !== undefined ? `${telling} ${lines[at + 1]}` : telling;
   const gist = (said ?? 'failed without output').replace(/\s+/g, ' ').trim();
   return gist.length <= 160 ? gist : `${gist.slice(0, 159)}…`;
 }

@@ -2,8 +2,8 @@
  * Shell calls that failed although their result says nothing of it: the exit code a pipe into
  * `head` hid, with the command's own error on the first line of its output; errors a program
  * reported further down and went on past, to exit 0; or `cmd /c` that printed its banner and ran
- * nothing. The detector and replay's call outcomes read a result
- * through `resultOfCall`, so both count these, and a `cd` on its own, as failures.
+ * nothing. The detector and replay's call outcomes read a result through `resultOfCall`, so both
+ * count these, and a `cd` on its own, as failures.
  */
 import { commandOf } from './call-target.js';
 import { isShellTool, openingError } from './classify-result.js';
