@@ -20,8 +20,8 @@
 // (the mistake shows only later, or in output that looked like success), or a line the owner's
 // redaction broke; that says what kind of detector could find them.
 //
-// `--json` prints the figures and the candidates as data; `--half tuning|held-out` limits the
-// listing to one half.
+// `--json` prints the figures and the candidates as data; `--half tuning|held-out` evaluates and
+// prints that half alone.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileEvents } from '../dist/capture/file-events.js';
@@ -158,18 +158,18 @@ function evaluateHalf(half, scoring, window) {
   };
 }
 
-function evaluate() {
+function evaluate(halves) {
   checkSplit();
   const config = defaultConfig().capture;
   const scoring = { floor: config.confidenceFloor, confidence: config.confidence, priority: config.priority };
-  return { floor: scoring.floor, halves: HALVES.map((half) => evaluateHalf(half, scoring, config.window)) };
+  return { floor: scoring.floor, halves: halves.map((half) => evaluateHalf(half, scoring, config.window)) };
 }
 
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
 function printFigures(result) {
-  const [tuning, held] = result.halves;
-  const row = (name, f) => `  ${name.padEnd(22)}${f(tuning).padEnd(24)}${f(held)}`;
+  const row = (name, f) =>
+    `  ${name.padEnd(22)}${result.halves.map((h) => f(h).padEnd(24)).join('')}`.trimEnd();
   console.log(`capture eval: ${Object.keys(labels).length} labeled transcript files, split once by file`);
   console.log(`(floor ${result.floor}; targets on the held-out half: recall >= 85%, precision >= 85%,`);
   console.log(' >= 90% advice-shaped, no fix equal to its failure)\n');
@@ -183,7 +183,7 @@ function printFigures(result) {
   console.log(row('fix equals failure', (h) => String(h.fixEqualsFailure)));
   console.log(row('dropped episodes', (h) => String(h.dropped.length)));
   console.log('\n  by agent (found/labeled, true/injectable):');
-  for (const agent of Object.keys({ ...tuning.byAgent, ...held.byAgent }).sort())
+  for (const agent of [...new Set(result.halves.flatMap((h) => Object.keys(h.byAgent)))].sort())
     console.log(
       row(`  ${agent}`, (h) => {
         const a = h.byAgent[agent];
@@ -214,11 +214,17 @@ function printListing(h) {
   for (const l of h.missed) console.log(`\n[MISSED: ${l.kind}] ${l.file}:${l.lines.join('-')}  ${l.note}`);
 }
 
-const result = evaluate();
 const only = process.argv.includes('--half') ? process.argv[process.argv.indexOf('--half') + 1] : undefined;
+if (only !== undefined && !HALVES.includes(only)) {
+  console.error(`eval-capture: --half takes ${HALVES.join(' or ')}, not ${only ?? 'nothing'}`);
+  process.exit(2);
+}
+// With --half the other half is not even scanned: whoever tunes on the tuning half sees no figure
+// of the held-out half, not even in passing.
+const result = evaluate(only === undefined ? HALVES : [only]);
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify({ floor: result.floor, targets: TARGETS, halves: result.halves }, null, 2));
 } else {
   printFigures(result);
-  for (const h of result.halves) if (only === undefined || only === h.half) printListing(h);
+  for (const h of result.halves) printListing(h);
 }

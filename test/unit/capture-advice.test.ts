@@ -98,6 +98,10 @@ describe('the error gist', () => {
       'Exit code 1\nBusyBox v1.36.1 (2025-08-19 14:33:15 UTC) multi-call binary.\n\nUsage: nslookup [-type=QUERY_TYPE] [-debug] HOST [DNS_SERVER]',
       'Usage: nslookup [-type=QUERY_TYPE] [-debug] HOST [DNS_SERVER]',
     ],
+    [
+      'Exit code 1\n╔══════════════════════════╗\n║   Security Error Report   ║\n╚══════════════════════════╝\nsecurity-audit.sh: line 343: codesign: invalid signature',
+      'security-audit.sh: line 343: codesign: invalid signature',
+    ],
   ])('of %j is %j', (text, expected) => {
     expect(errorGist(text)).toBe(expected);
   });

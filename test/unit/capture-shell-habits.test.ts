@@ -13,6 +13,7 @@ import {
   droppedOverSsh,
   foundUnder,
   programFamily,
+  ranScripts,
   shellSubstitutes,
 } from '../../src/core/capture/pending-failure.js';
 import { expandedInDoubleQuotes, prependedStep } from '../../src/core/capture/shell-command.js';
@@ -568,6 +569,63 @@ describe('failures a result hid', () => {
       false,
     ],
     ['a file tool', 'Read', 'x', 'Error: nope', false],
+    [
+      'errors a program reported further down and went on past, exiting 0',
+      'Bash',
+      'python scripts/sync_raw_logs.py',
+      'Found 66 logs\nError processing a.jsonl: bad escape \\U at position 2\nSynced 0 files',
+      true,
+    ],
+    [
+      'an error report behind its level',
+      'Bash',
+      'python scripts/sync_raw_logs.py 2>&1 | tail -40',
+      'Synced 3 files\nWarning: Error processing b.jsonl line 176: bad escape \\U at position 2',
+      true,
+    ],
+    [
+      "an error report in Gemini CLI's frame, exit code 0",
+      'run_shell_command',
+      './sync.sh',
+      `Command: ./sync.sh\nDirectory: (root)\nOutput: synced\nERROR: could not write index\nError: (none)\nExit Code: 0`,
+      true,
+    ],
+    [
+      'an error line in a log the command shows',
+      'Bash',
+      'ssh root@10.0.0.1 "logread | grep blocky | tail -n 20"',
+      'blocky starting\nERROR list_cache: cannot download list: connection refused',
+      false,
+    ],
+    [
+      'an error line in a file the command prints',
+      'Bash',
+      'sudo journalctl -u blocky --no-pager',
+      'Jan 10 started\nError loading config: wrong file structure',
+      false,
+    ],
+    ["Gemini CLI's own Error: (none)", 'run_shell_command', './build.sh', gemini('built'), false],
+    [
+      'a bracketed error level',
+      'Bash',
+      'op-sync --all',
+      'synced 2 vaults\n[ERROR] vault Work: token expired',
+      true,
+    ],
+    [
+      "Python logging's error record",
+      'Bash',
+      'python3 etl.py',
+      'INFO:root:start\nERROR:root:row 3 has no id',
+      true,
+    ],
+    [
+      'a level that is no error',
+      'Bash',
+      'python3 etl.py',
+      'INFO:root:start\nWARNING:root:slow row\ndone',
+      false,
+    ],
   ])('%s', (_name, tool, command, text, hidden) => {
     const result = {
       ...call(tool, {}),
@@ -580,6 +638,19 @@ describe('failures a result hid', () => {
     };
     const found = maskedFailure(call(tool, { command, file_path: command }), result);
     expect(found === undefined ? 'ok' : `${found.failure}`).toBe(hidden ? 'error-output' : 'ok');
+  });
+
+  it('errors a script reported while exiting 0, then the changed run that worked', () => {
+    const s = madeUpSession();
+    const said = 'Found 2 logs\nError processing a.jsonl: bad escape \\U at position 2\nSynced 0 files';
+    expect(
+      summaries([
+        ...s.ok('Bash', shell('python scripts/sync.py'), said),
+        ...s.ok('Bash', shell('python scripts/sync.py --raw'), 'Found 2 logs\nSynced 2 files'),
+      ]),
+    ).toEqual([
+      'Add `--raw` to `python scripts/sync.py`: it failed with "Error processing a.jsonl: bad escape \\U at position 2"',
+    ]);
   });
 
   it('cmd /c that ran nothing in Git Bash, then cmd //c', () => {
@@ -795,5 +866,46 @@ describe('a status query that said how things stand', () => {
       ...next.flatMap((command) => s.ok('Bash', shell(command), 'ok')),
     ]);
     expect(found).toHaveLength(lesson ? 1 : 0);
+  });
+});
+
+describe('a script that failed, then edited', () => {
+  it.each<[string, string[]]>([
+    ['~/security-audit.sh 2>&1', ['~/security-audit.sh']],
+    ['cd ~/M-Claude && python scripts/sync_raw_logs.py 2>&1 | head -30', ['scripts/sync_raw_logs.py']],
+    ['sudo ./run.sh --all', ['./run.sh']],
+    ['bash -e ./deploy.sh', ['./deploy.sh']],
+    ['FOO=1 node build/x.js', ['build/x.js']],
+    ['/c/Python314/python scripts/a.py', ['scripts/a.py']],
+    ['python3 -c "print(1)"', []],
+    ['python -m pytest tests/test_a.py', []],
+    ['node -e "require(\'./a.js\')"', []],
+    ['ls -la /tmp', []],
+    ['npm test', []],
+  ])('%s runs the scripts %j', (command, scripts) => {
+    expect(ranScripts(command)).toEqual(scripts);
+  });
+
+  it('the edit of the script the failed command ran is its fix', () => {
+    const s = madeUpSession();
+    expect(
+      fixes([
+        ...s.fail('Bash', shell('~/security-audit.sh 2>&1'), 'Exit code 1\nReport will be saved to ~/r.md'),
+        ...s.ok('Bash', shell('ls -la ~/security-audit-report-*.md'), 'r.md'),
+        ...s.ok('Edit', { file_path: '/Users/me/security-audit.sh', old_string: 'a', new_string: 'b' }),
+      ]),
+    ).toEqual(['Edit']);
+  });
+
+  it('an edit of another file, or of the code a test run tested, fixes nothing', () => {
+    const s = madeUpSession();
+    expect(
+      fixes([
+        ...s.fail('Bash', shell('~/security-audit.sh'), 'Exit code 1'),
+        ...s.ok('Edit', { file_path: '/Users/me/notes.md', old_string: 'a', new_string: 'b' }),
+        ...s.fail('Bash', shell('python -m pytest tests/test_sync.py'), 'Exit code 1\nFAILED test_sync'),
+        ...s.ok('Edit', { file_path: '/w/tests/test_sync.py', old_string: 'a', new_string: 'b' }),
+      ]),
+    ).toEqual([]);
   });
 });

@@ -201,6 +201,16 @@ describe('pending failures: what a call means for them', () => {
     ['npm test', 'Error: expected 2 to be 3', false],
     ['opkg remove x', 'Collected errors: * opkg_conf_load: Could not lock /var/lock/opkg.lock', true],
     ['dig example.com', ';; connection timed out; no servers could be reached', true],
+    [
+      'git push',
+      'ssh: connect to host github.com port 22: Connection timed out\nfatal: Could not read from remote repository.',
+      true,
+    ],
+    [
+      'npm install',
+      'npm error code ETIMEDOUT\nnpm error network request failed, reason: connect ETIMEDOUT\nnpm error A complete log of this run can be found in: x.log',
+      true,
+    ],
     ['ps aux | grep cosmic-panel', '', true],
     [
       'ssh root@10.0.0.1 "ps | grep openvpn"',

@@ -260,6 +260,9 @@ const BUSYBOX_BANNER = /^BusyBox v\d[\w.-]* .*multi-call binary/;
 const SSH_BANNER =
   /^\*\* (WARNING: connection is not using a post-quantum|This session may be vulnerable|The server may need to be upgraded)/;
 
+/** A line drawn inside a box's sides (`║ ... ║`, `│ ... │`). */
+const BOXED = /^[\u2502\u2503\u2551]\s.*\s[\u2502\u2503\u2551]$/;
+
 /**
  * Cygwin's fork retries (Git Bash on Windows): bash tried again and went on, so what else the
  * output says is the command's own.
@@ -277,6 +280,8 @@ function isNoiseLine(line: string): boolean {
   if (/--:--:--|^\s*%\s+Total\s+%\s+Received|\bcopyright\b|all rights reserved|^welcome to\b/i.test(line))
     return true;
   if (SSH_BANNER.test(line) || FORK_RETRY.test(line) || BUSYBOX_BANNER.test(line)) return true;
+  // A title in a box (`║ macOS Security Audit ║`): a script's banner, whatever its words.
+  if (BOXED.test(line)) return true;
   const letters = line.replace(/[^A-Za-z]/g, '').length;
   if (letters < 3) return true;
   // Mostly digits, units and bar characters (`45% ━━━━ 1.2/3.4 MB 5.6 MB/s eta 0:00:01`).

@@ -835,6 +835,44 @@ function samePathAs(toolPath: string, written: string): boolean {
   );
 }
 
+/** Interpreters whose first operand is the script they run (`python x.py`, `bash ./x.sh`). */
+const INTERPRETERS =
+  /^(?:python[\d.]*|py|node|bash|sh|zsh|ruby|perl|php|deno|tsx|ts-node|pwsh|powershell)(?:\.exe)?$/i;
+
+/** Words before a segment's program: env assignments, `sudo` and the like. */
+const BEFORE_PROGRAM = /^(?:\w+=.*|sudo|env|exec|command|time|nice|nohup|-\w+)$/;
+
+/** A word that names a script file: a path, or a file name with a script's extension. */
+const SCRIPT_FILE = /[\\/]|^[\w.-]+\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|ps1)$/;
+
+/**
+ * The script files a command runs: a segment's program given by its path (`./audit.sh`,
+ * `~/security-audit.sh`), or the first operand of an interpreter (`python scripts/sync.py`,
+ * `bash -e run.sh`); never what `-c` or `-m` runs.
+ */
+export function ranScripts(command: string): string[] {
+  const files: string[] = [];
+  for (const segment of segments(command)) {
+    const words = segment.map(stripQuotes);
+    const at = words.findIndex((word) => !BEFORE_PROGRAM.test(word));
+    const program = words[at] ?? '';
+    const name = program.replace(/^.*[\\/]/, '');
+    if (!INTERPRETERS.test(name)) {
+      if (at >= 0 && /[\\/]/.test(program) && name.length >= 3) files.push(program);
+      continue;
+    }
+    const rest = words.slice(at + 1);
+    const operand = rest.findIndex((word) => !word.startsWith('-'));
+    const options = rest.slice(0, operand < 0 ? rest.length : operand);
+    // Code given inline (`-c`, `-m`, PowerShell's `-Command`, `-e` of all but the POSIX shells).
+    const inline = /^(?:ba|z)?sh$/i.test(name) ? /^-(?:c)$/ : /^-(?:c|m|e|Command)$/i;
+    if (operand < 0 || options.some((word) => inline.test(word))) continue;
+    const script = rest[operand] ?? '';
+    if (SCRIPT_FILE.test(script)) files.push(script);
+  }
+  return [...new Set(files)];
+}
+
 /**
  * A later successful call that deals with the same file another way: Read, a heredoc or `ls` after
  * a failed file tool; a file tool writing the file a failed shell command meant to write
@@ -842,10 +880,16 @@ function samePathAs(toolPath: string, written: string): boolean {
  */
 export function touchesSameFile(pending: PendingFailure, call: ToolCall, target: CallTarget): boolean {
   if (pending.family === 'shell') {
-    const written = writtenFiles(commandOf(lastAttempt(pending).call) ?? '');
-    return (
-      target.family === 'edit' && target.keys.some((path) => written.some((file) => samePathAs(path, file)))
-    );
+    if (target.family !== 'edit') return false;
+    const command = commandOf(lastAttempt(pending).call) ?? '';
+    // The file the command meant to write, or the script it ran: a script that failed was wrong
+    // where the agent then edits it (a generated audit script whose `((n++))` stops `set -e`).
+    // A build or test tool's failure is fixed in the code it builds, which is ordinary iteration.
+    const files = [
+      ...writtenFiles(command),
+      ...(commandKeys(command).some((key) => BUILDERS.test(key)) ? [] : ranScripts(command)),
+    ];
+    return target.keys.some((path) => files.some((file) => samePathAs(path, file)));
   }
   if (pending.family !== 'edit' && pending.family !== 'read') return false;
   const path = pending.keys[0];
