@@ -9,6 +9,17 @@ import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCodeCached } from '../store/fs/code-cache.js';
 
+/**
+ * Node's own last step of `process.exit` (`process.reallyExit`, which signal-exit and others call
+ * too): `process.exit` first emits `exit` to listeners the hook never adds, and its first call
+ * compiles Node's event-emitter paths for that. Absent on some future Node: `process.exit` then.
+ */
+function leave(): void {
+  const proc = process as NodeJS.Process & { reallyExit?: (code: number) => never };
+  if (typeof proc.reallyExit === 'function') proc.reallyExit(0);
+  else proc.exit(0);
+}
+
 /** A hash of lore-hook-core.cjs, set by scripts/bundle-hook.mjs. */
 declare const LORE_HOOK_BUILD: string;
 
@@ -26,6 +37,8 @@ function launch(): void {
     file: join(__dirname, 'lore-hook-core.cjs'),
     build: LORE_HOOK_BUILD,
     cacheName: 'lore-hook',
+    // scripts/bundle-hook.mjs writes ASCII (esbuild's charset): no pass over the bytes to check
+    ascii: true,
     require: requireOnce,
     onRun: () => {
       started = true;
@@ -49,4 +62,4 @@ try {
 // Node's timer and async-resource machinery for one callback (a few tenths of a millisecond).
 void Promise.resolve()
   .then(() => undefined)
-  .then(() => process.exit(0));
+  .then(() => leave());

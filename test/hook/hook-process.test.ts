@@ -57,6 +57,46 @@ describe('Claude Code PreToolUse', () => {
     expect(output(otherSession).hookSpecificOutput?.additionalContext).toContain(id);
   });
 
+  it('a payload of several reads (over 64 KB, under the limit) is read whole', () => {
+    const { sandbox, id } = pytestSandbox();
+    // the description, which lore ignores, makes stdin 300 KB: five reads into a buffer that grows
+    const input = JSON.stringify(
+      bash(sandbox, 'pytest -v tests/', {
+        tool_input: { command: 'pytest -v tests/', description: 'é'.repeat(150_000) },
+      }),
+    );
+    expect(Buffer.byteLength(input)).toBeGreaterThan(300_000);
+    const result = runHookBundle(sandbox, input);
+    expect(result.code).toBe(0);
+    expect(output(result).hookSpecificOutput?.additionalContext).toContain(id);
+  });
+
+  it.each([
+    // process.reallyExit, as Node has it: no `exit` event (the launcher skips process.exit's work)
+    ['process.reallyExit', 'process.on("exit", () => process._rawDebug("exit event"));', ''],
+    // a Node without it: process.exit, with its `exit` event
+    [
+      'process.exit where Node has no process.reallyExit',
+      'const really = process.reallyExit; delete process.reallyExit;' +
+        'process.exit = (code) => { process.emit("exit", code); really.call(process, code ?? 0); };' +
+        'process.on("exit", () => process._rawDebug("exit event"));',
+      'exit event\n',
+    ],
+  ])('leaves through %s, exit code 0, the answer out', (_name, setup, stderr) => {
+    const { sandbox, id } = pytestSandbox();
+    const preload = join(sandbox.base, 'preload.cjs');
+    writeFileSync(preload, setup);
+    const result = spawnSync(process.execPath, ['--require', preload, HOOK_BUNDLE], {
+      input: JSON.stringify(bash(sandbox, 'pytest -v tests/')),
+      env: hookEnv(sandbox),
+      cwd: sandbox.base,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect([result.status, result.stderr]).toEqual([0, stderr]);
+    expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toContain(id);
+  });
+
   it('answers {} for a command no lesson matches, from a subdirectory too', () => {
     const { sandbox } = pytestSandbox();
     const result = runHookBundle(sandbox, bash(sandbox, 'echo hi', { cwd: sandbox.inRepo('src') }));

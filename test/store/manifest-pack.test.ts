@@ -38,6 +38,21 @@ describe('packs', () => {
     );
   });
 
+  it('records on several pages of the offsets table (1,024 records a page), at and across their edges', () => {
+    const records = Array.from({ length: 2500 }, (_, n) => (n % 7 === 3 ? null : { n, id: `r${n}` }));
+    const pack = openPack(packFile(encodePack(records)));
+    try {
+      for (const i of [2499, 0, 1023, 1024, 1025, 2047, 2048, 17, 1500, 2400])
+        expect(pack.read(i)).toEqual(records[i] ?? undefined);
+      expect(
+        records.every((record, i) => JSON.stringify(pack.read(i)) === JSON.stringify(record ?? undefined)),
+      ).toBe(true);
+      expect([pack.read(2500), pack.damaged()]).toEqual([undefined, false]);
+    } finally {
+      pack.close();
+    }
+  });
+
   it('a record longer than the read buffer', () => {
     const big = { text: 'x'.repeat(100_000) };
     const pack = openPack(packFile(encodePack([{ a: 1 }, big])));

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { candidateOrdinals, manifestReaders, promptWords } from '../../src/core/inject/candidate-ordinals.js';
+import { candidateOrdinals, manifestReaders } from '../../src/core/inject/candidate-ordinals.js';
+import { promptWords } from '../../src/core/inject/prompt-tokens.js';
 import { createMatcher } from '../../src/core/inject/create-matcher.js';
 import { selectLessons } from '../../src/core/inject/select-lessons.js';
 import type { HookEvent } from '../../src/core/inject/types.js';

@@ -23,9 +23,22 @@ export function isCodexPayload(raw: unknown): boolean {
   const payload = raw as Record<string, unknown>;
   return (
     typeof payload.turn_id === 'string' ||
-    (typeof payload.transcript_path === 'string' &&
-      /\/rollout-[^/]*\.jsonl(\.zst)?$/.test(payload.transcript_path))
+    (typeof payload.transcript_path === 'string' && isRolloutPath(payload.transcript_path))
   );
+}
+
+/**
+ * A Codex transcript path, `/\/rollout-[^/]*\.jsonl(\.zst)?$/`: its last segment is
+ * `rollout-*.jsonl` or `rollout-*.jsonl.zst`. Without a regex: every hook call of every host asks
+ * (a regex costs a fresh process tens of microseconds to compile).
+ */
+export function isRolloutPath(path: string): boolean {
+  const slash = path.lastIndexOf('/');
+  if (slash < 0) return false;
+  const name = path.slice(slash + 1);
+  if (!name.startsWith('rollout-')) return false;
+  const end = name.endsWith('.jsonl.zst') ? name.length - 4 : name.length;
+  return end >= 'rollout-.jsonl'.length && name.slice(0, end).endsWith('.jsonl');
 }
 
 export function normalizeCodexPayload(raw: unknown): unknown {

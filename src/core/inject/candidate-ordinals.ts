@@ -9,6 +9,7 @@ import { tableLookup } from './literal-keys.js';
 import type { LiteralLookup, LiteralTexts } from './literal-keys.js';
 import { decodePostings } from './postings.js';
 import { normalizeTool } from './tool-names.js';
+import { promptWords } from './prompt-tokens.js';
 import type {
   HookEvent,
   LessonReader,
@@ -34,11 +35,6 @@ export function literalTexts(event: HookEvent, repoPaths: readonly string[]): Li
     toolCall: event.event === 'PreToolUse',
     anchored: event.command !== undefined && prompt === '',
   };
-}
-
-/** Lowercase words of a prompt, as summary words are cut. */
-export function promptWords(prompt: string): Set<string> {
-  return new Set(prompt.toLowerCase().match(/[a-z0-9][a-z0-9_.-]*[a-z0-9]/g) ?? []);
 }
 
 /** The words table's key of the lessons with a single summary word (no word or tag value is `#`). */

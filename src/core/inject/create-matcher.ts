@@ -15,7 +15,9 @@
  * already ran PreToolUse) only such lessons match: the others spoke before.
  */
 import { stackAllows, LANGUAGE_EXTENSIONS } from './detect-stack.js';
-import { ONE_WORD_KEY, promptWords } from './candidate-ordinals.js';
+import { ONE_WORD_KEY } from './candidate-ordinals.js';
+import { promptCommands, promptPaths, promptWords } from './prompt-tokens.js';
+import { isLetter, isSpace, isWordChar } from './char-class.js';
 import { toolAllowed } from './tool-names.js';
 import { cachedRegex } from '../match/cached-regex.js';
 import type { HookEvent, ManifestLesson, Match, Skip } from './types.js';
@@ -52,17 +54,69 @@ function contentReasons(lesson: ManifestLesson, contents: string[], content: str
   return hits.length === 0 ? [] : [...hits.map((source) => `content:${source}`), ...pathReasons];
 }
 
+/** The simple commands of a shell command: `command.split(/&&|\|\||[;|&\n()]/)`. */
+export function commandParts(command: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let i = 0;
+  while (i < command.length) {
+    const c = command.charCodeAt(i);
+    // && and || first, as the regex's alternatives are tried; then & | ; newline ( )
+    const width =
+      (c === 38 || c === 124) && command.charCodeAt(i + 1) === c
+        ? 2
+        : c === 38 || c === 124 || c === 59 || c === 10 || c === 40 || c === 41
+          ? 1
+          : 0;
+    if (width === 0) {
+      i += 1;
+      continue;
+    }
+    parts.push(command.slice(start, i));
+    i += width;
+    start = i;
+  }
+  parts.push(command.slice(start));
+  return parts;
+}
+
+/** The words of a simple command: `part.trim().split(/\s+/)` (`['']` for a blank one). */
+export function shellWords(part: string): string[] {
+  const words: string[] = [];
+  let i = 0;
+  while (i < part.length && isSpace(part.charCodeAt(i))) i += 1;
+  while (i < part.length) {
+    let end = i;
+    while (end < part.length && !isSpace(part.charCodeAt(end))) end += 1;
+    words.push(part.slice(i, end));
+    i = end;
+    while (i < part.length && isSpace(part.charCodeAt(i))) i += 1;
+  }
+  return words.length === 0 ? [''] : words;
+}
+
+const WRAPPERS = new Set(['sudo', 'env', 'exec', 'time', 'nohup', 'command', 'npx', 'uvx']);
+
+/**
+ * A word before the program: an option, a wrapper or a variable assignment,
+ * `/^([A-Za-z_][A-Za-z0-9_]*=\S*|sudo|env|exec|time|nohup|command|npx|uvx|-\S*)$/` on a word.
+ */
+function beforeProgram(word: string): boolean {
+  if (word.startsWith('-') || WRAPPERS.has(word)) return true;
+  const first = word.charCodeAt(0);
+  if (!(isLetter(first) || first === 95)) return false;
+  let i = 1;
+  while (i < word.length && isWordChar(word.charCodeAt(i))) i += 1;
+  return word.charCodeAt(i) === 61;
+}
+
 /** Program names a shell command runs: the first word of each simple command. */
 export function commandPrograms(command: string): Set<string> {
   const out = new Set<string>();
-  for (const part of command.split(/&&|\|\||[;|&\n()]/)) {
-    const words = part.trim().split(/\s+/);
+  for (const part of commandParts(command)) {
+    const words = shellWords(part);
     let i = 0;
-    while (
-      i < words.length &&
-      /^([A-Za-z_][A-Za-z0-9_]*=\S*|sudo|env|exec|time|nohup|command|npx|uvx|-\S*)$/.test(words[i] ?? '')
-    )
-      i += 1;
+    while (i < words.length && beforeProgram(words[i] ?? '')) i += 1;
     const program = words[i];
     if (program !== undefined && program !== '') {
       out.add(program);
@@ -74,33 +128,6 @@ export function commandPrograms(command: string): Set<string> {
     if ((next === '-m' || next === 'run') && after !== undefined) out.add(after);
   }
   return out;
-}
-
-/** Path-like tokens a prompt mentions (`src/app.ts`, `./tests/`, `pyproject.toml`). */
-export function promptPaths(prompt: string): string[] {
-  const tokens =
-    prompt.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S*/gi, ' ').match(/[\w.@~-]*[\w@~-][\w./@~-]*/g) ?? [];
-  return [
-    ...new Set(
-      tokens
-        .filter((t) => (t.includes('/') || /\.[A-Za-z0-9]{1,8}$/.test(t)) && !/^https?:/.test(t))
-        .map((t) => t.replace(/^\.\//, '').replace(/\/+$/, ''))
-        .filter((t) => t !== '' && !t.startsWith('/'))
-        .slice(0, 64),
-    ),
-  ];
-}
-
-/** Fragments of a prompt a command regex is tried on: each line and each `code span`. */
-function promptCommands(prompt: string): string[] {
-  const spans = [...prompt.matchAll(/`([^`\n]{1,2000})`/g)].map((m) => m[1] ?? '');
-  return [
-    ...spans,
-    ...prompt
-      .split('\n')
-      .slice(0, 200)
-      .map((line) => line.trim()),
-  ].filter((s) => s !== '');
 }
 
 function matchOne(

@@ -49,6 +49,7 @@ import type {
 } from '../../core/inject/literal-keys.js';
 import { isAbandonedTemp, unlinkQuietly, writeFileAtomic } from '../fs/fs-atomic.js';
 import { fileSignature } from '../fs/file-signature.js';
+import { everyChar, isLowerAlnum, isWordChar } from '../../core/inject/char-class.js';
 import { encodePack, openPack } from './manifest-pack.js';
 import {
   decodeLiteralIndex,
@@ -95,7 +96,7 @@ export function readManifestHead(cacheDir: string): ManifestHead | undefined {
   try {
     const head = JSON.parse(readFileSync(join(manifestDir(cacheDir), 'head.json'), 'utf8')) as ManifestHead;
     if (head === null || typeof head !== 'object' || head.version !== MANIFEST_VERSION) return undefined;
-    if (typeof head.generation !== 'string' || !/^[\w-]+$/.test(head.generation)) return undefined;
+    if (typeof head.generation !== 'string' || !isGenerationName(head.generation)) return undefined;
     if (head.index === null || typeof head.index !== 'object') return undefined;
     for (const domain in head.index) {
       if (!isIndexFile(domain, head.index[domain as LiteralDomain])) return undefined;
@@ -133,10 +134,22 @@ export function indexFile(domain: LiteralDomain, token?: string): string {
   return token === undefined ? `literals-${domain}.lix` : `literals-${domain}-${token}.lix`;
 }
 
-const INDEX_FILE = /^literals-([cp])(-[0-9a-z]+)?\.lix$/;
+/** A generation's directory name, `/^[\w-]+$/` (the hook reads it from head.json). */
+export function isGenerationName(name: string): boolean {
+  return name !== '' && everyChar(name, (c) => isWordChar(c) || c === 45);
+}
 
-function isIndexFile(domain: string, name: unknown): boolean {
-  return typeof name === 'string' && INDEX_FILE.exec(name)?.[1] === domain;
+/**
+ * Whether `name` is a literal index file of `domain`, `/^literals-([cp])(-[0-9a-z]+)?\.lix$/`
+ * with `domain` its group: `literals-c.lix` or `literals-c-<token>.lix`. Tested without a regex
+ * (char-class.ts): the hook checks the head's names on every call.
+ */
+export function isIndexFile(domain: string, name: unknown): boolean {
+  if (typeof name !== 'string' || (domain !== 'c' && domain !== 'p')) return false;
+  const prefix = `literals-${domain}`;
+  if (name.length < prefix.length + 4 || !name.startsWith(prefix) || !name.endsWith('.lix')) return false;
+  const token = name.slice(prefix.length, -4);
+  return token === '' || (token.length > 1 && token.startsWith('-') && everyChar(token, isLowerAlnum, 1));
 }
 
 /**

@@ -13,6 +13,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 
 const MAGIC = 0x314b504c; // "LPK1" read as u32 LE
+/** Records whose offsets one read of the offsets table brings (4 KB of it). */
+const OFFSETS_PAGE = 1024;
 
 export function encodePack(records: readonly unknown[]): Buffer {
   const bodies = records.map((record) =>
@@ -63,6 +65,22 @@ export function openPack(path: string): PackReader {
     }
     return true;
   };
+  // The offsets table is read a page (OFFSETS_PAGE records) at a time and kept: a call that reads
+  // twenty lessons makes twenty-one positioned reads instead of forty.
+  const pages = new Map<number, DataView>();
+  const offsets = (i: number): { start: number; end: number } | undefined => {
+    const page = Math.floor(i / OFFSETS_PAGE);
+    let table = pages.get(page);
+    if (table === undefined) {
+      const first = page * OFFSETS_PAGE;
+      const entries = Math.min(first + OFFSETS_PAGE, count) - first + 1;
+      if (!readAt(4 * entries, 8 + 4 * first)) return undefined;
+      table = new DataView(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + 4 * entries));
+      pages.set(page, table);
+    }
+    const at = 4 * (i - page * OFFSETS_PAGE);
+    return { start: table.getUint32(at, true), end: table.getUint32(at + 4, true) };
+  };
   const open = (): boolean => {
     if (count >= 0) return true;
     if (fd !== undefined) return false;
@@ -84,12 +102,12 @@ export function openPack(path: string): PackReader {
     read(i) {
       if (!Number.isInteger(i) || i < 0 || !open() || i >= count) return undefined;
       try {
-        if (!readAt(8, 8 + 4 * i)) {
+        const bounds = offsets(i);
+        if (bounds === undefined) {
           damaged = true;
           return undefined;
         }
-        const start = u32(0);
-        const end = u32(4);
+        const { start, end } = bounds;
         if (end === start) return undefined; // a hole
         if (end < start || !readAt(end - start, dataStart + start)) {
           damaged = true;
@@ -115,6 +133,7 @@ export function openPack(path: string): PackReader {
       }
       fd = undefined;
       count = -1;
+      pages.clear();
     },
   };
 }

@@ -20,6 +20,7 @@
 import { lstatSync, mkdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendText } from '../fs/fs-atomic.js';
+import { everyChar, isLowerAlnum } from '../../core/inject/char-class.js';
 
 /** A lesson to claim, at the priority a compaction compares with `inject.compactForgetPriority`. */
 export type LessonClaim = { id: string; priority: number };
@@ -113,8 +114,18 @@ export function wipeSession(tmp: string, sessionId: string, uid: number | string
   }
 }
 
-/** Lesson ids, and the names of aggregated tool skills (`lore-pytest`): file-name safe. */
-const ID = /^[0-9a-z][0-9a-z-]{0,63}$/;
+/**
+ * Lesson ids, and the names of aggregated tool skills (`lore-pytest`): file-name safe,
+ * `/^[0-9a-z][0-9a-z-]{0,63}$/` (tested without a regex: char-class.ts).
+ */
+export function isClaimId(id: string): boolean {
+  return (
+    id.length >= 1 &&
+    id.length <= 64 &&
+    isLowerAlnum(id.charCodeAt(0)) &&
+    everyChar(id, (c) => isLowerAlnum(c) || c === 45, 1)
+  );
+}
 
 type Claim = { priority: number; scope: string; token: string };
 
@@ -127,7 +138,7 @@ export function parseClaims(text: string): Map<string, Claim> {
       if (priority !== undefined) claims.delete(priority);
       continue;
     }
-    if (id === undefined || !ID.test(id) || claims.has(id)) continue;
+    if (id === undefined || !isClaimId(id) || claims.has(id)) continue;
     claims.set(id, { priority: Number(priority) || 0, scope: scope || 'main', token: token ?? '' });
   }
   return claims;
@@ -212,7 +223,7 @@ export function openSessionState(
       const got = new Set<string>();
       const fresh = new Map<string, number>();
       for (const { id, priority } of wanted)
-        if (ID.test(id) && !claims.has(id) && !fresh.has(id)) fresh.set(id, priority);
+        if (isClaimId(id) && !claims.has(id) && !fresh.has(id)) fresh.set(id, priority);
       if (!available || fresh.size === 0) return got;
       // one write: O_APPEND puts the lines together at the end, in this order
       if (!append([...fresh].map(([id, priority]) => `${id} ${priority} ${scope} ${token}`))) {
@@ -225,7 +236,7 @@ export function openSessionState(
       return got;
     },
     forget(ids) {
-      const valid = ids.filter((id) => ID.test(id));
+      const valid = ids.filter((id) => isClaimId(id));
       if (!available || valid.length === 0) return;
       if (!append(valid.map((id) => `- ${id}`))) {
         available = false;
