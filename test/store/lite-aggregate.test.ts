@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { encodeLiteForm, liteAggregate } from '../../src/store/index/lite-aggregate.js';
+import { createAggregate } from '../../src/store/index/scan-aggregate.js';
 import { scanTiers } from '../../src/store/index/scan-tiers.js';
 import { createTierStore } from '../../src/store/lessons/tier-store.js';
 import type { TierStore } from '../../src/store/lessons/tier-store.js';
@@ -155,5 +156,55 @@ describe('encodeLiteForm', () => {
     mkdirSync(tiers[0]?.layout.lessonsDir as string, { recursive: true });
     const full = scanTiers(tiers);
     expect(liteAggregate(tiers, encodeLiteForm(full) as Uint8Array)).toBe(full.aggregate);
+  });
+});
+
+describe('createAggregate', () => {
+  /** The aggregate as indexes on disk were written with it: sums modulo 2^32 by `%`. */
+  function reference(seeds: Uint32Array, stamps: Float64Array, files: number): string {
+    let sumA = 0;
+    let sumB = 0;
+    let count = 0;
+    for (let i = 0; i < files; i += 1) {
+      const micros = stamps[3 * i] as number;
+      if (Number.isNaN(micros)) continue;
+      const low = (micros % 0x100000000) >>> 0;
+      const high = (micros / 0x100000000) >>> 0;
+      const size = (stamps[3 * i + 1] as number) >>> 0;
+      const ino = (stamps[3 * i + 2] as number) >>> 0;
+      let a = seeds[2 * i] as number;
+      for (const word of [low, high, size, ino]) a = Math.imul(a ^ word, 0x01000193);
+      let b = Math.imul((seeds[2 * i + 1] as number) ^ low, 0x5bd1e995);
+      for (const word of [high, size, ino]) b = Math.imul(b ^ (b >>> 13) ^ word, 0x5bd1e995);
+      b ^= b >>> 13;
+      sumA = (sumA + (a >>> 0)) % 0x100000000;
+      sumB = (sumB + (b >>> 0)) % 0x100000000;
+      count += 1;
+    }
+    return `${sumA.toString(16)}${sumB.toString(16)}:${count}`;
+  }
+
+  it('gives the value indexes were written with: sums that wrap, unreadable (-1), pre-1970 and missing files', () => {
+    const files = 5000;
+    const seeds = new Uint32Array(2 * files);
+    const stamps = new Float64Array(3 * files);
+    for (let i = 0; i < files; i += 1) {
+      seeds[2 * i] = Math.imul(i + 1, 0x9e3779b1) >>> 0;
+      seeds[2 * i + 1] = Math.imul(i + 7, 0x85ebca6b) >>> 0;
+      stamps[3 * i] = 1_764_300_000_123_456 + i * 987_654_321;
+      stamps[3 * i + 1] = 100 + i * 13;
+      stamps[3 * i + 2] = 4_000_000_000 + i;
+    }
+    stamps.fill(-1, 3 * 10, 3 * 11);
+    stamps[3 * 20] = -86_400_000_000;
+    stamps[3 * 30] = Number.NaN;
+    const aggregate = createAggregate();
+    expect(aggregate.addSeeded(seeds, 0, stamps, files)).toBe(1);
+    expect(aggregate.value()).toBe(reference(seeds, stamps, files));
+    // and in two calls, as the lite check adds the lessons and then the votes files
+    const inParts = createAggregate();
+    inParts.addSeeded(seeds, 0, stamps, 2500);
+    inParts.addSeeded(seeds, 5000, stamps.subarray(3 * 2500), 2500);
+    expect(inParts.value()).toBe(aggregate.value());
   });
 });
