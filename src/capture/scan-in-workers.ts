@@ -65,17 +65,48 @@ const MAX_AHEAD = 64;
 const STALL_MS = 60_000;
 
 /**
- * Stops this thread's young generation from growing while a scan runs (`false`: lets it grow
- * again). V8 doubles it, up to 32 MB, whenever enough survives its collections, and a scan's
- * parsing and drafting always make it so, although little of what they allocate lives long: on
- * the capture benchmark's corpus it held 34 MB of the peak for the 4-8 MB it started with, and
- * held at its size the scan's peak RSS was 19 MB lower for the same CPU time. V8 reads the factor
- * each time it would grow the space, so setting it takes effect at once; starting a worker resets
- * it (its heap is configured from the same flags), so the pool sets it again once its workers
- * answer.
+ * How far V8 lets the old generation grow past what survived its last full collection while a scan
+ * runs: 50%. By default it lets it grow up to four times that on a machine with much memory (its
+ * bound, 4 GB here, decides), and on the capture benchmark's corpus the scanning thread's heap
+ * grew to 100-120 MB for 30-40 MB alive: parsing promotes what lives across two young collections
+ * (a long line's text while it is parsed, a file's events while it is scanned, the answers of a
+ * worker waiting their turn), which dies soon after. At 50% the scan's peak RSS was 172 MB where it
+ * was 190, for the same CPU time within the noise (9.08 s and 9.01 s, medians of 4, interleaved,
+ * load average 4.7); at 25% it was 155-169 MB, but the more frequent full collections cost 5-8% more
+ * CPU time.
  */
-export function holdYoungGeneration(hold: boolean): void {
+const OLD_GENERATION_GROWTH_PERCENT = 50;
+
+/**
+ * Holds the heap's growth while a scan runs (`false`: lets it grow again), for every thread: V8's
+ * flags are the process's.
+ * - The young generation stays at its size. V8 doubles it, up to 32 MB, whenever enough survives
+ *   its collections, and a scan's parsing and drafting always make it so, although little of what
+ *   they allocate lives long: on the capture benchmark's corpus it held 34 MB of the peak for the
+ *   4-8 MB it started with, and held at its size the scan's peak RSS was 19 MB lower for the same
+ *   CPU time. V8 reads the factor each time it would grow the space, so setting it takes effect at
+ *   once; starting a worker resets it (V8 raises it back to 2 when it configures a heap), so each
+ *   worker sets it again as it starts (scan-worker.ts), and the pool once its workers answer.
+ * - The old generation grows by `OLD_GENERATION_GROWTH_PERCENT` past what survived its last full
+ *   collection (V8 reads it each time it sets the next limit).
+ */
+export function holdHeapGrowth(hold: boolean): void {
   setFlagsFromString(`--semi-space-growth-factor=${hold ? 1 : 2}`);
+  setFlagsFromString(`--heap-growing-percent=${hold ? OLD_GENERATION_GROWTH_PERCENT : 0}`);
+}
+
+/**
+ * The worker's script: its CommonJS bundle (scripts/bundle-cli.mjs) when built, else the module tsc
+ * wrote (none when running from TypeScript sources). As ES modules, a worker read, linked and ran
+ * 51 of them through Node's ES module loader, which loads its own code into the worker too: the
+ * bundle starts in about half the time and leaves the process 7 MB smaller.
+ */
+function workerScript(): URL | undefined {
+  for (const path of ['../cli-bundle/scan-worker.cjs', './scan-worker.js']) {
+    const url = new URL(path, import.meta.url);
+    if (existsSync(fileURLToPath(url))) return url;
+  }
+  return undefined;
 }
 
 type PoolWorker = {
@@ -98,10 +129,9 @@ export function scanInWorkers(
   /** The job as handed out now (what the scans consumed so far tell it). */
   prepare: (job: ScanJob) => ScanJob = (job) => job,
 ): { done: number; workers: number } {
-  const script = new URL('./scan-worker.js', import.meta.url);
+  const script = workerScript();
   const bytes = jobs.reduce((sum, job) => sum + job.bytes, 0);
-  if (jobs.length === 0 || bytes < minBytes || !existsSync(fileURLToPath(script)))
-    return { done: 0, workers: 0 };
+  if (jobs.length === 0 || bytes < minBytes || script === undefined) return { done: 0, workers: 0 };
   // One core is this thread's: it scans too. Forced (`minBytes` 0), one worker at least.
   const count = Math.max(
     minBytes === 0 ? 1 : 0,
@@ -170,7 +200,7 @@ export function scanInWorkers(
           message = receiveMessageOnPort(member.port)
         ) {
           const reply = message.message as ScanReply;
-          if (!held) holdYoungGeneration((held = true));
+          if (!held) holdHeapGrowth((held = true));
           member.busy -= 1;
           member.ahead -= (jobs[reply.index] as ScanJob).bytes;
           received = true;

@@ -30,7 +30,7 @@ import { readTranscriptTree } from './transcript-tree.js';
 import type { TranscriptTree } from './transcript-tree.js';
 import { heldLineReady, signatureMatches } from './scan-file.js';
 import type { FileScan, FileState, MarkerHit } from './scan-file.js';
-import { holdYoungGeneration, scanInWorkers } from './scan-in-workers.js';
+import { holdHeapGrowth, scanInWorkers } from './scan-in-workers.js';
 import { runScanJob } from './scan-job.js';
 import type { ScanJob } from './scan-job.js';
 
@@ -484,9 +484,9 @@ export function scanTranscriptsUnsaved(options: ScanOptions): UnsavedScan {
   const threads = options.threads ?? 'auto';
   // until the state is saved or the scan discarded
   let holding = jobs.length > 0;
-  if (holding) holdYoungGeneration(true);
+  if (holding) holdHeapGrowth(true);
   const release = () => {
-    if (holding) holdYoungGeneration(false);
+    if (holding) holdHeapGrowth(false);
     holding = false;
   };
   try {
