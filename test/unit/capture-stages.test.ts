@@ -70,6 +70,21 @@ describe('call targets', () => {
   });
 
   it.each([
+    ['git -C ~/site push origin main', ['git push']],
+    ['git -c user.name=x -C "/tmp/a b" commit -m wip', ['git commit']],
+    ['git --git-dir=.git status', ['git status']],
+    ['kubectl -n prod get pods', ['kubectl get']],
+    ['docker --context remote compose up', ['docker compose']],
+    ['make -C build install', ['make install']],
+    ['npm --prefix web run build', ['npm run']],
+    ['gh -R owner/repo pr list', ['gh pr']],
+    // an option without a value stays one word: the next is the subcommand
+    ['git --no-pager log', ['git log']],
+  ])('an option before the subcommand takes its value along: %j runs %j', (command, keys) => {
+    expect(commandKeys(command)).toEqual(keys);
+  });
+
+  it.each([
     ['cmd /c "dir /b"', ['cmd dir']],
     // Git Bash turns `/c` into a path (C:/); `//c` passes it through.
     ['cmd //c "dir /b"', ['cmd dir']],

@@ -280,12 +280,15 @@ function segmentKeys(segment: readonly string[]): string[] | undefined {
     return keys.length === 0 ? [base] : keys.map((key) => `${base} ${key}`);
   }
   if (!MULTIPLEXERS.has(base)) return [base];
+  const valued = VALUE_OPTIONS[base];
   for (let j = i + 1; j < segment.length; j += 1) {
     const word = stripQuotes(segment[j] ?? '');
     if (word.startsWith('-')) {
       if (base.startsWith('python') && word === '-m' && segment[j + 1])
         return [`${base} -m ${stripQuotes(segment[j + 1] ?? '')}`];
       if (base.startsWith('python') && word === '-c') return [`${base} -c`];
+      // an option's value is not the subcommand (`git -C ~/site push` is a push)
+      if (valued?.has(word) === true) j += 1;
       continue;
     }
     if (/^[\w@.:/-]+$/.test(word) && word.length <= 60) return [`${base} ${word.replace(/@[^/]*$/, '')}`];
@@ -293,6 +296,48 @@ function segmentKeys(segment: readonly string[]): string[] | undefined {
   }
   return [base];
 }
+
+/**
+ * Options given before a multiplexer's subcommand that take the next word as their value (written
+ * `--opt=value` they are one word already): without these, `git -C ~/site push` was keyed
+ * `git ~/site`, and its lesson fired on nothing else.
+ */
+const VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  git: new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env']),
+  docker: new Set(['--context', '-c', '-H', '--host', '--config', '--log-level', '-l']),
+  'docker-compose': new Set([
+    '-f',
+    '--file',
+    '-p',
+    '--project-name',
+    '--env-file',
+    '--profile',
+    '--project-directory',
+  ]),
+  kubectl: new Set([
+    '-n',
+    '--namespace',
+    '--context',
+    '--kubeconfig',
+    '--cluster',
+    '--user',
+    '-s',
+    '--server',
+  ]),
+  npm: new Set(['--prefix', '-w', '--workspace']),
+  pnpm: new Set(['-C', '--dir', '-F', '--filter', '-w', '--workspace']),
+  yarn: new Set(['--cwd']),
+  cargo: new Set(['--manifest-path', '-Z', '--config', '-C']),
+  go: new Set(['-C']),
+  make: new Set(['-C', '--directory', '-f', '--file', '--makefile']),
+  gh: new Set(['-R', '--repo']),
+  uv: new Set(['--directory', '--project']),
+  poetry: new Set(['-C', '--directory']),
+  systemctl: new Set(['-H', '--host', '-M', '--machine']),
+  'apt-get': new Set(['-o', '-c', '-t']),
+  apt: new Set(['-o', '-c', '-t']),
+  aws: new Set(['--profile', '--region', '--output', '--endpoint-url']),
+};
 
 /** The words that name what a segment runs (`npm install`, `ssh opkg remove`), or undefined for plumbing. */
 export function segmentKey(segment: readonly string[]): string[] | undefined {
