@@ -16,6 +16,7 @@ import {
   commandKeys,
   escapeRegex,
   isShellWrapper,
+  programAt,
   programName,
   segmentKey,
   segments,
@@ -839,9 +840,6 @@ function samePathAs(toolPath: string, written: string): boolean {
 const INTERPRETERS =
   /^(?:python[\d.]*|py|node|bash|sh|zsh|ruby|perl|php|deno|tsx|ts-node|pwsh|powershell)(?:\.exe)?$/i;
 
-/** Words before a segment's program: env assignments, `sudo` and the like. */
-const BEFORE_PROGRAM = /^(?:\w+=.*|sudo|env|exec|command|time|nice|nohup|-\w+)$/;
-
 /** A word that names a script file: a path, or a file name with a script's extension. */
 const SCRIPT_FILE = /[\\/]|^[\w.-]+\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|ps1)$/;
 
@@ -853,12 +851,13 @@ const SCRIPT_FILE = /[\\/]|^[\w.-]+\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|p
 export function ranScripts(command: string): string[] {
   const files: string[] = [];
   for (const segment of segments(command)) {
+    const at = programAt(segment);
+    if (at < 0 || at >= segment.length) continue;
     const words = segment.map(stripQuotes);
-    const at = words.findIndex((word) => !BEFORE_PROGRAM.test(word));
     const program = words[at] ?? '';
-    const name = program.replace(/^.*[\\/]/, '');
+    const name = programName(program);
     if (!INTERPRETERS.test(name)) {
-      if (at >= 0 && /[\\/]/.test(program) && name.length >= 3) files.push(program);
+      if (/[\\/]/.test(program) && name.length >= 3) files.push(program);
       continue;
     }
     const rest = words.slice(at + 1);

@@ -219,7 +219,7 @@ const SUDO_VALUE_OPTIONS = new Set([
  * `nohup`, `timeout`/`env` and their options, and PowerShell's `$var =`. -1 for a segment that runs
  * nothing (an assignment such as a PowerShell hashtable's `title = "x"`).
  */
-function programAt(segment: readonly string[]): number {
+export function programAt(segment: readonly string[]): number {
   if (segment[1] === '=' && !/^\$/.test(segment[0] ?? '')) return -1;
   let i = 0;
   while (i < segment.length) {
@@ -246,6 +246,48 @@ function programAt(segment: readonly string[]): number {
   }
   return i;
 }
+
+/**
+ * Options given before a multiplexer's subcommand that take the next word as their value (written
+ * `--opt=value` they are one word already): without these, `git -C ~/site push` was keyed
+ * `git ~/site`, and its lesson fired on nothing else.
+ */
+const VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  git: new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env']),
+  docker: new Set(['--context', '-c', '-H', '--host', '--config', '--log-level', '-l']),
+  'docker-compose': new Set([
+    '-f',
+    '--file',
+    '-p',
+    '--project-name',
+    '--env-file',
+    '--profile',
+    '--project-directory',
+  ]),
+  kubectl: new Set([
+    '-n',
+    '--namespace',
+    '--context',
+    '--kubeconfig',
+    '--cluster',
+    '--user',
+    '-s',
+    '--server',
+  ]),
+  npm: new Set(['--prefix', '-w', '--workspace']),
+  pnpm: new Set(['-C', '--dir', '-F', '--filter', '-w', '--workspace']),
+  yarn: new Set(['--cwd']),
+  cargo: new Set(['--manifest-path', '-Z', '--config', '-C']),
+  go: new Set(['-C']),
+  make: new Set(['-C', '--directory', '-f', '--file', '--makefile']),
+  gh: new Set(['-R', '--repo']),
+  uv: new Set(['--directory', '--project']),
+  poetry: new Set(['-C', '--directory']),
+  systemctl: new Set(['-H', '--host', '-M', '--machine']),
+  'apt-get': new Set(['-o', '-c', '-t']),
+  apt: new Set(['-o', '-c', '-t']),
+  aws: new Set(['--profile', '--region', '--output', '--endpoint-url']),
+};
 
 /** A program word as a program name: its path and `.exe` dropped (`C:\Python314\python.exe` is `python`). */
 export function programName(word: string): string {
@@ -296,48 +338,6 @@ function segmentKeys(segment: readonly string[]): string[] | undefined {
   }
   return [base];
 }
-
-/**
- * Options given before a multiplexer's subcommand that take the next word as their value (written
- * `--opt=value` they are one word already): without these, `git -C ~/site push` was keyed
- * `git ~/site`, and its lesson fired on nothing else.
- */
-const VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
-  git: new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env']),
-  docker: new Set(['--context', '-c', '-H', '--host', '--config', '--log-level', '-l']),
-  'docker-compose': new Set([
-    '-f',
-    '--file',
-    '-p',
-    '--project-name',
-    '--env-file',
-    '--profile',
-    '--project-directory',
-  ]),
-  kubectl: new Set([
-    '-n',
-    '--namespace',
-    '--context',
-    '--kubeconfig',
-    '--cluster',
-    '--user',
-    '-s',
-    '--server',
-  ]),
-  npm: new Set(['--prefix', '-w', '--workspace']),
-  pnpm: new Set(['-C', '--dir', '-F', '--filter', '-w', '--workspace']),
-  yarn: new Set(['--cwd']),
-  cargo: new Set(['--manifest-path', '-Z', '--config', '-C']),
-  go: new Set(['-C']),
-  make: new Set(['-C', '--directory', '-f', '--file', '--makefile']),
-  gh: new Set(['-R', '--repo']),
-  uv: new Set(['--directory', '--project']),
-  poetry: new Set(['-C', '--directory']),
-  systemctl: new Set(['-H', '--host', '-M', '--machine']),
-  'apt-get': new Set(['-o', '-c', '-t']),
-  apt: new Set(['-o', '-c', '-t']),
-  aws: new Set(['--profile', '--region', '--output', '--endpoint-url']),
-};
 
 /** The words that name what a segment runs (`npm install`, `ssh opkg remove`), or undefined for plumbing. */
 export function segmentKey(segment: readonly string[]): string[] | undefined {

@@ -5,7 +5,7 @@
  * Written as loops over character codes, not regexes: the hook is a fresh process per prompt,
  * where each regex is compiled on its first use, and global ones a second time to machine code
  * once they run again: matching a prompt (createMatcher) took a fresh hook process about 0.27 ms
- * with the six regexes these replace, 0.1 ms without. Each function says which regex it stands
+ * with the eight regexes these replace, 0.1 ms without. Each function says which regex it stands
  * for; test/unit/prompt-tokens.test.ts checks them against those regexes.
  */
 import { everyChar, isAlnum, isLetter, isLowerAlnum, isSpace, isWordChar } from './char-class.js';
